@@ -1,1 +1,239 @@
-fn main(){}
+//! The `arbiter` command: parses arguments, calls the library, renders
+//! diagnostics and maps outcomes to exit codes. Nothing else.
+
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use arbiter::diag::Report;
+use arbiter::load::{load_path, LoadError};
+use arbiter::lower::compile;
+use arbiter::run::{Output, RunError};
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Exit codes, documented in --help and the README.
+mod exit {
+    pub const OK: u8 = 0;
+    pub const USAGE: u8 = 2;
+    pub const RULES: u8 = 3;
+    pub const INPUT: u8 = 4;
+    pub const IO: u8 = 5;
+}
+
+const AFTER_HELP: &str = "\
+Examples:
+  arbiter run rules/get_straight.rules deals.txt
+  arbiter run rules/get_straight/no-wrap.rules - < deals.txt
+  arbiter check rules/*.rules rules/*/*.rules
+
+Exit codes:
+  0  success
+  2  usage error (bad command line)
+  3  invalid rule file (the diagnostics say where)
+  4  invalid input (outputs for the cases before it are printed first)
+  5  a file could not be read or the output could not be written";
+
+#[derive(Parser)]
+#[command(name = "arbiter", version, about = "Check and run game rule files", after_help = AFTER_HELP)]
+struct Cli {
+    /// When to use colours in diagnostics (NO_COLOR is honoured).
+    #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]
+    color: Color,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a rule file on an input in the game's own format.
+    #[command(after_help = "Examples:\n  arbiter run rules/get_straight.rules deals.txt\n  cat deals.txt | arbiter run rules/get_straight.rules")]
+    Run {
+        /// The rule file.
+        rules: PathBuf,
+        /// The input file; standard input when absent or `-`.
+        input: Option<PathBuf>,
+    },
+    /// Check rule files without running them.
+    #[command(after_help = "Examples:\n  arbiter check rules/get_straight.rules\n  arbiter check rules/*.rules rules/*/*.rules")]
+    Check {
+        /// The rule files.
+        #[arg(required = true)]
+        rules: Vec<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { exit::USAGE } else { exit::OK });
+        }
+    };
+    setup_miette(cli.color);
+    let code = match cli.command {
+        Command::Run { rules, input } => run(&rules, input.as_deref()),
+        Command::Check { rules } => check(&rules),
+    };
+    ExitCode::from(code)
+}
+
+fn setup_miette(color: Color) {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let colored = match color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => !no_color && io::stderr().is_terminal(),
+    };
+    let _ = miette::set_hook(Box::new(move |_| {
+        Box::new(
+            miette::MietteHandlerOpts::new()
+                .color(colored)
+                .unicode(colored)
+                .terminal_links(false)
+                .context_lines(1)
+                .build(),
+        )
+    }));
+}
+
+fn eprint_report(r: Report) {
+    eprintln!("{:?}", miette::Report::new(r));
+}
+
+fn print_load_error(e: &LoadError) {
+    for d in &e.diags {
+        eprint_report(d.report(&e.sources));
+    }
+}
+
+fn check(paths: &[PathBuf]) -> u8 {
+    let mut failed = false;
+    let stdout = io::stdout();
+    for path in paths {
+        let loaded = match load_path(path) {
+            Ok(l) => l,
+            Err(e) => {
+                print_load_error(&e);
+                failed = true;
+                continue;
+            }
+        };
+        let (compiled, diags) = compile(&loaded);
+        for d in &diags {
+            eprint_report(d.report(&loaded.sources));
+        }
+        let warnings = diags.iter().filter(|d| !d.is_error()).count();
+        if compiled.is_some() {
+            let w = match warnings {
+                0 => String::new(),
+                1 => ", 1 warning".to_string(),
+                n => format!(", {n} warnings"),
+            };
+            let _ = writeln!(stdout.lock(), "{}: ok{w}", path.display());
+        } else {
+            failed = true;
+        }
+    }
+    if failed {
+        exit::RULES
+    } else {
+        exit::OK
+    }
+}
+
+fn run(rules: &Path, input: Option<&Path>) -> u8 {
+    let loaded = match load_path(rules) {
+        Ok(l) => l,
+        Err(e) => {
+            print_load_error(&e);
+            return if e.diags.iter().any(|d| d.code == "unreadable") { exit::IO } else { exit::RULES };
+        }
+    };
+    let (compiled, diags) = compile(&loaded);
+    let Some(compiled) = compiled else {
+        for d in diags.iter().filter(|d| d.is_error()) {
+            eprint_report(d.report(&loaded.sources));
+        }
+        return exit::RULES;
+    };
+    let (name, bytes) = match read_input(input) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::IO;
+        }
+    };
+    let text: Arc<str> = match std::str::from_utf8(&bytes) {
+        Ok(t) => t.into(),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let lossy: Arc<str> = String::from_utf8_lossy(&bytes).into();
+            eprint_report(Report::on_text(
+                "input-not-utf8",
+                &name,
+                lossy,
+                at,
+                1,
+                "input is not valid UTF-8".to_string(),
+                Some("invalid byte here".to_string()),
+                Some("save the input as UTF-8 (or ASCII)".to_string()),
+            ));
+            return exit::INPUT;
+        }
+    };
+    let stdout = io::stdout();
+    let eager = stdout.is_terminal();
+    let mut lock = stdout.lock();
+    let mut out = Output::new(&mut lock).eager(eager);
+    let result = compiled.game.run(&text, &mut out);
+    let flushed = out.flush();
+    drop(out);
+    match (result, flushed) {
+        (Err(RunError::Io(e)), _) | (Ok(()), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => exit::OK,
+        (Err(RunError::Io(e)), _) | (Ok(()), Err(e)) => {
+            eprintln!("error: cannot write the output: {e}");
+            exit::IO
+        }
+        (Ok(()), Ok(())) => exit::OK,
+        (Err(RunError::Input(e)), _) => {
+            let (line, col) = e.line_col(&text);
+            let message = format!("{} (line {line}, column {col})", e.message);
+            eprint_report(Report::on_text(
+                "input",
+                &name,
+                text.clone(),
+                e.offset,
+                e.len,
+                message,
+                Some(format!("line {line}, column {col}")),
+                e.help.clone(),
+            ));
+            exit::INPUT
+        }
+    }
+}
+
+fn read_input(input: Option<&Path>) -> io::Result<(String, Vec<u8>)> {
+    match input {
+        None => read_stdin(),
+        Some(p) if p.as_os_str() == "-" => read_stdin(),
+        Some(p) => std::fs::read(p)
+            .map(|b| (p.display().to_string(), b))
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot read input `{}`: {e}", p.display()))),
+    }
+}
+
+fn read_stdin() -> io::Result<(String, Vec<u8>)> {
+    let mut buf = Vec::new();
+    io::stdin().lock().read_to_end(&mut buf)?;
+    Ok(("<stdin>".to_string(), buf))
+}

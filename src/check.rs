@@ -1,0 +1,303 @@
+//! Checking: typed access to the sections of a merged rule file, with a
+//! diagnostic for every mistake. Lowerings (src/lower/) read their sections
+//! through [`Block`] and [`Cx`], so that unknown keys, missing keys, wrong
+//! types and unknown names are reported the same way for every engine, each
+//! with its span and a "did you mean" where one is close.
+
+use std::cell::RefCell;
+
+use crate::diag::{did_you_mean, Diag};
+use crate::source::Span;
+use crate::syntax::{Expr, ExprKind, Item, Property, Section, UnOp};
+use crate::template::Template;
+
+/// The checking context: collects diagnostics.
+#[derive(Debug, Default)]
+pub struct Cx {
+    pub diags: Vec<Diag>,
+}
+
+impl Cx {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn push(&mut self, d: Diag) {
+        self.diags.push(d);
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.diags.iter().any(Diag::is_error)
+    }
+
+    /// Exactly one value, or an error at the property.
+    pub fn one<'p>(&mut self, p: &'p Property, what: &str) -> Option<&'p Expr> {
+        match p.values.as_slice() {
+            [v] => Some(v),
+            [] => {
+                self.push(
+                    Diag::error("arity", p.key.span, format!("`{}` needs {what}", p.key.name))
+                        .label(format!("expected {what} after this")),
+                );
+                None
+            }
+            [_, extra, ..] => {
+                self.push(
+                    Diag::error("arity", extra.span.to(p.values_span()), format!("`{}` takes one value, {what}", p.key.name))
+                        .label("unexpected extra values"),
+                );
+                None
+            }
+        }
+    }
+
+    /// A whole number (possibly negative).
+    pub fn int(&mut self, e: &Expr, what: &str) -> Option<i64> {
+        match &e.kind {
+            ExprKind::Int(n) => Some(*n),
+            ExprKind::Unary(UnOp::Neg, inner) => match inner.kind {
+                ExprKind::Int(n) => Some(-n),
+                _ => self.expected(e, what),
+            },
+            _ => self.expected(e, what),
+        }
+    }
+
+    /// A whole number of at least `min`.
+    pub fn int_at_least(&mut self, e: &Expr, min: i64, what: &str) -> Option<i64> {
+        let n = self.int(e, what)?;
+        if n < min {
+            self.push(
+                Diag::error("out-of-range", e.span, format!("expected {what}, found `{n}`"))
+                    .label(format!("must be at least {min}")),
+            );
+            return None;
+        }
+        Some(n)
+    }
+
+    /// A property holding one whole number.
+    pub fn prop_int(&mut self, p: &Property, min: i64, what: &str) -> Option<i64> {
+        let e = self.one(p, what)?;
+        self.int_at_least(e, min, what)
+    }
+
+    /// `yes`/`no` (or `true`/`false`).
+    pub fn flag(&mut self, p: &Property) -> Option<bool> {
+        let e = self.one(p, "`yes` or `no`")?;
+        match e.as_word() {
+            Some("yes" | "true") => Some(true),
+            Some("no" | "false") => Some(false),
+            _ => self.expected(e, "`yes` or `no`"),
+        }
+    }
+
+    /// A string literal.
+    pub fn string<'e>(&mut self, e: &'e Expr, what: &str) -> Option<&'e crate::syntax::StrLit> {
+        match &e.kind {
+            ExprKind::Str(s) => Some(s),
+            _ => self.expected(e, what),
+        }
+    }
+
+    /// A bare word, or a string holding a name.
+    pub fn name<'e>(&mut self, e: &'e Expr, what: &str) -> Option<&'e str> {
+        match &e.kind {
+            ExprKind::Word(w) => Some(w),
+            ExprKind::Str(s) => Some(&s.value),
+            ExprKind::Int(_) => Some(crate::check::int_text(e)),
+            _ => self.expected(e, what),
+        }
+    }
+
+    /// A word that must be one of `choices`.
+    pub fn choice<'c>(&mut self, e: &Expr, choices: &[&'c str], what: &str) -> Option<&'c str> {
+        let w = self.name(e, what)?.to_string();
+        match choices.iter().find(|c| **c == w) {
+            Some(c) => Some(c),
+            None => {
+                let list = choices.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
+                self.push(
+                    Diag::error("unknown-name", e.span, format!("expected {what}, found `{w}`"))
+                        .label(format!("not {what}"))
+                        .help(match did_you_mean(&w, choices.iter().copied()) {
+                            Some(s) => format!("did you mean `{s}`? (one of {list})"),
+                            None => format!("one of {list}"),
+                        }),
+                );
+                None
+            }
+        }
+    }
+
+    /// An output template whose fields must be among `fields`.
+    pub fn template(&mut self, p: &Property, fields: &[&str]) -> Option<Template> {
+        let e = self.one(p, "an output template (a string)")?;
+        let s = self.string(e, "an output template (a string)")?;
+        match Template::parse(s, fields) {
+            Ok(t) => Some(t),
+            Err(d) => {
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    /// Reports "expected X, found Y" and returns `None`.
+    pub fn expected<T>(&mut self, e: &Expr, what: &str) -> Option<T> {
+        self.push(
+            Diag::error("type", e.span, format!("expected {what}, found {}", e.describe())).label(format!("expected {what}")),
+        );
+        None
+    }
+
+    /// An unknown name with a "did you mean" from `known`.
+    pub fn unknown<'a>(&mut self, span: Span, what: &str, name: &str, known: impl IntoIterator<Item = &'a str> + Clone) {
+        let suggestion = did_you_mean(name, known.clone());
+        let all: Vec<&str> = known.into_iter().collect();
+        let mut d = Diag::error("unknown-name", span, format!("expected {what}, found `{name}`")).label(format!("not {what}"));
+        d = match suggestion {
+            Some(s) => d.help(format!("did you mean `{s}`?")),
+            None if all.len() <= 16 && !all.is_empty() => d.help(format!(
+                "one of {}",
+                all.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" ")
+            )),
+            None => d,
+        };
+        self.push(d);
+    }
+}
+
+/// The text of an integer expression (for names such as ranks `2`..`10`).
+pub fn int_text(e: &Expr) -> &'static str {
+    // Small integers are common names (ranks); intern them.
+    const NAMES: [&str; 21] = [
+        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20",
+    ];
+    match e.kind {
+        ExprKind::Int(n) if (0..=20).contains(&n) => NAMES[n as usize],
+        _ => "?",
+    }
+}
+
+/// A list of items (the whole file, or a section's body) read by key. Every
+/// key asked for is remembered; [`Block::finish`] reports the keys nobody
+/// asked for, with a suggestion among those that were.
+pub struct Block<'a> {
+    items: &'a [Item],
+    /// What this block is, for messages ("the `deck` section").
+    pub what: String,
+    /// Where to point when a required key is missing.
+    pub head: Span,
+    asked: RefCell<Vec<&'static str>>,
+}
+
+impl<'a> Block<'a> {
+    pub fn new(items: &'a [Item], what: impl Into<String>, head: Span) -> Self {
+        Block { items, what: what.into(), head, asked: RefCell::new(Vec::new()) }
+    }
+
+    pub fn of_section(s: &'a Section) -> Self {
+        let what = match s.name() {
+            Some(l) => format!("`{} \"{}\"`", s.kind.name, l.value),
+            None => format!("the `{}` section", s.kind.name),
+        };
+        Block::new(&s.items, what, s.head)
+    }
+
+    fn ask(&self, key: &'static str) {
+        let mut asked = self.asked.borrow_mut();
+        if !asked.contains(&key) {
+            asked.push(key);
+        }
+    }
+
+    /// The property `key`, if present. A repeated key is reported.
+    pub fn prop(&self, cx: &mut Cx, key: &'static str) -> Option<&'a Property> {
+        self.ask(key);
+        let mut found = self.items.iter().filter_map(|i| match i {
+            Item::Property(p) if p.key.name == key => Some(p),
+            _ => None,
+        });
+        let first = found.next()?;
+        for again in found {
+            cx.push(
+                Diag::error("duplicate", again.key.span, format!("`{key}` is given twice in {}", self.what))
+                    .label("given again here")
+                    .note(first.key.span, "first given here"),
+            );
+        }
+        Some(first)
+    }
+
+    /// The property `key`, or an error at the block's head.
+    pub fn require(&self, cx: &mut Cx, key: &'static str, example: &str) -> Option<&'a Property> {
+        let p = self.prop(cx, key);
+        if p.is_none() {
+            cx.push(
+                Diag::error("missing", self.head, format!("{} has no `{key}`", self.what))
+                    .label(format!("`{key}` is missing here"))
+                    .help(format!("add `{key}: {example}`")),
+            );
+        }
+        p
+    }
+
+    /// All sections of a kind, in order.
+    pub fn sections(&self, kind: &'static str) -> Vec<&'a Section> {
+        self.ask(kind);
+        self.items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Section(s) if s.kind.name == kind => Some(s),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The one section of a kind, if present (a repeat is reported).
+    pub fn section(&self, cx: &mut Cx, kind: &'static str) -> Option<&'a Section> {
+        let all = self.sections(kind);
+        for again in all.iter().skip(1) {
+            cx.push(
+                Diag::error("duplicate", again.head, format!("`{kind}` appears twice in {}", self.what))
+                    .label("second one")
+                    .note(all[0].head, "first one"),
+            );
+        }
+        all.first().copied()
+    }
+
+    /// The one section of a kind, or an error at the block's head.
+    pub fn require_section(&self, cx: &mut Cx, kind: &'static str) -> Option<&'a Section> {
+        let s = self.section(cx, kind);
+        if s.is_none() {
+            cx.push(
+                Diag::error("missing", self.head, format!("{} has no `{kind}` section", self.what))
+                    .label(format!("`{kind} {{ ... }}` is missing")),
+            );
+        }
+        s
+    }
+
+    /// Reports every item whose key was never asked for.
+    pub fn finish(self, cx: &mut Cx) {
+        let asked = self.asked.into_inner();
+        for item in self.items {
+            let key = item.key();
+            if asked.contains(&key.name.as_str()) {
+                continue;
+            }
+            let kind = if matches!(item, Item::Section(_)) { "section" } else { "property" };
+            let list = asked.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+            let d = Diag::error("unknown-key", key.span, format!("unknown {kind} `{}` in {}", key.name, self.what))
+                .label(format!("not a {kind} of {}", self.what));
+            let d = match did_you_mean(&key.name, asked.iter().copied()) {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None if !asked.is_empty() => d.help(format!("expected one of {list}")),
+                None => d,
+            };
+            cx.push(d);
+        }
+    }
+}

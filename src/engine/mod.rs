@@ -1,0 +1,5 @@
+//! Engine components: generic mechanisms that lowered rule files drive.
+//! No engine knows a game's names; they see indices, numbers and tables.
+
+pub mod deck;
+pub mod exchange;

@@ -1,0 +1,306 @@
+//! Loading a rule file: read, parse, follow `extends:` to the base file, and
+//! merge the variant over its base.
+//!
+//! Merge rules (docs/language.md, "Variants"): at each level, a property
+//! replaces the base property with the same key; a section merges into the
+//! base section with the same kind and labels (recursively), or replaces it
+//! when written `replace kind ...`; `remove: kind "label"` deletes a base
+//! section; anything new is appended.
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::Diag;
+use crate::source::{SourceMap, Span};
+use crate::syntax::{parse, ExprKind, Item, Property, Section};
+
+/// Deepest chain of `extends:` accepted.
+pub const MAX_EXTENDS: usize = 16;
+
+/// A rule file after `extends:` is resolved: the merged items, and every
+/// file involved for rendering diagnostics.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub sources: SourceMap,
+    pub items: Vec<Item>,
+}
+
+/// A failed load: the diagnostics, with the files read so far.
+#[derive(Debug)]
+pub struct LoadError {
+    pub sources: SourceMap,
+    pub diags: Vec<Diag>,
+}
+
+/// Reads and merges the rule file at `path`.
+pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
+    let mut sources = SourceMap::new();
+    let mut diags = Vec::new();
+    let items = load_file(path, &mut sources, &mut diags, &mut Vec::new(), None);
+    match items {
+        Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items }),
+        _ => Err(LoadError { sources, diags }),
+    }
+}
+
+/// Parses and merges rule-file text that has no file of its own (`extends:`
+/// is resolved relative to `dir`).
+pub fn load_text(name: &str, text: &str, dir: &Path) -> Result<Loaded, LoadError> {
+    let mut sources = SourceMap::new();
+    let mut diags = Vec::new();
+    let id = sources.add(name, text);
+    let items = parse_and_extend(id, text, dir, &mut sources, &mut diags, &mut Vec::new());
+    match items {
+        Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items }),
+        _ => Err(LoadError { sources, diags }),
+    }
+}
+
+fn read_error(sources: &mut SourceMap, path: &Path, what: String) -> Diag {
+    let id = sources.add(path.display().to_string(), "");
+    Diag::error("unreadable", Span::new(id, 0, 0), what)
+}
+
+fn load_file(
+    path: &Path,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diag>,
+    chain: &mut Vec<PathBuf>,
+    from: Option<Span>,
+) -> Option<Vec<Item>> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            let msg = format!("cannot read rule file `{}`: {e}", path.display());
+            diags.push(match from {
+                Some(span) => Diag::error("unreadable", span, msg).label("this file cannot be read"),
+                None => read_error(sources, path, msg),
+            });
+            return None;
+        }
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let id = sources.add(path.display().to_string(), lossy);
+            diags.push(
+                Diag::error("not-utf8", Span::new(id, at, at + 1), "rule file is not valid UTF-8")
+                    .label("invalid byte here")
+                    .help("save the file as UTF-8"),
+            );
+            return None;
+        }
+    };
+    let id = sources.add(path.display().to_string(), text.clone());
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let canon = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    chain.push(canon);
+    let r = parse_and_extend(id, &text, &dir, sources, diags, chain);
+    chain.pop();
+    r
+}
+
+fn parse_and_extend(
+    id: u32,
+    text: &str,
+    dir: &Path,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diag>,
+    chain: &mut Vec<PathBuf>,
+) -> Option<Vec<Item>> {
+    let mut items = match parse(id, text) {
+        Ok(items) => items,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
+    let mut extends = items.iter().enumerate().filter_map(|(i, it)| match it {
+        Item::Property(p) if p.key.name == "extends" => Some((i, p.clone())),
+        _ => None,
+    });
+    let Some((at, prop)) = extends.next() else {
+        check_removals(&items, diags);
+        return Some(items);
+    };
+    if let Some((_, again)) = extends.next() {
+        diags.push(
+            Diag::error("duplicate", again.key.span, "a rule file extends at most one base")
+                .label("second `extends`")
+                .note(prop.key.span, "first `extends` here"),
+        );
+        return None;
+    }
+    items.remove(at);
+    let base_path = match prop.values.as_slice() {
+        [v] => match &v.kind {
+            ExprKind::Str(s) => dir.join(&s.value),
+            _ => {
+                diags.push(
+                    Diag::error("type", v.span, format!("expected the path of the base rule file, found {}", v.describe()))
+                        .label("expected a string")
+                        .help("write `extends: \"../game.rules\"` (relative to this file)"),
+                );
+                return None;
+            }
+        },
+        _ => {
+            diags.push(
+                Diag::error("arity", prop.span, "`extends` takes one path")
+                    .label("expected one string")
+                    .help("write `extends: \"../game.rules\"` (relative to this file)"),
+            );
+            return None;
+        }
+    };
+    let span = prop.values[0].span;
+    let canon = base_path.canonicalize().unwrap_or_else(|_| base_path.clone());
+    if chain.contains(&canon) {
+        diags.push(Diag::error("extends-cycle", span, "this rule file extends itself").label("leads back to this file"));
+        return None;
+    }
+    if chain.len() >= MAX_EXTENDS {
+        diags.push(Diag::error("extends-cycle", span, format!("more than {MAX_EXTENDS} files extend one another")));
+        return None;
+    }
+    let mut base = load_file(&base_path, sources, diags, chain, Some(span))?;
+    merge(&mut base, items, diags);
+    Some(base)
+}
+
+fn same_section(a: &Section, b: &Section) -> bool {
+    a.kind.name == b.kind.name
+        && a.labels.len() == b.labels.len()
+        && a.labels.iter().zip(&b.labels).all(|(x, y)| x.value == y.value)
+}
+
+/// Merges `over` (a variant's items) into `base`.
+pub fn merge(base: &mut Vec<Item>, over: Vec<Item>, diags: &mut Vec<Diag>) {
+    for item in over {
+        match item {
+            Item::Property(p) if p.key.name == "remove" => remove(base, &p, diags),
+            Item::Property(p) => match base.iter_mut().find(|b| matches!(b, Item::Property(q) if q.key.name == p.key.name)) {
+                Some(slot) => *slot = Item::Property(p),
+                None => base.push(Item::Property(p)),
+            },
+            Item::Section(s) => {
+                match base.iter_mut().find(|b| matches!(b, Item::Section(t) if same_section(t, &s))) {
+                    Some(Item::Section(t)) if !s.replace => merge(&mut t.items, s.items, diags),
+                    Some(slot) => *slot = Item::Section(Section { replace: false, ..s }),
+                    None => {
+                        if s.replace {
+                            diags.push(
+                                Diag::error("nothing-to-replace", s.head, format!("there is no `{}` section to replace", head_text(&s)))
+                                    .label("not in the base rule file")
+                                    .help("drop `replace` to add the section"),
+                            );
+                        }
+                        base.push(Item::Section(Section { replace: false, ..s }));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn head_text(s: &Section) -> String {
+    let mut t = s.kind.name.clone();
+    for l in &s.labels {
+        t.push_str(&format!(" \"{}\"", l.value));
+    }
+    t
+}
+
+/// `remove: kind "label" ...` deletes the matching base section.
+fn remove(base: &mut Vec<Item>, p: &Property, diags: &mut Vec<Diag>) {
+    let mut words = p.values.iter();
+    let Some(kind) = words.next().and_then(|v| v.as_word()) else {
+        diags.push(
+            Diag::error("type", p.values_span(), "`remove` names a section: `remove: kind \"label\"`")
+                .label("expected a section kind"),
+        );
+        return;
+    };
+    let mut labels = Vec::new();
+    for w in words {
+        match &w.kind {
+            ExprKind::Str(s) => labels.push(s.value.clone()),
+            _ => {
+                diags.push(Diag::error("type", w.span, format!("expected a section label (a string), found {}", w.describe())));
+                return;
+            }
+        }
+    }
+    let before = base.len();
+    base.retain(|b| {
+        !matches!(b, Item::Section(s) if s.kind.name == kind
+            && s.labels.len() == labels.len()
+            && s.labels.iter().zip(&labels).all(|(x, y)| &x.value == y))
+    });
+    if base.len() == before {
+        let candidates: Vec<String> = base
+            .iter()
+            .filter_map(|b| match b {
+                Item::Section(s) if s.kind.name == kind => s.labels.first().map(|l| l.value.clone()),
+                _ => None,
+            })
+            .collect();
+        let d = Diag::error("unknown-name", p.values_span(), "no such section in the base rule file to remove")
+            .label("not found")
+            .suggest(crate::diag::did_you_mean(labels.first().map_or("", String::as_str), candidates.iter().map(String::as_str)));
+        diags.push(d);
+    }
+}
+
+/// `remove:` outside a variant has nothing to remove.
+fn check_removals(items: &[Item], diags: &mut Vec<Diag>) {
+    for it in items {
+        if let Item::Property(p) = it {
+            if p.key.name == "remove" {
+                diags.push(
+                    Diag::error("nothing-to-replace", p.key.span, "`remove` is only meaningful in a file that `extends` another")
+                        .label("nothing to remove from"),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn items(text: &str) -> Vec<Item> {
+        parse(0, text).unwrap()
+    }
+
+    #[test]
+    fn variants_merge_sections_and_replace_properties() {
+        let mut base = items("deck { ranks: A 2 wrap: yes } row \"a\" { pays: 1 } row \"b\" { pays: 2 }");
+        let over = items("deck { wrap: no } row \"b\" { pays: 5 } row \"c\" { pays: 0 } remove: row \"a\"");
+        let mut diags = Vec::new();
+        merge(&mut base, over, &mut diags);
+        assert!(diags.is_empty());
+        let kinds: Vec<_> = base
+            .iter()
+            .map(|i| match i {
+                Item::Section(s) => format!("{} {}", s.kind.name, s.labels.first().map_or("", |l| &l.value)),
+                Item::Property(p) => p.key.name.clone(),
+            })
+            .collect();
+        assert_eq!(kinds, ["deck ", "row b", "row c"]);
+        let Item::Section(deck) = &base[0] else { panic!() };
+        assert_eq!(deck.items.len(), 2, "ranks kept, wrap replaced");
+    }
+
+    #[test]
+    fn replace_drops_the_base_section() {
+        let mut base = items("deck { ranks: A 2 wrap: yes }");
+        let over = items("replace deck { ranks: A }");
+        let mut diags = Vec::new();
+        merge(&mut base, over, &mut diags);
+        let Item::Section(deck) = &base[0] else { panic!() };
+        assert_eq!(deck.items.len(), 1);
+    }
+}

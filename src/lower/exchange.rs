@@ -1,0 +1,291 @@
+//! Lowering for the `exchange` engine (hands, exchanges, a combination
+//! table): the `play`, `combination`, `input` and `output` sections.
+//! See docs/language.md, "The exchange engine".
+
+use crate::check::{Block, Cx};
+use crate::diag::Diag;
+use crate::engine::deck::Deck;
+use crate::engine::exchange::{Exchange, ExchangeSpec, Part, Prefer, Row, RowStats};
+use crate::run::{Game, Output, RunError};
+use crate::syntax::{BinOp, Expr, ExprKind, Section};
+use crate::template::Template;
+
+/// Largest hand the engine accepts.
+pub const MAX_HAND: usize = 16;
+
+const PREFER: [&str; 4] = ["fewer-cards", "more-cards", "leftmost", "rightmost"];
+const PARTS: [&str; 4] = ["run", "kind", "ranks", "any"];
+
+impl Game for Exchange {
+    fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
+        Exchange::run(self, input, out)
+    }
+}
+
+/// Lowers the file into an [`Exchange`] game, with its row statistics.
+pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
+    let deck = super::deck::lower(top, cx);
+    let play = top.require_section(cx, "play");
+    let rows = top.sections("combination");
+    let input = top.section(cx, "input");
+    let output = top.require_section(cx, "output");
+    let deck = deck?;
+
+    let (hand, entry, cost, sizes, prefer) = play_section(play?, &deck, cx)?;
+    let rows = combinations(&rows, &deck, hand, top, cx)?;
+    let terminator = match input {
+        Some(s) => {
+            let b = Block::of_section(s);
+            let t = b.prop(cx, "end").and_then(|p| cx.one(p, "the line that ends the input")).and_then(|e| {
+                cx.string(e, "the line that ends the input (a string)").map(|s| s.value.clone())
+            });
+            b.finish(cx);
+            t?
+        }
+        None => "#".to_string(),
+    };
+    let (stay, exchange) = output_section(output?, cx)?;
+    if cx.has_errors() {
+        return None;
+    }
+    let spec = ExchangeSpec { deck, hand, entry, cost, sizes, prefer, rows, stay, exchange, terminator };
+    let (game, stats) = Exchange::build(spec);
+    Some((game, stats))
+}
+
+/// Checks the row statistics: a row that is never the paying one is an error.
+pub fn check_rows(rows: &[&Section], stats: &RowStats, game: &Exchange, cx: &mut Cx) {
+    for (i, s) in rows.iter().enumerate() {
+        if stats.best[i] > 0 {
+            continue;
+        }
+        let name = &game.rows[i].name;
+        let d = if stats.formable[i] == 0 {
+            Diag::error("unformable", s.head, format!("combination `{name}` can never be formed"))
+                .label("no hand forms this pattern")
+                .help(format!("a hand has {} cards of {} ranks; check the pattern", game.hand, game.deck.ranks.len()))
+        } else {
+            let by = stats.shadowed_by[i].map(|j| (rows[j].head, game.rows[j].name.clone()));
+            let mut d = Diag::error("shadowed", s.head, format!("combination `{name}` can never be the best one"))
+                .label("every hand that forms it forms a combination above it first");
+            if let Some((span, other)) = by {
+                d = d.note(span, format!("`{other}` comes first")).help(format!("move `{name}` above `{other}`, or remove it"));
+            }
+            d
+        };
+        cx.push(d);
+    }
+    // Payouts should not increase down the table: "highest" is the first row.
+    for i in 1..game.rows.len() {
+        if game.rows[i].pays > game.rows[i - 1].pays && stats.best[i] > 0 {
+            cx.push(
+                Diag::warning("paytable-order", rows[i].head, format!(
+                    "`{}` pays more than `{}` above it",
+                    game.rows[i].name,
+                    game.rows[i - 1].name
+                ))
+                .label("pays more than the row above")
+                .note(rows[i - 1].head, "this row is tried first")
+                .help("the first row a hand can form pays; order rows from the highest combination down"),
+            );
+        }
+    }
+}
+
+type Play = (usize, i64, i64, Vec<usize>, Vec<Prefer>);
+
+fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
+    let b = Block::of_section(s);
+    let hand = b.require(cx, "hand", "5").and_then(|p| {
+        let n = cx.prop_int(p, 1, "the number of cards in a hand")?;
+        let n = n as usize;
+        if n > MAX_HAND || n > deck.size() {
+            cx.push(
+                Diag::error("out-of-range", p.values_span(), format!("a hand of {n} cards is too large"))
+                    .label(format!("at most {} here", MAX_HAND.min(deck.size()))),
+            );
+            return None;
+        }
+        if Exchange::table_size(deck.ranks.len(), n).is_none() {
+            cx.push(
+                Diag::error("too-large", p.values_span(), format!(
+                    "the combination table for {n} cards of {} ranks is too large",
+                    deck.ranks.len()
+                ))
+                .label("ranks ^ hand must stay under 16 million")
+                .help("use a smaller hand or fewer ranks"),
+            );
+            return None;
+        }
+        Some((n, p))
+    });
+    let entry = b.prop(cx, "entry").map_or(Some(0), |p| cx.prop_int(p, 0, "the price of a deal"));
+    let cost = b.prop(cx, "cost").map_or(Some(0), |p| cx.prop_int(p, 0, "the price of one exchanged card"));
+    let sizes = b.require(cx, "exchange", "0..1").and_then(|p| {
+        let mut sizes = Vec::new();
+        for v in &p.values {
+            match &v.kind {
+                ExprKind::Range(a, z) => {
+                    let (a, z) = (cx.int_at_least(a, 0, "a number of cards")?, cx.int_at_least(z, 0, "a number of cards")?);
+                    sizes.extend(a..=z);
+                }
+                _ => sizes.push(cx.int_at_least(v, 0, "a number of cards (or a range `0..1`)")?),
+            }
+        }
+        if sizes.is_empty() {
+            cx.push(Diag::error("arity", p.key.span, "no exchange sizes given").label("expected `0..1` or a list of sizes"));
+            return None;
+        }
+        Some((sizes.into_iter().map(|n| n as usize).collect::<Vec<_>>(), p))
+    });
+    let prefer = b.require(cx, "prefer", "fewer-cards leftmost").and_then(|p| {
+        if p.values.is_empty() {
+            cx.push(
+                Diag::error("empty-tiebreak", p.key.span, "the tie-break names nothing")
+                    .label("no criterion after `prefer:`")
+                    .help("for example `prefer: fewer-cards leftmost`"),
+            );
+            return None;
+        }
+        let mut out = Vec::new();
+        for v in &p.values {
+            let c = cx.choice(v, &PREFER, "a tie-break criterion")?;
+            let pref = match c {
+                "fewer-cards" => Prefer::FewerCards,
+                "more-cards" => Prefer::MoreCards,
+                "leftmost" => Prefer::Leftmost,
+                _ => Prefer::Rightmost,
+            };
+            if out.contains(&pref) {
+                cx.push(Diag::error("duplicate", v.span, format!("`{c}` is named twice in the tie-break")).label("named again"));
+                return None;
+            }
+            out.push(pref);
+        }
+        Some(out)
+    });
+    b.finish(cx);
+    let ((hand, _), (sizes, sp)) = (hand?, sizes?);
+    if let Some(&big) = sizes.iter().find(|&&k| k > hand) {
+        cx.push(
+            Diag::error("out-of-range", sp.values_span(), format!("cannot exchange {big} cards of a {hand}-card hand"))
+                .label(format!("at most {hand}")),
+        );
+        return None;
+    }
+    Some((hand, entry?, cost?, sizes, prefer?))
+}
+
+fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &mut Cx) -> Option<Vec<Row>> {
+    if rows.is_empty() {
+        cx.push(
+            Diag::error("missing", top.head, "the rule file has no `combination`")
+                .label("no combination table")
+                .help("add rows such as `combination \"Straight\" { pattern: run(5) pays: 100 }`"),
+        );
+        return None;
+    }
+    let mut out: Vec<Row> = Vec::new();
+    let mut ok = true;
+    for (i, s) in rows.iter().enumerate() {
+        let b = Block::of_section(s);
+        let Some(name) = s.name() else {
+            cx.push(
+                Diag::error("missing", s.head, "a combination needs a name")
+                    .label("no name")
+                    .help("write `combination \"Straight\" { ... }`"),
+            );
+            ok = false;
+            continue;
+        };
+        if let Some(j) = out.iter().position(|r| r.name == name.value) {
+            cx.push(
+                Diag::error("duplicate", name.span, format!("combination `{}` is defined twice", name.value))
+                    .label("defined again here")
+                    .note(rows[j].head, "first defined here"),
+            );
+            ok = false;
+        }
+        let parts = b.require(cx, "pattern", "run(5)").and_then(|p| {
+            let e = cx.one(p, "a pattern such as `run(3) + run(2)`")?;
+            pattern(e, deck, hand, cx)
+        });
+        let pays = b.require(cx, "pays", "10").and_then(|p| {
+            let e = cx.one(p, "a payout")?;
+            let n = cx.int(e, "a payout (a whole number)")?;
+            if n < 0 {
+                cx.push(
+                    Diag::error("negative-payout", e.span, format!("payout `{n}` is negative"))
+                        .label("a combination pays 0 or more")
+                        .help("the cost of playing is `entry` and `cost` in the `play` section"),
+                );
+                return None;
+            }
+            Some(n)
+        });
+        b.finish(cx);
+        match (parts, pays) {
+            (Some(parts), Some(pays)) => out.push(Row { name: name.value.clone(), parts, pays }),
+            _ => ok = false,
+        }
+        let _ = i;
+    }
+    if out.len() > 250 {
+        cx.push(Diag::error("too-large", rows[250].head, "at most 250 combinations").label("one too many"));
+        return None;
+    }
+    ok.then_some(out)
+}
+
+/// `run(3) + run(2)`, `kind(2)`, `ranks(T J Q K A)`, `any`.
+fn pattern(e: &Expr, deck: &Deck, hand: usize, cx: &mut Cx) -> Option<Vec<Part>> {
+    match &e.kind {
+        ExprKind::Binary(BinOp::Add, a, b) => {
+            let mut parts = pattern(a, deck, hand, cx)?;
+            parts.extend(pattern(b, deck, hand, cx)?);
+            Some(parts)
+        }
+        ExprKind::Word(w) if w == "any" => Some(Vec::new()),
+        ExprKind::Call(f, args) => match f.name.as_str() {
+            "run" | "kind" => {
+                let [n] = args.as_slice() else {
+                    cx.push(
+                        Diag::error("arity", e.span, format!("`{}` takes one number", f.name))
+                            .label(format!("write `{}(3)`", f.name)),
+                    );
+                    return None;
+                };
+                let n = cx.int_at_least(n, 1, "a number of cards")? as usize;
+                Some(vec![if f.name == "run" { Part::Run(n) } else { Part::Kind(n) }])
+            }
+            "ranks" => {
+                let rs = super::deck::ranks(deck, args, cx)?;
+                if rs.is_empty() {
+                    cx.push(Diag::error("arity", e.span, "`ranks` needs at least one rank").label("no ranks"));
+                    return None;
+                }
+                Some(vec![Part::Ranks(rs)])
+            }
+            other => {
+                cx.unknown(f.span, "a pattern (`run`, `kind`, `ranks` or `any`)", other, PARTS);
+                None
+            }
+        },
+        ExprKind::Word(w) => {
+            cx.unknown(e.span, "a pattern (`run`, `kind`, `ranks` or `any`)", w, PARTS);
+            None
+        }
+        _ => {
+            let _ = hand;
+            cx.expected(e, "a pattern such as `run(3) + run(2)`")
+        }
+    }
+}
+
+fn output_section(s: &Section, cx: &mut Cx) -> Option<(Template, Template)> {
+    let b = Block::of_section(s);
+    let stay = b.require(cx, "stay", "\"Stay\"").and_then(|p| cx.template(p, &[]));
+    let exchange = b.require(cx, "exchange", "\"Exchange {cards}\"").and_then(|p| cx.template(p, &["cards", "count"]));
+    b.finish(cx);
+    Some((stay?, exchange?))
+}

@@ -1,0 +1,95 @@
+//! Running a lowered rule file on an input: the [`Game`] every engine
+//! implements, the buffered [`Output`] they write lines to, and the errors
+//! a run can end with.
+
+use std::io::{self, Write};
+
+use crate::input::InputError;
+
+/// How a run can fail after it started.
+#[derive(Debug)]
+pub enum RunError {
+    /// The input is malformed; outputs before it were written.
+    Input(InputError),
+    /// Writing the output failed (a closed pipe, a full disk).
+    Io(io::Error),
+}
+
+impl From<InputError> for RunError {
+    fn from(e: InputError) -> Self {
+        RunError::Input(e)
+    }
+}
+
+impl From<io::Error> for RunError {
+    fn from(e: io::Error) -> Self {
+        RunError::Io(e)
+    }
+}
+
+/// Buffered output that engines write whole lines to. It is flushed when
+/// the buffer grows past a threshold, when the run ends, and before any
+/// diagnostic is printed, so no computed line is ever lost.
+pub struct Output<'w> {
+    buf: Vec<u8>,
+    sink: &'w mut dyn Write,
+    /// Flush after every case (interactive use).
+    eager: bool,
+}
+
+const FLUSH_AT: usize = 1 << 16;
+
+impl<'w> Output<'w> {
+    pub fn new(sink: &'w mut dyn Write) -> Self {
+        Output { buf: Vec::with_capacity(FLUSH_AT + 1024), sink, eager: false }
+    }
+
+    /// Flush after every write (for terminals and pipes read line by line).
+    pub fn eager(mut self, eager: bool) -> Self {
+        self.eager = eager;
+        self
+    }
+
+    /// Appends bytes (one or more whole lines).
+    pub fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.buf.extend_from_slice(bytes);
+        if self.eager || self.buf.len() >= FLUSH_AT {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// The buffer to render into directly; call [`Output::end_case`] after.
+    pub fn buffer(&mut self) -> &mut Vec<u8> {
+        &mut self.buf
+    }
+
+    /// Marks the end of a case: flushes when due.
+    pub fn end_case(&mut self) -> io::Result<()> {
+        if self.eager || self.buf.len() >= FLUSH_AT {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        if !self.buf.is_empty() {
+            let r = self.sink.write_all(&self.buf);
+            self.buf.clear();
+            r?;
+        }
+        self.sink.flush()
+    }
+}
+
+impl Drop for Output<'_> {
+    fn drop(&mut self) {
+        let _ = self.flush();
+    }
+}
+
+/// A rule file compiled for one of the engines, ready to run.
+pub trait Game: Send + Sync {
+    /// Runs every case of `input`, writing the outputs to `out`.
+    fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError>;
+}
