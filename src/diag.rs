@@ -196,3 +196,15 @@ mod tests {
         assert_eq!(did_you_mean("zzz", ["ranks", "suits"]), None);
     }
 }
+
+/// Renders a report as plain text (no colours, ASCII art), as the
+/// snapshot tests and `--color never` show it.
+pub fn render_plain(report: &Report) -> String {
+    let mut out = String::new();
+    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+        .with_context_lines(1)
+        .with_width(100)
+        .with_links(false);
+    let _ = handler.render_report(&mut out, report);
+    out
+}

@@ -153,6 +153,11 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
     };
     expected.sort_unstable();
     expected.dedup();
+    // After a name, pest only lists the rules it tried (section labels);
+    // the literal `:` of a property and `{` of a section matter as much.
+    if expected == ["a string"] {
+        expected = vec!["`:`", "`{`", "a section label (a string)"];
+    }
     // What can follow inside a section is always "a property or a section";
     // a bare `}` is the other way out.
     let list = match expected.len() {
@@ -217,6 +222,7 @@ impl Builder {
                 let mut inner = p.into_inner();
                 let key = self.ident(inner.next().expect("property has a key"));
                 let values = inner.map(|v| self.expr(v)).collect::<Res<Vec<_>>>()?;
+                let span = values.last().map_or(key.span, |v| key.span.to(v.span));
                 Ok(Item::Property(Property { key, values, span }))
             }
             Rule::section => {
@@ -248,7 +254,6 @@ impl Builder {
     }
 
     fn expr(&self, p: Pair<Rule>) -> Res<Expr> {
-        let span = self.span(&p);
         // Guard the Pratt parser's recursion on runs of prefix operators.
         let mut run = 0;
         for q in p.clone().into_inner() {
@@ -262,8 +267,9 @@ impl Builder {
                 run = 0;
             }
         }
-        let e = self.pratt_expr(p.into_inner())?;
-        Ok(Expr { span, ..e })
+        // Not the pair's own span, which may end in whitespace pest skipped:
+        // the folded expression's span is exact.
+        self.pratt_expr(p.into_inner())
     }
 
     fn pratt_expr(&self, pairs: Pairs<Rule>) -> Res<Expr> {

@@ -1,0 +1,62 @@
+//! Diagnostics of broken rule files: every `tests/check/**/*.rules` starts
+//! with `# expect: CODE`; `check` must report an error with that code, and
+//! the rendered diagnostics (message, span, labels, help) are snapshots in
+//! tests/snapshots/. See tests/README.md to add one.
+
+use arbiter::diag::render_plain;
+use arbiter::load::load_path;
+use arbiter::lower::compile;
+
+fn diagnostics_of(path: &std::path::Path) -> (Vec<&'static str>, String) {
+    let (codes, reports) = match load_path(path) {
+        Err(e) => (e.diags.iter().map(|d| d.code).collect(), e.diags.iter().map(|d| render_plain(&d.report(&e.sources))).collect::<Vec<_>>()),
+        Ok(loaded) => {
+            let (_, diags) = compile(&loaded);
+            (diags.iter().filter(|d| d.is_error()).map(|d| d.code).collect(), diags.iter().map(|d| render_plain(&d.report(&loaded.sources))).collect())
+        }
+    };
+    (codes, reports.join("\n"))
+}
+
+#[test]
+fn broken_rule_files_report_their_error_at_the_right_place() {
+    insta::glob!("check/**/*.rules", |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let expect = text.lines().next().and_then(|l| l.strip_prefix("# expect: ")).expect("first line `# expect: CODE`").trim();
+        // Paths relative to the crate root keep snapshots stable.
+        let rel = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let (codes, rendered) = diagnostics_of(rel);
+        assert!(codes.contains(&expect), "{}: expected an error `{expect}`, got {codes:?}\n{rendered}", rel.display());
+        insta::assert_snapshot!(rendered);
+    });
+}
+
+#[test]
+fn every_bundled_rule_file_checks_clean() {
+    let mut files = Vec::new();
+    for dir in ["rules"] {
+        for entry in walk(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)) {
+            files.push(entry);
+        }
+    }
+    assert!(!files.is_empty());
+    for f in files {
+        let loaded = load_path(&f).unwrap_or_else(|e| panic!("{}: {:?}", f.display(), e.diags));
+        let (compiled, diags) = compile(&loaded);
+        assert!(compiled.is_some() && diags.is_empty(), "{}: {:?}", f.display(), diags.iter().map(|d| &d.message).collect::<Vec<_>>());
+    }
+}
+
+fn walk(dir: std::path::PathBuf) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            out.extend(walk(p));
+        } else if p.extension().is_some_and(|e| e == "rules") {
+            out.push(p);
+        }
+    }
+    out
+}
