@@ -4,9 +4,10 @@
 //! hand can form. The engine picks the choice with the highest expected
 //! earning, compared exactly, with the rule file's tie-break order.
 //!
-//! Loading compiles the combination table into a lookup table over ordered
-//! rank tuples (`ranks ^ hand` bytes), so the expectation loop does one
-//! multiply-add and one byte load per possible draw.
+//! Loading compiles the combination table into small lookup tables: the
+//! paying row of every multiset of ranks, and for each exchange size k the
+//! row of every (kept multiset, k drawn ranks), so the expectation loop does
+//! one byte load and one multiply-add per possible draw.
 
 use std::cmp::Ordering;
 
@@ -15,8 +16,14 @@ use crate::input::Lines;
 use crate::run::{Output, RunError};
 use crate::template::{Template, Val};
 
-/// Largest lookup table accepted (`ranks ^ hand` entries).
+/// Largest lookup table accepted (entries of one table).
 pub const MAX_TABLE: usize = 1 << 24;
+/// Most ranks a deck may have for this engine.
+pub const MAX_RANKS: usize = 64;
+/// Largest hand.
+pub const MAX_HAND: usize = 16;
+/// Largest payout (payout sums stay far from overflow).
+pub const MAX_PAYOUT: i64 = 1_000_000_000;
 
 /// One component of a combination's pattern. Components of one pattern use
 /// different cards.
@@ -60,6 +67,60 @@ pub struct RowStats {
     pub shadowed_by: Vec<Option<usize>>,
 }
 
+/// One choice: which positions are discarded.
+#[derive(Debug, Clone)]
+struct Choice {
+    mask: u32,
+    drawn: usize,
+}
+
+/// One multiset of drawn ranks: its offset in a draw table (rank j of the
+/// draw at digit j) and each rank with its multiplicity.
+#[derive(Debug, Clone)]
+struct Draw {
+    offset: usize,
+    counts: Vec<(usize, usize)>,
+}
+
+/// Multisets of ranks are numbered by the combinatorial number system: a
+/// sorted list a0 <= a1 <= ... maps to sum C(a_i + i, i + 1).
+#[derive(Debug, Clone)]
+struct Ranker {
+    /// `c[n][k]` = C(n, k).
+    c: Vec<Vec<usize>>,
+    /// `term[i * ranks + a]` = C(a + i, i + 1): one flat load per element.
+    term: Vec<usize>,
+    ranks: usize,
+}
+
+impl Ranker {
+    fn new(n: usize, k: usize) -> Ranker {
+        let mut c = vec![vec![0usize; k + 2]; n + k + 2];
+        for i in 0..c.len() {
+            c[i][0] = 1;
+            for j in 1..=(k + 1).min(i) {
+                c[i][j] = c[i - 1][j - 1].saturating_add(c[i - 1][j]);
+            }
+        }
+        let term = (0..k.max(1)).flat_map(|i| (0..n).map(move |a| (i, a))).map(|(i, a)| c[a + i][i + 1]).collect();
+        Ranker { c, term, ranks: n }
+    }
+
+    /// The number of multisets of `k` elements of `n` ranks.
+    fn count(&self, n: usize, k: usize) -> usize {
+        if k == 0 {
+            1
+        } else {
+            self.c[n + k - 1][k]
+        }
+    }
+
+    #[inline]
+    fn rank(&self, sorted: &[usize]) -> usize {
+        sorted.iter().enumerate().map(|(i, &a)| self.term[i * self.ranks + a]).sum()
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Exchange {
     pub deck: Deck,
@@ -67,14 +128,23 @@ pub struct Exchange {
     pub entry: i64,
     pub cost: i64,
     pub rows: Vec<Row>,
-    /// Row index per ordered rank tuple (u8::MAX: impossible tuple).
-    table: Vec<u8>,
-    /// `ranks ^ position` for each hand position.
-    place: Vec<usize>,
+    ranker: Ranker,
+    /// Paying row of every hand, by multiset rank (u8::MAX: impossible).
+    full: Vec<u8>,
+    /// Per exchange size k: the payout by (rank of the kept multiset) *
+    /// ranks^k + (drawn ranks as base-`ranks` digits); 0 where impossible.
+    by_k: Vec<Vec<i32>>,
+    /// ranks^k.
+    draw_span: Vec<usize>,
     /// Choices (discard position masks) in preference order.
     choices: Vec<u32>,
-    /// Draw multisets per exchange size: rank lists, sorted.
-    draws: Vec<Vec<Vec<usize>>>,
+    choice_info: Vec<Choice>,
+    /// Draw multisets per exchange size.
+    draws: Vec<Vec<Draw>>,
+    /// Payout of each row, indexed by the tables' row bytes.
+    pays: [i64; 256],
+    /// `binom[n][m]` = C(n, m) for n up to the suit count.
+    binom: Vec<Vec<i64>>,
     pub stay: Template,
     pub exchange: Template,
     pub terminator: String,
@@ -95,25 +165,33 @@ pub struct ExchangeSpec {
 }
 
 impl Exchange {
-    /// Compiles the table. Fails (with a message) only when the table would
-    /// be too large; check reports that before.
+    /// Entries of the largest table a hand of `hand` cards over `ranks`
+    /// ranks with exchanges of up to `max_k` cards needs, if it is allowed.
+    pub fn table_size(ranks: usize, hand: usize, max_k: usize) -> Option<usize> {
+        if ranks == 0 || ranks > MAX_RANKS {
+            return None;
+        }
+        let ranker = Ranker::new(ranks, hand);
+        (0..=max_k.min(hand))
+            .map(|k| ranker.count(ranks, hand - k).checked_mul(ranks.checked_pow(k as u32)?))
+            .try_fold(0usize, |m, n| n.map(|n| m.max(n)))
+            .filter(|&n| n <= MAX_TABLE)
+    }
+
+    /// Compiles the tables. The caller checked [`Exchange::table_size`].
     pub fn build(spec: ExchangeSpec) -> (Exchange, RowStats) {
         let r = spec.deck.ranks.len();
         let h = spec.hand;
-        let mut place = Vec::with_capacity(h);
-        let mut p = 1usize;
-        for _ in 0..h {
-            place.push(p);
-            p = p.saturating_mul(r);
-        }
-        let mut table = vec![u8::MAX; p.min(MAX_TABLE)];
+        let suits = spec.deck.suits.len();
+        let ranker = Ranker::new(r, h);
         let n_rows = spec.rows.len();
         let mut stats = RowStats { best: vec![0; n_rows], formable: vec![0; n_rows], shadowed_by: vec![None; n_rows] };
         let mut taker = vec![vec![0u64; n_rows]; n_rows];
-        let max_count = spec.deck.suits.len().min(h);
+        let mut full = vec![u8::MAX; ranker.count(r, h)];
         let mut counts = vec![0u8; r];
         let mut scratch = vec![0u8; r];
-        for_each_multiset(&mut counts, 0, h, max_count, &mut |counts| {
+        let mut sorted = Vec::with_capacity(h);
+        for_each_multiset(&mut counts, 0, h, suits.min(h), &mut |counts| {
             let mut best = None;
             for (i, row) in spec.rows.iter().enumerate() {
                 scratch.copy_from_slice(counts);
@@ -128,29 +206,89 @@ impl Exchange {
                     }
                 }
             }
-            let b = best.map_or(u8::MAX, |b| b as u8);
-            if p <= MAX_TABLE {
-                fill_permutations(&mut counts.to_vec(), 0, 0, &place, &mut table, b);
+            sorted.clear();
+            for (rank, &c) in counts.iter().enumerate() {
+                sorted.extend(std::iter::repeat_n(rank, c as usize));
             }
+            full[ranker.rank(&sorted)] = best.map_or(u8::MAX, |b| b as u8);
         });
         for i in 0..n_rows {
             if stats.best[i] == 0 && stats.formable[i] > 0 {
                 stats.shadowed_by[i] = (0..i).max_by_key(|&j| taker[i][j]);
             }
         }
-        let choices = choice_order(h, &spec.sizes, &spec.prefer);
+
         let max_k = spec.sizes.iter().copied().max().unwrap_or(0);
-        let draws = (0..=max_k).map(|k| multisets(r, k, spec.deck.suits.len())).collect();
+        let mut by_k = vec![Vec::new(); max_k + 1];
+        let mut draw_span = vec![1usize; max_k + 1];
+        for k in 1..=max_k {
+            draw_span[k] = r.pow(k as u32);
+            if !spec.sizes.contains(&k) {
+                continue;
+            }
+            let mut table = vec![0i32; ranker.count(r, h - k) * draw_span[k]];
+            let mut merged = Vec::with_capacity(h);
+            for kept in multisets(r, h - k, suits) {
+                let base = ranker.rank(&kept) * draw_span[k];
+                for d in 0..draw_span[k] {
+                    merged.clear();
+                    merged.extend_from_slice(&kept);
+                    let mut x = d;
+                    for _ in 0..k {
+                        merged.push(x % r);
+                        x /= r;
+                    }
+                    merged.sort_unstable();
+                    let too_many = merged.windows(suits + 1).any(|w| w[0] == w[suits]);
+                    let row = full[ranker.rank(&merged)];
+                    if !too_many && row != u8::MAX {
+                        table[base + d] = spec.rows[row as usize].pays as i32;
+                    }
+                }
+            }
+            by_k[k] = table;
+        }
+
+        let choices = choice_order(h, &spec.sizes, &spec.prefer);
+        let choice_info = choices.iter().map(|&mask| Choice { mask, drawn: mask.count_ones() as usize }).collect();
+        let draws = (0..=max_k)
+            .map(|k| {
+                multisets(r, k, suits)
+                    .into_iter()
+                    .map(|ranks| {
+                        let offset = ranks.iter().rev().fold(0, |acc, &x| acc * r + x);
+                        let mut counts: Vec<(usize, usize)> = Vec::new();
+                        for &x in &ranks {
+                            match counts.last_mut() {
+                                Some((y, m)) if *y == x => *m += 1,
+                                _ => counts.push((x, 1)),
+                            }
+                        }
+                        Draw { offset, counts }
+                    })
+                    .collect()
+            })
+            .collect();
+        let binom_table = (0..=suits as i64).map(|n| (0..=max_k.max(1) as i64).map(|m| binom(n, m)).collect()).collect();
+        let mut pays = [0i64; 256];
+        for (i, row) in spec.rows.iter().enumerate().take(255) {
+            pays[i] = row.pays;
+        }
         let ex = Exchange {
             deck: spec.deck,
             hand: h,
             entry: spec.entry,
             cost: spec.cost,
             rows: spec.rows,
-            table,
-            place,
+            ranker,
+            full,
+            by_k,
+            draw_span,
             choices,
+            choice_info,
             draws,
+            pays,
+            binom: binom_table,
             stay: spec.stay,
             exchange: spec.exchange,
             terminator: spec.terminator,
@@ -158,85 +296,78 @@ impl Exchange {
         (ex, stats)
     }
 
-    /// The table size a hand of `hand` cards over `ranks` ranks needs.
-    pub fn table_size(ranks: usize, hand: usize) -> Option<usize> {
-        (0..hand).try_fold(1usize, |acc, _| acc.checked_mul(ranks)).filter(|&n| n <= MAX_TABLE)
-    }
-
-    fn row_of(&self, key: usize) -> usize {
-        self.table[key] as usize
-    }
-
     /// The paying row of a hand of ranks (in any order).
     pub fn row_of_ranks(&self, ranks: &[usize]) -> usize {
-        self.row_of(ranks.iter().zip(&self.place).map(|(r, p)| r * p).sum())
+        let mut sorted = ranks.to_vec();
+        sorted.sort_unstable();
+        self.full[self.ranker.rank(&sorted)] as usize
     }
 
     /// Evaluates one deal: the best choice (a discard mask, 0 = stay) and
-    /// the value of every choice considered.
+    /// the value of every choice, in preference order.
     pub fn decide(&self, cards: &[Card]) -> (u32, Vec<Value>) {
         self.decide_with(cards, true)
     }
 
+    /// Every choice reads one small block of a small table: the kept cards
+    /// as a sorted multiset rank, the drawn ranks as the low digits.
     fn decide_with(&self, cards: &[Card], keep_all: bool) -> (u32, Vec<Value>) {
-        let suits = self.deck.suits.len();
+        let suits = self.deck.suits.len() as i32;
         let nr = self.deck.ranks.len();
-        let mut avail = [0i64; 64];
-        let avail = &mut avail[..nr.min(64)];
-        avail.iter_mut().for_each(|a| *a = suits as i64);
-        let mut ranks = [0usize; 32];
-        let mut key = 0usize;
+        let mut avail = [suits; MAX_RANKS];
+        // The hand's ranks sorted, each with its input position.
+        let mut sorted = [(0usize, 0usize); MAX_HAND];
+        let h = self.hand;
         for (i, &c) in cards.iter().enumerate() {
             let r = self.deck.rank(c);
-            ranks[i] = r;
             avail[r] -= 1;
-            key += r * self.place[i];
+            let mut j = i;
+            while j > 0 && sorted[j - 1].0 > r {
+                sorted[j] = sorted[j - 1];
+                j -= 1;
+            }
+            sorted[j] = (r, i);
         }
-        let remaining = (self.deck.size() - self.hand) as i64;
+        let remaining = (self.deck.size() - h) as i64;
         let mut best: Option<Value> = None;
         let mut best_mask = 0;
         let mut all = Vec::new();
-        for &mask in &self.choices {
-            let k = mask.count_ones() as usize;
-            let value = if k == 0 {
-                Value { sum: self.rows[self.row_of(key)].pays, ways: 1, cost: self.entry }
-            } else {
-                let mut base = key;
-                let mut pos = [0usize; 32];
-                let mut n = 0;
-                for i in 0..self.hand {
-                    if mask >> i & 1 == 1 {
-                        base -= ranks[i] * self.place[i];
-                        pos[n] = self.place[i];
-                        n += 1;
-                    }
+        let mut kept = [0usize; MAX_HAND];
+        for choice in &self.choice_info {
+            let k = choice.drawn;
+            let mut n = 0;
+            for &(r, pos) in &sorted[..h] {
+                if choice.mask >> pos & 1 == 0 {
+                    kept[n] = r;
+                    n += 1;
                 }
-                let mut sum = 0i64;
-                for draw in &self.draws[k] {
-                    let mut weight = 1i64;
-                    let mut idx = base;
-                    let mut j = 0;
-                    while j < draw.len() {
-                        let r = draw[j];
-                        let mut m = 1;
-                        while j + m < draw.len() && draw[j + m] == r {
-                            m += 1;
-                        }
-                        weight *= binom(avail[r], m as i64);
-                        for t in 0..m {
-                            idx += r * pos[j + t];
-                        }
-                        j += m;
-                    }
-                    if weight != 0 {
-                        sum += weight * self.rows[self.row_of(idx)].pays;
-                    }
+            }
+            let kept_rank = self.ranker.rank(&kept[..n]);
+            let value = match k {
+                0 => Value { sum: self.pays[self.full[kept_rank] as usize], ways: 1, cost: self.entry },
+                1 => {
+                    let at = kept_rank * nr;
+                    let block = &self.by_k[1][at..at + nr];
+                    let sum: i64 = block.iter().zip(&avail[..nr]).map(|(&pay, &a)| (a * pay) as i64).sum();
+                    Value { sum, ways: remaining, cost: self.entry + self.cost }
                 }
-                Value { sum, ways: binom(remaining, k as i64), cost: self.entry + self.cost * k as i64 }
+                _ => {
+                    let table = &self.by_k[k];
+                    let at = kept_rank * self.draw_span[k];
+                    let mut sum = 0i64;
+                    for draw in &self.draws[k] {
+                        let mut weight = 1i64;
+                        for &(r, m) in &draw.counts {
+                            weight *= self.binom[avail[r] as usize][m];
+                        }
+                        sum += weight * table[at + draw.offset] as i64;
+                    }
+                    Value { sum, ways: binom(remaining, k as i64), cost: self.entry + self.cost * k as i64 }
+                }
             };
             if best.is_none_or(|b| value.cmp(&b) == Ordering::Greater) {
                 best = Some(value);
-                best_mask = mask;
+                best_mask = choice.mask;
             }
             if keep_all {
                 all.push(value);
@@ -250,7 +381,6 @@ impl Exchange {
         let mut lines = Lines::new(input);
         let mut cards = vec![0 as Card; self.hand];
         let mut tokens: Vec<&str> = Vec::with_capacity(self.hand);
-        let mut buf = Vec::with_capacity(64);
         loop {
             let Some(line) = lines.next_nonblank() else {
                 return Err(lines
@@ -258,7 +388,7 @@ impl Exchange {
                     .with_help(format!("the input ends with a line holding only `{}`", self.terminator))
                     .into());
             };
-            if line.text.trim() == self.terminator {
+            if line.text.len() < 2 * self.hand && line.text.trim() == self.terminator {
                 return Ok(());
             }
             tokens.clear();
@@ -288,14 +418,21 @@ impl Exchange {
                     .into());
             }
             let (mask, _) = self.decide_with(&cards, false);
-            buf.clear();
+            let buf = out.buffer();
             if mask == 0 {
-                self.stay.line(&mut buf, &[]);
+                self.stay.line(buf, &[]);
             } else {
-                let chosen: Vec<&str> = (0..self.hand).filter(|i| mask >> i & 1 == 1).map(|i| tokens[i]).collect();
-                self.exchange.line(&mut buf, &[Val::Strs(&chosen), Val::Int(chosen.len() as i64)]);
+                let mut chosen = [""; MAX_HAND];
+                let mut n = 0;
+                for (i, t) in tokens.iter().enumerate() {
+                    if mask >> i & 1 == 1 {
+                        chosen[n] = t;
+                        n += 1;
+                    }
+                }
+                self.exchange.line(buf, &[Val::Strs(&chosen[..n]), Val::Int(n as i64)]);
             }
-            out.write(&buf)?;
+            out.end_case()?;
         }
     }
 
@@ -331,6 +468,9 @@ impl PartialOrd for Value {
 impl Ord for Value {
     /// Exact comparison of `sum/ways - cost` by cross-multiplication.
     fn cmp(&self, other: &Self) -> Ordering {
+        if self.ways == other.ways && self.cost == other.cost {
+            return self.sum.cmp(&other.sum);
+        }
         let a = (self.sum as i128 - self.cost as i128 * self.ways as i128) * other.ways as i128;
         let b = (other.sum as i128 - other.cost as i128 * other.ways as i128) * self.ways as i128;
         a.cmp(&b)
@@ -368,21 +508,6 @@ fn for_each_multiset(counts: &mut [u8], at: usize, total: usize, max: usize, f: 
         for_each_multiset(counts, at + 1, total - c, max, f);
     }
     counts[at] = 0;
-}
-
-/// Writes `row` at every ordering of the multiset `counts`.
-fn fill_permutations(counts: &mut [u8], pos: usize, key: usize, place: &[usize], table: &mut [u8], row: u8) {
-    if pos == place.len() {
-        table[key] = row;
-        return;
-    }
-    for r in 0..counts.len() {
-        if counts[r] > 0 {
-            counts[r] -= 1;
-            fill_permutations(counts, pos + 1, key + r * place[pos], place, table, row);
-            counts[r] += 1;
-        }
-    }
 }
 
 /// Sorted rank lists of `k` draws, each rank at most `max` times.

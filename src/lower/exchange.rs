@@ -10,8 +10,7 @@ use crate::run::{Game, Output, RunError};
 use crate::syntax::{BinOp, Expr, ExprKind, Section};
 use crate::template::Template;
 
-/// Largest hand the engine accepts.
-pub const MAX_HAND: usize = 16;
+use crate::engine::exchange::{MAX_HAND, MAX_PAYOUT, MAX_RANKS};
 
 const PREFER: [&str; 4] = ["fewer-cards", "more-cards", "leftmost", "rightmost"];
 const PARTS: [&str; 4] = ["run", "kind", "ranks", "any"];
@@ -30,6 +29,10 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
     let input = top.section(cx, "input");
     let output = top.require_section(cx, "output");
     let deck = deck?;
+    if deck.ranks.len() > MAX_RANKS {
+        cx.push(Diag::error("too-large", top.head, format!("the exchange engine takes at most {MAX_RANKS} ranks")));
+        return None;
+    }
 
     let (hand, entry, cost, sizes, prefer) = play_section(play?, &deck, cx)?;
     let rows = combinations(&rows, &deck, hand, top, cx)?;
@@ -106,13 +109,13 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
             );
             return None;
         }
-        if Exchange::table_size(deck.ranks.len(), n).is_none() {
+        if Exchange::table_size(deck.ranks.len(), n, n).is_none() {
             cx.push(
                 Diag::error("too-large", p.values_span(), format!(
                     "the combination table for {n} cards of {} ranks is too large",
                     deck.ranks.len()
                 ))
-                .label("ranks ^ hand must stay under 16 million")
+                .label("the lookup tables must stay under 16 million entries")
                 .help("use a smaller hand or fewer ranks"),
             );
             return None;
@@ -213,6 +216,13 @@ fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &m
         let pays = b.require(cx, "pays", "10").and_then(|p| {
             let e = cx.one(p, "a payout")?;
             let n = cx.int(e, "a payout (a whole number)")?;
+            if n > MAX_PAYOUT {
+                cx.push(
+                    Diag::error("out-of-range", e.span, format!("payout `{n}` is too large"))
+                        .label(format!("at most {MAX_PAYOUT}")),
+                );
+                return None;
+            }
             if n < 0 {
                 cx.push(
                     Diag::error("negative-payout", e.span, format!("payout `{n}` is negative"))
