@@ -10,6 +10,7 @@
 //! one byte load and one multiply-add per possible draw.
 
 use std::cmp::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
 use super::deck::{Card, Deck};
 use crate::input::Lines;
@@ -67,12 +68,33 @@ pub struct RowStats {
     pub shadowed_by: Vec<Option<usize>>,
 }
 
-/// One choice: which positions are discarded.
-#[derive(Debug, Clone)]
-struct Choice {
-    mask: u32,
-    drawn: usize,
+/// A deal's ranks in sorted order, where each input position went, and
+/// how many cards of each rank are left in the deck.
+struct SortedHand {
+    ranks: [u8; MAX_HAND],
+    /// `slot[input position]` = position in `ranks`.
+    slot: [u8; MAX_HAND],
+    len: usize,
+    multiset: usize,
 }
+
+impl SortedHand {
+    /// A discard mask over input positions, as a mask over sorted positions.
+    #[inline]
+    fn to_sorted(&self, mask: u32) -> u32 {
+        let mut m = mask;
+        let mut out = 0;
+        while m != 0 {
+            let p = m.trailing_zeros() as usize;
+            out |= 1 << self.slot[p];
+            m &= m - 1;
+        }
+        out
+    }
+}
+
+/// Hands up to this size keep their optimal choices per rank multiset.
+pub const MEMO_HAND: usize = 6;
 
 /// One multiset of drawn ranks: its offset in a draw table (rank j of the
 /// draw at digit j) and each rank with its multiplicity.
@@ -119,9 +141,14 @@ impl Ranker {
     fn rank(&self, sorted: &[usize]) -> usize {
         sorted.iter().enumerate().map(|(i, &a)| self.term[i * self.ranks + a]).sum()
     }
+
+    #[inline]
+    fn rank_u8(&self, sorted: &[u8]) -> usize {
+        sorted.iter().enumerate().map(|(i, &a)| self.term[i * self.ranks + a as usize]).sum()
+    }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Exchange {
     pub deck: Deck,
     pub hand: usize,
@@ -138,7 +165,10 @@ pub struct Exchange {
     draw_span: Vec<usize>,
     /// Choices (discard position masks) in preference order.
     choices: Vec<u32>,
-    choice_info: Vec<Choice>,
+    /// Allowed exchange sizes.
+    sizes: Vec<usize>,
+    /// Per rank multiset: the optimal sorted discard masks (0: not yet known).
+    memo: Vec<AtomicU64>,
     /// Draw multisets per exchange size.
     draws: Vec<Vec<Draw>>,
     /// Payout of each row, indexed by the tables' row bytes.
@@ -191,11 +221,14 @@ impl Exchange {
         let mut counts = vec![0u8; r];
         let mut scratch = vec![0u8; r];
         let mut sorted = Vec::with_capacity(h);
+        let all_parts: Vec<&[Part]> = spec.rows.iter().map(|r| r.parts.as_slice()).collect();
+        let matcher = Matcher::new(&spec.deck, &all_parts);
         for_each_multiset(&mut counts, 0, h, suits.min(h), &mut |counts| {
             let mut best = None;
+            scratch.copy_from_slice(counts);
+            let present = counts.iter().enumerate().fold(0u64, |m, (r, &c)| if c > 0 { m | 1 << r } else { m });
             for (i, row) in spec.rows.iter().enumerate() {
-                scratch.copy_from_slice(counts);
-                if matches(&spec.deck, &mut scratch, &row.parts) {
+                if matcher.matches_in(&mut scratch, present, &row.parts) {
                     stats.formable[i] += 1;
                     match best {
                         None => {
@@ -250,7 +283,7 @@ impl Exchange {
         }
 
         let choices = choice_order(h, &spec.sizes, &spec.prefer);
-        let choice_info = choices.iter().map(|&mask| Choice { mask, drawn: mask.count_ones() as usize }).collect();
+        let memo = if h <= MEMO_HAND { (0..full.len()).map(|_| AtomicU64::new(0)).collect() } else { Vec::new() };
         let draws = (0..=max_k)
             .map(|k| {
                 multisets(r, k, suits)
@@ -285,7 +318,8 @@ impl Exchange {
             by_k,
             draw_span,
             choices,
-            choice_info,
+            sizes: spec.sizes,
+            memo,
             draws,
             pays,
             binom: binom_table,
@@ -303,77 +337,128 @@ impl Exchange {
         self.full[self.ranker.rank(&sorted)] as usize
     }
 
-    /// Evaluates one deal: the best choice (a discard mask, 0 = stay) and
-    /// the value of every choice, in preference order.
+    /// Evaluates one deal: the best choice (a discard mask over input
+    /// positions, 0 = stay) and the value of every choice, in preference
+    /// order (for explanations; the run loop uses [`Exchange::best`]).
     pub fn decide(&self, cards: &[Card]) -> (u32, Vec<Value>) {
-        self.decide_with(cards, true)
-    }
-
-    /// Every choice reads one small block of a small table: the kept cards
-    /// as a sorted multiset rank, the drawn ranks as the low digits.
-    fn decide_with(&self, cards: &[Card], keep_all: bool) -> (u32, Vec<Value>) {
-        let suits = self.deck.suits.len() as i32;
-        let nr = self.deck.ranks.len();
-        let mut avail = [suits; MAX_RANKS];
-        // The hand's ranks sorted, each with its input position.
-        let mut sorted = [(0usize, 0usize); MAX_HAND];
-        let h = self.hand;
-        for (i, &c) in cards.iter().enumerate() {
-            let r = self.deck.rank(c);
-            avail[r] -= 1;
-            let mut j = i;
-            while j > 0 && sorted[j - 1].0 > r {
-                sorted[j] = sorted[j - 1];
-                j -= 1;
-            }
-            sorted[j] = (r, i);
-        }
-        let remaining = (self.deck.size() - h) as i64;
+        let hand = self.sort_hand(cards);
         let mut best: Option<Value> = None;
         let mut best_mask = 0;
-        let mut all = Vec::new();
-        let mut kept = [0usize; MAX_HAND];
-        for choice in &self.choice_info {
-            let k = choice.drawn;
-            let mut n = 0;
-            for &(r, pos) in &sorted[..h] {
-                if choice.mask >> pos & 1 == 0 {
-                    kept[n] = r;
-                    n += 1;
-                }
-            }
-            let kept_rank = self.ranker.rank(&kept[..n]);
-            let value = match k {
-                0 => Value { sum: self.pays[self.full[kept_rank] as usize], ways: 1, cost: self.entry },
-                1 => {
-                    let at = kept_rank * nr;
-                    let block = &self.by_k[1][at..at + nr];
-                    let sum: i64 = block.iter().zip(&avail[..nr]).map(|(&pay, &a)| (a * pay) as i64).sum();
-                    Value { sum, ways: remaining, cost: self.entry + self.cost }
-                }
-                _ => {
-                    let table = &self.by_k[k];
-                    let at = kept_rank * self.draw_span[k];
-                    let mut sum = 0i64;
-                    for draw in &self.draws[k] {
-                        let mut weight = 1i64;
-                        for &(r, m) in &draw.counts {
-                            weight *= self.binom[avail[r] as usize][m];
-                        }
-                        sum += weight * table[at + draw.offset] as i64;
-                    }
-                    Value { sum, ways: binom(remaining, k as i64), cost: self.entry + self.cost * k as i64 }
-                }
-            };
-            if best.is_none_or(|b| value.cmp(&b) == Ordering::Greater) {
+        let mut all = Vec::with_capacity(self.choices.len());
+        for &mask in &self.choices {
+            let value = self.value_of(&hand, hand.to_sorted(mask));
+            if best.is_none_or(|b| value > b) {
                 best = Some(value);
-                best_mask = choice.mask;
+                best_mask = mask;
             }
-            if keep_all {
-                all.push(value);
-            }
+            all.push(value);
         }
         (best_mask, all)
+    }
+
+    /// The best choice for a deal (a discard mask over input positions).
+    /// The optimal choices of a rank multiset are computed once and kept
+    /// as a bit set over discard masks of the sorted hand.
+    pub fn best(&self, cards: &[Card]) -> u32 {
+        let hand = self.sort_hand(cards);
+        if self.memo.is_empty() {
+            return self.decide(cards).0;
+        }
+        let slot = &self.memo[hand.multiset];
+        let mut optimal = slot.load(AtomicOrdering::Relaxed);
+        if optimal == 0 {
+            optimal = self.optimal_set(&hand);
+            slot.store(optimal, AtomicOrdering::Relaxed);
+        }
+        for &mask in &self.choices {
+            if optimal >> hand.to_sorted(mask) & 1 == 1 {
+                return mask;
+            }
+        }
+        0
+    }
+
+    /// Bit `m` set for every sorted discard mask `m` whose value is the best.
+    fn optimal_set(&self, hand: &SortedHand) -> u64 {
+        let mut best: Option<Value> = None;
+        let mut set = 0u64;
+        for m in 0..1u32 << self.hand {
+            if !self.sizes.contains(&(m.count_ones() as usize)) {
+                continue;
+            }
+            let v = self.value_of(hand, m);
+            match best.map(|b| v.cmp(&b)) {
+                None | Some(Ordering::Greater) => {
+                    best = Some(v);
+                    set = 1 << m;
+                }
+                Some(Ordering::Equal) => set |= 1 << m,
+                Some(Ordering::Less) => {}
+            }
+        }
+        set
+    }
+
+    fn sort_hand(&self, cards: &[Card]) -> SortedHand {
+        let mut h = SortedHand { ranks: [0; MAX_HAND], slot: [0; MAX_HAND], len: cards.len(), multiset: 0 };
+        let mut pos = [0u8; MAX_HAND];
+        for (i, &c) in cards.iter().enumerate() {
+            let r = self.deck.rank(c) as u8;
+            let mut j = i;
+            while j > 0 && h.ranks[j - 1] > r {
+                h.ranks[j] = h.ranks[j - 1];
+                pos[j] = pos[j - 1];
+                j -= 1;
+            }
+            h.ranks[j] = r;
+            pos[j] = i as u8;
+        }
+        for (j, &p) in pos[..cards.len()].iter().enumerate() {
+            h.slot[p as usize] = j as u8;
+        }
+        h.multiset = self.ranker.rank_u8(&h.ranks[..cards.len()]);
+        h
+    }
+
+    /// The exact value of discarding the cards at sorted positions `smask`.
+    fn value_of(&self, hand: &SortedHand, smask: u32) -> Value {
+        let nr = self.deck.ranks.len();
+        let k = smask.count_ones() as usize;
+        let mut kept = [0usize; MAX_HAND];
+        let mut n = 0;
+        let mut avail = [self.deck.suits.len() as i32; MAX_RANKS];
+        for j in 0..hand.len {
+            let r = hand.ranks[j] as usize;
+            avail[r] -= 1;
+            if smask >> j & 1 == 0 {
+                kept[n] = r;
+                n += 1;
+            }
+        }
+        let kept_rank = self.ranker.rank(&kept[..n]);
+        let remaining = (self.deck.size() - self.hand) as i64;
+        match k {
+            0 => Value { sum: self.pays[self.full[kept_rank] as usize], ways: 1, cost: self.entry },
+            1 => {
+                let at = kept_rank * nr;
+                let block = &self.by_k[1][at..at + nr];
+                let sum: i64 = block.iter().zip(&avail[..nr]).map(|(&pay, &a)| a as i64 * pay as i64).sum();
+                Value { sum, ways: remaining, cost: self.entry + self.cost }
+            }
+            _ => {
+                let table = &self.by_k[k];
+                let at = kept_rank * self.draw_span[k];
+                let mut sum = 0i64;
+                for draw in &self.draws[k] {
+                    let mut weight = 1i64;
+                    for &(r, m) in &draw.counts {
+                        weight *= self.binom[avail[r] as usize][m];
+                    }
+                    sum += weight * table[at + draw.offset] as i64;
+                }
+                Value { sum, ways: binom(remaining, k as i64), cost: self.entry + self.cost * k as i64 }
+            }
+        }
     }
 
     /// Runs every deal of the input, one output line each.
@@ -417,7 +502,7 @@ impl Exchange {
                     .with_help(format!("one deal of {} cards per line; the input ends with `{}`", self.hand, self.terminator))
                     .into());
             }
-            let (mask, _) = self.decide_with(&cards, false);
+            let mask = self.best(&cards);
             let buf = out.buffer();
             if mask == 0 {
                 self.stay.line(buf, &[]);
@@ -532,67 +617,109 @@ fn multisets(ranks: usize, k: usize, max: usize) -> Vec<Vec<usize>> {
     out
 }
 
-/// Does the hand (rank counts, consumed as parts take cards) form `parts`?
-pub fn matches(deck: &Deck, counts: &mut [u8], parts: &[Part]) -> bool {
-    let Some((first, rest)) = parts.split_first() else { return true };
-    let n = counts.len();
-    match first {
-        Part::Ranks(rs) => {
-            if rs.iter().all(|&r| counts[r] > 0) {
-                rs.iter().for_each(|&r| counts[r] -= 1);
-                let ok = matches(deck, counts, rest);
-                rs.iter().for_each(|&r| counts[r] += 1);
-                return ok;
+/// Pattern matching over rank counts. Runs are tested as bit masks of the
+/// ranks present: `run_masks[n]` lists the rank sets of every run of n.
+pub struct Matcher {
+    run_masks: Vec<Vec<u64>>,
+}
+
+impl Matcher {
+    pub fn new(deck: &Deck, parts_of: &[&[Part]]) -> Matcher {
+        let longest = parts_of
+            .iter()
+            .flat_map(|ps| ps.iter())
+            .map(|p| if let Part::Run(n) = p { *n } else { 0 })
+            .max()
+            .unwrap_or(0);
+        let nr = deck.ranks.len();
+        let mut run_masks = vec![Vec::new(); longest + 1];
+        for (len, masks) in run_masks.iter_mut().enumerate().skip(1) {
+            if len > nr {
+                continue;
             }
-            false
-        }
-        Part::Kind(k) => {
-            for r in 0..n {
-                if counts[r] as usize >= *k {
-                    counts[r] -= *k as u8;
-                    let ok = matches(deck, counts, rest);
-                    counts[r] += *k as u8;
-                    if ok {
-                        return true;
-                    }
-                }
-            }
-            false
-        }
-        Part::Run(len) => {
-            let starts = if deck.wrap { n } else { n.saturating_sub(len - 1) };
-            if *len > n {
-                return false;
-            }
-            'start: for s in 0..starts {
+            'start: for s in 0..nr {
+                let mut m = 0u64;
                 let mut r = s;
-                for step in 0..*len {
-                    if counts[r] == 0 {
-                        continue 'start;
-                    }
-                    if step + 1 < *len {
+                for step in 0..len {
+                    m |= 1 << r;
+                    if step + 1 < len {
                         r = match deck.next_rank(r) {
                             Some(x) => x,
                             None => continue 'start,
                         };
                     }
                 }
-                let mut r = s;
-                for _ in 0..*len {
-                    counts[r] -= 1;
-                    r = deck.next_rank(r).unwrap_or(r);
-                }
-                let ok = matches(deck, counts, rest);
-                let mut r = s;
-                for _ in 0..*len {
-                    counts[r] += 1;
-                    r = deck.next_rank(r).unwrap_or(r);
-                }
-                if ok {
-                    return true;
+                if !masks.contains(&m) {
+                    masks.push(m);
                 }
             }
-            false
+        }
+        Matcher { run_masks }
+    }
+
+    /// Does the hand (rank counts, consumed as parts take cards) form `parts`?
+    pub fn matches(&self, counts: &mut [u8], parts: &[Part]) -> bool {
+        let present = counts.iter().enumerate().fold(0u64, |m, (r, &c)| if c > 0 { m | 1 << r } else { m });
+        self.matches_in(counts, present, parts)
+    }
+
+    /// `present`: the ranks whose count is not zero.
+    fn matches_in(&self, counts: &mut [u8], present: u64, parts: &[Part]) -> bool {
+        let Some((first, rest)) = parts.split_first() else { return true };
+        match first {
+            Part::Ranks(rs) => {
+                if rs.iter().all(|&r| counts[r] > 0) {
+                    rs.iter().for_each(|&r| counts[r] -= 1);
+                    let ok = self.matches(counts, rest);
+                    rs.iter().for_each(|&r| counts[r] += 1);
+                    return ok;
+                }
+                false
+            }
+            Part::Kind(k) => {
+                for r in 0..counts.len() {
+                    if counts[r] as usize >= *k {
+                        counts[r] -= *k as u8;
+                        let ok = self.matches(counts, rest);
+                        counts[r] += *k as u8;
+                        if ok {
+                            return true;
+                        }
+                    }
+                }
+                false
+            }
+            Part::Run(len) => {
+                let Some(masks) = self.run_masks.get(*len) else { return false };
+                for &m in masks {
+                    if present & m != m {
+                        continue;
+                    }
+                    if rest.is_empty() {
+                        return true;
+                    }
+                    let mut bits = m;
+                    let mut left = present;
+                    while bits != 0 {
+                        let r = bits.trailing_zeros() as usize;
+                        counts[r] -= 1;
+                        if counts[r] == 0 {
+                            left &= !(1 << r);
+                        }
+                        bits &= bits - 1;
+                    }
+                    let ok = self.matches_in(counts, left, rest);
+                    let mut bits = m;
+                    while bits != 0 {
+                        counts[bits.trailing_zeros() as usize] += 1;
+                        bits &= bits - 1;
+                    }
+                    if ok {
+                        return true;
+                    }
+                }
+                false
+            }
         }
     }
 }
