@@ -172,11 +172,11 @@ fn run(rules: &Path, input: Option<&Path>) -> u8 {
             return exit::IO;
         }
     };
-    let text: Arc<str> = match std::str::from_utf8(&bytes) {
-        Ok(t) => t.into(),
+    let text: String = match String::from_utf8(bytes) {
+        Ok(t) => t,
         Err(e) => {
-            let at = e.valid_up_to();
-            let lossy: Arc<str> = String::from_utf8_lossy(&bytes).into();
+            let at = e.utf8_error().valid_up_to();
+            let lossy: Arc<str> = String::from_utf8_lossy(e.as_bytes()).into();
             eprint_report(Report::on_text(
                 "input-not-utf8",
                 &name,
@@ -206,11 +206,11 @@ fn run(rules: &Path, input: Option<&Path>) -> u8 {
         (Ok(()), Ok(())) => exit::OK,
         (Err(RunError::Input(e)), _) => {
             let (line, col) = e.line_col(&text);
-            let message = format!("{} (line {line}, column {col})", e.message);
+            let message = e.message.clone();
             eprint_report(Report::on_text(
                 "input",
                 &name,
-                text.clone(),
+                Arc::from(text.as_str()),
                 e.offset,
                 e.len,
                 message,

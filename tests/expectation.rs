@@ -1,0 +1,153 @@
+//! The exchange engine (compiled tables, multiset memo, exact comparison)
+//! against a slow oracle written from the Get Straight statement: every
+//! replacement card (or pair) enumerated, every hand evaluated by trying all
+//! subsets of cards for each run, values compared as exact fractions.
+
+use arbiter::load::load_path;
+use arbiter::lower::compile;
+use arbiter::run::Output;
+use proptest::prelude::*;
+
+const RANKS: &str = "A23456789TJQK";
+const SUITS: &str = "SHDC";
+
+/// (runs of the combination, payout), highest first, as in the statement.
+fn table(paytable: bool) -> Vec<(Vec<usize>, i64)> {
+    let pays: [i64; 7] = if paytable { [50, 20, 8, 2, 1, 0, 0] } else { [100, 10, 5, 3, 1, 0, 0] };
+    let runs = [vec![5], vec![4], vec![3, 2], vec![3], vec![2, 2], vec![2], vec![]];
+    runs.into_iter().zip(pays).collect()
+}
+
+fn is_run(ranks: &mut Vec<usize>, wrap: bool) -> bool {
+    ranks.sort_unstable();
+    if ranks.windows(2).any(|w| w[0] == w[1]) {
+        return false;
+    }
+    let n = ranks.len();
+    let straight = ranks.windows(2).all(|w| w[1] == w[0] + 1);
+    if straight || !wrap {
+        return straight;
+    }
+    // Cyclic: some rotation of the sorted ranks is consecutive mod 13.
+    (0..n).any(|s| (1..n).all(|i| (ranks[(s + i) % n] + 13 - ranks[(s + i - 1) % n]) % 13 == 1))
+}
+
+/// Can the cards not in `used` form the runs `runs` with disjoint cards?
+fn forms(hand: &[usize], used: u32, runs: &[usize], wrap: bool) -> bool {
+    let Some((&len, rest)) = runs.split_first() else { return true };
+    (0u32..1 << hand.len()).any(|set| {
+        set & used == 0
+            && set.count_ones() as usize == len
+            && is_run(&mut (0..hand.len()).filter(|i| set >> i & 1 == 1).map(|i| hand[i] / 4).collect(), wrap)
+            && forms(hand, used | set, rest, wrap)
+    })
+}
+
+fn payout(hand: &[usize], table: &[(Vec<usize>, i64)], wrap: bool) -> i64 {
+    table.iter().find(|(runs, _)| forms(hand, 0, runs, wrap)).map_or(0, |t| t.1)
+}
+
+/// The statement's decision for a deal, by brute force.
+fn oracle(deal: &[usize], paytable: bool, wrap: bool, max_exchange: usize) -> String {
+    let t = table(paytable);
+    let rest: Vec<usize> = (0..52).filter(|c| !deal.contains(c)).collect();
+    // (numerator, denominator) of each option, in preference order.
+    let mut best: Option<((i128, i128), Vec<usize>)> = None;
+    let mut consider = |value: (i128, i128), discard: Vec<usize>| {
+        let better = match &best {
+            None => true,
+            Some(((n, d), _)) => value.0 * d > n * value.1,
+        };
+        if better {
+            best = Some((value, discard));
+        }
+    };
+    consider(((payout(deal, &t, wrap) - 1) as i128, 1), vec![]);
+    for i in 0..5 {
+        let mut sum = 0i128;
+        for &c in &rest {
+            let mut h = deal.to_vec();
+            h[i] = c;
+            sum += payout(&h, &t, wrap) as i128;
+        }
+        consider((sum - 2 * 47, 47), vec![i]);
+    }
+    if max_exchange >= 2 {
+        for i in 0..5 {
+            for j in i + 1..5 {
+                let mut sum = 0i128;
+                for (x, &a) in rest.iter().enumerate() {
+                    for &b in &rest[x + 1..] {
+                        let mut h = deal.to_vec();
+                        h[i] = a;
+                        h[j] = b;
+                        sum += payout(&h, &t, wrap) as i128;
+                    }
+                }
+                consider((sum - 3 * 1081, 1081), vec![i, j]);
+            }
+        }
+    }
+    let discard = best.unwrap().1;
+    if discard.is_empty() {
+        "Stay".to_string()
+    } else {
+        let names: Vec<String> = discard.iter().map(|&i| name(deal[i])).collect();
+        format!("Exchange {}", names.join(" "))
+    }
+}
+
+fn name(card: usize) -> String {
+    format!("{}{}", &RANKS[card / 4..card / 4 + 1], &SUITS[card % 4..card % 4 + 1])
+}
+
+fn engine(rules: &str, deals: &[Vec<usize>]) -> Vec<String> {
+    let loaded = load_path(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rules).as_path()).unwrap();
+    let game = compile(&loaded).0.unwrap().game;
+    let mut input: String = deals.iter().map(|d| d.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ") + "\n").collect();
+    input.push_str("#\n");
+    let mut buf = Vec::new();
+    {
+        let mut out = Output::new(&mut buf);
+        game.run(&input, &mut out).unwrap();
+    }
+    String::from_utf8(buf).unwrap().lines().map(String::from).collect()
+}
+
+fn deals(n: usize) -> impl Strategy<Value = Vec<Vec<usize>>> {
+    prop::collection::vec(Just((0..52).collect::<Vec<usize>>()).prop_shuffle().prop_map(|d| d[..5].to_vec()), n)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn base_and_one_exchange_variants_match_the_oracle(ds in deals(40)) {
+        for (rules, paytable, wrap) in [
+            ("rules/get_straight.rules", false, true),
+            ("rules/get_straight/no-wrap.rules", false, false),
+            ("rules/get_straight/paytable.rules", true, true),
+        ] {
+            let got = engine(rules, &ds);
+            for (d, g) in ds.iter().zip(&got) {
+                prop_assert_eq!(g, &oracle(d, paytable, wrap, 1), "{} on {:?}", rules, d);
+            }
+        }
+    }
+
+    #[test]
+    fn two_exchanges_matches_the_oracle(ds in deals(4)) {
+        let got = engine("rules/get_straight/two-exchanges.rules", &ds);
+        for (d, g) in ds.iter().zip(&got) {
+            prop_assert_eq!(g, &oracle(d, false, true, 2), "{:?}", d);
+        }
+    }
+}
+
+#[test]
+fn ties_pick_stay_then_the_leftmost_cards() {
+    // From the statement and the two-exchanges variant's example.
+    let deal = |s: &str| s.split(' ').map(|c| RANKS.find(&c[..1]).unwrap() * 4 + SUITS.find(&c[1..]).unwrap()).collect::<Vec<_>>();
+    assert_eq!(engine("rules/get_straight/two-exchanges.rules", &[deal("9C 5D 9D 9S 7D")]), ["Exchange 9C 9D"]);
+    assert_eq!(oracle(&deal("9C 5D 9D 9S 7D"), false, true, 2), "Exchange 9C 9D");
+}
