@@ -206,7 +206,9 @@ fn run(rules: &Path, input: Option<&Path>) -> u8 {
         (Ok(()), Ok(())) => exit::OK,
         (Err(RunError::Input(e)), _) => {
             let (line, col) = e.line_col(&text);
-            let message = e.message.clone();
+            // miette draws no label on an empty span at the end of the input,
+            // so the position goes into the message there.
+            let message = if e.len == 0 { format!("{} (line {line}, column {col})", e.message) } else { e.message.clone() };
             eprint_report(Report::on_text(
                 "input",
                 &name,
