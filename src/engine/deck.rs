@@ -14,6 +14,9 @@ pub struct Deck {
     pub values: Vec<i64>,
     /// Whether the last rank is followed by the first (K-A-2 runs).
     pub wrap: bool,
+    /// Colour names, and the colour of each suit (empty: no colours).
+    pub colours: Vec<String>,
+    pub suit_colour: Vec<usize>,
     /// Two-byte card tokens, indexed by `b0 << 8 | b1` (u16::MAX: none).
     short: Vec<u16>,
     /// Tokens of other lengths.
@@ -42,7 +45,19 @@ impl Deck {
             }
         }
         let rank_of = (0..ranks.len() * suits.len()).map(|c| (c / suits.len().max(1)) as u8).collect();
-        Deck { ranks, suits, values, wrap, short, long, rank_of }
+        Deck { ranks, suits, values, wrap, colours: Vec::new(), suit_colour: Vec::new(), short, long, rank_of }
+    }
+
+    /// Gives each suit a colour: `suit_colour[s]` indexes `colours`.
+    pub fn with_colours(mut self, colours: Vec<String>, suit_colour: Vec<usize>) -> Deck {
+        self.colours = colours;
+        self.suit_colour = suit_colour;
+        self
+    }
+
+    /// The colour of a card, when the deck has colours.
+    pub fn colour(&self, card: Card) -> Option<usize> {
+        self.suit_colour.get(self.suit(card)).copied()
     }
 
     pub fn size(&self) -> usize {

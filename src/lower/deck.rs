@@ -7,6 +7,7 @@
 //!   suits: S H D C
 //!   values: 1 2 3 4 5 6 7 8 9 10 11 12 13   # optional, default 1, 2, 3, ...
 //!   wrap: yes                                 # K and A are consecutive
+//!   colours: black red black red              # optional, one per suit
 //! }
 //! ```
 
@@ -26,6 +27,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Deck> {
     let suits = names(&b, cx, "suits", "suit", "S H D C");
     let values = b.prop(cx, "values").map(|p| (p, p.values.iter().map(|v| cx.int(v, "a face value")).collect::<Vec<_>>()));
     let wrap = b.prop(cx, "wrap").and_then(|p| cx.flag(p)).unwrap_or(false);
+    let colours = b.prop(cx, "colours");
     b.finish(cx);
     let (ranks, suits) = (ranks?, suits?);
     let values = match values {
@@ -56,7 +58,31 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Deck> {
             }
         }
     }
-    Some(Deck::new(ranks, suits, values, wrap))
+    let n_suits = suits.len();
+    let deck = Deck::new(ranks, suits, values, wrap);
+    match colours {
+        None => Some(deck),
+        Some(p) => {
+            if p.values.len() != n_suits {
+                cx.push(
+                    Diag::error("arity", p.values_span(), format!("{} colours for {} suits", p.values.len(), n_suits))
+                        .label("one colour per suit, in suit order"),
+                );
+                return None;
+            }
+            let mut names: Vec<String> = Vec::new();
+            let mut of_suit = Vec::new();
+            for v in &p.values {
+                let name = cx.name(v, "a colour name")?.to_string();
+                let i = names.iter().position(|n| *n == name).unwrap_or_else(|| {
+                    names.push(name);
+                    names.len() - 1
+                });
+                of_suit.push(i);
+            }
+            Some(deck.with_colours(names, of_suit))
+        }
+    }
 }
 
 fn names(b: &Block, cx: &mut Cx, key: &'static str, what: &str, example: &str) -> Option<Vec<String>> {
