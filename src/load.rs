@@ -13,6 +13,9 @@ use crate::diag::Diag;
 use crate::source::{SourceMap, Span};
 use crate::syntax::{parse, ExprKind, Item, Property, Section};
 
+/// Sections a variant does not take from its base.
+pub const NOT_INHERITED: &str = "example";
+
 /// Deepest chain of `extends:` accepted.
 pub const MAX_EXTENDS: usize = 16;
 
@@ -165,6 +168,9 @@ fn parse_and_extend(
         return None;
     }
     let mut base = load_file(&base_path, sources, diags, chain, Some(span))?;
+    // Worked examples belong to the file that writes them: a variant's
+    // rules differ, so its base's examples are not its own.
+    base.retain(|i| !matches!(i, Item::Section(s) if s.kind.name == NOT_INHERITED));
     merge(&mut base, items, diags);
     Some(base)
 }

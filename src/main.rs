@@ -19,6 +19,7 @@ mod exit {
     pub const RULES: u8 = 3;
     pub const INPUT: u8 = 4;
     pub const IO: u8 = 5;
+    pub const EXAMPLE: u8 = 6;
 }
 
 const AFTER_HELP: &str = "\
@@ -26,13 +27,15 @@ Examples:
   arbiter run rules/get_straight.rules deals.txt
   arbiter run rules/get_straight/no-wrap.rules - < deals.txt
   arbiter check rules/*.rules rules/*/*.rules
+  arbiter test rules/get_straight.rules
 
 Exit codes:
   0  success
   2  usage error (bad command line)
   3  invalid rule file (the diagnostics say where)
   4  invalid input (outputs for the cases before it are printed first)
-  5  a file could not be read or the output could not be written";
+  5  a file could not be read or the output could not be written
+  6  a worked example failed (arbiter test)";
 
 #[derive(Parser)]
 #[command(name = "arbiter", version, about = "Check and run game rule files", after_help = AFTER_HELP)]
@@ -68,6 +71,13 @@ enum Command {
         #[arg(required = true)]
         rules: Vec<PathBuf>,
     },
+    /// Run the worked examples (`example` sections) of rule files.
+    #[command(after_help = "Examples:\n  arbiter test rules/get_straight.rules\n  arbiter test rules/*.rules rules/*/*.rules")]
+    Test {
+        /// The rule files.
+        #[arg(required = true)]
+        rules: Vec<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -82,6 +92,7 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Command::Run { rules, input } => run(&rules, input.as_deref()),
         Command::Check { rules } => check(&rules),
+        Command::Test { rules } => test(&rules),
     };
     ExitCode::from(code)
 }
@@ -145,6 +156,63 @@ fn check(paths: &[PathBuf]) -> u8 {
     }
     if failed {
         exit::RULES
+    } else {
+        exit::OK
+    }
+}
+
+fn test(paths: &[PathBuf]) -> u8 {
+    use arbiter::example::{diff, run as run_example, Outcome};
+    let (mut passed, mut failed, mut broken) = (0, 0, false);
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    for path in paths {
+        let loaded = match load_path(path) {
+            Ok(l) => l,
+            Err(e) => {
+                print_load_error(&e);
+                broken = true;
+                continue;
+            }
+        };
+        let (compiled, diags) = compile(&loaded);
+        let Some(compiled) = compiled else {
+            for d in diags.iter().filter(|d| d.is_error()) {
+                eprint_report(d.report(&loaded.sources));
+            }
+            broken = true;
+            continue;
+        };
+        let _ = writeln!(out, "{}", path.display());
+        if compiled.examples.is_empty() {
+            let _ = writeln!(out, "  (no examples)");
+        }
+        for ex in &compiled.examples {
+            match run_example(compiled.game.as_ref(), ex) {
+                Outcome::Pass => {
+                    passed += 1;
+                    let _ = writeln!(out, "  ok    {}", ex.name);
+                }
+                Outcome::Differs(want, got) => {
+                    failed += 1;
+                    let _ = writeln!(out, "  FAIL  {}: the output differs", ex.name);
+                    for line in diff(&want, &got).lines() {
+                        let _ = writeln!(out, "        {line}");
+                    }
+                }
+                Outcome::WrongError { expected, got } => {
+                    failed += 1;
+                    let show = |e: &Option<String>| e.as_deref().map_or("no input error".to_string(), |m| format!("an input error with `{m}`"));
+                    let _ = writeln!(out, "  FAIL  {}: expected {}, got {}", ex.name, show(&expected), show(&got));
+                }
+            }
+        }
+    }
+    let _ = writeln!(out, "{passed} passed, {failed} failed");
+    if broken {
+        exit::RULES
+    } else if failed > 0 {
+        exit::EXAMPLE
     } else {
         exit::OK
     }

@@ -53,6 +53,11 @@ impl Template {
     /// Parses a template from its string literal. `fields` are the names the
     /// engine provides for this template, in the order of its values.
     pub fn parse(lit: &StrLit, fields: &[&str]) -> Result<Template, Diag> {
+        if lit.long {
+            return Err(Diag::error("template", lit.raw_span, "an output template is written on one line")
+                .label("a triple-quoted string")
+                .help("use \"...\" with \\n for a line break"));
+        }
         let raw = &lit.raw;
         let base = lit.raw_span;
         let at = |i: usize, j: usize| Span { file: base.file, start: base.start + i as u32, end: base.start + j as u32 };
@@ -257,7 +262,7 @@ mod tests {
     use super::*;
 
     fn lit(raw: &str) -> StrLit {
-        StrLit { value: raw.to_string(), raw: raw.to_string(), raw_span: Span::new(0, 10, 10 + raw.len()) }
+        StrLit { value: raw.to_string(), raw: raw.to_string(), raw_span: Span::new(0, 10, 10 + raw.len()), long: false }
     }
 
     fn render(t: &str, fields: &[&str], vals: &[Val]) -> String {

@@ -20,6 +20,8 @@ pub struct Compiled {
     pub title: Option<String>,
     pub engine: &'static str,
     pub game: Box<dyn Game>,
+    /// The worked examples of the file (`arbiter test`).
+    pub examples: Vec<crate::example::Example>,
 }
 
 /// Checks and lowers a loaded rule file. Returns the game when there is no
@@ -45,6 +47,7 @@ pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
         }
         _ => None,
     };
+    let examples = crate::example::lower(&top, &mut cx);
     if engine.is_some() {
         top.finish(&mut cx);
     }
@@ -52,7 +55,7 @@ pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
     diags.sort_by_key(|d| (d.span.file, d.span.start));
     let ok = !diags.iter().any(Diag::is_error);
     let compiled = match (game, engine) {
-        (Some(game), Some(engine)) if ok => Some(Compiled { title, engine, game }),
+        (Some(game), Some(engine)) if ok => Some(Compiled { title, engine, game, examples }),
         _ => None,
     };
     (compiled, diags)

@@ -87,6 +87,8 @@ pub struct StrLit {
     pub raw: String,
     /// Span of the raw text (inside the quotes).
     pub raw_span: Span,
+    /// Triple-quoted: spans lines, no escapes.
+    pub long: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -75,6 +75,13 @@ fn check_nesting(file: FileId, text: &str) -> Result<(), Diag> {
                     i += 1;
                 }
             }
+            b'"' if bytes[i..].starts_with(b"\"\"\"") => {
+                i += 3;
+                while i < bytes.len() && !bytes[i..].starts_with(b"\"\"\"") {
+                    i += 1;
+                }
+                i += 2;
+            }
             b'"' => {
                 i += 1;
                 while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
@@ -136,7 +143,8 @@ fn describe(rule: &Rule) -> &'static str {
         Rule::replace => "`replace`",
         Rule::word | Rule::keyword | Rule::word_char => "a name",
         Rule::number => "a number",
-        Rule::inner => "string text",
+        Rule::inner | Rule::long_inner => "string text",
+        Rule::long_quote => "`\"\"\"`",
         Rule::WHITESPACE | Rule::COMMENT => "a space",
     }
 }
@@ -347,6 +355,9 @@ impl Builder {
         let inner = p.into_inner().next().expect("string has inner text");
         let raw_span = self.span(&inner);
         let raw = inner.as_str();
+        if inner.as_rule() == Rule::long_inner {
+            return Ok(StrLit { value: dedent(raw), raw: raw.to_string(), raw_span, long: true });
+        }
         let mut value = String::with_capacity(raw.len());
         let mut chars = raw.char_indices();
         while let Some((i, c)) = chars.next() {
@@ -374,8 +385,24 @@ impl Builder {
                 None => value.push('\\'),
             }
         }
-        Ok(StrLit { value, raw: raw.to_string(), raw_span })
+        Ok(StrLit { value, raw: raw.to_string(), raw_span, long: false })
     }
+}
+
+/// The value of a triple-quoted string: without the line break after the
+/// opening quotes, and without the indentation of the closing quotes' line
+/// on every line (the last line break before the closing quotes is kept).
+fn dedent(raw: &str) -> String {
+    let body = raw.strip_prefix("\r\n").or_else(|| raw.strip_prefix('\n')).unwrap_or(raw);
+    let (content, indent) = match body.rfind('\n') {
+        Some(nl) if body[nl + 1..].chars().all(|c| c == ' ' || c == '\t') => (&body[..nl + 1], &body[nl + 1..]),
+        _ => (body, ""),
+    };
+    let mut out = String::with_capacity(content.len());
+    for line in content.split_inclusive('\n') {
+        out.push_str(line.strip_prefix(indent).unwrap_or(line.trim_start_matches([' ', '\t'])));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -420,6 +447,15 @@ mod tests {
         let d = parse(0, "deck {\n  ranks A 2\n}").unwrap_err();
         assert!(!d.message.contains("Rule"), "{}", d.message);
         assert!(d.message.starts_with("expected"), "{}", d.message);
+    }
+
+    #[test]
+    fn triple_quoted_strings_drop_the_closing_indentation() {
+        let items = parse_ok("example \"a\" {\n  input: \"\"\"\n    TH JH\n    #\n    \"\"\"\n}");
+        let Item::Section(s) = &items[0] else { panic!() };
+        let Item::Property(p) = &s.items[0] else { panic!() };
+        let ExprKind::Str(lit) = &p.values[0].kind else { panic!() };
+        assert_eq!(lit.value, "TH JH\n#\n");
     }
 
     #[test]

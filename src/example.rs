@@ -1,0 +1,105 @@
+//! Worked examples kept inside rule files and run by `arbiter test`:
+//!
+//! ```text
+//! example "the statement's sample" {
+//!   input: """
+//!     TH JH QH KH AH
+//!     #
+//!     """
+//!   output: """
+//!     Stay
+//!     """
+//! }
+//! ```
+//!
+//! An example may also expect an input error: `error: "appears twice"`
+//! (a part of the message); `output` then holds the lines printed before it.
+
+use crate::check::{Block, Cx};
+use crate::diag::Diag;
+use crate::run::{Game, Output, RunError};
+use crate::source::Span;
+
+#[derive(Debug, Clone)]
+pub struct Example {
+    pub name: String,
+    pub input: String,
+    pub output: String,
+    /// A part of the input error the example expects, if any.
+    pub error: Option<String>,
+    pub head: Span,
+}
+
+/// How an example went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    /// The output differs: (expected, got).
+    Differs(String, String),
+    /// An input error was expected and none came, or another one came.
+    WrongError { expected: Option<String>, got: Option<String> },
+}
+
+/// Reads every `example` section of the file.
+pub fn lower(top: &Block, cx: &mut Cx) -> Vec<Example> {
+    let mut out: Vec<Example> = Vec::new();
+    for s in top.sections("example") {
+        let b = Block::of_section(s);
+        let Some(name) = s.name() else {
+            cx.push(Diag::error("missing", s.head, "an example needs a name").label("write `example \"name\" { ... }`"));
+            continue;
+        };
+        if let Some(first) = out.iter().find(|e| e.name == name.value) {
+            cx.push(
+                Diag::error("duplicate", name.span, format!("example `{}` is defined twice", name.value))
+                    .label("defined again here")
+                    .note(first.head, "first defined here"),
+            );
+        }
+        let mut text = |key: &'static str, required: bool| {
+            let p = if required { b.require(cx, key, "\"\"\"...\"\"\"") } else { b.prop(cx, key) }?;
+            let e = cx.one(p, "a string")?;
+            cx.string(e, "a string (\"\"\"...\"\"\" spans lines)").map(|s| s.value.clone())
+        };
+        let input = text("input", true);
+        let output = text("output", true);
+        let error = text("error", false);
+        b.finish(cx);
+        if let (Some(input), Some(output)) = (input, output) {
+            out.push(Example { name: name.value.clone(), input, output, error, head: s.head });
+        }
+    }
+    out
+}
+
+/// Runs one example.
+pub fn run(game: &dyn Game, ex: &Example) -> Outcome {
+    let mut buf = Vec::new();
+    let result = {
+        let mut out = Output::new(&mut buf);
+        let r = game.run(&ex.input, &mut out);
+        let _ = out.flush();
+        r
+    };
+    let got = String::from_utf8_lossy(&buf).into_owned();
+    let error = match result {
+        Ok(()) => None,
+        Err(RunError::Input(e)) => Some(e.message),
+        Err(RunError::Io(e)) => Some(e.to_string()),
+    };
+    match (&ex.error, &error) {
+        (None, None) => {}
+        (Some(want), Some(got)) if got.contains(want.as_str()) => {}
+        _ => return Outcome::WrongError { expected: ex.error.clone(), got: error },
+    }
+    if got == ex.output {
+        Outcome::Pass
+    } else {
+        Outcome::Differs(ex.output.clone(), got)
+    }
+}
+
+/// A unified line diff, `-` expected and `+` got.
+pub fn diff(expected: &str, got: &str) -> String {
+    similar::TextDiff::from_lines(expected, got).unified_diff().header("expected", "got").to_string()
+}
