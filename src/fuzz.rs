@@ -1,0 +1,71 @@
+//! Entry points shared by the fuzz targets (fuzz/) and the corpus replay
+//! test (tests/fuzz_corpus.rs): each takes arbitrary bytes and must return
+//! without panicking, hanging or allocating without bound.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use crate::load::load_text;
+use crate::lower::{compile, Compiled};
+use crate::run::Output;
+
+/// Every `.rules` file under `dir`, sorted (the input target's choices).
+pub fn bundled_rule_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rules") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Compiled rule files, kept across calls (compiling is most of the cost).
+fn compiled(rules: &Path) -> Option<&'static Compiled> {
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Option<&'static Compiled>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
+    *map.entry(rules.to_path_buf()).or_insert_with(|| {
+        let loaded = crate::load::load_path(rules).ok()?;
+        compile(&loaded).0.map(|c| &*Box::leak(Box::new(c)))
+    })
+}
+
+/// Parses, checks and lowers arbitrary rule-file text (`extends:` resolved
+/// against `dir`); runs nothing.
+pub fn rules(dir: &Path, data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Ok(loaded) = load_text("<fuzz>", text, dir) {
+        let (compiled, diags) = compile(&loaded);
+        // Rendering must not panic either.
+        for d in diags.iter().take(4) {
+            let _ = crate::diag::render_plain(&d.report(&loaded.sources));
+        }
+        drop(compiled);
+    } else if let Err(e) = load_text("<fuzz>", text, dir) {
+        for d in e.diags.iter().take(4) {
+            let _ = crate::diag::render_plain(&d.report(&e.sources));
+        }
+    }
+}
+
+/// Runs the rule file at `rules` on arbitrary input bytes.
+pub fn input(rules: &Path, data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Some(compiled) = compiled(rules) else { return };
+    let mut sink = std::io::sink();
+    let mut out = Output::new(&mut sink);
+    if let Err(crate::run::RunError::Input(e)) = compiled.game.run(text, &mut out) {
+        // The error must point inside the input.
+        assert!(e.offset <= text.len(), "input error offset {} past the end ({})", e.offset, text.len());
+        let _ = e.line_col(text);
+    }
+}
