@@ -71,6 +71,19 @@ enum Command {
         #[arg(required = true)]
         rules: Vec<PathBuf>,
     },
+    /// Analyse a game as a whole: exact expected return (Get Straight-like
+    /// games), rates over seeded random samples (games with random deals).
+    #[command(after_help = "Examples:\n  arbiter analyze rules/get_straight.rules\n  arbiter analyze rules/get_straight/paytable.rules")]
+    Analyze {
+        /// The rule file.
+        rules: PathBuf,
+        /// Random samples, for engines that sample.
+        #[arg(long, default_value_t = 100_000)]
+        samples: u64,
+        /// Seed of the sampler (the same seed gives the same figures).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Run the worked examples (`example` sections) of rule files.
     #[command(after_help = "Examples:\n  arbiter test rules/get_straight.rules\n  arbiter test rules/*.rules rules/*/*.rules")]
     Test {
@@ -93,6 +106,7 @@ fn main() -> ExitCode {
         Command::Run { rules, input } => run(&rules, input.as_deref()),
         Command::Check { rules } => check(&rules),
         Command::Test { rules } => test(&rules),
+        Command::Analyze { rules, samples, seed } => analyze(&rules, samples, seed),
     };
     ExitCode::from(code)
 }
@@ -159,6 +173,50 @@ fn check(paths: &[PathBuf]) -> u8 {
     } else {
         exit::OK
     }
+}
+
+fn analyze(path: &Path, samples: u64, seed: u64) -> u8 {
+    let loaded = match load_path(path) {
+        Ok(l) => l,
+        Err(e) => {
+            print_load_error(&e);
+            return exit::RULES;
+        }
+    };
+    let (compiled, diags) = compile(&loaded);
+    let Some(compiled) = compiled else {
+        for d in diags.iter().filter(|d| d.is_error()) {
+            eprint_report(d.report(&loaded.sources));
+        }
+        return exit::RULES;
+    };
+    let Some(analysis) = compiled.game.analysis() else {
+        eprintln!("error: the `{}` engine has no analysis", compiled.engine);
+        return exit::USAGE;
+    };
+    let bar = indicatif::ProgressBar::new(0);
+    if !io::stderr().is_terminal() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} ({eta})").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let opts = arbiter::run::AnalyzeOptions { samples, seed };
+    let lines = analysis.analyze(&opts, &mut |done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    });
+    bar.finish_and_clear();
+    let width = lines.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    if let Some(title) = &compiled.title {
+        let _ = writeln!(out, "{title} ({})", path.display());
+    }
+    for (k, v) in lines {
+        let _ = writeln!(out, "{k:width$}  {v}");
+    }
+    exit::OK
 }
 
 fn test(paths: &[PathBuf]) -> u8 {

@@ -92,4 +92,27 @@ impl Drop for Output<'_> {
 pub trait Game: Send + Sync {
     /// Runs every case of `input`, writing the outputs to `out`.
     fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError>;
+
+    /// The engine's analysis, when it has one.
+    fn analysis(&self) -> Option<&dyn Analyze> {
+        None
+    }
+}
+
+/// Options of `arbiter analyze`.
+#[derive(Debug, Clone, Copy)]
+pub struct AnalyzeOptions {
+    /// Random samples for engines that sample (decks, deals).
+    pub samples: u64,
+    /// Seed of the sampler: the same seed gives the same figures.
+    pub seed: u64,
+}
+
+/// What `arbiter analyze` reports: labelled figures, in order.
+pub type Analysis = Vec<(String, String)>;
+
+/// An engine that can analyse its rules as a whole (`arbiter analyze`).
+/// `progress(done, total)` is called now and then for long runs.
+pub trait Analyze {
+    fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis;
 }

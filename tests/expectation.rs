@@ -151,3 +151,78 @@ fn ties_pick_stay_then_the_leftmost_cards() {
     assert_eq!(engine("rules/get_straight/two-exchanges.rules", &[deal("9C 5D 9D 9S 7D")]), ["Exchange 9C 9D"]);
     assert_eq!(oracle(&deal("9C 5D 9D 9S 7D"), false, true, 2), "Exchange 9C 9D");
 }
+
+#[test]
+fn expected_return_equals_the_sum_over_every_deal() {
+    // A small deck, so that every deal can be enumerated: 7 ranks, 3 suits,
+    // hands of 3, exchanges of 0, 1 or 2 cards.
+    let text = r#"
+        engine: exchange
+        deck { ranks: A 2 3 4 5 6 7  suits: x y z  wrap: yes }
+        play { hand: 3  entry: 1  exchange: 0..2  cost: 1  prefer: fewer-cards leftmost }
+        combination "three" { pattern: run(3)  pays: 9 }
+        combination "trips" { pattern: kind(3) pays: 7 }
+        combination "pair"  { pattern: kind(2) pays: 2 }
+        combination "two"   { pattern: run(2)  pays: 1 }
+        combination "none"  { pattern: any     pays: 0 }
+        output { stay: "Stay" exchange: "Exchange {cards}" }
+    "#;
+    let loaded = arbiter::load::load_text("small", text, std::path::Path::new(".")).unwrap();
+    let (compiled, diags) = compile(&loaded);
+    assert!(diags.is_empty(), "{:?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>());
+    let lines = compiled.unwrap().game.analysis().unwrap().analyze(&arbiter::run::AnalyzeOptions { samples: 0, seed: 0 }, &mut |_, _| {});
+    let reported = &lines.iter().find(|(k, _)| k == "expected earning per game").unwrap().1;
+
+    // Brute force with the engine's own per-deal exact values.
+    use arbiter::engine::deck::Deck;
+    use arbiter::engine::exchange::{Exchange, ExchangeSpec, Part, Prefer, Row};
+    let names = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+    let deck = Deck::new(names("A 2 3 4 5 6 7"), names("x y z"), (1..=7).collect(), true);
+    let row = |n: &str, parts: Vec<Part>, pays| Row { name: n.into(), parts, pays };
+    let (ex, _) = Exchange::build(ExchangeSpec {
+        deck,
+        hand: 3,
+        entry: 1,
+        cost: 1,
+        sizes: vec![0, 1, 2],
+        prefer: vec![Prefer::FewerCards, Prefer::Leftmost],
+        rows: vec![
+            row("three", vec![Part::Run(3)], 9),
+            row("trips", vec![Part::Kind(3)], 7),
+            row("pair", vec![Part::Kind(2)], 2),
+            row("two", vec![Part::Run(2)], 1),
+            row("none", vec![], 0),
+        ],
+        stay: arbiter::template::Template::literal("Stay"),
+        exchange: arbiter::template::Template::literal("Exchange"),
+        terminator: "#".into(),
+    });
+    let (mut num, mut den) = (0i128, 1i128);
+    let mut deals = 0;
+    for a in 0..21u16 {
+        for b in a + 1..21 {
+            for c in b + 1..21 {
+                let (mask, values) = ex.decide(&[a, b, c]);
+                let i = ex.choices().iter().position(|&m| m == mask).unwrap();
+                let (n, d) = values[i].fraction();
+                num = num * d as i128 + n as i128 * den;
+                den *= d as i128;
+                let g = gcd(num, den);
+                (num, den) = (num / g, den / g);
+                deals += 1;
+            }
+        }
+    }
+    den *= deals;
+    let g = gcd(num, den);
+    let want = format!("{}/{}", num / g, den / g);
+    assert!(reported.starts_with(&format!("{want} ")), "analyze says {reported}, every deal says {want}");
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}

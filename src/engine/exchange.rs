@@ -461,6 +461,56 @@ impl Exchange {
         }
     }
 
+    /// The exact expected earning and stake per game under optimal play,
+    /// over every deal of `hand` cards, each equally likely: deals are
+    /// grouped by rank multiset (the values depend on nothing else).
+    pub fn expected_return(&self, progress: &mut dyn FnMut(u64, u64)) -> ExpectedReturn {
+        let nr = self.deck.ranks.len();
+        let suits = self.deck.suits.len();
+        let remaining = (self.deck.size() - self.hand) as i128;
+        let lcm = self.sizes.iter().fold(1i128, |l, &k| {
+            let w = binom(remaining as i64, k as i64) as i128;
+            l / gcd(l.unsigned_abs() as u64, w.unsigned_abs() as u64) as i128 * w
+        });
+        let (mut earn, mut stake, mut deals) = (0i128, 0i128, 0i128);
+        let total = self.full.len() as u64;
+        let mut done = 0u64;
+        let mut counts = vec![0u8; nr];
+        for_each_multiset(&mut counts, 0, self.hand, suits.min(self.hand), &mut |counts| {
+            let weight: i128 = counts.iter().map(|&c| binom(suits as i64, c as i64) as i128).product();
+            let mut hand = SortedHand { ranks: [0; MAX_HAND], slot: [0; MAX_HAND], len: self.hand, multiset: 0 };
+            let mut n = 0;
+            for (r, &c) in counts.iter().enumerate() {
+                for _ in 0..c {
+                    hand.ranks[n] = r as u8;
+                    n += 1;
+                }
+            }
+            let best = self.optimal_set(&hand);
+            // The stake of the preferred optimal option: by card count.
+            let more = self.prefers_more_cards();
+            let m = (0..1u32 << self.hand)
+                .filter(|m| best >> m & 1 == 1)
+                .min_by_key(|m| if more { -(m.count_ones() as i64) } else { m.count_ones() as i64 })
+                .unwrap_or(0);
+            let v = self.value_of(&hand, m);
+            earn += weight * (v.sum as i128 * (lcm / v.ways as i128) - v.cost as i128 * lcm);
+            stake += weight * v.cost as i128;
+            deals += weight;
+            done += 1;
+            if done % 256 == 0 {
+                progress(done, total);
+            }
+        });
+        progress(total, total);
+        ExpectedReturn { earning: reduce(earn, lcm * deals), stake: reduce(stake, deals), deals }
+    }
+
+    fn prefers_more_cards(&self) -> bool {
+        // The first count criterion in the preference order decides.
+        self.choices.len() > 1 && self.choices[0].count_ones() > self.choices[self.choices.len() - 1].count_ones()
+    }
+
     /// Runs every deal of the input, one output line each.
     pub fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
         let mut lines = Lines::new(input);
@@ -525,6 +575,42 @@ impl Exchange {
     pub fn choices(&self) -> &[u32] {
         &self.choices
     }
+}
+
+/// Exact figures of a whole game (`arbiter analyze`): fractions as
+/// (numerator, denominator), reduced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExpectedReturn {
+    /// Expected net earning per game (payout minus everything paid).
+    pub earning: (i128, i128),
+    /// Expected amount paid per game (entry and exchanges).
+    pub stake: (i128, i128),
+    /// Number of distinct deals.
+    pub deals: i128,
+}
+
+impl ExpectedReturn {
+    /// Expected payout over expected stake, as a fraction.
+    pub fn return_to_player(&self) -> (i128, i128) {
+        let (en, ed) = self.earning;
+        let (sn, sd) = self.stake;
+        // (en/ed + sn/sd) / (sn/sd) = (en*sd + sn*ed) / (sn*ed)
+        reduce(en * sd + sn * ed, sn * ed)
+    }
+}
+
+fn reduce(n: i128, d: i128) -> (i128, i128) {
+    let g = gcd(n.unsigned_abs() as u64, d.unsigned_abs() as u64).max(1) as i128;
+    let g = if n.unsigned_abs() > u64::MAX as u128 || d.unsigned_abs() > u64::MAX as u128 { gcd128(n, d) } else { g };
+    (n / g, d / g)
+}
+
+fn gcd128(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1) as i128
 }
 
 /// The exact value of a choice: `sum / ways - cost`.

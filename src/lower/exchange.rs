@@ -6,7 +6,7 @@ use crate::check::{Block, Cx};
 use crate::diag::Diag;
 use crate::engine::deck::Deck;
 use crate::engine::exchange::{Exchange, ExchangeSpec, Part, Prefer, Row, RowStats};
-use crate::run::{Game, Output, RunError};
+use crate::run::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
 use crate::syntax::{BinOp, Expr, ExprKind, Section};
 use crate::template::Template;
 
@@ -18,6 +18,24 @@ const PARTS: [&str; 4] = ["run", "kind", "ranks", "any"];
 impl Game for Exchange {
     fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
         Exchange::run(self, input, out)
+    }
+
+    fn analysis(&self) -> Option<&dyn Analyze> {
+        Some(self)
+    }
+}
+
+impl Analyze for Exchange {
+    fn analyze(&self, _: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
+        let r = self.expected_return(progress);
+        let pct = |(n, d): (i128, i128)| format!("{:.4} %", n as f64 * 100.0 / d as f64);
+        let frac = |(n, d): (i128, i128)| format!("{n}/{d} = {:.6}", n as f64 / d as f64);
+        vec![
+            ("deals".into(), format!("{} (every deal of {} cards, each equally likely; optimal play)", r.deals, self.hand)),
+            ("expected earning per game".into(), frac(r.earning)),
+            ("expected stake per game".into(), frac(r.stake)),
+            ("return to player".into(), format!("{} ({})", pct(r.return_to_player()), frac(r.return_to_player()))),
+        ]
     }
 }
 
