@@ -20,6 +20,7 @@ mod exit {
     pub const INPUT: u8 = 4;
     pub const IO: u8 = 5;
     pub const EXAMPLE: u8 = 6;
+    pub const UNFORMATTED: u8 = 7;
 }
 
 const AFTER_HELP: &str = "\
@@ -35,7 +36,8 @@ Exit codes:
   3  invalid rule file (the diagnostics say where)
   4  invalid input (outputs for the cases before it are printed first)
   5  a file could not be read or the output could not be written
-  6  a worked example failed (arbiter test)";
+  6  a worked example failed (arbiter test)
+  7  a file is not in canonical layout (arbiter fmt --check)";
 
 #[derive(Parser)]
 #[command(name = "arbiter", version, about = "Check and run game rule files", after_help = AFTER_HELP)]
@@ -84,6 +86,19 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Print rule files in canonical layout, comments kept.
+    #[command(after_help = "Examples:\n  arbiter fmt rules/get_straight.rules\n  arbiter fmt --write rules/*.rules\n  arbiter fmt --check rules/*.rules rules/*/*.rules")]
+    Fmt {
+        /// The rule files.
+        #[arg(required = true)]
+        rules: Vec<PathBuf>,
+        /// Rewrite the files in place instead of printing them.
+        #[arg(long, conflicts_with = "check")]
+        write: bool,
+        /// Only report the files that are not in canonical layout (exit 7).
+        #[arg(long)]
+        check: bool,
+    },
     /// Run the worked examples (`example` sections) of rule files.
     #[command(after_help = "Examples:\n  arbiter test rules/get_straight.rules\n  arbiter test rules/*.rules rules/*/*.rules")]
     Test {
@@ -106,6 +121,7 @@ fn main() -> ExitCode {
         Command::Run { rules, input } => run(&rules, input.as_deref()),
         Command::Check { rules } => check(&rules),
         Command::Test { rules } => test(&rules),
+        Command::Fmt { rules, write, check } => fmt(&rules, write, check),
         Command::Analyze { rules, samples, seed } => analyze(&rules, samples, seed),
     };
     ExitCode::from(code)
@@ -217,6 +233,48 @@ fn analyze(path: &Path, samples: u64, seed: u64) -> u8 {
         let _ = writeln!(out, "{k:width$}  {v}");
     }
     exit::OK
+}
+
+fn fmt(paths: &[PathBuf], write: bool, check: bool) -> u8 {
+    let mut code = exit::OK;
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    for path in paths {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", path.display());
+                code = exit::IO;
+                continue;
+            }
+        };
+        let formatted = match arbiter::syntax::fmt::format(&text) {
+            Ok(f) => f,
+            Err(d) => {
+                let mut sources = arbiter::source::SourceMap::new();
+                let id = sources.add(path.display().to_string(), text.as_str());
+                eprint_report(arbiter::diag::Diag { span: arbiter::source::Span { file: id, ..d.span }, ..d }.report(&sources));
+                code = code.max(exit::RULES);
+                continue;
+            }
+        };
+        if check {
+            if formatted != text {
+                let _ = writeln!(out, "{}: not in canonical layout", path.display());
+                code = code.max(exit::UNFORMATTED);
+            }
+        } else if write {
+            if formatted != text {
+                if let Err(e) = std::fs::write(path, &formatted) {
+                    eprintln!("error: cannot write `{}`: {e}", path.display());
+                    code = exit::IO;
+                }
+            }
+        } else {
+            let _ = out.write_all(formatted.as_bytes());
+        }
+    }
+    code
 }
 
 fn test(paths: &[PathBuf]) -> u8 {

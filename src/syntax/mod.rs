@@ -2,6 +2,7 @@
 //! is turned into. Nothing here knows any game or engine.
 
 pub mod ast;
+pub mod fmt;
 pub mod parse;
 
 pub use ast::*;

@@ -1,0 +1,366 @@
+//! `arbiter fmt`: a rule file in canonical layout, comments kept.
+//!
+//! The layout: two-space indentation; one property per line; a section on
+//! one line (`kind "label" { key: value key: value }`) when it was written on
+//! one line, holds only properties and no comment, and fits in 100 columns,
+//! otherwise one item per line; runs of one-line sections of the same kind
+//! and keys are aligned in columns; trailing comments of a block are aligned;
+//! at most one blank line is kept between items. Formatting a formatted file
+//! changes nothing.
+
+use super::ast::*;
+use super::parse::parse;
+use crate::diag::Diag;
+
+const WIDTH: usize = 100;
+const INDENT: &str = "  ";
+
+/// A comment in the source: its offset, its text (from `#`), and whether it
+/// stands alone on its line.
+#[derive(Debug, Clone)]
+struct Comment {
+    at: usize,
+    text: String,
+    own_line: bool,
+    /// A blank line precedes it.
+    gap_before: bool,
+}
+
+/// Formats rule-file text. Fails only when the text does not parse.
+pub fn format(text: &str) -> Result<String, Diag> {
+    let items = parse(0, text)?;
+    let mut f = Formatter { text, comments: comments(text), next: 0, out: String::new() };
+    f.items(&items, 0, text.len());
+    f.flush_comments(text.len() + 1, 0);
+    let mut out = f.out.trim_end().to_string();
+    out.push('\n');
+    Ok(out)
+}
+
+fn comments(text: &str) -> Vec<Comment> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' if bytes[i..].starts_with(b"\"\"\"") => {
+                i += 3;
+                while i < bytes.len() && !bytes[i..].starts_with(b"\"\"\"") {
+                    i += 1;
+                }
+                i += 3;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'#' => {
+                let end = text[i..].find('\n').map_or(text.len(), |n| i + n);
+                let line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
+                let own_line = text[line_start..i].trim().is_empty();
+                // The line before this one is blank.
+                let gap_before = own_line && line_start > 0 && {
+                    let prev_start = text[..line_start - 1].rfind('\n').map_or(0, |n| n + 1);
+                    text[prev_start..line_start - 1].trim().is_empty() && prev_start < line_start - 1 || prev_start == line_start - 1
+                };
+                out.push(Comment { at: i, text: text[i..end].trim_end().to_string(), own_line, gap_before });
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+struct Formatter<'a> {
+    text: &'a str,
+    comments: Vec<Comment>,
+    /// The first comment not yet printed.
+    next: usize,
+    out: String,
+}
+
+impl Formatter<'_> {
+    /// Prints the own-line comments before `at`.
+    fn flush_comments(&mut self, at: usize, depth: usize) {
+        while self.next < self.comments.len() && self.comments[self.next].at < at {
+            let c = self.comments[self.next].clone();
+            self.next += 1;
+            if c.gap_before && !self.out.is_empty() && !self.out.ends_with("\n\n") && !self.out.ends_with("{\n") {
+                self.out.push('\n');
+            }
+            self.out.push_str(&INDENT.repeat(depth));
+            self.out.push_str(&c.text);
+            self.out.push('\n');
+        }
+    }
+
+    /// The trailing comment on the source line where `end` lies, if any.
+    fn trailing(&mut self, end: usize) -> Option<String> {
+        let line_end = self.text[end..].find('\n').map_or(self.text.len(), |n| end + n);
+        if self.next < self.comments.len() {
+            let c = &self.comments[self.next];
+            if !c.own_line && c.at >= end && c.at < line_end {
+                self.next += 1;
+                return Some(c.text.clone());
+            }
+        }
+        None
+    }
+
+    /// A blank line in the source between `from` and `to`.
+    fn gap(&self, from: usize, to: usize) -> bool {
+        let between = self.text.get(from..to).unwrap_or("");
+        // Comments between are printed on their own; look at the text only.
+        between.lines().skip(1).any(|l| l.trim().is_empty()) && between.matches('\n').count() >= 2
+    }
+
+    fn items(&mut self, items: &[Item], depth: usize, _end: usize) {
+        // Lines of this block: (code, trailing comment), aligned at the end.
+        let mut prev_end: Option<usize> = None;
+        let mut i = 0;
+        while i < items.len() {
+            let start = items[i].span().start as usize;
+            let had_comment = self.next < self.comments.len() && self.comments[self.next].at < start;
+            if let Some(pe) = prev_end {
+                let first_thing = if had_comment { self.comments[self.next].at } else { start };
+                if self.gap(pe, first_thing) && !self.out.ends_with("\n\n") {
+                    self.out.push('\n');
+                }
+            }
+            let before = self.next;
+            self.flush_comments(start, depth);
+            if self.next > before {
+                let c = &self.comments[self.next - 1];
+                if self.gap(c.at, start) && !self.out.ends_with("\n\n") {
+                    self.out.push('\n');
+                }
+            }
+            // A run of one-line sections of the same shape is aligned.
+            let run = self.aligned_run(&items[i..]);
+            if run > 1 {
+                self.section_run(&items[i..i + run], depth);
+                prev_end = Some(items[i + run - 1].span().end as usize);
+                i += run;
+                continue;
+            }
+            let block_start = self.out.len();
+            match &items[i] {
+                Item::Property(p) => {
+                    let line = property(p);
+                    let t = self.trailing(p.span.end as usize);
+                    self.line(depth, &line, t);
+                }
+                Item::Section(s) => {
+                    if let Some(one) = self.one_line(s, depth) {
+                        let t = self.trailing(s.span.end as usize);
+                        self.line(depth, &one, t);
+                    } else {
+                        let t = self.trailing(s.head.end as usize);
+                        self.line(depth, &format!("{} {{", head(s)), t);
+                        self.items(&s.items, depth + 1, s.span.end as usize);
+                        self.flush_comments(s.span.end as usize, depth + 1);
+                        let t = self.trailing(s.span.end as usize);
+                        self.line(depth, "}", t);
+                    }
+                }
+            }
+            let _ = block_start;
+            prev_end = Some(items[i].span().end as usize);
+            i += 1;
+        }
+        self.align_trailing(depth);
+    }
+
+    fn line(&mut self, depth: usize, code: &str, trailing: Option<String>) {
+        self.out.push_str(&INDENT.repeat(depth));
+        self.out.push_str(code);
+        if let Some(c) = trailing {
+            // Marked for alignment: \u{1} separates code and comment.
+            self.out.push('\u{1}');
+            self.out.push_str(&c);
+        }
+        self.out.push('\n');
+    }
+
+    /// Aligns the trailing comments of consecutive lines.
+    fn align_trailing(&mut self, _depth: usize) {
+        if !self.out.contains('\u{1}') {
+            return;
+        }
+        let lines: Vec<String> = self.out.split('\n').map(String::from).collect();
+        let mut out: Vec<String> = Vec::with_capacity(lines.len());
+        let mut i = 0;
+        while i < lines.len() {
+            if !lines[i].contains('\u{1}') {
+                out.push(lines[i].clone());
+                i += 1;
+                continue;
+            }
+            let mut j = i;
+            while j < lines.len() && lines[j].contains('\u{1}') {
+                j += 1;
+            }
+            let width = lines[i..j].iter().map(|l| l.split('\u{1}').next().unwrap_or("").chars().count()).max().unwrap_or(0);
+            for l in &lines[i..j] {
+                let (code, comment) = l.split_once('\u{1}').unwrap_or((l, ""));
+                out.push(format!("{code:width$}  {comment}"));
+            }
+            i = j;
+        }
+        self.out = out.join("\n");
+    }
+
+    fn one_line(&self, s: &Section, depth: usize) -> Option<String> {
+        let span = &self.text[s.span.start as usize..s.span.end as usize];
+        if span.contains('\n') || span.contains('#') || s.items.iter().any(|i| matches!(i, Item::Section(_))) {
+            return None;
+        }
+        let body: Vec<String> = s.items.iter().filter_map(|i| if let Item::Property(p) = i { Some(property(p)) } else { None }).collect();
+        let line = if body.is_empty() { format!("{} {{ }}", head(s)) } else { format!("{} {{ {} }}", head(s), body.join("  ")) };
+        (line.len() + depth * INDENT.len() <= WIDTH).then_some(line)
+    }
+
+    /// How many items from the start form an alignable run of one-line
+    /// sections (same kind, same keys).
+    fn aligned_run(&self, items: &[Item]) -> usize {
+        let shape = |i: &Item| -> Option<(String, Vec<String>)> {
+            let Item::Section(s) = i else { return None };
+            self.one_line(s, 0)?;
+            Some((s.kind.name.clone(), s.items.iter().map(|i| i.key().name.clone()).collect()))
+        };
+        let Some(first) = shape(&items[0]) else { return 0 };
+        let mut n = 1;
+        while n < items.len() {
+            // A comment or a blank line between ends the run.
+            let (pe, st) = (items[n - 1].span().end as usize, items[n].span().start as usize);
+            if self.text[pe..st].contains('#') || self.gap(pe, st) || shape(&items[n]).as_ref() != Some(&first) {
+                break;
+            }
+            n += 1;
+        }
+        n
+    }
+
+    fn section_run(&mut self, items: &[Item], depth: usize) {
+        let rows: Vec<(String, Vec<String>, u32)> = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Section(s) => Some((
+                    head(s),
+                    s.items.iter().filter_map(|i| if let Item::Property(p) = i { Some(property(p)) } else { None }).collect(),
+                    s.span.end,
+                )),
+                _ => None,
+            })
+            .collect();
+        let head_w = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
+        let cols = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
+        let col_w: Vec<usize> =
+            (0..cols).map(|c| rows.iter().map(|r| r.1.get(c).map_or(0, |x| x.chars().count())).max().unwrap_or(0)).collect();
+        for (h, props, end) in rows {
+            let mut line = format!("{h:head_w$} {{");
+            for (c, p) in props.iter().enumerate() {
+                line.push(' ');
+                if c + 1 < props.len() {
+                    line.push_str(&format!("{p:w$}", w = col_w[c]));
+                } else {
+                    line.push_str(p);
+                }
+            }
+            line.push_str(" }");
+            let t = self.trailing(end as usize);
+            self.line(depth, &line, t);
+        }
+    }
+}
+
+fn head(s: &Section) -> String {
+    let mut h = String::new();
+    if s.replace {
+        h.push_str("replace ");
+    }
+    h.push_str(&s.kind.name);
+    for l in &s.labels {
+        h.push_str(&format!(" \"{}\"", escape(&l.value)));
+    }
+    h
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n").replace('\t', "\\t")
+}
+
+fn property(p: &Property) -> String {
+    let values: Vec<String> = p.values.iter().map(|v| expr(v, 0)).collect();
+    if values.is_empty() {
+        format!("{}:", p.key.name)
+    } else {
+        format!("{}: {}", p.key.name, values.join(" "))
+    }
+}
+
+fn prec(op: BinOp) -> u8 {
+    match op {
+        BinOp::Or => 1,
+        BinOp::And => 2,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In | BinOp::NotIn => 4,
+        BinOp::Add | BinOp::Sub => 5,
+        BinOp::Mul | BinOp::Div | BinOp::Rem => 6,
+    }
+}
+
+/// An expression in canonical form; `outer` is the binding strength of the
+/// context (parentheses are added where the tree needs them).
+fn expr(e: &Expr, outer: u8) -> String {
+    match &e.kind {
+        ExprKind::Int(n) => n.to_string(),
+        ExprKind::Str(s) if s.long => format!("\"\"\"{}\"\"\"", s.raw),
+        ExprKind::Str(s) => format!("\"{}\"", s.raw),
+        ExprKind::Word(w) => w.clone(),
+        ExprKind::Call(f, args) => {
+            let simple = args.iter().all(|a| matches!(a.kind, ExprKind::Int(_) | ExprKind::Word(_)));
+            let parts: Vec<String> = args.iter().map(|a| expr(a, 0)).collect();
+            format!("{}({})", f.name, parts.join(if simple { " " } else { ", " }))
+        }
+        ExprKind::List(items) => format!("[{}]", items.iter().map(|a| expr(a, 0)).collect::<Vec<_>>().join(" ")),
+        ExprKind::Range(a, b) => format!("{}..{}", expr(a, 9), expr(b, 9)),
+        ExprKind::Unary(UnOp::Neg, a) => wrap(format!("-{}", expr(a, 7)), 7, outer),
+        ExprKind::Unary(UnOp::Not, a) => wrap(format!("not {}", expr(a, 3)), 3, outer),
+        ExprKind::Binary(op, a, b) => {
+            let p = prec(*op);
+            wrap(format!("{} {} {}", expr(a, p), op.symbol(), expr(b, p + 1)), p, outer)
+        }
+        ExprKind::Field(a, f) => format!("{}.{}", expr(a, 8), f.name),
+    }
+}
+
+fn wrap(s: String, own: u8, outer: u8) -> String {
+    if own < outer {
+        format!("({s})")
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format;
+
+    #[test]
+    fn parentheses_follow_the_tree() {
+        let out = format("x: (1 + 2) * 3 - -4\ny: not (a and b) or c\n").unwrap();
+        assert_eq!(out, "x: (1 + 2) * 3 - -4\ny: not (a and b) or c\n");
+    }
+
+    #[test]
+    fn comments_survive_and_formatting_is_idempotent() {
+        let text = "# head\n\ndeck   {\n ranks: A 2   # two ranks\n    wrap:yes\n}\nrow \"a\" { pays: 1 }\nrow \"bb\" { pays: 10 }\n";
+        let once = format(text).unwrap();
+        assert_eq!(once, "# head\n\ndeck {\n  ranks: A 2  # two ranks\n  wrap: yes\n}\nrow \"a\"  { pays: 1 }\nrow \"bb\" { pays: 10 }\n");
+        assert_eq!(format(&once).unwrap(), once);
+    }
+}
