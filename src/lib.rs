@@ -8,6 +8,7 @@ pub mod check;
 pub mod diag;
 pub mod engine;
 pub mod example;
+pub mod explain;
 pub mod fuzz;
 pub mod input;
 pub mod load;

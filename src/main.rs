@@ -49,6 +49,12 @@ struct Cli {
     command: Command,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum Color {
     Auto,
@@ -65,6 +71,13 @@ enum Command {
         rules: PathBuf,
         /// The input file; standard input when absent or `-`.
         input: Option<PathBuf>,
+        /// For each output line, show the rules of the rule file that
+        /// produced it and the values that decided.
+        #[arg(long)]
+        explain: bool,
+        /// Format of --explain: text for a terminal, json (one object per line) for tools.
+        #[arg(long, value_enum, default_value_t = Format::Text, requires = "explain")]
+        format: Format,
     },
     /// Check rule files without running them.
     #[command(after_help = "Examples:\n  arbiter check rules/get_straight.rules\n  arbiter check rules/*.rules rules/*/*.rules")]
@@ -118,7 +131,7 @@ fn main() -> ExitCode {
     };
     setup_miette(cli.color);
     let code = match cli.command {
-        Command::Run { rules, input } => run(&rules, input.as_deref()),
+        Command::Run { rules, input, explain, format } => run(&rules, input.as_deref(), explain.then_some(format), cli.color),
         Command::Check { rules } => check(&rules),
         Command::Test { rules } => test(&rules),
         Command::Fmt { rules, write, check } => fmt(&rules, write, check),
@@ -334,7 +347,7 @@ fn test(paths: &[PathBuf]) -> u8 {
     }
 }
 
-fn run(rules: &Path, input: Option<&Path>) -> u8 {
+fn run(rules: &Path, input: Option<&Path>, explain: Option<Format>, color: Color) -> u8 {
     let loaded = match load_path(rules) {
         Ok(l) => l,
         Err(e) => {
@@ -378,7 +391,47 @@ fn run(rules: &Path, input: Option<&Path>) -> u8 {
     let eager = stdout.is_terminal();
     let mut lock = stdout.lock();
     let mut out = Output::new(&mut lock).eager(eager);
-    let result = compiled.game.run(&text, &mut out);
+    let result = match explain {
+        None => compiled.game.run(&text, &mut out),
+        Some(format) => match compiled.game.explainer() {
+            None => {
+                eprintln!("error: the `{}` engine cannot explain its outputs yet", compiled.engine);
+                return exit::USAGE;
+            }
+            Some(explainer) => {
+                let colored = match color {
+                    Color::Always => true,
+                    Color::Never => false,
+                    Color::Auto => eager && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+                };
+                let handler = if colored {
+                    miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode())
+                } else {
+                    miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+                }
+                .with_context_lines(1)
+                .with_links(false);
+                let mut io_err = None;
+                let r = explainer.explain(&text, &mut |e| {
+                    let mut s = if format == Format::Json {
+                        e.to_json(&loaded.sources)
+                    } else {
+                        let mut s = String::new();
+                        let _ = handler.render_report(&mut s, &e.render(&loaded.sources));
+                        s
+                    };
+                    s.push('\n');
+                    if let Err(err) = out.write(s.as_bytes()) {
+                        io_err.get_or_insert(err);
+                    }
+                });
+                match io_err {
+                    Some(e) => Err(RunError::Io(e)),
+                    None => r,
+                }
+            }
+        },
+    };
     let flushed = out.flush();
     drop(out);
     match (result, flushed) {

@@ -97,6 +97,11 @@ pub trait Game: Send + Sync {
     fn analysis(&self) -> Option<&dyn Analyze> {
         None
     }
+
+    /// The engine's explanations, when it has them.
+    fn explainer(&self) -> Option<&dyn crate::explain::Explain> {
+        None
+    }
 }
 
 /// Options of `arbiter analyze`.

@@ -196,6 +196,7 @@ fn expected_return_equals_the_sum_over_every_deal() {
         stay: arbiter::template::Template::literal("Stay"),
         exchange: arbiter::template::Template::literal("Exchange"),
         terminator: "#".into(),
+        spans: Default::default(),
     });
     let (mut num, mut den) = (0i128, 1i128);
     let mut deals = 0;

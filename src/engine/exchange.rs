@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
 use super::deck::{Card, Deck};
 use crate::input::Lines;
+use crate::source::Span;
 use crate::run::{Output, RunError};
 use crate::template::{Template, Val};
 
@@ -178,6 +179,19 @@ pub struct Exchange {
     pub stay: Template,
     pub exchange: Template,
     pub terminator: String,
+    /// Where the rules that decide are written (for explanations).
+    pub spans: ExchangeSpans,
+}
+
+/// Where each deciding rule is written in the rule file.
+#[derive(Debug, Clone, Default)]
+pub struct ExchangeSpans {
+    /// Each combination row's header.
+    pub rows: Vec<Span>,
+    pub entry: Span,
+    pub cost: Span,
+    pub exchange: Span,
+    pub prefer: Span,
 }
 
 /// The lowered rules an [`Exchange`] is built from.
@@ -192,6 +206,7 @@ pub struct ExchangeSpec {
     pub stay: Template,
     pub exchange: Template,
     pub terminator: String,
+    pub spans: ExchangeSpans,
 }
 
 impl Exchange {
@@ -326,6 +341,7 @@ impl Exchange {
             stay: spec.stay,
             exchange: spec.exchange,
             terminator: spec.terminator,
+            spans: spec.spans,
         };
         (ex, stats)
     }
@@ -376,6 +392,36 @@ impl Exchange {
             }
         }
         0
+    }
+
+    /// For explanations: how many of the equally likely draws of a choice
+    /// (a discard mask over input positions) end in each row.
+    pub fn draw_rows(&self, cards: &[Card], mask: u32) -> Vec<i64> {
+        let hand = self.sort_hand(cards);
+        let smask = hand.to_sorted(mask);
+        let suits = self.deck.suits.len() as i64;
+        let mut avail = vec![suits; self.deck.ranks.len()];
+        let mut kept = Vec::new();
+        for j in 0..hand.len {
+            let r = hand.ranks[j] as usize;
+            avail[r] -= 1;
+            if smask >> j & 1 == 0 {
+                kept.push(r);
+            }
+        }
+        let mut rows = vec![0i64; self.rows.len()];
+        for draw in &self.draws[smask.count_ones() as usize] {
+            let weight: i64 = draw.counts.iter().map(|&(r, m)| self.binom[avail[r] as usize][m]).product();
+            if weight == 0 {
+                continue;
+            }
+            let mut all = kept.clone();
+            for &(r, m) in &draw.counts {
+                all.extend(std::iter::repeat_n(r, m));
+            }
+            rows[self.row_of_ranks(&all)] += weight;
+        }
+        rows
     }
 
     /// Bit `m` set for every sorted discard mask `m` whose value is the best.
@@ -511,8 +557,13 @@ impl Exchange {
         self.choices.len() > 1 && self.choices[0].count_ones() > self.choices[self.choices.len() - 1].count_ones()
     }
 
-    /// Runs every deal of the input, one output line each.
-    pub fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
+    /// Reads every deal of the input and hands its cards and their tokens
+    /// (as written) to `each`.
+    pub fn deals<'a>(
+        &self,
+        input: &'a str,
+        mut each: impl FnMut(&[Card], &[&'a str]) -> Result<(), RunError>,
+    ) -> Result<(), RunError> {
         let mut lines = Lines::new(input);
         let mut cards = vec![0 as Card; self.hand];
         let mut tokens: Vec<&str> = Vec::with_capacity(self.hand);
@@ -552,23 +603,41 @@ impl Exchange {
                     .with_help(format!("one deal of {} cards per line; the input ends with `{}`", self.hand, self.terminator))
                     .into());
             }
-            let mask = self.best(&cards);
-            let buf = out.buffer();
-            if mask == 0 {
-                self.stay.line(buf, &[]);
-            } else {
-                let mut chosen = [""; MAX_HAND];
-                let mut n = 0;
-                for (i, t) in tokens.iter().enumerate() {
-                    if mask >> i & 1 == 1 {
-                        chosen[n] = t;
-                        n += 1;
-                    }
-                }
-                self.exchange.line(buf, &[Val::Strs(&chosen[..n]), Val::Int(n as i64)]);
-            }
-            out.end_case()?;
+            each(&cards, &tokens)?;
         }
+    }
+
+    /// The value of keeping the deal.
+    fn stay_value(&self, cards: &[Card]) -> Value {
+        let hand = self.sort_hand(cards);
+        self.value_of(&hand, 0)
+    }
+
+    /// Renders the output line of a choice (with its newline).
+    pub fn render(&self, buf: &mut Vec<u8>, mask: u32, tokens: &[&str]) {
+        if mask == 0 {
+            self.stay.line(buf, &[]);
+        } else {
+            let mut chosen = [""; MAX_HAND];
+            let mut n = 0;
+            for (i, t) in tokens.iter().enumerate() {
+                if mask >> i & 1 == 1 {
+                    chosen[n] = t;
+                    n += 1;
+                }
+            }
+            self.exchange.line(buf, &[Val::Strs(&chosen[..n]), Val::Int(n as i64)]);
+        }
+    }
+
+    /// Runs every deal of the input, one output line each.
+    pub fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
+        self.deals(input, |cards, tokens| {
+            let mask = self.best(cards);
+            self.render(out.buffer(), mask, tokens);
+            out.end_case()?;
+            Ok(())
+        })
     }
 
     /// The discard mask of each choice, in preference order.
@@ -853,5 +922,61 @@ mod tests {
     fn leftmost_choices_come_first_within_a_size() {
         let order = choice_order(3, &[0, 1, 2], &[Prefer::FewerCards, Prefer::Leftmost]);
         assert_eq!(order, vec![0b000, 0b001, 0b010, 0b100, 0b011, 0b101, 0b110]);
+    }
+}
+
+impl crate::explain::Explain for Exchange {
+    /// For each deal: the row that pays now, the value of every choice as an
+    /// exact fraction, the rows the chosen exchange's draws land in, the
+    /// cost, and the tie-break when several choices are equally good.
+    fn explain(&self, input: &str, each: &mut dyn FnMut(crate::explain::Explanation)) -> Result<(), RunError> {
+        self.deals(input, |cards, tokens| {
+            let (mask, values) = self.decide(cards);
+            let mut line = Vec::new();
+            self.render(&mut line, mask, tokens);
+            let output = String::from_utf8_lossy(&line).trim_end().to_string();
+            let name_of = |m: u32| -> String {
+                let mut b = Vec::new();
+                self.render(&mut b, m, tokens);
+                String::from_utf8_lossy(&b).trim_end().to_string()
+            };
+            let show = |v: &Value| {
+                let (n, d) = v.fraction();
+                let pays = if v.ways == 1 { format!("{}", v.sum) } else { format!("{}/{}", v.sum, v.ways) };
+                let exact = if d == 1 { format!("{n}") } else { format!("{n}/{d}") };
+                format!("{pays} - {} = {exact}", v.cost)
+            };
+            let mut e = crate::explain::Explanation { output, ..Default::default() };
+            let best_i = self.choices.iter().position(|&m| m == mask).unwrap_or(0);
+            let best = values[best_i];
+            let now = self.row_of_ranks(&cards.iter().map(|&c| self.deck.rank(c)).collect::<Vec<_>>());
+            e.rules.push((
+                self.spans.rows[now],
+                format!("the deal forms `{}` first: staying is worth {}", self.rows[now].name, show(&self.stay_value(cards))),
+            ));
+            if mask != 0 {
+                let draws = self.draw_rows(cards, mask);
+                let total: i64 = draws.iter().sum();
+                for (row, &n) in draws.iter().enumerate() {
+                    if n > 0 && row != now {
+                        e.rules.push((self.spans.rows[row], format!("{n} of {total} draws make it: pays {}", self.rows[row].pays)));
+                    } else if n > 0 {
+                        e.rules.push((self.spans.rows[row], format!("{n} of {total} draws keep it")));
+                    }
+                }
+                e.rules.push((self.spans.cost, format!("exchanging {} card(s) costs {} more", mask.count_ones(), self.cost * mask.count_ones() as i64)));
+            }
+            let tied: Vec<String> =
+                self.choices.iter().zip(&values).filter(|(_, v)| **v == best).map(|(&m, _)| format!("`{}`", name_of(m))).collect();
+            if tied.len() > 1 {
+                e.rules.push((self.spans.prefer, format!("{} are equally good: this order picks the first", tied.join(", "))));
+            }
+            e.summary = format!("`{}` has the highest expected earning, {}", e.output, show(&best));
+            for (&m, v) in self.choices.iter().zip(&values) {
+                e.values.push((name_of(m), show(v)));
+            }
+            each(e);
+            Ok(())
+        })
     }
 }

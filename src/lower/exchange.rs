@@ -5,7 +5,7 @@
 use crate::check::{Block, Cx};
 use crate::diag::Diag;
 use crate::engine::deck::Deck;
-use crate::engine::exchange::{Exchange, ExchangeSpec, Part, Prefer, Row, RowStats};
+use crate::engine::exchange::{Exchange, ExchangeSpans, ExchangeSpec, Part, Prefer, Row, RowStats};
 use crate::run::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
 use crate::syntax::{BinOp, Expr, ExprKind, Section};
 use crate::template::Template;
@@ -21,6 +21,10 @@ impl Game for Exchange {
     }
 
     fn analysis(&self) -> Option<&dyn Analyze> {
+        Some(self)
+    }
+
+    fn explainer(&self) -> Option<&dyn crate::explain::Explain> {
         Some(self)
     }
 }
@@ -52,7 +56,20 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
         return None;
     }
 
-    let (hand, entry, cost, sizes, prefer) = play_section(play?, &deck, cx)?;
+    let play = play?;
+    let play_spans = {
+        let b = Block::of_section(play);
+        let mut quiet = Cx::new();
+        let span = |k: &'static str, cx: &mut Cx| b.prop(cx, k).map_or(play.head, |p| p.span);
+        Some(ExchangeSpans {
+            rows: Vec::new(),
+            entry: span("entry", &mut quiet),
+            cost: span("cost", &mut quiet),
+            exchange: span("exchange", &mut quiet),
+            prefer: span("prefer", &mut quiet),
+        })
+    };
+    let (hand, entry, cost, sizes, prefer) = play_section(play, &deck, cx)?;
     let rows = combinations(&rows, &deck, hand, top, cx)?;
     let terminator = match input {
         Some(s) => {
@@ -69,7 +86,11 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
     if cx.has_errors() {
         return None;
     }
-    let spec = ExchangeSpec { deck, hand, entry, cost, sizes, prefer, rows, stay, exchange, terminator };
+    let spans = ExchangeSpans {
+        rows: top.sections("combination").iter().map(|s| s.head).collect(),
+        ..play_spans.unwrap_or_default()
+    };
+    let spec = ExchangeSpec { deck, hand, entry, cost, sizes, prefer, rows, stay, exchange, terminator, spans };
     let (game, stats) = Exchange::build(spec);
     Some((game, stats))
 }

@@ -247,8 +247,8 @@ impl Builder {
                             kind = Some(self.ident(q));
                         }
                         Rule::string => {
+                            head = head.to(self.span(&q));
                             let s = self.string(q)?;
-                            head = head.to(s.raw_span);
                             labels.push(Label { value: s.value, span: s.raw_span });
                         }
                         _ => items.push(self.item(q)?),
