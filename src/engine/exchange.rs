@@ -787,7 +787,8 @@ impl Matcher {
             .max()
             .unwrap_or(0);
         let nr = deck.ranks.len();
-        let mut run_masks = vec![Vec::new(); longest + 1];
+        // A run longer than the deck has ranks never matches.
+        let mut run_masks = vec![Vec::new(); longest.min(nr) + 1];
         for (len, masks) in run_masks.iter_mut().enumerate().skip(1) {
             if len > nr {
                 continue;

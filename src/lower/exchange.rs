@@ -161,14 +161,30 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
         }
         Some((n, p))
     });
-    let entry = b.prop(cx, "entry").map_or(Some(0), |p| cx.prop_int(p, 0, "the price of a deal"));
-    let cost = b.prop(cx, "cost").map_or(Some(0), |p| cx.prop_int(p, 0, "the price of one exchanged card"));
+    let price = |cx: &mut Cx, key: &'static str, what: &str| {
+        let p = b.prop(cx, key)?;
+        let n = cx.prop_int(p, 0, what)?;
+        if n > MAX_PAYOUT {
+            cx.push(Diag::error("out-of-range", p.values_span(), format!("`{key}` is too large")).label(format!("at most {MAX_PAYOUT}")));
+            return None;
+        }
+        Some(n)
+    };
+    let entry = b.prop(cx, "entry").map_or(Some(0), |_| price(cx, "entry", "the price of a deal"));
+    let cost = b.prop(cx, "cost").map_or(Some(0), |_| price(cx, "cost", "the price of one exchanged card"));
     let sizes = b.require(cx, "exchange", "0..1").and_then(|p| {
         let mut sizes = Vec::new();
         for v in &p.values {
             match &v.kind {
                 ExprKind::Range(a, z) => {
                     let (a, z) = (cx.int_at_least(a, 0, "a number of cards")?, cx.int_at_least(z, 0, "a number of cards")?);
+                    if z > MAX_HAND as i64 {
+                        cx.push(
+                            Diag::error("out-of-range", v.span, format!("cannot exchange {z} cards"))
+                                .label(format!("at most {MAX_HAND}")),
+                        );
+                        return None;
+                    }
                     sizes.extend(a..=z);
                 }
                 _ => sizes.push(cx.int_at_least(v, 0, "a number of cards (or a range `0..1`)")?),
