@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use arbiter::diag::Report;
-use arbiter::load::{load_path, LoadError};
-use arbiter::lower::compile;
+use arbiter::load::{load_path, LoadError, Loaded};
+use arbiter::lower::{compile, Compiled};
 use arbiter::run::{Output, RunError};
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -169,6 +169,28 @@ fn print_load_error(e: &LoadError) {
     }
 }
 
+/// Loads and compiles a rule file; on failure prints every error and
+/// returns the exit code (3, or 5 when a file cannot be read).
+fn load_and_compile(path: &Path) -> Result<(Loaded, Compiled), u8> {
+    let loaded = match load_path(path) {
+        Ok(l) => l,
+        Err(e) => {
+            print_load_error(&e);
+            return Err(if e.diags.iter().any(|d| d.code == "unreadable") { exit::IO } else { exit::RULES });
+        }
+    };
+    let (compiled, diags) = compile(&loaded);
+    match compiled {
+        Some(c) => Ok((loaded, c)),
+        None => {
+            for d in diags.iter().filter(|d| d.is_error()) {
+                eprint_report(d.report(&loaded.sources));
+            }
+            Err(exit::RULES)
+        }
+    }
+}
+
 fn check(paths: &[PathBuf]) -> u8 {
     let mut failed = false;
     let stdout = io::stdout();
@@ -205,19 +227,9 @@ fn check(paths: &[PathBuf]) -> u8 {
 }
 
 fn analyze(path: &Path, samples: u64, seed: u64) -> u8 {
-    let loaded = match load_path(path) {
-        Ok(l) => l,
-        Err(e) => {
-            print_load_error(&e);
-            return exit::RULES;
-        }
-    };
-    let (compiled, diags) = compile(&loaded);
-    let Some(compiled) = compiled else {
-        for d in diags.iter().filter(|d| d.is_error()) {
-            eprint_report(d.report(&loaded.sources));
-        }
-        return exit::RULES;
+    let compiled = match load_and_compile(path) {
+        Ok((_, c)) => c,
+        Err(code) => return code,
     };
     let Some(analysis) = compiled.game.analysis() else {
         eprintln!("error: the `{}` engine has no analysis", compiled.engine);
@@ -296,19 +308,7 @@ fn test(paths: &[PathBuf]) -> u8 {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     for path in paths {
-        let loaded = match load_path(path) {
-            Ok(l) => l,
-            Err(e) => {
-                print_load_error(&e);
-                broken = true;
-                continue;
-            }
-        };
-        let (compiled, diags) = compile(&loaded);
-        let Some(compiled) = compiled else {
-            for d in diags.iter().filter(|d| d.is_error()) {
-                eprint_report(d.report(&loaded.sources));
-            }
+        let Ok((_, compiled)) = load_and_compile(path) else {
             broken = true;
             continue;
         };
@@ -348,19 +348,9 @@ fn test(paths: &[PathBuf]) -> u8 {
 }
 
 fn run(rules: &Path, input: Option<&Path>, explain: Option<Format>, color: Color) -> u8 {
-    let loaded = match load_path(rules) {
-        Ok(l) => l,
-        Err(e) => {
-            print_load_error(&e);
-            return if e.diags.iter().any(|d| d.code == "unreadable") { exit::IO } else { exit::RULES };
-        }
-    };
-    let (compiled, diags) = compile(&loaded);
-    let Some(compiled) = compiled else {
-        for d in diags.iter().filter(|d| d.is_error()) {
-            eprint_report(d.report(&loaded.sources));
-        }
-        return exit::RULES;
+    let (loaded, compiled) = match load_and_compile(rules) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
     let (name, bytes) = match read_input(input) {
         Ok(x) => x,

@@ -43,20 +43,7 @@ fn comments(text: &str) -> Vec<Comment> {
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            b'"' if bytes[i..].starts_with(b"\"\"\"") => {
-                i += 3;
-                while i < bytes.len() && !bytes[i..].starts_with(b"\"\"\"") {
-                    i += 1;
-                }
-                i += 3;
-            }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
+            b'"' => i = super::parse::skip_string(bytes, i),
             b'#' => {
                 let end = text[i..].find('\n').map_or(text.len(), |n| i + n);
                 let line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);

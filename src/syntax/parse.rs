@@ -75,18 +75,9 @@ fn check_nesting(file: FileId, text: &str) -> Result<(), Diag> {
                     i += 1;
                 }
             }
-            b'"' if bytes[i..].starts_with(b"\"\"\"") => {
-                i += 3;
-                while i < bytes.len() && !bytes[i..].starts_with(b"\"\"\"") {
-                    i += 1;
-                }
-                i += 2;
-            }
             b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
+                i = skip_string(bytes, i);
+                continue;
             }
             b'(' | b'[' | b'{' => {
                 depth += 1;
@@ -106,6 +97,24 @@ fn check_nesting(file: FileId, text: &str) -> Result<(), Diag> {
         i += 1;
     }
     Ok(())
+}
+
+/// The index just past the string literal that starts at `i` (a `"` or
+/// `"""`), or the end of its line when it is not closed. Shared by the
+/// scans that must not look inside strings (nesting guard, formatter).
+pub fn skip_string(bytes: &[u8], mut i: usize) -> usize {
+    if bytes[i..].starts_with(b"\"\"\"") {
+        i += 3;
+        while i < bytes.len() && !bytes[i..].starts_with(b"\"\"\"") {
+            i += 1;
+        }
+        return (i + 3).min(bytes.len());
+    }
+    i += 1;
+    while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+        i += if bytes[i] == b'\\' { 2 } else { 1 };
+    }
+    (i + 1).min(bytes.len())
 }
 
 /// The user's word for what a grammar rule stands for.
