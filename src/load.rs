@@ -7,7 +7,7 @@
 //! when written `replace kind ...`; `remove: kind "label"` deletes a base
 //! section; anything new is appended.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use crate::diag::Diag;
 use crate::source::{SourceMap, Span};
@@ -27,6 +27,83 @@ pub struct Loaded {
     pub items: Vec<Item>,
 }
 
+mod bundled {
+    include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
+}
+
+/// Where a bundled rule file appears to live (shown in diagnostics).
+pub const BUNDLED_DIR: &str = "<bundled>";
+
+/// Where rule files are read from: the disk, or the files bundled into the
+/// binary (their `extends:` resolve among the bundled files).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Files {
+    Disk,
+    Bundled,
+}
+
+impl Files {
+    fn read(self, path: &Path) -> std::io::Result<Vec<u8>> {
+        match self {
+            Files::Disk => std::fs::read(path),
+            Files::Bundled => {
+                let rel = normalize(path);
+                let rel = rel.strip_prefix(BUNDLED_DIR).unwrap_or(&rel);
+                let key = rel.to_string_lossy().replace('\\', "/");
+                bundled::BUNDLED
+                    .iter()
+                    .find(|(name, _)| *name == key)
+                    .map(|(_, text)| text.as_bytes().to_vec())
+                    .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such bundled rule file"))
+            }
+        }
+    }
+
+    fn canonical(self, path: &Path) -> PathBuf {
+        match self {
+            Files::Disk => path.canonicalize().unwrap_or_else(|_| normalize(path)),
+            Files::Bundled => normalize(path),
+        }
+    }
+}
+
+/// `a/b/../c` as `a/c`, without touching the disk.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The names of the bundled games and variants (`get_straight`,
+/// `get_straight/no-wrap`, ...).
+pub fn bundled_names() -> Vec<&'static str> {
+    bundled::BUNDLED.iter().map(|(name, _)| name.strip_suffix(".rules").unwrap_or(name)).collect()
+}
+
+/// Loads a bundled rule file by name (`get_straight`, `get_straight/no-wrap`).
+pub fn load_bundled(name: &str) -> Option<Result<Loaded, LoadError>> {
+    let file = format!("{name}.rules");
+    bundled::BUNDLED.iter().find(|(n, _)| *n == file)?;
+    let path = Path::new(BUNDLED_DIR).join(&file);
+    let mut sources = SourceMap::new();
+    let mut diags = Vec::new();
+    let items = load_file(Files::Bundled, &path, &mut sources, &mut diags, &mut Vec::new(), None);
+    Some(match items {
+        Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items }),
+        _ => Err(LoadError { sources, diags }),
+    })
+}
+
 /// A failed load: the diagnostics, with the files read so far.
 #[derive(Debug)]
 pub struct LoadError {
@@ -38,7 +115,7 @@ pub struct LoadError {
 pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
     let mut sources = SourceMap::new();
     let mut diags = Vec::new();
-    let items = load_file(path, &mut sources, &mut diags, &mut Vec::new(), None);
+    let items = load_file(Files::Disk, path, &mut sources, &mut diags, &mut Vec::new(), None);
     match items {
         Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items }),
         _ => Err(LoadError { sources, diags }),
@@ -51,7 +128,7 @@ pub fn load_text(name: &str, text: &str, dir: &Path) -> Result<Loaded, LoadError
     let mut sources = SourceMap::new();
     let mut diags = Vec::new();
     let id = sources.add(name, text);
-    let items = parse_and_extend(id, text, dir, &mut sources, &mut diags, &mut Vec::new());
+    let items = parse_and_extend(Files::Disk, id, text, dir, &mut sources, &mut diags, &mut Vec::new());
     match items {
         Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items }),
         _ => Err(LoadError { sources, diags }),
@@ -64,13 +141,14 @@ fn read_error(sources: &mut SourceMap, path: &Path, what: String) -> Diag {
 }
 
 fn load_file(
+    files: Files,
     path: &Path,
     sources: &mut SourceMap,
     diags: &mut Vec<Diag>,
     chain: &mut Vec<PathBuf>,
     from: Option<Span>,
 ) -> Option<Vec<Item>> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match files.read(path) {
         Ok(b) => b,
         Err(e) => {
             let msg = format!("cannot read rule file `{}`: {e}", path.display());
@@ -95,16 +173,16 @@ fn load_file(
             return None;
         }
     };
-    let id = sources.add(path.display().to_string(), text.clone());
+    let id = sources.add(normalize(path).display().to_string(), text.clone());
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let canon = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    chain.push(canon);
-    let r = parse_and_extend(id, &text, &dir, sources, diags, chain);
+    chain.push(files.canonical(path));
+    let r = parse_and_extend(files, id, &text, &dir, sources, diags, chain);
     chain.pop();
     r
 }
 
 fn parse_and_extend(
+    files: Files,
     id: u32,
     text: &str,
     dir: &Path,
@@ -158,7 +236,7 @@ fn parse_and_extend(
         }
     };
     let span = prop.values[0].span;
-    let canon = base_path.canonicalize().unwrap_or_else(|_| base_path.clone());
+    let canon = files.canonical(&base_path);
     if chain.contains(&canon) {
         diags.push(Diag::error("extends-cycle", span, "this rule file extends itself").label("leads back to this file"));
         return None;
@@ -167,7 +245,7 @@ fn parse_and_extend(
         diags.push(Diag::error("extends-cycle", span, format!("more than {MAX_EXTENDS} files extend one another")));
         return None;
     }
-    let mut base = load_file(&base_path, sources, diags, chain, Some(span))?;
+    let mut base = load_file(files, &base_path, sources, diags, chain, Some(span))?;
     // Worked examples belong to the file that writes them: a variant's
     // rules differ, so its base's examples are not its own.
     base.retain(|i| !matches!(i, Item::Section(s) if s.kind.name == NOT_INHERITED));

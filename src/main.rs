@@ -27,6 +27,7 @@ const AFTER_HELP: &str = "\
 Examples:
   arbiter run rules/get_straight.rules deals.txt
   arbiter run rules/get_straight/no-wrap.rules - < deals.txt
+  arbiter run get_straight/no-wrap deals.txt     (a bundled game, from anywhere)
   arbiter check rules/*.rules rules/*/*.rules
   arbiter test rules/get_straight.rules
 
@@ -67,7 +68,7 @@ enum Command {
     /// Run a rule file on an input in the game's own format.
     #[command(after_help = "Examples:\n  arbiter run rules/get_straight.rules deals.txt\n  cat deals.txt | arbiter run rules/get_straight.rules")]
     Run {
-        /// The rule file.
+        /// The rule file, or the name of a bundled game (`get_straight/no-wrap`).
         rules: PathBuf,
         /// The input file; standard input when absent or `-`.
         input: Option<PathBuf>,
@@ -169,10 +170,32 @@ fn print_load_error(e: &LoadError) {
     }
 }
 
+/// Loads a rule file from disk, or a bundled game by name when no such
+/// file exists (`get_straight`, `get_straight/no-wrap`).
+fn load(path: &Path) -> Result<Loaded, LoadError> {
+    if !path.exists() {
+        if let Some(r) = path.to_str().and_then(|name| arbiter::load::load_bundled(name.strip_suffix(".rules").unwrap_or(name))) {
+            return r;
+        }
+        let mut e = load_path(path).err().unwrap_or_else(|| unreachable!("a missing file cannot load"));
+        let names = arbiter::load::bundled_names();
+        let asked = path.to_string_lossy();
+        let hint = match arbiter::diag::did_you_mean(asked.strip_suffix(".rules").unwrap_or(&asked), names.iter().copied()) {
+            Some(s) => format!("did you mean the bundled game `{s}`?"),
+            None => format!("bundled games: {}", names.join(", ")),
+        };
+        if let Some(d) = e.diags.first_mut() {
+            d.help = Some(hint);
+        }
+        return Err(e);
+    }
+    load_path(path)
+}
+
 /// Loads and compiles a rule file; on failure prints every error and
 /// returns the exit code (3, or 5 when a file cannot be read).
 fn load_and_compile(path: &Path) -> Result<(Loaded, Compiled), u8> {
-    let loaded = match load_path(path) {
+    let loaded = match load(path) {
         Ok(l) => l,
         Err(e) => {
             print_load_error(&e);
@@ -195,7 +218,7 @@ fn check(paths: &[PathBuf]) -> u8 {
     let mut failed = false;
     let stdout = io::stdout();
     for path in paths {
-        let loaded = match load_path(path) {
+        let loaded = match load(path) {
             Ok(l) => l,
             Err(e) => {
                 print_load_error(&e);
