@@ -113,6 +113,11 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = "Examples:\n  arbiter completions bash > ~/.local/share/bash-completion/completions/arbiter")]
+    Completions {
+        shell: clap_complete::Shell,
+    },
     /// Run the worked examples (`example` sections) of rule files.
     #[command(after_help = "Examples:\n  arbiter test rules/get_straight.rules\n  arbiter test rules/*.rules rules/*/*.rules")]
     Test {
@@ -136,6 +141,11 @@ fn main() -> ExitCode {
         Command::Check { rules } => check(&rules),
         Command::Test { rules } => test(&rules),
         Command::Fmt { rules, write, check } => fmt(&rules, write, check),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "arbiter", &mut io::stdout());
+            exit::OK
+        }
         Command::Analyze { rules, samples, seed } => analyze(&rules, samples, seed),
     };
     ExitCode::from(code)

@@ -138,3 +138,13 @@ fn bundled_games_run_by_name_from_any_directory() {
     assert_eq!(out.status.code(), Some(5));
     assert!(text(&out.stderr).contains("did you mean the bundled game `get_straight`?"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn completions_name_every_command() {
+    let out = arbiter().args(["completions", "bash"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let script = text(&out.stdout);
+    for cmd in ["run", "check", "test", "fmt", "analyze"] {
+        assert!(script.contains(cmd), "{cmd} missing");
+    }
+}
