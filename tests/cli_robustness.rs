@@ -1,0 +1,66 @@
+//! Failure paths of the CLI that every engine shares: a closed output pipe,
+//! rule files that are not UTF-8, and outputs flushed before a diagnostic.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+fn bin() -> Command {
+    let mut c = Command::new(assert_cmd::cargo::cargo_bin("arbiter"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR")).env("NO_COLOR", "1");
+    c
+}
+
+#[test]
+fn a_closed_pipe_ends_the_run_quietly() {
+    // Like `arbiter run ... | head -1`: many deals, one line read.
+    let mut input = String::new();
+    for _ in 0..200_000 {
+        input.push_str("2H TC 5D 3S 6C\n");
+    }
+    input.push_str("#\n");
+    let mut child = bin()
+        .args(["run", "rules/get_straight.rules"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    // The reader is dropped here: the pipe is closed.
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(first, "Exchange TC\n");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn a_rule_file_that_is_not_utf8_is_located() {
+    let path = std::env::temp_dir().join(format!("arbiter-latin1-{}.rules", std::process::id()));
+    std::fs::write(&path, b"game: \"Caf\xe9\"\nengine: exchange\n").unwrap();
+    let out = bin().arg("check").arg(&path).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(err.contains("not valid UTF-8") && err.contains(":1:11"), "{err}");
+}
+
+#[test]
+fn outputs_before_a_bad_case_are_flushed_first() {
+    let mut input = String::new();
+    for _ in 0..5000 {
+        input.push_str("2H TC 5D 3S 6C\n");
+    }
+    input.push_str("2H TC 5D 3S ZZ\n#\n");
+    let out = bin().args(["run", "rules/get_straight.rules"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().and_then(|mut c| {
+        c.stdin.take().unwrap().write_all(input.as_bytes())?;
+        c.wait_with_output()
+    }).unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 5000);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 5001, column 13"));
+}
