@@ -227,3 +227,18 @@ fn gcd(a: i128, b: i128) -> i128 {
     }
     a.max(1)
 }
+
+#[test]
+fn a_long_custom_terminator_ends_the_input() {
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/get_straight.rules"))
+        .unwrap()
+        .replace("end: \"#\"", "end: \"end of the deals, thank you\"");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    let game = compile(&arbiter::load::load_text("custom", &text, &dir).unwrap()).0.unwrap().game;
+    let mut buf = Vec::new();
+    {
+        let mut out = Output::new(&mut buf);
+        game.run("2H TC 5D 3S 6C\nend of the deals, thank you\nnot read\n", &mut out).unwrap();
+    }
+    assert_eq!(String::from_utf8(buf).unwrap(), "Exchange TC\n");
+}

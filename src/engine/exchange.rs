@@ -574,7 +574,7 @@ impl Exchange {
                     .with_help(format!("the input ends with a line holding only `{}`", self.terminator))
                     .into());
             };
-            if line.text.len() < 2 * self.hand && line.text.trim() == self.terminator {
+            if line.text.trim() == self.terminator {
                 return Ok(());
             }
             tokens.clear();
