@@ -154,6 +154,9 @@ fn lower_groups(sections: &[&Section], deck: &Deck, piles: Option<usize>, top: &
                     );
                     None
                 } else {
+                    // The order of the ranks does not matter: covering goes by pile.
+                    let mut ranks = ranks;
+                    ranks.sort_unstable();
                     Some(Group::Set { ranks })
                 }
             }
