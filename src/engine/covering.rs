@@ -16,7 +16,7 @@
 //! and piles as bit masks; nothing of the game's numbers is in here.
 
 use super::deck::{Card, Deck};
-use crate::input::{InputError, Lines, Token};
+use crate::input::{InputError, Lines};
 use crate::run::{Output, RunError};
 use crate::template::{Template, Val};
 
@@ -49,13 +49,23 @@ impl Group {
     }
 }
 
+/// A group compiled for the hot loop.
+#[derive(Debug, Clone)]
+enum Fast {
+    /// A two-card sum group: `partners[r]` are the ranks completing rank r.
+    Pair { partners: Vec<Vec<usize>> },
+    /// One card of each of these distinct ranks (a bit mask of ranks).
+    Distinct { ranks: u64 },
+    /// Anything else: searched pile by pile.
+    General,
+}
+
 #[derive(Debug, Clone)]
 pub struct Covering {
     pub deck: Deck,
     pub piles: usize,
     pub groups: Vec<Group>,
-    /// Groups each rank can belong to, in rule-file order.
-    groups_of: Vec<Vec<usize>>,
+    fast: Vec<Fast>,
     /// Lines a deck is written on in the input.
     pub lines_per_deck: usize,
     pub terminator: String,
@@ -82,6 +92,16 @@ struct Table {
 }
 
 impl Table {
+    fn new(piles: usize, ranks: usize) -> Table {
+        Table { top: Vec::with_capacity(piles), count: Vec::with_capacity(piles), showing: vec![0; ranks] }
+    }
+
+    fn clear(&mut self) {
+        self.top.clear();
+        self.count.clear();
+        self.showing.iter_mut().for_each(|m| *m = 0);
+    }
+
     fn piles(&self) -> usize {
         self.top.len()
     }
@@ -97,19 +117,46 @@ impl Covering {
         played: Template,
         overflow: Template,
     ) -> Covering {
-        let groups_of = (0..deck.ranks.len()).map(|r| (0..groups.len()).filter(|&g| groups[g].admits(r)).collect()).collect();
-        Covering { deck, piles, groups, groups_of, lines_per_deck, terminator, played, overflow }
+        let nr = deck.ranks.len();
+        let fast = groups
+            .iter()
+            .map(|g| match g {
+                Group::Sum { cards: 2, allowed, total } => Fast::Pair {
+                    partners: (0..nr)
+                        .map(|r| {
+                            if !allowed[r] {
+                                return Vec::new();
+                            }
+                            (0..nr).filter(|&q| allowed[q] && deck.values[r].checked_add(deck.values[q]) == Some(*total)).collect()
+                        })
+                        .collect(),
+                },
+                Group::Set { ranks } if nr <= 64 && ranks.iter().enumerate().all(|(i, r)| !ranks[..i].contains(r)) => {
+                    Fast::Distinct { ranks: ranks.iter().fold(0u64, |m, &r| m | 1 << r) }
+                }
+                _ => Fast::General,
+            })
+            .collect();
+        Covering { deck, piles, groups, fast, lines_per_deck, terminator, played, overflow }
     }
 
     /// Plays one deal.
     pub fn play(&self, cards: &[Card]) -> Outcome {
-        let nr = self.deck.ranks.len();
-        let mut t = Table { top: Vec::with_capacity(self.piles), count: Vec::with_capacity(self.piles), showing: vec![0; nr] };
+        let mut t = Table::new(self.piles, self.deck.ranks.len());
+        match self.play_on(&mut t, cards) {
+            None => Outcome::Played(t.count),
+            Some(card) => Outcome::Overflow(card),
+        }
+    }
+
+    /// Plays one deal on `t` (cleared first); the overflow card, if any.
+    fn play_on(&self, t: &mut Table, cards: &[Card]) -> Option<usize> {
+        t.clear();
         let mut chosen = Vec::with_capacity(8);
         let mut next = 0;
         while next < cards.len() {
             chosen.clear();
-            if self.find_group(&t, &mut chosen) {
+            if self.find_group(t, &mut chosen) {
                 for &p in &chosen {
                     let Some(&card) = cards.get(next) else { break };
                     next += 1;
@@ -123,7 +170,7 @@ impl Covering {
                 continue;
             }
             if t.piles() == self.piles {
-                return Outcome::Overflow(next + 1);
+                return Some(next + 1);
             }
             let r = self.deck.rank(cards[next]);
             t.showing[r] |= 1 << t.piles();
@@ -131,30 +178,122 @@ impl Covering {
             t.count.push(1);
             next += 1;
         }
-        Outcome::Played(t.count)
+        None
+    }
+
+    /// The piles whose exposed card can start group `g`.
+    fn eligible(&self, t: &Table, g: usize) -> u64 {
+        match &self.fast[g] {
+            Fast::Pair { partners } => {
+                let mut elig = 0;
+                for (r, ps) in partners.iter().enumerate() {
+                    let here = t.showing[r];
+                    if here == 0 || ps.is_empty() {
+                        continue;
+                    }
+                    let mate = ps.iter().fold(0u64, |m, &q| m | t.showing[q]);
+                    // A pile is eligible when a partner lies on another pile.
+                    elig |= match mate.count_ones() {
+                        0 => 0,
+                        1 => here & !mate,
+                        _ => here,
+                    };
+                }
+                elig
+            }
+            Fast::Distinct { ranks } => {
+                let mut all = 0;
+                let mut rs = *ranks;
+                while rs != 0 {
+                    let r = rs.trailing_zeros() as usize;
+                    if t.showing[r] == 0 {
+                        return 0;
+                    }
+                    all |= t.showing[r];
+                    rs &= rs - 1;
+                }
+                all
+            }
+            Fast::General => {
+                let mut elig = 0;
+                let mut scratch = Vec::new();
+                for p in 0..t.piles() {
+                    scratch.clear();
+                    if self.start(t, g, p, &mut scratch) {
+                        elig |= 1 << p;
+                    }
+                }
+                elig
+            }
+        }
     }
 
     /// The group to cover now, as piles in covering order: the eligible
-    /// card on the lowest pile, then its partners.
+    /// card on the lowest pile (its first group in file order), then its
+    /// partners on the lowest piles.
     fn find_group(&self, t: &Table, chosen: &mut Vec<usize>) -> bool {
-        for p in 0..t.piles() {
-            for &g in &self.groups_of[t.top[p]] {
-                chosen.clear();
-                chosen.push(p);
-                let used = 1u64 << p;
-                let ok = match &self.groups[g] {
-                    Group::Set { ranks } => self.complete_set(t, ranks, used, chosen),
-                    Group::Sum { cards, allowed, total } => {
-                        let left = total - self.deck.values[t.top[p]];
-                        self.complete_sum(t, allowed, cards - 1, left, used, chosen)
-                    }
-                };
-                if ok {
-                    return true;
+        let mut best: Option<(usize, usize)> = None;
+        for g in 0..self.groups.len() {
+            let elig = self.eligible(t, g);
+            if elig != 0 {
+                let p = elig.trailing_zeros() as usize;
+                if best.is_none_or(|(bp, _)| p < bp) {
+                    best = Some((p, g));
                 }
             }
         }
-        false
+        let Some((p, g)) = best else { return false };
+        self.start(t, g, p, chosen)
+    }
+
+    /// Starts group `g` at pile `p` and completes it with the lowest piles.
+    fn start(&self, t: &Table, g: usize, p: usize, chosen: &mut Vec<usize>) -> bool {
+        if !self.groups[g].admits(t.top[p]) {
+            return false;
+        }
+        chosen.clear();
+        chosen.push(p);
+        let used = 1u64 << p;
+        match &self.fast[g] {
+            Fast::Pair { partners } => {
+                let mate = partners[t.top[p]].iter().fold(0u64, |m, &q| m | t.showing[q]) & !used;
+                if mate == 0 {
+                    return false;
+                }
+                chosen.push(mate.trailing_zeros() as usize);
+                return true;
+            }
+            Fast::Distinct { ranks } => {
+                let mut missing = ranks & !(1u64 << t.top[p]);
+                let mut used = used;
+                // Each further card: the lowest pile showing a missing rank.
+                while missing != 0 {
+                    let mut candidates = 0u64;
+                    let mut rs = missing;
+                    while rs != 0 {
+                        let r = rs.trailing_zeros() as usize;
+                        if t.showing[r] & !used == 0 {
+                            return false;
+                        }
+                        candidates |= t.showing[r];
+                        rs &= rs - 1;
+                    }
+                    let q = (candidates & !used).trailing_zeros() as usize;
+                    missing &= !(1u64 << t.top[q]);
+                    used |= 1 << q;
+                    chosen.push(q);
+                }
+                return true;
+            }
+            Fast::General => {}
+        }
+        match &self.groups[g] {
+            Group::Set { ranks } => self.complete_set(t, ranks, used, chosen),
+            Group::Sum { cards, allowed, total } => {
+                let left = total - self.deck.values[t.top[p]];
+                self.complete_sum(t, allowed, cards - 1, left, used, chosen)
+            }
+        }
     }
 
     /// Set groups: each further card is the lowest pile showing a rank
@@ -207,11 +346,19 @@ impl Covering {
 
     /// Reads one deck: `lines_per_deck` lines of cards, no card twice.
     /// `None` at the terminator line.
-    fn read_deck<'a>(&self, lines: &mut Lines<'a>, cards: &mut Vec<Card>, deck_no: usize) -> Result<Option<()>, InputError> {
+    /// `stamp[card]` is the number of the last deck holding the card and
+    /// `first[card]` its offset there (reused from deck to deck).
+    fn read_deck(
+        &self,
+        lines: &mut Lines<'_>,
+        cards: &mut Vec<Card>,
+        deck_no: usize,
+        stamp: &mut [usize],
+        first: &mut [usize],
+    ) -> Result<Option<()>, InputError> {
         cards.clear();
         let size = self.deck.size();
         let per_line = size / self.lines_per_deck;
-        let mut seen: Vec<Option<Token<'a>>> = vec![None; size];
         for l in 0..self.lines_per_deck {
             let Some(line) = lines.next_nonblank() else {
                 let what = if l == 0 { format!("a deck or `{}`", self.terminator) } else { format!("line {} of deck {deck_no}", l + 1) };
@@ -232,13 +379,14 @@ impl Covering {
                 let Some(card) = self.deck.parse_card(tok.text) else {
                     return Err(tok.error(self.deck.explain_bad_card(tok.text)));
                 };
-                if let Some(first) = seen[card as usize] {
-                    let (fl, fc) = InputError::new(first.offset, 0, "").line_col(lines.input());
+                if stamp[card as usize] == deck_no {
+                    let (fl, fc) = InputError::new(first[card as usize], 0, "").line_col(lines.input());
                     return Err(tok
                         .error(format!("card `{}` appears twice in deck {deck_no}", tok.text))
                         .with_help(format!("it was already dealt at line {fl}, column {fc}; a deck holds each card once")));
                 }
-                seen[card as usize] = Some(tok);
+                stamp[card as usize] = deck_no;
+                first[card as usize] = tok.offset;
                 cards.push(card);
                 n += 1;
             }
@@ -256,18 +404,22 @@ impl Covering {
         let mut lines = Lines::new(input);
         let mut cards = Vec::with_capacity(self.deck.size());
         let mut deck_no = 0;
+        let mut table = Table::new(self.piles, self.deck.ranks.len());
+        let mut sizes: Vec<i64> = Vec::with_capacity(self.piles);
+        let (mut stamp, mut first) = (vec![0usize; self.deck.size()], vec![0usize; self.deck.size()]);
         loop {
             deck_no += 1;
-            if self.read_deck(&mut lines, &mut cards, deck_no)?.is_none() {
+            if self.read_deck(&mut lines, &mut cards, deck_no, &mut stamp, &mut first)?.is_none() {
                 return Ok(());
             }
             let buf = out.buffer();
-            match self.play(&cards) {
-                Outcome::Played(piles) => {
-                    let piles: Vec<i64> = piles.iter().map(|&n| n as i64).collect();
-                    self.played.line(buf, &[Val::Int(deck_no as i64), Val::Ints(&piles)]);
+            match self.play_on(&mut table, &cards) {
+                None => {
+                    sizes.clear();
+                    sizes.extend(table.count.iter().map(|&n| n as i64));
+                    self.played.line(buf, &[Val::Int(deck_no as i64), Val::Ints(&sizes)]);
                 }
-                Outcome::Overflow(card) => self.overflow.line(buf, &[Val::Int(deck_no as i64), Val::Int(card as i64)]),
+                Some(card) => self.overflow.line(buf, &[Val::Int(deck_no as i64), Val::Int(card as i64)]),
             }
             out.end_case()?;
         }
