@@ -25,8 +25,8 @@ fn bundled_files_are_canonical_and_formatting_is_idempotent() {
 fn formatting_keeps_comments_and_meaning() {
     for f in rule_files() {
         let text = std::fs::read_to_string(&f).unwrap();
-        // A scrambled layout: every run of spaces doubled, blank lines added.
-        let scrambled = text.replace("  ", "    ").replace("\n}", "\n\n}");
+        // A scrambled layout: odd whitespace before every item, never inside a string.
+        let scrambled = scramble(&text);
         let formatted = format(&scrambled).unwrap();
         let count = |t: &str| t.lines().filter(|l| l.contains(" # ") || l.trim_start().starts_with('#')).count();
         assert_eq!(count(&formatted), count(&text), "{}: comments lost", f.display());
@@ -37,4 +37,25 @@ fn formatting_keeps_comments_and_meaning() {
             assert_eq!(run(compiled.game.as_ref(), ex), Outcome::Pass, "{}: `{}` after fmt", f.display(), ex.name);
         }
     }
+}
+
+/// Inserts blank lines and spaces before every item (at any depth).
+fn scramble(text: &str) -> String {
+    fn starts(items: &[arbiter::syntax::Item], out: &mut Vec<usize>) {
+        for i in items {
+            out.push(i.span().start as usize);
+            if let arbiter::syntax::Item::Section(s) = i {
+                starts(&s.items, out);
+            }
+        }
+    }
+    let items = arbiter::syntax::parse(0, text).unwrap();
+    let mut at = Vec::new();
+    starts(&items, &mut at);
+    at.sort_unstable();
+    let mut out = text.to_string();
+    for &p in at.iter().rev() {
+        out.insert_str(p, "\n\n     \t ");
+    }
+    out
 }
