@@ -4,3 +4,4 @@
 pub mod covering;
 pub mod deck;
 pub mod exchange;
+pub mod tower;

@@ -5,6 +5,7 @@
 pub mod covering;
 pub mod deck;
 pub mod exchange;
+pub mod tower;
 
 use crate::check::{Block, Cx};
 use crate::diag::Diag;
@@ -13,7 +14,7 @@ use crate::run::Game;
 use crate::source::Span;
 
 /// The engines a rule file can name with `engine:`.
-pub const ENGINES: &[&str] = &["covering", "exchange"];
+pub const ENGINES: &[&str] = &["covering", "exchange", "tower"];
 
 /// A checked, lowered rule file.
 pub struct Compiled {
@@ -46,6 +47,7 @@ pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
                 Box::new(g) as Box<dyn Game>
             })
         }
+        Some("tower") => tower::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
         Some("covering") => covering::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
         _ => None,
     };

@@ -1,0 +1,265 @@
+//! The tower engine: two players take turns drawing the next card of a known
+//! row and placing it on a house of cards (or holding it); triangles formed
+//! score for the player the rule file's table names. Both play perfectly:
+//! the engine returns the value of the game for the first named player.
+//!
+//! The house: `peaks` base peaks (two cards each) stand on level 1; between
+//! adjacent peaks of one level lies a valley; a floor card may cover any
+//! open valley (a downward triangle: the right card of the left peak, the
+//! left card of the right peak, the floor); a peak (the held card and the
+//! drawn card, in either order) may be built on any floor without one (an
+//! upward triangle: the floor and the two cards), on the level above.
+//!
+//! The search is negamax with alpha-beta, a bounded transposition table
+//! keyed by the part of the state the rest of the game depends on, and
+//! moves ordered by their immediate gain. It never sees a name.
+
+use std::collections::HashMap;
+
+/// Most base peaks (the transposition key holds 15 floors).
+pub const MAX_PEAKS: usize = 6;
+/// Most cards in a deck (cards are 6-bit numbers; 63 means "none").
+pub const MAX_CARDS: usize = 63;
+const NONE: u8 = 63;
+/// Transposition-table entries kept before the table is cleared.
+pub const TT_LIMIT: usize = 1 << 22;
+
+/// The lowered rules.
+#[derive(Debug, Clone)]
+pub struct TowerRules {
+    pub peaks: usize,
+    /// Points of the triangle of three cards, for player 0 (player 1 gets
+    /// the negation): `triangle[(a * n + b) * n + c]`.
+    pub triangle: Vec<i32>,
+    /// Points for player p holding card c at the end: `held[p][c]`.
+    pub held: [Vec<i32>; 2],
+    /// The player whose turn is first, by the first card of the deck.
+    pub first_by_card: Vec<u8>,
+    /// Cards in the deck (cards are 0..cards).
+    pub cards: usize,
+}
+
+/// Slots of the house, numbered once at load.
+#[derive(Debug, Clone)]
+struct Layout {
+    /// Floor slots: the two peak slots they lie between, and the peak slot
+    /// above them.
+    floors: Vec<(usize, usize, usize)>,
+}
+
+impl Layout {
+    fn new(n: usize) -> Layout {
+        // Peak slots are numbered level by level; level 0 holds the base.
+        let mut count = 0;
+        let mut index = vec![vec![usize::MAX; n]; n];
+        for (level, row) in index.iter_mut().enumerate() {
+            for slot in row.iter_mut().take(n - level) {
+                *slot = count;
+                count += 1;
+            }
+        }
+        let mut floors = Vec::new();
+        for level in 0..n.saturating_sub(1) {
+            for i in 0..n - level - 1 {
+                floors.push((index[level][i], index[level][i + 1], index[level + 1][i]));
+            }
+        }
+        Layout { floors }
+    }
+}
+
+/// A position: the house, the hands, whose turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct State {
+    /// Left and right card of each peak slot (NONE when not built).
+    left: [u8; 36],
+    right: [u8; 36],
+    /// The card of each floor slot (NONE when not laid).
+    floor: [u8; 28],
+    hand: [u8; 2],
+}
+
+/// One game: the rules with the row of cards to draw.
+pub struct Game<'r> {
+    rules: &'r TowerRules,
+    layout: Layout,
+    row: Vec<u8>,
+    tt: HashMap<[u64; 4], (i32, i8)>,
+    /// Nodes searched (for benchmarks and limits).
+    pub nodes: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Move {
+    Hold,
+    /// Lay the drawn card (false) or the held card (true) on floor slot f.
+    Floor(usize, bool),
+    /// Build peak slot above floor f; `swap` puts the drawn card left.
+    Peak(usize, bool),
+}
+
+impl TowerRules {
+    /// The value of a deal for player 0 (the first player named): player
+    /// 0's final score minus player 1's, both playing perfectly.
+    pub fn solve(&self, deck: &[u8]) -> (i32, u64) {
+        let n = self.peaks;
+        let layout = Layout::new(n);
+        let mut s = State { left: [NONE; 36], right: [NONE; 36], floor: [NONE; 28], hand: [NONE; 2] };
+        for i in 0..n {
+            s.left[i] = deck[2 * i];
+            s.right[i] = deck[2 * i + 1];
+        }
+        let row = deck[2 * n..].to_vec();
+        let first = self.first_by_card[deck[0] as usize];
+        let mut g = Game { rules: self, layout, row, tt: HashMap::new(), nodes: 0 };
+        // Negamax value for the player to move first; player 0's view.
+        let v = g.search(&mut s, 0, first, -i32::MAX, i32::MAX);
+        let v0 = if first == 0 { v } else { -v };
+        (v0, g.nodes)
+    }
+}
+
+impl Game<'_> {
+    fn tri(&self, a: u8, b: u8, c: u8) -> i32 {
+        let n = self.rules.cards;
+        self.rules.triangle[(a as usize * n + b as usize) * n + c as usize]
+    }
+
+    /// Points for `player` (0 or 1) of a triangle.
+    fn tri_for(&self, player: u8, a: u8, b: u8, c: u8) -> i32 {
+        let p = self.tri(a, b, c);
+        if player == 0 {
+            p
+        } else {
+            -p
+        }
+    }
+
+    /// The part of the state the rest of the game depends on, packed in
+    /// 6-bit fields (at most 2 + 2 * 15 fields plus the turn: 192 bits).
+    fn key(&self, s: &State, t: usize) -> [u64; 4] {
+        let mut k = [0u64; 4];
+        let mut bit = 0usize;
+        let mut push = |x: u8| {
+            k[bit / 64] |= (x as u64) << (bit % 64);
+            if bit % 64 > 58 {
+                k[bit / 64 + 1] |= (x as u64) >> (64 - bit % 64);
+            }
+            bit += 6;
+        };
+        push(t as u8);
+        push(s.hand[0]);
+        push(s.hand[1]);
+        for (f, &(lp, rp, up)) in self.layout.floors.iter().enumerate() {
+            if s.floor[f] == NONE {
+                // Open or not yet possible: the boundary cards matter.
+                push(s.right[lp]);
+                push(s.left[rp]);
+            } else if s.left[up] == NONE {
+                // Covered, no peak above yet: the floor card matters.
+                push(s.floor[f]);
+                push(62);
+            } else {
+                push(62);
+                push(61);
+            }
+        }
+        k
+    }
+
+    fn moves(&self, s: &State, mover: u8, t: usize, out: &mut Vec<(i32, Move)>) {
+        out.clear();
+        let c = self.row[t];
+        let h = s.hand[mover as usize];
+        if h == NONE {
+            out.push((0, Move::Hold));
+        }
+        for (f, &(lp, rp, up)) in self.layout.floors.iter().enumerate() {
+            if s.floor[f] == NONE && s.right[lp] != NONE && s.left[rp] != NONE {
+                out.push((self.tri_for(mover, s.right[lp], s.left[rp], c), Move::Floor(f, false)));
+                if h != NONE {
+                    out.push((self.tri_for(mover, s.right[lp], s.left[rp], h), Move::Floor(f, true)));
+                }
+            }
+            if h != NONE && s.floor[f] != NONE && s.left[up] == NONE {
+                let g = self.tri_for(mover, s.floor[f], h, c);
+                out.push((g, Move::Peak(f, false)));
+                out.push((g, Move::Peak(f, true)));
+            }
+        }
+        // Best immediate gain first.
+        out.sort_by_key(|m| std::cmp::Reverse(m.0));
+    }
+
+    /// Negamax: the best (mover's gain − opponent's gain) from here.
+    fn search(&mut self, s: &mut State, t: usize, mover: u8, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if t == self.row.len() {
+            let mut v = 0;
+            for p in 0..2u8 {
+                let h = s.hand[p as usize];
+                if h != NONE {
+                    let pts = self.rules.held[p as usize][h as usize];
+                    v += if p == mover { pts } else { -pts };
+                }
+            }
+            return v;
+        }
+        // Within one game the mover follows from the turn.
+        let key = self.key(s, t);
+        let alpha0 = alpha;
+        if let Some(&(v, flag)) = self.tt.get(&key) {
+            match flag {
+                0 => return v,
+                1 if v >= beta => return v,
+                -1 if v <= alpha => return v,
+                _ => {}
+            }
+        }
+        let mut moves = Vec::with_capacity(16);
+        self.moves(s, mover, t, &mut moves);
+        let c = self.row[t];
+        let other = 1 - mover;
+        let mut best = -i32::MAX;
+        for &(gain, m) in &moves {
+            let saved = *s;
+            match m {
+                Move::Hold => s.hand[mover as usize] = c,
+                Move::Floor(f, false) => s.floor[f] = c,
+                Move::Floor(f, true) => {
+                    s.floor[f] = s.hand[mover as usize];
+                    s.hand[mover as usize] = c;
+                }
+                Move::Peak(f, swap) => {
+                    let up = self.layout.floors[f].2;
+                    let h = s.hand[mover as usize];
+                    (s.left[up], s.right[up]) = if swap { (c, h) } else { (h, c) };
+                    s.hand[mover as usize] = NONE;
+                }
+            }
+            // v = gain - child, so the child's window is shifted by the gain.
+            let a = alpha.max(best);
+            let v = gain - self.search(s, t + 1, other, gain.saturating_sub(beta), gain.saturating_sub(a));
+            *s = saved;
+            if v > best {
+                best = v;
+                if best >= beta {
+                    break;
+                }
+            }
+            alpha = alpha.max(best);
+        }
+        if self.tt.len() >= TT_LIMIT {
+            self.tt.clear();
+        }
+        let flag = if best <= alpha0 {
+            -1
+        } else if best >= beta {
+            1
+        } else {
+            0
+        };
+        self.tt.insert(key, (best, flag));
+        best
+    }
+}
