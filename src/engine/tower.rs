@@ -15,6 +15,31 @@
 //! moves ordered by their immediate gain. It never sees a name.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A fast hasher for the transposition keys (already well mixed bits of
+/// card numbers): multiply and rotate per word.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Value, bound flag (0 exact, 1 lower, -1 upper), index of the best move.
+pub type Tt = HashMap<[u64; 4], (i32, i8, u8), BuildHasherDefault<KeyHasher>>;
 
 /// Most base peaks (the transposition key holds 15 floors).
 pub const MAX_PEAKS: usize = 6;
@@ -80,11 +105,13 @@ struct State {
 }
 
 /// One game: the rules with the row of cards to draw.
-pub struct Game<'r> {
+pub struct Game<'r, 't> {
     rules: &'r TowerRules,
     layout: Layout,
     row: Vec<u8>,
-    tt: HashMap<[u64; 4], (i32, i8)>,
+    tt: &'t mut Tt,
+    /// A move list per ply, reused (no allocation or initialisation per node).
+    plies: Vec<Vec<(i32, Move)>>,
     /// Nodes searched (for benchmarks and limits).
     pub nodes: u64,
 }
@@ -102,6 +129,13 @@ impl TowerRules {
     /// The value of a deal for player 0 (the first player named): player
     /// 0's final score minus player 1's, both playing perfectly.
     pub fn solve(&self, deck: &[u8]) -> (i32, u64) {
+        self.solve_with(deck, &mut Tt::default())
+    }
+
+    /// [`TowerRules::solve`] with a transposition table to reuse (it is
+    /// cleared first, keeping its memory).
+    pub fn solve_with(&self, deck: &[u8], tt: &mut Tt) -> (i32, u64) {
+        tt.clear();
         let n = self.peaks;
         let layout = Layout::new(n);
         let mut s = State { left: [NONE; 36], right: [NONE; 36], floor: [NONE; 28], hand: [NONE; 2] };
@@ -111,7 +145,8 @@ impl TowerRules {
         }
         let row = deck[2 * n..].to_vec();
         let first = self.first_by_card[deck[0] as usize];
-        let mut g = Game { rules: self, layout, row, tt: HashMap::new(), nodes: 0 };
+        let mut g = Game { rules: self, layout, row, tt, nodes: 0, plies: Vec::new() };
+        g.plies = vec![Vec::with_capacity(64); g.row.len() + 1];
         // Negamax value for the player to move first; player 0's view.
         let v = g.search(&mut s, 0, first, -i32::MAX, i32::MAX);
         let v0 = if first == 0 { v } else { -v };
@@ -119,7 +154,7 @@ impl TowerRules {
     }
 }
 
-impl Game<'_> {
+impl Game<'_, '_> {
     fn tri(&self, a: u8, b: u8, c: u8) -> i32 {
         let n = self.rules.cards;
         self.rules.triangle[(a as usize * n + b as usize) * n + c as usize]
@@ -167,27 +202,29 @@ impl Game<'_> {
         k
     }
 
+    /// The moves of the turn, best immediate gain first.
     fn moves(&self, s: &State, mover: u8, t: usize, out: &mut Vec<(i32, Move)>) {
         out.clear();
+        let mut push = |m: (i32, Move)| out.push(m);
         let c = self.row[t];
         let h = s.hand[mover as usize];
         if h == NONE {
-            out.push((0, Move::Hold));
+            push((0, Move::Hold));
         }
         for (f, &(lp, rp, up)) in self.layout.floors.iter().enumerate() {
             if s.floor[f] == NONE && s.right[lp] != NONE && s.left[rp] != NONE {
-                out.push((self.tri_for(mover, s.right[lp], s.left[rp], c), Move::Floor(f, false)));
+                push((self.tri_for(mover, s.right[lp], s.left[rp], c), Move::Floor(f, false)));
                 if h != NONE {
-                    out.push((self.tri_for(mover, s.right[lp], s.left[rp], h), Move::Floor(f, true)));
+                    push((self.tri_for(mover, s.right[lp], s.left[rp], h), Move::Floor(f, true)));
                 }
             }
             if h != NONE && s.floor[f] != NONE && s.left[up] == NONE {
                 let g = self.tri_for(mover, s.floor[f], h, c);
-                out.push((g, Move::Peak(f, false)));
-                out.push((g, Move::Peak(f, true)));
+                push((g, Move::Peak(f, false)));
+                push((g, Move::Peak(f, true)));
             }
         }
-        // Best immediate gain first.
+        // Best immediate gain first (stable: ties keep generation order).
         out.sort_by_key(|m| std::cmp::Reverse(m.0));
     }
 
@@ -205,23 +242,33 @@ impl Game<'_> {
             }
             return v;
         }
+        // The last plies are cheaper to search than to store.
+        let use_tt = t + 2 < self.row.len();
         // Within one game the mover follows from the turn.
-        let key = self.key(s, t);
+        let key = if use_tt { self.key(s, t) } else { [0; 4] };
         let alpha0 = alpha;
-        if let Some(&(v, flag)) = self.tt.get(&key) {
+        let mut hint = None;
+        if let Some(&(v, flag, best_move)) = if use_tt { self.tt.get(&key) } else { None } {
             match flag {
                 0 => return v,
                 1 if v >= beta => return v,
                 -1 if v <= alpha => return v,
                 _ => {}
             }
+            hint = Some(best_move as usize);
         }
-        let mut moves = Vec::with_capacity(16);
+        let mut moves = std::mem::take(&mut self.plies[t]);
         self.moves(s, mover, t, &mut moves);
+        let n = moves.len();
+        // The move that was best here before goes first.
+        if let Some(h) = hint.filter(|&h| h < n) {
+            moves[..=h].rotate_right(1);
+        }
         let c = self.row[t];
         let other = 1 - mover;
         let mut best = -i32::MAX;
-        for &(gain, m) in &moves {
+        let mut best_i = 0u8;
+        for (i, &(gain, m)) in moves[..n].iter().enumerate() {
             let saved = *s;
             match m {
                 Move::Hold => s.hand[mover as usize] = c,
@@ -238,16 +285,32 @@ impl Game<'_> {
                 }
             }
             // v = gain - child, so the child's window is shifted by the gain.
+            // After the first move, a null window proves the move no better
+            // (principal variation search); a move that beats it is searched again.
             let a = alpha.max(best);
-            let v = gain - self.search(s, t + 1, other, gain.saturating_sub(beta), gain.saturating_sub(a));
+            let v = if i == 0 {
+                gain - self.search(s, t + 1, other, gain.saturating_sub(beta), gain.saturating_sub(a))
+            } else {
+                let probe = gain - self.search(s, t + 1, other, gain.saturating_sub(a) - 1, gain.saturating_sub(a));
+                if probe > a && probe < beta {
+                    gain - self.search(s, t + 1, other, gain.saturating_sub(beta), gain.saturating_sub(probe))
+                } else {
+                    probe
+                }
+            };
             *s = saved;
             if v > best {
                 best = v;
+                best_i = i as u8;
                 if best >= beta {
                     break;
                 }
             }
             alpha = alpha.max(best);
+        }
+        self.plies[t] = moves;
+        if !use_tt {
+            return best;
         }
         if self.tt.len() >= TT_LIMIT {
             self.tt.clear();
@@ -259,7 +322,13 @@ impl Game<'_> {
         } else {
             0
         };
-        self.tt.insert(key, (best, flag));
+        // Stored as an index into the generated order (undo the hint's rotation).
+        let gen_index = match hint.filter(|&h| h < n) {
+            Some(h) if (best_i as usize) == 0 => h as u8,
+            Some(h) if (best_i as usize) <= h => best_i - 1,
+            _ => best_i,
+        };
+        self.tt.insert(key, (best, flag, gen_index));
         best
     }
 }

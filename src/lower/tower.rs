@@ -246,18 +246,20 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
 
     // Tables over card numbers.
     let n = deck.size();
-    let mut owner_of = std::collections::HashMap::new();
+    // Owner by sorted colour triple, indexed a * k^2 + b * k + c.
+    let k = colour_names.len();
+    let mut owner_of = vec![0usize; k * k * k];
     for (key, p, _) in &table {
-        owner_of.insert(key.clone(), *p);
+        owner_of[(key[0] * k + key[1]) * k + key[2]] = *p;
     }
     let mut triangle = vec![0i32; n * n * n];
     for a in 0..n {
         for b2 in 0..n {
             for c in 0..n {
-                let mut key = vec![colour_of_card(a), colour_of_card(b2), colour_of_card(c)];
+                let mut key = [colour_of_card(a), colour_of_card(b2), colour_of_card(c)];
                 key.sort_unstable();
                 let pts = (deck.values[deck.rank(a as u16)] + deck.values[deck.rank(b2 as u16)] + deck.values[deck.rank(c as u16)]) as i32;
-                triangle[(a * n + b2) * n + c] = if owner_of.get(&key) == Some(&0) { pts } else { -pts };
+                triangle[(a * n + b2) * n + c] = if owner_of[(key[0] * k + key[1]) * k + key[2]] == 0 { pts } else { -pts };
             }
         }
     }
@@ -289,6 +291,8 @@ impl Game for Tower {
         let mut lines = Lines::new(input);
         let mut case = 0i64;
         let suits = self.deck.suits.len();
+        let mut tt = crate::engine::tower::Tt::default();
+        tt.reserve(1 << 16);
         loop {
             case += 1;
             let who_choices = format!("`{}`, `{}` or `{}`", self.players[0], self.players[1], self.terminator);
@@ -354,7 +358,7 @@ impl Game for Tower {
             if need < 2 * self.rules.peaks {
                 return Err(mline.error(format!("M = {m} gives {need} cards, fewer than the {} the peaks need", 2 * self.rules.peaks)).into());
             }
-            let (v0, _) = self.rules.solve(&deck);
+            let (v0, _) = self.rules.solve_with(&deck, &mut tt);
             let v = if player == 0 { v0 } else { -v0 };
             let vals = |amount: i64| [Val::Int(case), Val::Str(&self.players[player]), Val::Int(amount)];
             if v > 0 {
