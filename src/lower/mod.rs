@@ -2,6 +2,7 @@
 //! `engine:` property picks the engine; each engine's lowering reads its
 //! sections through [`crate::check`] and reports every problem it finds.
 
+pub mod connection;
 pub mod deck;
 pub mod exchange;
 
@@ -12,7 +13,7 @@ use crate::run::Game;
 use crate::source::Span;
 
 /// The engines a rule file can name with `engine:`.
-pub const ENGINES: &[&str] = &["exchange"];
+pub const ENGINES: &[&str] = &["exchange", "connection"];
 
 /// A checked, lowered rule file.
 pub struct Compiled {
@@ -45,6 +46,7 @@ pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
                 Box::new(g) as Box<dyn Game>
             })
         }
+        Some("connection") => connection::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
         _ => None,
     };
     let examples = crate::example::lower(&top, &mut cx);
