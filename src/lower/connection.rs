@@ -289,7 +289,8 @@ fn connects_goal(values: &[Expr], key: Span, families: &[Family], used: &mut [bo
         cx.push(
             Diag::error("unformable", k.span, format!("`{name}` has {members} members; no group can connect {count} of them"))
                 .label(format!("at most {members}"))
-                .note(families[index].span, format!("`{name}` is defined here")),
+                .note(families[index].span, format!("`{name}` is defined here"))
+                .help(format!("use a count from 1 to {members}")),
         );
         return None;
     }
