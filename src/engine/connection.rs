@@ -210,17 +210,26 @@ impl Win {
 
 const NONE: u32 = u32::MAX;
 
-/// Open-addressing set of occupied cells: cell key -> stone index.
+/// Open-addressing map of occupied cells: cell key -> stone index, keys
+/// stored inline so that a probe for an empty neighbour reads one slot.
 #[derive(Debug, Clone)]
 struct CellTable {
-    /// Stone index + 1, or 0 for an empty slot. Length a power of two.
-    slots: Vec<u32>,
+    /// Cell key per slot, [`EMPTY`] for a free slot. Length a power of two.
+    keys: Vec<u64>,
+    /// Stone index per slot.
+    vals: Vec<u32>,
+    len: usize,
     shift: u32,
 }
 
+/// No cell has this key (keys use 42 bits).
+const EMPTY: u64 = u64::MAX;
+const MIN_SLOTS_LOG: u32 = 6;
+
 impl CellTable {
     fn new() -> Self {
-        CellTable { slots: vec![0; 64], shift: 64 - 6 }
+        let n = 1 << MIN_SLOTS_LOG;
+        CellTable { keys: vec![EMPTY; n], vals: vec![0; n], len: 0, shift: 64 - MIN_SLOTS_LOG }
     }
 
     #[inline]
@@ -230,63 +239,69 @@ impl CellTable {
 
     /// The stone at `key`, or [`NONE`].
     #[inline]
-    fn get(&self, key: u64, keys: &[u64]) -> u32 {
-        let mask = self.slots.len() - 1;
+    fn get(&self, key: u64) -> u32 {
+        let mask = self.keys.len() - 1;
         let mut i = self.home(key);
         loop {
-            let s = self.slots[i];
-            if s == 0 {
+            let k = self.keys[i];
+            if k == key {
+                return self.vals[i];
+            }
+            if k == EMPTY {
                 return NONE;
             }
-            if keys[(s - 1) as usize] == key {
-                return s - 1;
-            }
             i = (i + 1) & mask;
         }
     }
 
-    /// Inserts stone `idx` (whose key is `keys[idx]`), or returns the stone
-    /// already at that key.
-    fn insert(&mut self, idx: u32, keys: &[u64]) -> Result<(), u32> {
-        if (idx as usize + 1) * 2 > self.slots.len() {
-            self.grow(keys, idx as usize);
+    /// Inserts `key -> idx`, or returns the stone already at `key`.
+    fn insert(&mut self, key: u64, idx: u32) -> Result<(), u32> {
+        if (self.len + 1) * 2 > self.keys.len() {
+            self.grow();
         }
-        let key = keys[idx as usize];
-        let mask = self.slots.len() - 1;
+        let mask = self.keys.len() - 1;
         let mut i = self.home(key);
         loop {
-            let s = self.slots[i];
-            if s == 0 {
-                self.slots[i] = idx + 1;
+            let k = self.keys[i];
+            if k == EMPTY {
+                self.keys[i] = key;
+                self.vals[i] = idx;
+                self.len += 1;
                 return Ok(());
             }
-            if keys[(s - 1) as usize] == key {
-                return Err(s - 1);
+            if k == key {
+                return Err(self.vals[i]);
             }
             i = (i + 1) & mask;
         }
     }
 
-    fn grow(&mut self, keys: &[u64], count: usize) {
-        let len = self.slots.len() * 2;
-        self.slots = vec![0; len];
+    fn grow(&mut self) {
+        let n = self.keys.len() * 2;
+        let keys = std::mem::replace(&mut self.keys, vec![EMPTY; n]);
+        let vals = std::mem::replace(&mut self.vals, vec![0; n]);
         self.shift -= 1;
-        for idx in 0..count as u32 {
-            let mask = len - 1;
-            let mut i = self.home(keys[idx as usize]);
-            while self.slots[i] != 0 {
-                i = (i + 1) & mask;
+        let mask = n - 1;
+        for (k, v) in keys.into_iter().zip(vals) {
+            if k != EMPTY {
+                let mut i = self.home(k);
+                while self.keys[i] != EMPTY {
+                    i = (i + 1) & mask;
+                }
+                self.keys[i] = k;
+                self.vals[i] = v;
             }
-            self.slots[i] = idx + 1;
         }
     }
 
-    /// Empties the table, keeping a size fit for about `count` stones.
-    fn clear(&mut self, count: usize) {
-        if self.slots.len() > 64 && self.slots.len() > 8 * count.max(8) {
+    /// Empties the table; a table much larger than the last case needed
+    /// is dropped, so that many small cases after a large one stay cheap.
+    fn clear(&mut self) {
+        if self.keys.len() > 1 << MIN_SLOTS_LOG && self.keys.len() > 8 * self.len.max(8) {
             *self = CellTable::new();
         } else {
-            self.slots.iter_mut().for_each(|s| *s = 0);
+            self.keys.iter_mut().for_each(|k| *k = EMPTY);
+            self.len = 0;
         }
     }
 }
@@ -296,9 +311,10 @@ pub struct Play<'c> {
     conn: &'c Connection,
     board: HexBoard,
     table: CellTable,
-    /// Per stone: cell key, union-find parent, group size (roots), member
+    /// Stones on the board (placed or only occupied).
+    stones: usize,
+    /// Per placed stone: union-find parent, group size (roots), member
     /// bits (roots), stone neighbours on the board.
-    keys: Vec<u64>,
     parent: Vec<u32>,
     size: Vec<u32>,
     members: Vec<u64>,
@@ -317,7 +333,7 @@ impl<'c> Play<'c> {
             conn,
             board: HexBoard::new(MIN_SIDE),
             table: CellTable::new(),
-            keys: Vec::new(),
+            stones: 0,
             parent: Vec::new(),
             size: Vec::new(),
             members: Vec::new(),
@@ -330,9 +346,9 @@ impl<'c> Play<'c> {
 
     /// An empty board.
     pub fn reset(&mut self, board: HexBoard) {
-        self.table.clear(self.keys.len());
+        self.table.clear();
         self.board = board;
-        self.keys.clear();
+        self.stones = 0;
         self.parent.clear();
         self.size.clear();
         self.members.clear();
@@ -372,19 +388,17 @@ impl<'c> Play<'c> {
     /// Marks `(x, y)` occupied without updating groups (moves after the
     /// win). `Err(j)`: the cell already holds stone `j` (0-based move).
     pub fn occupy(&mut self, x: u32, y: u32) -> Result<(), u64> {
-        let idx = self.keys.len() as u32;
-        self.keys.push(HexBoard::key(x, y));
-        self.table.insert(idx, &self.keys).map_err(|j| {
-            self.keys.pop();
-            j as u64
-        })
+        let idx = self.stones as u32;
+        self.table.insert(HexBoard::key(x, y), idx).map_err(|j| j as u64)?;
+        self.stones += 1;
+        Ok(())
     }
 
     /// Places a stone on `(x, y)` (on the board) and returns the bits of
     /// the structures that exist after it. `Err(j)`: the cell already holds
     /// stone `j` (0-based move).
     pub fn place(&mut self, x: u32, y: u32) -> Result<u64, u64> {
-        debug_assert_eq!(self.placed, self.keys.len(), "place after occupy");
+        debug_assert_eq!(self.placed, self.stones, "place after occupy");
         self.occupy(x, y)?;
         let idx = self.placed as u32;
         self.placed += 1;
@@ -394,7 +408,7 @@ impl<'c> Play<'c> {
         let mut near = [NONE; 6];
         let mut n = 0u8;
         for (i, (a, b)) in HexBoard::around(x, y).into_iter().enumerate() {
-            let j = self.table.get(HexBoard::key(a, b), &self.keys);
+            let j = self.table.get(HexBoard::key(a, b));
             near[i] = j;
             if j != NONE {
                 n += 1;
@@ -610,16 +624,19 @@ fn number_in(tok: &Token, what: &str) -> Result<u64, InputError> {
 }
 
 /// A coordinate: a whole number, possibly negative (then off the board).
+#[inline]
 fn coordinate(tok: &Token) -> Result<i64, InputError> {
-    let t = tok.text;
-    let digits = t.strip_prefix('-').unwrap_or(t);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(tok.error(format!("expected a coordinate (a whole number), found `{t}`")));
+    let t = tok.text.as_bytes();
+    let (neg, digits) = match t {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, t),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return Err(tok.error(format!("expected a coordinate (a whole number), found `{}`", tok.text)));
     }
-    let d = digits.trim_start_matches('0');
-    // Longer than 12 digits: off any board; keep it off without overflow.
-    let v = if d.len() > 12 { 1 << 50 } else { d.parse::<i64>().unwrap_or(0) };
-    Ok(if t.starts_with('-') { -v } else { v })
+    // Saturates far beyond any board (sides are at most 10^6).
+    let v = digits.iter().fold(0i64, |v, &d| (v * 10 + (d - b'0') as i64).min(1 << 40));
+    Ok(if neg { -v } else { v })
 }
 
 // The largest side must keep keys within 21 bits.
