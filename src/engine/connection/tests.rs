@@ -203,7 +203,7 @@ proptest! {
             }
         }
         // A repeat of any placed cell is refused with its move index.
-        if let Some(k) = (!moves.is_empty()).then(|| moves.len() / 2) {
+        if let Some(k) = (!moves.is_empty()).then_some(moves.len() / 2) {
             prop_assert_eq!(play.place(moves[k].0, moves[k].1), Err(k as u64));
         }
     }
@@ -254,10 +254,10 @@ fn large_ring_and_long_lines_on_a_big_board() {
     // Walk the six sides of the hexagon of radius r around (c, c).
     let dirs = crate::engine::hexboard::NEIGHBOURS;
     let mut p = (c + r * dirs[4].0 as i64, c + r * dirs[4].1 as i64);
-    for d in 0..6 {
+    for (dx, dy) in dirs {
         for _ in 0..r {
             ring.push(p);
-            p = (p.0 + dirs[d].0 as i64, p.1 + dirs[d].1 as i64);
+            p = (p.0 + dx as i64, p.1 + dy as i64);
         }
     }
     assert_eq!(p, ring[0]);
