@@ -2,6 +2,7 @@
 //! `engine:` property picks the engine; each engine's lowering reads its
 //! sections through [`crate::check`] and reports every problem it finds.
 
+pub mod connection;
 pub mod covering;
 pub mod deck;
 pub mod exchange;
@@ -14,7 +15,7 @@ use crate::run::Game;
 use crate::source::Span;
 
 /// The engines a rule file can name with `engine:`.
-pub const ENGINES: &[&str] = &["covering", "exchange", "tower"];
+pub const ENGINES: &[&str] = &["connection", "covering", "exchange", "tower"];
 
 /// A checked, lowered rule file.
 pub struct Compiled {
@@ -49,6 +50,7 @@ pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
         }
         Some("tower") => tower::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
         Some("covering") => covering::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
+        Some("connection") => connection::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
         _ => None,
     };
     let examples = crate::example::lower(&top, &mut cx);

@@ -1,0 +1,646 @@
+//! Connection games on a hexagonal board: one player places stones, and the
+//! first move after which some winning structure exists wins.
+//!
+//! The rule file names **cell families** built from geometric primitives of
+//! the board (the six corners, the six sides without their corners, ...);
+//! each family has members, each member a set of border cells. It names
+//! **structures**, each one of:
+//! - `connects k of F`: one connected group of stones touches `k` distinct
+//!   members of family `F`;
+//! - `encloses empty`: some empty cell cannot reach the outside of the board
+//!   by steps between adjacent non-stone cells;
+//! - `encloses any`: some cell, stone or empty, is enclosed in that sense
+//!   when every *other* stone blocks.
+//!
+//! The core sees only indices, bitmasks and counters:
+//! - stones live in an open-addressing hash table keyed by cell (memory is
+//!   proportional to the moves, never to the board's 3S(S-1)+1 cells);
+//! - groups are a union-find over stone indices, each root holding the
+//!   bitmask of family members its group touches;
+//! - enclosures come from Euler's formula. The stones, as an induced
+//!   subgraph of the triangular lattice, form a plane graph whose bounded
+//!   faces number `E - V + C` (E adjacent stone pairs, V stones, C groups).
+//!   `T` of them are unit triangles (three mutually adjacent stones); every
+//!   other bounded face holds a non-stone lattice point, which is a board
+//!   cell because the hexagon is convex, and is enclosed. So
+//!   `holes = E - V + C - T` is positive exactly when an empty cell is
+//!   enclosed. A stone is enclosed (`any`) exactly when a hole exists or
+//!   the stone has six stone neighbours on the board. All four counts
+//!   change in O(1) per move. `tests` checks this against flood fills.
+
+use crate::engine::hexboard::{Feature, HexBoard, MAX_SIDE, MIN_SIDE};
+use crate::input::{InputError, Line, Lines, Token};
+
+/// Most structures a rule file can define (one bit each in a result mask).
+pub const MAX_STRUCTURES: usize = 64;
+/// Most moves in one case (stone indices are `u32`).
+pub const MAX_MOVES: u64 = u32::MAX as u64 - 1;
+/// Most family members over all families (one bit each in a group mask).
+pub const MAX_MEMBERS: usize = 64;
+
+/// A geometric primitive a cell family is made of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Primitive {
+    /// The six corners, one cell each.
+    Corners,
+    /// The six sides without their corners (`S - 2` cells each).
+    Sides,
+    /// The six sides with both end corners (a corner is in two members).
+    SidesWithCorners,
+}
+
+impl Primitive {
+    /// Number of members of a family made of this primitive.
+    pub fn members(self) -> usize {
+        6
+    }
+}
+
+/// What a structure asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Goal {
+    /// One group touches at least `count` distinct members of family `family`.
+    Connects { family: usize, count: u32 },
+    /// An enclosed cell: empty only, or any (stone or empty).
+    Encloses(Enclose),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Enclose {
+    Empty,
+    Any,
+}
+
+/// The lowered rules of a connection game: numbers, indices and flags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConnectionSpec {
+    /// Cell families, in rule-file order.
+    pub families: Vec<Primitive>,
+    /// Winning structures, in rule-file (and output) order.
+    pub structures: Vec<Goal>,
+    /// Sides the input may use (within `MIN_SIDE..=MAX_SIDE`).
+    pub min_side: u32,
+    pub max_side: u32,
+}
+
+/// The compiled engine: per-feature member masks and per-structure tests.
+#[derive(Debug, Clone)]
+pub struct Connection {
+    pub spec: ConnectionSpec,
+    /// Member bits of a cell on corner `i` (`0..6`), side `i` (`6..12`), inside (`12`).
+    feature_mask: [u64; 13],
+    /// For each structure: (member mask of its family, count); enclosures as `None`.
+    connects: Vec<Option<(u64, u32)>>,
+    /// Structure bits that an enclosure of each kind satisfies.
+    empty_bits: u64,
+    any_bits: u64,
+}
+
+impl Connection {
+    /// Compiles a spec. The lowering has checked it (counts within the
+    /// family sizes, at most [`MAX_STRUCTURES`] structures and
+    /// [`MAX_MEMBERS`] members, sides within the board's limits).
+    pub fn new(spec: ConnectionSpec) -> Connection {
+        let mut feature_mask = [0u64; 13];
+        let mut family_mask = Vec::new();
+        let mut bit = 0u32;
+        for &p in &spec.families {
+            let base = bit;
+            for i in 0..6u32 {
+                let m = 1u64 << (base + i);
+                match p {
+                    Primitive::Corners => feature_mask[i as usize] |= m,
+                    Primitive::Sides => feature_mask[6 + i as usize] |= m,
+                    Primitive::SidesWithCorners => {
+                        feature_mask[6 + i as usize] |= m;
+                        // Side i runs from corner i to corner i+1.
+                        feature_mask[i as usize] |= m;
+                        feature_mask[(i as usize + 1) % 6] |= m;
+                    }
+                }
+            }
+            family_mask.push(((1u64 << p.members()) - 1) << base);
+            bit += p.members() as u32;
+        }
+        let mut empty_bits = 0;
+        let mut any_bits = 0;
+        let connects = spec
+            .structures
+            .iter()
+            .enumerate()
+            .map(|(i, g)| match *g {
+                Goal::Connects { family, count } => Some((family_mask[family], count)),
+                Goal::Encloses(e) => {
+                    any_bits |= 1 << i;
+                    if e == Enclose::Empty {
+                        empty_bits |= 1 << i;
+                    }
+                    None
+                }
+            })
+            .collect();
+        Connection { spec, feature_mask, connects, empty_bits, any_bits }
+    }
+
+    /// The member bits of cell `(x, y)` of `board`.
+    #[inline]
+    fn members_of(&self, board: &HexBoard, x: u32, y: u32) -> u64 {
+        match board.feature(x, y) {
+            Feature::Corner(i) => self.feature_mask[i as usize],
+            Feature::Side(i) => self.feature_mask[6 + i as usize],
+            Feature::Inside => self.feature_mask[12],
+        }
+    }
+
+    /// Runs every case of `input`, calling `emit` with each case's result
+    /// as soon as the case is read whole (so the outputs of earlier cases
+    /// are written before a later case's input error is returned).
+    pub fn run<E>(&self, input: &str, mut emit: impl FnMut(u64, Outcome) -> Result<(), E>) -> Result<(), E>
+    where
+        E: From<InputError>,
+    {
+        let mut reader = CaseReader::new(input, self.spec.min_side, self.spec.max_side)?;
+        let mut play = Play::new(self);
+        while let Some(case) = reader.next_case()? {
+            play.reset(HexBoard::new(case.side));
+            let mut outcome = Outcome { win: None };
+            for k in 1..=case.moves {
+                let mv = reader.next_move(&case, k)?;
+                if k >= MAX_MOVES {
+                    let e = InputError::new(mv.line.offset, mv.line.text.len(), format!("more than {MAX_MOVES} moves in one case"));
+                    return Err(e.into());
+                }
+                if outcome.win.is_some() {
+                    // Ignored, but still checked for repeats.
+                    play.occupy(mv.x, mv.y).map_err(|j| mv.repeated(j))?;
+                    continue;
+                }
+                let found = play.place(mv.x, mv.y).map_err(|j| mv.repeated(j))?;
+                if found != 0 {
+                    outcome.win = Some(Win { turn: k, structures: found });
+                }
+            }
+            emit(case.number, outcome)?;
+        }
+        Ok(())
+    }
+}
+
+/// The result of one case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    pub win: Option<Win>,
+}
+
+/// The first winning move and the structures present after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Win {
+    /// 1-based move number.
+    pub turn: u64,
+    /// Bit `i` set when structure `i` (rule-file order) exists.
+    pub structures: u64,
+}
+
+impl Win {
+    /// Indices of the structures present, in rule-file order.
+    pub fn indices(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..64).filter(move |i| self.structures >> i & 1 == 1)
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Open-addressing map of occupied cells: cell key -> stone index, keys
+/// stored inline so that a probe for an empty neighbour reads one slot.
+#[derive(Debug, Clone)]
+struct CellTable {
+    /// Cell key per slot, [`EMPTY`] for a free slot. Length a power of two.
+    keys: Vec<u64>,
+    /// Stone index per slot.
+    vals: Vec<u32>,
+    len: usize,
+    shift: u32,
+}
+
+/// No cell has this key (keys use 42 bits).
+const EMPTY: u64 = u64::MAX;
+const MIN_SLOTS_LOG: u32 = 6;
+
+impl CellTable {
+    fn new() -> Self {
+        let n = 1 << MIN_SLOTS_LOG;
+        CellTable { keys: vec![EMPTY; n], vals: vec![0; n], len: 0, shift: 64 - MIN_SLOTS_LOG }
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// The stone at `key`, or [`NONE`].
+    #[inline]
+    fn get(&self, key: u64) -> u32 {
+        let mask = self.keys.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let k = self.keys[i];
+            if k == key {
+                return self.vals[i];
+            }
+            if k == EMPTY {
+                return NONE;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Inserts `key -> idx`, or returns the stone already at `key`.
+    fn insert(&mut self, key: u64, idx: u32) -> Result<(), u32> {
+        if (self.len + 1) * 2 > self.keys.len() {
+            self.grow();
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let k = self.keys[i];
+            if k == EMPTY {
+                self.keys[i] = key;
+                self.vals[i] = idx;
+                self.len += 1;
+                return Ok(());
+            }
+            if k == key {
+                return Err(self.vals[i]);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let n = self.keys.len() * 2;
+        let keys = std::mem::replace(&mut self.keys, vec![EMPTY; n]);
+        let vals = std::mem::replace(&mut self.vals, vec![0; n]);
+        self.shift -= 1;
+        let mask = n - 1;
+        for (k, v) in keys.into_iter().zip(vals) {
+            if k != EMPTY {
+                let mut i = self.home(k);
+                while self.keys[i] != EMPTY {
+                    i = (i + 1) & mask;
+                }
+                self.keys[i] = k;
+                self.vals[i] = v;
+            }
+        }
+    }
+
+    /// Empties the table; a table much larger than the last case needed
+    /// is dropped, so that many small cases after a large one stay cheap.
+    fn clear(&mut self) {
+        if self.keys.len() > 1 << MIN_SLOTS_LOG && self.keys.len() > 8 * self.len.max(8) {
+            *self = CellTable::new();
+        } else {
+            self.keys.iter_mut().for_each(|k| *k = EMPTY);
+            self.len = 0;
+        }
+    }
+}
+
+/// The state of one case: stones, groups and enclosure counters.
+pub struct Play<'c> {
+    conn: &'c Connection,
+    board: HexBoard,
+    table: CellTable,
+    /// Stones on the board (placed or only occupied).
+    stones: usize,
+    /// Per placed stone: union-find parent, group size (roots), member
+    /// bits (roots), stone neighbours on the board.
+    parent: Vec<u32>,
+    size: Vec<u32>,
+    members: Vec<u64>,
+    around: Vec<u8>,
+    /// Stones placed through [`Play::place`] (later ones are only occupied).
+    placed: usize,
+    /// `E - V + C - T`: bounded faces that are not unit triangles.
+    holes: i64,
+    /// Stones whose six neighbours are all stones on the board.
+    surrounded: u64,
+}
+
+impl<'c> Play<'c> {
+    pub fn new(conn: &'c Connection) -> Self {
+        Play {
+            conn,
+            board: HexBoard::new(MIN_SIDE),
+            table: CellTable::new(),
+            stones: 0,
+            parent: Vec::new(),
+            size: Vec::new(),
+            members: Vec::new(),
+            around: Vec::new(),
+            placed: 0,
+            holes: 0,
+            surrounded: 0,
+        }
+    }
+
+    /// An empty board.
+    pub fn reset(&mut self, board: HexBoard) {
+        self.table.clear();
+        self.board = board;
+        self.stones = 0;
+        self.parent.clear();
+        self.size.clear();
+        self.members.clear();
+        self.around.clear();
+        self.placed = 0;
+        self.holes = 0;
+        self.surrounded = 0;
+    }
+
+    #[inline]
+    fn find(&mut self, mut a: u32) -> u32 {
+        while self.parent[a as usize] != a {
+            let p = self.parent[a as usize];
+            let g = self.parent[p as usize];
+            self.parent[a as usize] = g;
+            a = g;
+        }
+        a
+    }
+
+    /// Joins the groups of `a` and `b`; false when they were one group.
+    #[inline]
+    fn union(&mut self, a: u32, b: u32) -> bool {
+        let (mut a, mut b) = (self.find(a), self.find(b));
+        if a == b {
+            return false;
+        }
+        if self.size[a as usize] < self.size[b as usize] {
+            std::mem::swap(&mut a, &mut b);
+        }
+        self.parent[b as usize] = a;
+        self.size[a as usize] += self.size[b as usize];
+        self.members[a as usize] |= self.members[b as usize];
+        true
+    }
+
+    /// Marks `(x, y)` occupied without updating groups (moves after the
+    /// win). `Err(j)`: the cell already holds stone `j` (0-based move).
+    pub fn occupy(&mut self, x: u32, y: u32) -> Result<(), u64> {
+        let idx = self.stones as u32;
+        self.table.insert(HexBoard::key(x, y), idx).map_err(|j| j as u64)?;
+        self.stones += 1;
+        Ok(())
+    }
+
+    /// Places a stone on `(x, y)` (on the board) and returns the bits of
+    /// the structures that exist after it. `Err(j)`: the cell already holds
+    /// stone `j` (0-based move).
+    pub fn place(&mut self, x: u32, y: u32) -> Result<u64, u64> {
+        debug_assert_eq!(self.placed, self.stones, "place after occupy");
+        self.occupy(x, y)?;
+        let idx = self.placed as u32;
+        self.placed += 1;
+        self.parent.push(idx);
+        self.size.push(1);
+        self.members.push(self.conn.members_of(&self.board, x, y));
+        let mut near = [NONE; 6];
+        let mut n = 0u8;
+        for (i, (a, b)) in HexBoard::around(x, y).into_iter().enumerate() {
+            let j = self.table.get(HexBoard::key(a, b));
+            near[i] = j;
+            if j != NONE {
+                n += 1;
+                let c = &mut self.around[j as usize];
+                *c += 1;
+                if *c == 6 {
+                    self.surrounded += 1;
+                }
+            }
+        }
+        self.around.push(n);
+        if n == 6 {
+            self.surrounded += 1;
+        }
+        let mut triangles = 0i64;
+        let mut merged = 0i64;
+        for i in 0..6 {
+            if near[i] == NONE {
+                continue;
+            }
+            if near[(i + 1) % 6] != NONE {
+                triangles += 1;
+            }
+            if self.union(idx, near[i]) {
+                merged += 1;
+            }
+        }
+        // dE = n, dV = 1, dC = 1 - merged, dT = triangles.
+        self.holes += n as i64 - merged - triangles;
+        let root = self.find(idx);
+        let mask = self.members[root as usize];
+        let mut found = 0u64;
+        for (i, c) in self.conn.connects.iter().enumerate() {
+            if let Some((fm, k)) = *c {
+                if (mask & fm).count_ones() >= k {
+                    found |= 1 << i;
+                }
+            }
+        }
+        if self.holes > 0 {
+            found |= self.conn.any_bits;
+        } else if self.surrounded > 0 {
+            found |= self.conn.any_bits & !self.conn.empty_bits;
+        }
+        Ok(found)
+    }
+
+    /// `E - V + C - T` of the stones placed so far (for tests).
+    pub fn holes(&self) -> i64 {
+        self.holes
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Input: T, then per case `S M` and M lines `x y`.
+
+/// The header of one case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CaseHeader<'a> {
+    /// 1-based case number.
+    pub number: u64,
+    pub side: u32,
+    pub moves: u64,
+    pub line: Line<'a>,
+}
+
+/// One move as read, with its place in the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Move<'a> {
+    pub x: u32,
+    pub y: u32,
+    pub line: Line<'a>,
+}
+
+impl Move<'_> {
+    /// The error for a move onto a cell taken by move `j + 1`.
+    pub fn repeated(&self, j: u64) -> InputError {
+        let text = self.line.text.trim_end();
+        let lead = text.len() - text.trim_start().len();
+        InputError::new(self.line.offset + lead, text.len() - lead, format!(
+            "cell ({}, {}) already holds a stone (move {})",
+            self.x,
+            self.y,
+            j + 1
+        ))
+        .with_help("the moves of a case never repeat a cell")
+    }
+}
+
+/// Reads the cases of an input one at a time.
+pub struct CaseReader<'a> {
+    lines: Lines<'a>,
+    cases: u64,
+    done: u64,
+    min_side: u32,
+    max_side: u32,
+}
+
+fn count(tok: &Token, what: &str) -> Result<u64, InputError> {
+    let t = tok.text;
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(tok.error(format!("expected {what}, found `{t}`")));
+    }
+    t.parse::<u64>().map_err(|_| tok.error(format!("{what} `{t}` is too large")))
+}
+
+/// Exactly `N` tokens on a line, or an error naming `what`.
+fn tokens<'a, const N: usize>(line: &Line<'a>, what: &str) -> Result<[Token<'a>; N], InputError> {
+    let mut it = line.tokens();
+    let mut out = [Token { text: "", offset: 0 }; N];
+    for (i, slot) in out.iter_mut().enumerate() {
+        match it.next() {
+            Some(t) => *slot = t,
+            None => {
+                return Err(line.error_at_end(format!("expected {what}, found {} number{}", i, if i == 1 { "" } else { "s" })))
+            }
+        }
+    }
+    if let Some(extra) = it.next() {
+        let end = line.offset + line.text.trim_end().len();
+        return Err(InputError::new(extra.offset, end - extra.offset, format!("expected {what}, found more on the line")));
+    }
+    Ok(out)
+}
+
+impl<'a> CaseReader<'a> {
+    /// Reads the number of cases.
+    pub fn new(input: &'a str, min_side: u32, max_side: u32) -> Result<Self, InputError> {
+        let mut lines = Lines::new(input);
+        let Some(line) = lines.next_nonblank() else {
+            return Err(lines.error_at_end("expected the number of cases, found end of input"));
+        };
+        let [t] = tokens::<1>(&line, "the number of cases")?;
+        let cases = count(&t, "the number of cases")?;
+        Ok(CaseReader { lines, cases, done: 0, min_side, max_side })
+    }
+
+    /// The next case's header, or `None` after the last case (when the
+    /// input must end).
+    pub fn next_case(&mut self) -> Result<Option<CaseHeader<'a>>, InputError> {
+        if self.done == self.cases {
+            if let Some(line) = self.lines.next_nonblank() {
+                let text = line.text.trim_end();
+                let lead = text.len() - text.trim_start().len();
+                return Err(InputError::new(line.offset + lead, text.len() - lead, format!(
+                    "unexpected input after the last of {} case{}",
+                    self.cases,
+                    if self.cases == 1 { "" } else { "s" }
+                ))
+                .with_help("the first line gives the number of cases"));
+            }
+            return Ok(None);
+        }
+        let number = self.done + 1;
+        let Some(line) = self.lines.next_nonblank() else {
+            return Err(self
+                .lines
+                .error_at_end(format!("expected case {number} of {}: a line `S M`, found end of input", self.cases))
+                .with_help("the first line gives the number of cases"));
+        };
+        let what = format!("the board side and the number of moves of case {number}");
+        let [s, m] = tokens::<2>(&line, &what)?;
+        let side_what = "the board side";
+        let side = number_in(&s, side_what)?;
+        if side < self.min_side as u64 || side > self.max_side as u64 {
+            let (a, b) = (self.min_side, self.max_side);
+            return Err(s
+                .error(format!("board side {side} is outside the supported sides {a} to {b}"))
+                .with_help(format!("the rule file allows sides from {a} to {b}")));
+        }
+        let moves = count(&m, "the number of moves")?;
+        self.done += 1;
+        Ok(Some(CaseHeader { number, side: side as u32, moves, line }))
+    }
+
+    /// Reads move `k` (1-based) of `case`, which must be on the board.
+    pub fn next_move(&mut self, case: &CaseHeader, k: u64) -> Result<Move<'a>, InputError> {
+        let Some(line) = self.lines.next_nonblank() else {
+            return Err(self
+                .lines
+                .error_at_end(format!("expected move {k} of {} of case {}, found end of input", case.moves, case.number))
+                .with_help("each move is a line `x y`"));
+        };
+        let [tx, ty] = tokens::<2>(&line, "a move `x y`")?;
+        let x = coordinate(&tx)?;
+        let y = coordinate(&ty)?;
+        let board = HexBoard::new(case.side);
+        if !board.contains(x, y) {
+            let s = case.side as i64;
+            let text = line.text.trim_end();
+            let lead = text.len() - text.trim_start().len();
+            return Err(InputError::new(line.offset + lead, text.len() - lead, format!(
+                "cell ({x}, {y}) is not on the board of side {s}"
+            ))
+            .with_help(format!("cells have 1 <= x, y <= {} and |x - y| <= {}", 2 * s - 1, s - 1)));
+        }
+        Ok(Move { x: x as u32, y: y as u32, line })
+    }
+}
+
+/// A whole number within `u32`, for the board side.
+fn number_in(tok: &Token, what: &str) -> Result<u64, InputError> {
+    let t = tok.text;
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(tok.error(format!("expected {what}, found `{t}`")));
+    }
+    // Anything longer than 12 digits is above every limit.
+    let digits = t.trim_start_matches('0');
+    if digits.len() > 12 {
+        return Ok(u64::MAX);
+    }
+    Ok(digits.parse::<u64>().unwrap_or(0))
+}
+
+/// A coordinate: a whole number, possibly negative (then off the board).
+#[inline]
+fn coordinate(tok: &Token) -> Result<i64, InputError> {
+    let t = tok.text.as_bytes();
+    let (neg, digits) = match t {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, t),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return Err(tok.error(format!("expected a coordinate (a whole number), found `{}`", tok.text)));
+    }
+    // Saturates far beyond any board (sides are at most 10^6).
+    let v = digits.iter().fold(0i64, |v, &d| (v * 10 + (d - b'0') as i64).min(1 << 40));
+    Ok(if neg { -v } else { v })
+}
+
+// The largest side must keep keys within 21 bits.
+const _: () = assert!(2 * MAX_SIDE < 1 << 21);
+
+#[cfg(test)]
+mod tests;
