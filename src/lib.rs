@@ -7,6 +7,7 @@
 pub mod check;
 pub mod diag;
 pub mod engine;
+pub mod expr;
 pub mod input;
 pub mod load;
 pub mod lower;

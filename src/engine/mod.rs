@@ -3,3 +3,4 @@
 
 pub mod deck;
 pub mod exchange;
+pub mod referee;

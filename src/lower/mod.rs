@@ -4,6 +4,7 @@
 
 pub mod deck;
 pub mod exchange;
+pub mod referee;
 
 use crate::check::{Block, Cx};
 use crate::diag::Diag;
@@ -12,7 +13,7 @@ use crate::run::Game;
 use crate::source::Span;
 
 /// The engines a rule file can name with `engine:`.
-pub const ENGINES: &[&str] = &["exchange"];
+pub const ENGINES: &[&str] = &["exchange", "referee"];
 
 /// A checked, lowered rule file.
 pub struct Compiled {
@@ -43,6 +44,7 @@ pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
                 Box::new(g) as Box<dyn Game>
             })
         }
+        Some("referee") => referee::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
         _ => None,
     };
     if engine.is_some() {
