@@ -47,7 +47,7 @@ fn an_unknown_colour_is_reported_after_the_earlier_frames() {
     assert!(out.ends_with("Frame 2\nCid's turn, in-hand\n1 : 0\n"), "{out}");
     let line = line_of(&input, "Purpel Purpel");
     assert!(err.contains(&format!("line {line}, column 1")), "{err}");
-    assert!(err.contains("`Purpel`") && err.contains("did you mean `Purple`?") == false);
+    assert!(err.contains("expected a ball or `None`, found `Purpel`"), "{err}");
 }
 
 #[test]
@@ -130,4 +130,23 @@ fn a_lot_line_naming_a_stranger() {
     assert_eq!(code, 4);
     assert!(err.contains("found `Spike`"), "{err}");
     assert!(err.contains(&format!("line {}, column 1", line_of(&input, "Spike"))), "{err}");
+}
+
+#[test]
+fn a_stroke_after_the_end_of_a_frame() {
+    let input = format!("2\n{}Red\n\nCid Dee\n", full_frame("Ann", "Bob"));
+    let (code, out, err) = run(&input);
+    assert_eq!(code, 4);
+    assert!(out.ends_with("Ann wins\n"), "{out}");
+    assert!(err.contains("expected the names of the two players of frame 2"), "{err}");
+    assert!(err.contains("frame 1 has already ended"), "{err}");
+}
+
+#[test]
+fn extra_lines_after_the_last_frame() {
+    let input = format!("1\n{}Red Red\n", full_frame("Ann", "Bob"));
+    let (code, out, err) = run(&input);
+    assert_eq!(code, 4);
+    assert!(out.ends_with("Ann wins\n"), "{out}");
+    assert!(err.contains("expected end of input after 1 frames"), "{err}");
 }

@@ -336,10 +336,22 @@ impl Referee {
             };
             let mut toks = names_line.tokens();
             let (Some(a), Some(b)) = (toks.next(), toks.next()) else {
-                return Err(names_line.error_at_end(format!("expected the names of the two players of frame {k}")).into());
+                let e = names_line.error_at_end(format!("expected the names of the two players of frame {k}"));
+                return Err(if k > 1 && names_line.tokens().all(|t| self.ball(t.text).is_some() || t.text == self.no_hit) {
+                    e.with_help(format!("frame {} has already ended; is this a stroke?", k - 1))
+                } else {
+                    e
+                }
+                .into());
             };
             if let Some(extra) = toks.next() {
                 return Err(extra.error("expected two player names, found a third word").into());
+            }
+            if self.ball(a.text).is_some() && a.text == b.text {
+                return Err(names_line
+                    .error(format!("expected the players of frame {k}, found a stroke"))
+                    .with_help(if k > 1 { format!("frame {} has already ended", k - 1) } else { "a frame starts with the names of its two players".to_string() })
+                    .into());
             }
             if a.text == b.text {
                 return Err(b.error(format!("the two players are both named `{}`", b.text)).into());
