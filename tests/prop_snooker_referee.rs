@@ -11,7 +11,26 @@ use arbiter::source::Span;
 use proptest::prelude::*;
 
 fn referee(file: &str) -> Referee {
-    let loaded = load_path(std::path::Path::new(&format!("{}/rules/{file}", env!("CARGO_MANIFEST_DIR")))).unwrap();
+    referee_at(&std::path::PathBuf::from(format!("{}/rules/{file}", env!("CARGO_MANIFEST_DIR"))))
+}
+
+/// An unlisted variant, written as a rule file extending the base: ten
+/// Reds, penalties 3 to 6, the highest colour nominated by default.
+fn unlisted_variant() -> Referee {
+    let dir = std::env::temp_dir().join("arbiter-prop-variants");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("ten-red-{}.rules", std::process::id()));
+    let base = format!("{}/rules/snooker_referee.rules", env!("CARGO_MANIFEST_DIR"));
+    std::fs::write(
+        &path,
+        format!("extends: \"{base}\"\nball \"Red\" {{ count: 10 }}\npenalty {{ min: 3  max: 6 }}\nplay {{ nominate: highest }}\n"),
+    )
+    .unwrap();
+    referee_at(&path)
+}
+
+fn referee_at(path: &std::path::Path) -> Referee {
+    let loaded = load_path(path).unwrap();
     let top = Block::new(&loaded.items, "the rule file", Span::new(0, 0, 0));
     let mut cx = Cx::new();
     let _ = top.prop(&mut cx, "engine");
@@ -27,6 +46,9 @@ struct Oracle {
     player: usize,
     scores: [i64; 2],
     max_penalty: i64,
+    min_penalty: i64,
+    /// The colour nominated by default: the highest instead of the lowest.
+    nominate_highest: bool,
 }
 
 const COLOURS: [(&str, i64); 6] = [("Yellow", 2), ("Green", 3), ("Brown", 4), ("Blue", 5), ("Pink", 6), ("Black", 7)];
@@ -40,7 +62,7 @@ fn value(name: &str) -> i64 {
 }
 
 impl Oracle {
-    fn new(reds: u32, max_penalty: i64) -> Self {
+    fn new(reds: u32, (min_penalty, max_penalty): (i64, i64), nominate_highest: bool) -> Self {
         Oracle {
             reds,
             colours: COLOURS.iter().map(|&(n, v)| (n, v, true)).collect(),
@@ -49,6 +71,8 @@ impl Oracle {
             player: 0,
             scores: [0, 0],
             max_penalty,
+            min_penalty,
+            nominate_highest,
         }
     }
 
@@ -57,7 +81,7 @@ impl Oracle {
         let on: Vec<&str> = if self.colours_phase {
             vec![self.colours.iter().find(|c| c.2).unwrap().0]
         } else if self.after_red {
-            vec![if first != "Red" && first != "None" { COLOURS.iter().find(|c| c.0 == first).unwrap().0 } else { "Yellow" }]
+            vec![if first != "Red" && first != "None" { COLOURS.iter().find(|c| c.0 == first).unwrap().0 } else if self.nominate_highest { "Black" } else { "Yellow" }]
         } else {
             vec!["Red"]
         };
@@ -76,7 +100,7 @@ impl Oracle {
             }
         }
         if foul {
-            let mut p = 4;
+            let mut p = self.min_penalty;
             for b in on.iter().chain(std::iter::once(&first)).chain(potted.iter()) {
                 p = p.max(value(b));
             }
@@ -103,10 +127,10 @@ fn table_value(r: &Referee, st: &State) -> i64 {
     st.counts.iter().enumerate().map(|(i, &c)| c as i64 * r.values[i]).sum()
 }
 
-fn play(r: &Referee, choices: &[u32], max_penalty: i64) -> Result<(), TestCaseError> {
+fn play(r: &Referee, choices: &[u32], penalty: (i64, i64), nominate_highest: bool) -> Result<(), TestCaseError> {
     let idx = |n: &str| r.names.iter().position(|x| x == n).unwrap();
     let mut st = r.start();
-    let mut oracle = Oracle::new(st.counts[idx("Red")], max_penalty);
+    let mut oracle = Oracle::new(st.counts[idx("Red")], penalty, nominate_highest);
     let mut penalties = 0i64;
     let mut fair_points = 0i64;
     let initial = table_value(r, &st);
@@ -180,11 +204,16 @@ proptest! {
 
     #[test]
     fn the_engine_agrees_with_the_oracle(choices in proptest::collection::vec(any::<u32>(), 1..300)) {
-        play(&referee("snooker_referee.rules"), &choices, 7)?;
+        play(&referee("snooker_referee.rules"), &choices, (4, 7), false)?;
+    }
+
+    #[test]
+    fn an_unlisted_variant_agrees_with_the_oracle(choices in proptest::collection::vec(any::<u32>(), 1..200)) {
+        play(&unlisted_variant(), &choices, (3, 6), true)?;
     }
 
     #[test]
     fn six_reds_agree_with_the_oracle(choices in proptest::collection::vec(any::<u32>(), 1..200)) {
-        play(&referee("snooker_referee/six-red.rules"), &choices, 7)?;
+        play(&referee("snooker_referee/six-red.rules"), &choices, (4, 7), false)?;
     }
 }
