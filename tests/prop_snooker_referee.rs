@@ -217,3 +217,29 @@ proptest! {
         play(&referee("snooker_referee/six-red.rules"), &choices, (4, 7), false)?;
     }
 }
+
+const WORDS: [&str; 14] = ["Red", "Yellow", "Black", "White", "None", "Play", "again", "Ann", "Bob", "1", "2", "\n", "\n", "Purple"];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Any input, however broken, ends in output or an input error whose
+    /// offset lies inside the input: never a panic.
+    #[test]
+    fn arbitrary_inputs_never_panic(words in proptest::collection::vec(0..WORDS.len(), 0..400), head in 0u8..4) {
+        use arbiter::run::{Game, Output, RunError};
+        let r = referee("snooker_referee.rules");
+        let mut input = format!("{head}\nAnn Bob\n");
+        for w in words {
+            input.push_str(WORDS[w]);
+            input.push(' ');
+        }
+        let mut sink = Vec::new();
+        let mut out = Output::new(&mut sink);
+        match Game::run(&r, &input, &mut out) {
+            Ok(()) => {}
+            Err(RunError::Input(e)) => prop_assert!(e.offset + e.len <= input.len()),
+            Err(RunError::Io(e)) => prop_assert!(false, "io error {e}"),
+        }
+    }
+}
