@@ -367,3 +367,57 @@ fn output_section(s: &Section, cx: &mut Cx) -> Option<Wording> {
         between: between?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::load::load_text;
+    use crate::lower::compile;
+    use crate::run::Output;
+
+    /// A tiny game with neutral names: cue ball `Q`, two `A`s alternating
+    /// with `X` and `Y`.
+    const RULES: &str = r#"
+engine: referee
+ball "Q" { value: 0 cue: yes }
+ball "A" { value: 1 count: 2 }
+ball "X" { value: 2 }
+ball "Y" { value: 3 }
+play { alternate: A }
+foul "miss" { when: first == [] }
+foul "wrong" { when: first != [] and first not in on or potted - Q not in on or Q in potted }
+penalty { min: 2 max: 3 value: highest(on + first + potted) }
+respot { first-phase: potted - A second-phase: [] second-phase-foul: potted }
+output { frame: "F{frame}" turn: "{player}" in-hand: "{player}*" foul: "!" score: "{first}-{second}"
+         respot: "R {balls:|,}" tie: "=" wins: "W {player}" }
+"#;
+
+    fn run(rules: &str, input: &str) -> String {
+        let loaded = load_text("t.rules", rules, std::path::Path::new(".")).unwrap();
+        let (compiled, diags) = compile(&loaded);
+        let game = compiled.unwrap_or_else(|| panic!("{:?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>())).game;
+        let mut buf = Vec::new();
+        {
+            let mut out = Output::new(&mut buf);
+            game.run(input, &mut out).unwrap();
+        }
+        String::from_utf8(buf).unwrap()
+    }
+
+    #[test]
+    fn a_small_frame_with_a_foul_a_respot_and_a_win() {
+        let got = run(RULES, "1\nP1 P2\nA A\nY Y\nA A X\nNone\nX X\nY Y\n");
+        // A (1), Y (3, respotted), then a foul on the last A potting X
+        // (penalty 2, X respotted), P2 hits nothing (X is on: penalty 2), P1
+        // pots X, then Y, the last ball.
+        assert_eq!(got, "F1\nP1*\n1-0\n4-0\nR Y\n!\n4-2\nR X\nP2\n!\n6-2\nP1\n8-2\n11-2\nW P1\n");
+    }
+
+    #[test]
+    fn a_minimum_above_the_maximum_is_reported() {
+        let broken = RULES.replace("min: 2 max: 3", "min: 5 max: 3");
+        let loaded = load_text("t.rules", &broken, std::path::Path::new(".")).unwrap();
+        let (compiled, diags) = compile(&loaded);
+        assert!(compiled.is_none());
+        assert!(diags.iter().any(|d| d.code == "penalty-range"));
+    }
+}
