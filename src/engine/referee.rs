@@ -292,8 +292,7 @@ impl Referee {
         t.line(buf, &[Val::Str(name)]);
     }
 
-    fn respot_line(&self, buf: &mut Vec<u8>, mask: u64, scratch: &mut Vec<&'static str>) {
-        let _ = scratch;
+    fn respot_line(&self, buf: &mut Vec<u8>, mask: u64) {
         let names: Vec<&str> = self.by_value.iter().filter(|&&b| mask >> b & 1 == 1).map(|&b| self.names[b].as_str()).collect();
         self.out.respot.line(buf, &[Val::Strs(&names)]);
     }
@@ -326,7 +325,6 @@ impl Referee {
         };
         let mut taken = Vec::new();
         let mut stroke = Stroke { first: None, potted: Vec::new() };
-        let mut scratch = Vec::new();
         for k in 1..=frames {
             let Some(names_line) = lines.next_nonblank() else {
                 return Err(lines
@@ -404,7 +402,7 @@ impl Referee {
                         st.counts[b] = 1;
                     }
                     self.out.tie.line(buf, &[]);
-                    self.respot_line(buf, last.map_or(0, |b| 1 << b), &mut scratch);
+                    self.respot_line(buf, last.map_or(0, |b| 1 << b));
                     let Some(lot) = lines.next_nonblank() else {
                             return Err(lines
                             .error_at_end(format!("expected the name of the player who won the lot ({} or {}), found end of input", players[0], players[1]))
@@ -424,7 +422,7 @@ impl Referee {
                     continue;
                 }
                 if o.respot != 0 {
-                    self.respot_line(buf, o.respot, &mut scratch);
+                    self.respot_line(buf, o.respot);
                 }
                 if o.turn_ends {
                     self.turn_line(buf, players[st.player], st.in_hand);
