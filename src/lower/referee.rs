@@ -37,7 +37,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let fouls = top.sections("foul");
     let penalty = top.require_section(cx, "penalty");
     let respot = top.require_section(cx, "respot");
-    let input = top.section(cx, "input");
+    let input = top.require_section(cx, "input");
     let output = top.require_section(cx, "output");
     let out = output.and_then(|s| output_section(s, cx));
     let (no_hit, play_again) = input_section(input, cx);
@@ -50,7 +50,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     // play
     let play = play?;
     let pb = Block::of_section(play);
-    let alternate = pb.require(cx, "alternate", "Red").and_then(|p| ball_list(p, &names, cx));
+    let alternate = pb.require(cx, "alternate", "BALL ...").and_then(|p| ball_list(p, &names, cx));
     let sequence_prop = pb.prop(cx, "sequence");
     let sequence = match sequence_prop {
         Some(p) => ball_list(p, &names, cx),
@@ -172,7 +172,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         let e = rb.require(cx, key, example).and_then(|p| cx.one(p, "a set of balls"))?;
         compile_set(e, &scope, cx).map(|f| (f, e))
     };
-    let first_phase = set_prop("first-phase", "potted - Red");
+    let first_phase = set_prop("first-phase", "potted - BALL");
     let second = set_prop("second-phase", "[]");
     let second_foul = set_prop("second-phase-foul", "potted");
     rb.finish(cx);
@@ -236,7 +236,7 @@ fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
     for s in &sections {
         let b = Block::of_section(s);
         let Some(name) = s.name() else {
-            cx.push(Diag::error("missing", s.head, "a ball needs a name").label("no name").help("write `ball \"Red\" { ... }`"));
+            cx.push(Diag::error("missing", s.head, "a ball needs a name").label("no name").help("write `ball \"NAME\" { value: 1 }`"));
             ok = false;
             continue;
         };
@@ -315,10 +315,10 @@ fn ball_list(p: &Property, names: &[String], cx: &mut Cx) -> Option<Vec<(usize, 
 }
 
 fn input_section(s: Option<&Section>, cx: &mut Cx) -> (Option<String>, Option<Vec<String>>) {
-    let Some(s) = s else { return (Some("None".into()), Some(vec!["Play".into(), "again".into()])) };
+    let Some(s) = s else { return (None, None) };
     let b = Block::of_section(s);
-    let mut word = |key: &'static str, default: &str| -> Option<String> {
-        b.prop(cx, key).map_or(Some(default.to_string()), |p| {
+    let mut word = |key: &'static str, example: &str| -> Option<String> {
+        b.require(cx, key, example).and_then(|p| {
             let e = cx.one(p, "a string")?;
             let s = cx.string(e, "a string")?;
             if s.value.split_whitespace().next().is_none() {
@@ -328,8 +328,8 @@ fn input_section(s: Option<&Section>, cx: &mut Cx) -> (Option<String>, Option<Ve
             Some(s.value.clone())
         })
     };
-    let no_hit = word("no-hit", "None");
-    let again = word("play-again", "Play again");
+    let no_hit = word("no-hit", "\"WORD\"");
+    let again = word("play-again", "\"WORDS\"");
     if let Some(n) = &no_hit {
         if n.split_whitespace().count() != 1 {
             let p = s.items.iter().find(|i| i.key().name == "no-hit").map_or(s.head, |i| i.span());
@@ -345,13 +345,13 @@ fn output_section(s: &Section, cx: &mut Cx) -> Option<Wording> {
     let mut t = |key: &'static str, example: &str, fields: &[&str]| -> Option<Template> {
         b.require(cx, key, example).and_then(|p| cx.template(p, fields))
     };
-    let frame = t("frame", "\"Frame {frame}\"", &["frame"]);
+    let frame = t("frame", "\"frame {frame}\"", &["frame"]);
     let turn = t("turn", "\"{player}'s turn\"", &["player"]);
     let in_hand = t("in-hand", "\"{player}'s turn, in-hand\"", &["player"]);
-    let foul = t("foul", "\"Foul!\"", &[]);
+    let foul = t("foul", "\"foul\"", &[]);
     let score = t("score", "\"{first} : {second}\"", &["first", "second"]);
-    let respot = t("respot", "\"Respot {balls}\"", &["balls"]);
-    let tie = t("tie", "\"Tie\"", &[]);
+    let respot = t("respot", "\"respot {balls}\"", &["balls"]);
+    let tie = t("tie", "\"tie\"", &[]);
     let wins = t("wins", "\"{player} wins\"", &["player"]);
     let between = b.prop(cx, "between").map_or(Some(Template::literal("")), |p| cx.template(p, &[]));
     b.finish(cx);
@@ -387,6 +387,7 @@ foul "miss" { when: first == [] }
 foul "wrong" { when: first != [] and first not in on or potted - Q not in on or Q in potted }
 penalty { min: 2 max: 3 value: highest(on + first + potted) }
 respot { first-phase: potted - A second-phase: [] second-phase-foul: potted }
+input { no-hit: "-" play-again: "again" }
 output { frame: "F{frame}" turn: "{player}" in-hand: "{player}*" foul: "!" score: "{first}-{second}"
          respot: "R {balls:|,}" tie: "=" wins: "W {player}" }
 "#;
@@ -405,7 +406,7 @@ output { frame: "F{frame}" turn: "{player}" in-hand: "{player}*" foul: "!" score
 
     #[test]
     fn a_small_frame_with_a_foul_a_respot_and_a_win() {
-        let got = run(RULES, "1\nP1 P2\nA A\nY Y\nA A X\nNone\nX X\nY Y\n");
+        let got = run(RULES, "1\nP1 P2\nA A\nY Y\nA A X\n-\nX X\nY Y\n");
         // A (1), Y (3, respotted), then a foul on the last A potting X
         // (penalty 2, X respotted), P2 hits nothing (X is on: penalty 2), P1
         // pots X, then Y, the last ball.
