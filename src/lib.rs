@@ -9,6 +9,7 @@ pub mod diag;
 pub mod engine;
 pub mod example;
 pub mod explain;
+pub mod expr;
 pub mod fuzz;
 pub mod input;
 pub mod load;

@@ -6,4 +6,5 @@ pub mod covering;
 pub mod deck;
 pub mod exchange;
 pub mod hexboard;
+pub mod referee;
 pub mod tower;

@@ -6,6 +6,7 @@ pub mod connection;
 pub mod covering;
 pub mod deck;
 pub mod exchange;
+pub mod referee;
 pub mod tower;
 
 use crate::check::{Block, Cx};
@@ -15,7 +16,7 @@ use crate::run::Game;
 use crate::source::Span;
 
 /// The engines a rule file can name with `engine:`.
-pub const ENGINES: &[&str] = &["connection", "covering", "exchange", "tower"];
+pub const ENGINES: &[&str] = &["connection", "covering", "exchange", "referee", "tower"];
 
 /// A checked, lowered rule file.
 pub struct Compiled {
@@ -51,6 +52,7 @@ pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
         Some("tower") => tower::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
         Some("covering") => covering::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
         Some("connection") => connection::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
+        Some("referee") => referee::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
         _ => None,
     };
     let examples = crate::example::lower(&top, &mut cx);

@@ -1,0 +1,444 @@
+//! The referee engine: a state machine that follows a frame of a cue sport
+//! stroke by stroke and says, after each one, whether it was a foul, the
+//! score, which balls come back to the table and who plays next.
+//!
+//! The mechanism (fixed here): balls with values and counts; a first phase
+//! in which, while any `alternate` ball is on the table, a visit alternates
+//! between the alternate balls (any number potted in one stroke) and one
+//! nominated ball of the `sequence`; then a second phase in which the
+//! sequence balls are on one after another; the frame ends on the first
+//! score or foul when only one object ball is left, with a replay from in
+//! hand after a lot on a tie. Everything else is data from the rule file:
+//! the balls, the foul conditions, the penalty formula and its bounds, the
+//! nomination default, the respot sets and every output line's wording.
+//!
+//! Balls are indices; sets of balls are `u64` bitmasks; rule expressions
+//! are closures over an [`Env`] holding the sets `first`, `potted`, `on`.
+
+use crate::diag::did_you_mean;
+use crate::expr::{BoolFn, Env, IntFn, SetFn};
+use crate::input::{InputError, Line, Lines};
+use crate::run::{Output, RunError};
+use crate::template::{Template, Val};
+
+/// Most balls a rule file may name (one bit each in a set).
+pub const MAX_BALLS: usize = 64;
+/// Most frames in one input.
+pub const MAX_FRAMES: u64 = 1 << 40;
+
+/// The index of each variable in `Env::sets` for the rule expressions.
+pub const VARS: [&str; 3] = ["first", "potted", "on"];
+
+/// Which sequence ball is on after an alternate ball when the first ball
+/// hit does not name one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Nominate {
+    Lowest,
+    Highest,
+    Ball(usize),
+}
+
+/// A foul condition.
+pub struct Foul {
+    pub name: String,
+    pub when: BoolFn,
+}
+
+/// The output lines.
+pub struct Wording {
+    pub frame: Template,
+    pub turn: Template,
+    pub in_hand: Template,
+    pub foul: Template,
+    pub score: Template,
+    pub respot: Template,
+    pub tie: Template,
+    pub wins: Template,
+    pub between: Template,
+}
+
+/// The lowered rules of a referee game.
+pub struct Referee {
+    pub names: Vec<String>,
+    pub values: Vec<i64>,
+    /// Balls of each kind at the start of a frame (the cue ball: 1).
+    pub counts: Vec<u32>,
+    pub cue: usize,
+    /// Balls of the first phase (bitmask).
+    pub alternate: u64,
+    /// Balls of the second phase, in the order they are on.
+    pub sequence: Vec<usize>,
+    pub sequence_mask: u64,
+    pub nominate: Nominate,
+    pub fouls: Vec<Foul>,
+    pub penalty: IntFn,
+    pub penalty_min: i64,
+    pub penalty_max: i64,
+    /// Balls respotted after any stroke of the first phase.
+    pub respot_first: SetFn,
+    /// After a fair stroke of the second phase.
+    pub respot_second: SetFn,
+    /// After a foul in the second phase.
+    pub respot_second_foul: SetFn,
+    /// Ball indices in ascending value (the order of respot lists).
+    pub by_value: Vec<usize>,
+    /// The input word for "no ball hit".
+    pub no_hit: String,
+    /// The input line asking the offender to play again (words).
+    pub play_again: Vec<String>,
+    pub out: Wording,
+}
+
+/// Where a frame stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct State {
+    pub counts: Vec<u32>,
+    /// In the first phase: an alternate ball was just potted, a sequence
+    /// ball is on.
+    pub after_alternate: bool,
+    pub second_phase: bool,
+    pub player: usize,
+    pub in_hand: bool,
+    pub scores: [i64; 2],
+}
+
+/// A stroke: the ball hit first (if any) and the balls potted (with
+/// repetitions).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stroke {
+    pub first: Option<usize>,
+    pub potted: Vec<usize>,
+}
+
+/// What a stroke did.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Outcome {
+    pub foul: bool,
+    pub points: i64,
+    pub penalty: i64,
+    pub respot: u64,
+    /// The visit ends (the other player is at the table).
+    pub turn_ends: bool,
+    /// The stroke was played with only one object ball left and it scored
+    /// or fouled: the frame ends (or is tied).
+    pub decisive: bool,
+}
+
+impl Referee {
+    /// The state at the start of a frame.
+    pub fn start(&self) -> State {
+        let mut st =
+            State { counts: self.counts.clone(), after_alternate: false, second_phase: false, player: 0, in_hand: true, scores: [0, 0] };
+        st.second_phase = !self.alternate_left(&st);
+        st
+    }
+
+    fn alternate_left(&self, st: &State) -> bool {
+        st.counts.iter().enumerate().any(|(i, &c)| c > 0 && self.alternate >> i & 1 == 1)
+    }
+
+    /// Object balls left on the table.
+    pub fn object_balls(&self, st: &State) -> u32 {
+        st.counts.iter().enumerate().filter(|&(i, _)| i != self.cue).map(|(_, &c)| c).sum()
+    }
+
+    /// True when only one object ball is left: the next score or foul ends
+    /// the frame.
+    pub fn last_ball(&self, st: &State) -> bool {
+        st.second_phase && self.object_balls(st) == 1
+    }
+
+    /// The balls on for a stroke whose first ball hit is `first`.
+    pub fn on(&self, st: &State, first: Option<usize>) -> u64 {
+        if st.second_phase {
+            return self.sequence.iter().find(|&&b| st.counts[b] > 0).map_or(0, |&b| 1 << b);
+        }
+        if !st.after_alternate {
+            return self.alternate;
+        }
+        if let Some(f) = first {
+            if self.sequence_mask >> f & 1 == 1 {
+                return 1 << f;
+            }
+        }
+        let on_table: Vec<usize> = self.sequence.iter().copied().filter(|&b| st.counts[b] > 0).collect();
+        let pick = match self.nominate {
+            Nominate::Ball(b) => Some(b),
+            Nominate::Lowest => on_table.iter().copied().min_by_key(|&b| (self.values[b], b)),
+            Nominate::Highest => on_table.iter().copied().max_by_key(|&b| (self.values[b], usize::MAX - b)),
+        };
+        pick.map_or(0, |b| 1 << b)
+    }
+
+    /// Plays one stroke: updates the state and says what happened. The
+    /// stroke must be possible (its balls on the table); the reader checks.
+    pub fn stroke(&self, st: &mut State, s: &Stroke) -> Outcome {
+        let decisive_position = self.last_ball(st);
+        let on = self.on(st, s.first);
+        let first = s.first.map_or(0, |b| 1u64 << b);
+        let mut potted = 0u64;
+        for &b in &s.potted {
+            potted |= 1 << b;
+        }
+        let sets = [first, potted, on];
+        let env = Env { sets: &sets, ints: &[] };
+        let foul = self.fouls.iter().any(|f| (f.when)(&env));
+        let mut out = Outcome { foul, ..Outcome::default() };
+        let first_phase = !st.second_phase;
+        for &b in &s.potted {
+            st.counts[b] = st.counts[b].saturating_sub(1);
+        }
+        st.counts[self.cue] = self.counts[self.cue];
+        let object_potted = potted & !(1u64 << self.cue);
+        let respot = if first_phase {
+            (self.respot_first)(&env)
+        } else if foul {
+            (self.respot_second_foul)(&env)
+        } else {
+            (self.respot_second)(&env)
+        } & object_potted;
+        for &b in &s.potted {
+            if respot >> b & 1 == 1 {
+                st.counts[b] += 1;
+            }
+        }
+        out.respot = respot;
+        let cue_potted = potted >> self.cue & 1 == 1;
+        if foul {
+            let p = (self.penalty)(&env).clamp(self.penalty_min, self.penalty_max);
+            out.penalty = p;
+            st.scores[1 - st.player] += p;
+            out.turn_ends = true;
+        } else {
+            out.points = s.potted.iter().map(|&b| self.values[b]).sum();
+            st.scores[st.player] += out.points;
+            out.turn_ends = object_potted == 0;
+        }
+        out.decisive = decisive_position && (foul || object_potted != 0);
+        // The next ball on.
+        if first_phase {
+            let was_after = st.after_alternate;
+            let potted_alternate = object_potted & self.alternate != 0;
+            st.after_alternate = !out.turn_ends && !was_after && potted_alternate;
+            if !st.after_alternate && !self.alternate_left(st) {
+                st.second_phase = true;
+            }
+        }
+        if out.turn_ends {
+            st.player = 1 - st.player;
+        }
+        st.in_hand = cue_potted;
+        out
+    }
+
+    /// The line a stroke is read from, checked against the table.
+    fn read_stroke(&self, line: &Line, st: &State, taken: &mut Vec<u32>, stroke: &mut Stroke) -> Result<(), InputError> {
+        let mut toks = line.tokens();
+        let Some(first) = toks.next() else { return Err(line.error("expected a stroke")) };
+        stroke.potted.clear();
+        stroke.first = if first.text == self.no_hit {
+            None
+        } else {
+            let b = self.ball(first.text).ok_or_else(|| self.unknown_ball(first.text, first.offset, true))?;
+            if b == self.cue {
+                return Err(first
+                    .error(format!("`{}` is the cue ball: it cannot be the ball hit first", first.text))
+                    .with_help(format!("write `{}` when the cue ball hits no ball", self.no_hit)));
+            }
+            if st.counts[b] == 0 {
+                return Err(first.error(format!("`{}` is not on the table: it cannot be hit", first.text)));
+            }
+            Some(b)
+        };
+        taken.clear();
+        taken.resize(self.names.len(), 0);
+        for t in toks {
+            let b = self.ball(t.text).ok_or_else(|| self.unknown_ball(t.text, t.offset, false))?;
+            taken[b] += 1;
+            if taken[b] > st.counts[b] {
+                let left = st.counts[b];
+                return Err(t.error(if left == 0 {
+                    format!("`{}` is not on the table: it cannot be potted", t.text)
+                } else {
+                    format!("`{}` is potted {} times, but only {left} {} on the table", t.text, taken[b], if left == 1 { "is" } else { "are" })
+                }));
+            }
+            stroke.potted.push(b);
+        }
+        Ok(())
+    }
+
+    fn ball(&self, text: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == text)
+    }
+
+    fn unknown_ball(&self, text: &str, offset: usize, first: bool) -> InputError {
+        let what = if first { format!("a ball or `{}`", self.no_hit) } else { "a ball".to_string() };
+        let e = InputError::new(offset, text.len(), format!("expected {what}, found `{text}`"));
+        let names = self.names.iter().map(String::as_str).chain(first.then_some(self.no_hit.as_str()));
+        match did_you_mean(text, names) {
+            Some(s) => e.with_help(format!("did you mean `{s}`?")),
+            None => e.with_help(format!("the balls are {}", self.names.join(" "))),
+        }
+    }
+
+    fn is_play_again(&self, line: &Line) -> bool {
+        let mut toks = line.tokens();
+        self.play_again.iter().all(|w| toks.next().is_some_and(|t| t.text == w)) && toks.next().is_none()
+    }
+
+    fn turn_line(&self, buf: &mut Vec<u8>, name: &str, in_hand: bool) {
+        let t = if in_hand { &self.out.in_hand } else { &self.out.turn };
+        t.line(buf, &[Val::Str(name)]);
+    }
+
+    fn respot_line(&self, buf: &mut Vec<u8>, mask: u64) {
+        let names: Vec<&str> = self.by_value.iter().filter(|&&b| mask >> b & 1 == 1).map(|&b| self.names[b].as_str()).collect();
+        self.out.respot.line(buf, &[Val::Strs(&names)]);
+    }
+
+    /// Runs every frame of the input. On bad input, the lines of the
+    /// frames before it (and of the current frame up to it) are written
+    /// before the error is returned.
+    pub fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
+        let mut buf: Vec<u8> = Vec::with_capacity(1 << 17);
+        let r = self.run_frames(input, out, &mut buf);
+        out.write(&buf)?;
+        r
+    }
+
+    fn run_frames(&self, input: &str, out: &mut Output, buf: &mut Vec<u8>) -> Result<(), RunError> {
+        let mut lines = Lines::new(input);
+        let Some(head) = lines.next_nonblank() else {
+            return Err(lines.error_at_end("expected the number of frames, found end of input").into());
+        };
+        let frames = {
+            let mut toks = head.tokens();
+            let t = toks.next().ok_or_else(|| head.error("expected the number of frames"))?;
+            let n: u64 = t.text.parse().ok().filter(|&n| n <= MAX_FRAMES).ok_or_else(|| {
+                t.error(format!("expected the number of frames, found `{}`", t.text)).with_help("the first line holds one whole number")
+            })?;
+            if let Some(extra) = toks.next() {
+                return Err(extra.error("expected only the number of frames on the first line").into());
+            }
+            n
+        };
+        let mut taken = Vec::new();
+        let mut stroke = Stroke { first: None, potted: Vec::new() };
+        for k in 1..=frames {
+            let Some(names_line) = lines.next_nonblank() else {
+                return Err(lines
+                    .error_at_end(format!("expected the players of frame {k}, found end of input"))
+                    .with_help(format!("the first line says there are {frames} frames"))
+                    .into());
+            };
+            let mut toks = names_line.tokens();
+            let (Some(a), Some(b)) = (toks.next(), toks.next()) else {
+                let e = names_line.error_at_end(format!("expected the names of the two players of frame {k}"));
+                return Err(if k > 1 && names_line.tokens().all(|t| self.ball(t.text).is_some() || t.text == self.no_hit) {
+                    e.with_help(format!("frame {} has already ended; is this a stroke?", k - 1))
+                } else {
+                    e
+                }
+                .into());
+            };
+            if let Some(extra) = toks.next() {
+                return Err(extra.error("expected two player names, found a third word").into());
+            }
+            if self.ball(a.text).is_some() && a.text == b.text {
+                return Err(names_line
+                    .error(format!("expected the players of frame {k}, found a stroke"))
+                    .with_help(if k > 1 { format!("frame {} has already ended", k - 1) } else { "a frame starts with the names of its two players".to_string() })
+                    .into());
+            }
+            if a.text == b.text {
+                return Err(b.error(format!("the two players are both named `{}`", b.text)).into());
+            }
+            let players = [a.text, b.text];
+            if k > 1 {
+                self.out.between.line(buf, &[]);
+            }
+            self.out.frame.line(buf, &[Val::Int(k as i64)]);
+            let mut st = self.start();
+            self.turn_line(buf, players[0], true);
+            // After a foul: (offender, in hand) while "play again" may come.
+            let mut last_foul: Option<(usize, bool)> = None;
+            loop {
+                let Some(line) = lines.next_nonblank() else {
+                    return Err(lines
+                        .error_at_end(format!("expected a stroke, found end of input: frame {k} has not ended"))
+                        .with_help("a frame ends on the first score or foul when only one ball is left")
+                        .into());
+                };
+                if self.is_play_again(&line) {
+                    let Some((offender, in_hand)) = last_foul.take() else {
+                            return Err(line
+                            .error(format!("`{}` may only follow a foul", self.play_again.join(" ")))
+                            .with_help("the stroke before was not a foul, or the offender was already asked to play again")
+                            .into());
+                    };
+                    st.player = offender;
+                    st.in_hand = in_hand;
+                    self.turn_line(buf, players[offender], in_hand);
+                    continue;
+                }
+                self.read_stroke(&line, &st, &mut taken, &mut stroke)?;
+                let last = if self.last_ball(&st) { (0..self.names.len()).find(|&i| i != self.cue && st.counts[i] > 0) } else { None };
+                let striker = st.player;
+                let o = self.stroke(&mut st, &stroke);
+                if o.foul {
+                    self.out.foul.line(buf, &[]);
+                }
+                self.out.score.line(buf, &[Val::Int(st.scores[0]), Val::Int(st.scores[1])]);
+                last_foul = o.foul.then_some((striker, st.in_hand));
+                if o.decisive {
+                    if st.scores[0] != st.scores[1] {
+                        let w = if st.scores[0] > st.scores[1] { 0 } else { 1 };
+                        self.out.wins.line(buf, &[Val::Str(players[w])]);
+                        break;
+                    }
+                    // A tie: the last ball comes back, a lot decides who plays.
+                    if let Some(b) = last {
+                        st.counts[b] = 1;
+                    }
+                    self.out.tie.line(buf, &[]);
+                    self.respot_line(buf, last.map_or(0, |b| 1 << b));
+                    let Some(lot) = lines.next_nonblank() else {
+                            return Err(lines
+                            .error_at_end(format!("expected the name of the player who won the lot ({} or {}), found end of input", players[0], players[1]))
+                            .into());
+                    };
+                    let name = lot.text.trim();
+                    let Some(p) = players.iter().position(|n| *n == name) else {
+                            return Err(lot
+                            .error(format!("expected the name of the player who won the lot, found `{name}`"))
+                            .with_help(format!("after a tie, a line names `{}` or `{}`", players[0], players[1]))
+                            .into());
+                    };
+                    st.player = p;
+                    st.in_hand = true;
+                    last_foul = None;
+                    self.turn_line(buf, players[p], true);
+                    continue;
+                }
+                if o.respot != 0 {
+                    self.respot_line(buf, o.respot);
+                }
+                if o.turn_ends {
+                    self.turn_line(buf, players[st.player], st.in_hand);
+                }
+            }
+            if buf.len() >= 1 << 16 {
+                out.write(buf)?;
+                buf.clear();
+            }
+        }
+        if let Some(extra) = lines.next_nonblank() {
+            return Err(extra
+                .error(format!("expected end of input after {frames} frames"))
+                .with_help("the first line gives the number of frames")
+                .into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,424 @@
+//! Lowering for the `referee` engine: the `ball`, `play`, `foul`,
+//! `penalty`, `respot`, `input` and `output` sections.
+//! See docs/engines/referee.md.
+
+use crate::check::{Block, Cx};
+use crate::diag::Diag;
+use crate::engine::referee::{Foul, Nominate, Referee, Wording, MAX_BALLS, VARS};
+use crate::expr::{compile_bool, compile_int, compile_set, Env, Scope, SetFn, Ty};
+use crate::run::{Game, Output, RunError};
+use crate::source::Span;
+use crate::syntax::{Expr, Property, Section};
+use crate::template::Template;
+
+/// Most balls of one kind.
+pub const MAX_COUNT: i64 = 1000;
+
+impl Game for Referee {
+    fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
+        Referee::run(self, input, out)
+    }
+}
+
+const SCOPE_VARS: [(&str, Ty); 3] = [(VARS[0], Ty::Set), (VARS[1], Ty::Set), (VARS[2], Ty::Set)];
+
+struct Ball {
+    name: String,
+    value: i64,
+    count: u32,
+    cue: bool,
+    head: Span,
+}
+
+/// Lowers the file into a [`Referee`].
+pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
+    let balls = balls(top, cx);
+    let play = top.require_section(cx, "play");
+    let fouls = top.sections("foul");
+    let penalty = top.require_section(cx, "penalty");
+    let respot = top.require_section(cx, "respot");
+    let input = top.require_section(cx, "input");
+    let output = top.require_section(cx, "output");
+    let out = output.and_then(|s| output_section(s, cx));
+    let (no_hit, play_again) = input_section(input, cx);
+    let balls = balls?;
+    let names: Vec<String> = balls.iter().map(|b| b.name.clone()).collect();
+    let values: Vec<i64> = balls.iter().map(|b| b.value).collect();
+    let scope = Scope { vars: &SCOPE_VARS, elements: &names, weights: &values, element: "a ball" };
+    let cue = balls.iter().position(|b| b.cue)?;
+
+    // play
+    let play = play?;
+    let pb = Block::of_section(play);
+    let alternate = pb.require(cx, "alternate", "BALL ...").and_then(|p| ball_list(p, &names, cx));
+    let sequence_prop = pb.prop(cx, "sequence");
+    let sequence = match sequence_prop {
+        Some(p) => ball_list(p, &names, cx),
+        None => None.or(Some(Vec::new())),
+    };
+    let nominate = pb.prop(cx, "nominate").map_or(Some(Nominate::Lowest), |p| {
+        let e = cx.one(p, "`lowest`, `highest` or a ball")?;
+        match e.as_word() {
+            Some("lowest") => Some(Nominate::Lowest),
+            Some("highest") => Some(Nominate::Highest),
+            _ => ball(e, &names, cx).map(Nominate::Ball),
+        }
+    });
+    pb.finish(cx);
+    let alternate = alternate?;
+    let mut alt_mask = 0u64;
+    for &(b, span) in &alternate {
+        if b == cue {
+            cx.push(
+                Diag::error("phase-never-left", span, format!("the cue ball `{}` cannot be an alternate ball", names[b]))
+                    .label("the cue ball never leaves the table, so the first phase would never end"),
+            );
+            return None;
+        }
+        alt_mask |= 1 << b;
+    }
+    let sequence: Vec<(usize, Span)> = match (sequence?, sequence_prop) {
+        (list, Some(p)) => {
+            let mut ok = true;
+            for &(b, span) in &list {
+                if b == cue || alt_mask >> b & 1 == 1 {
+                    cx.push(
+                        Diag::error("sequence", span, format!("`{}` cannot be in the sequence", names[b]))
+                            .label(if b == cue { "the cue ball" } else { "an alternate ball" }),
+                    );
+                    ok = false;
+                }
+                if let Some(&(_, first)) = list.iter().find(|(x, s)| *x == b && s.start < span.start) {
+                    cx.push(
+                        Diag::error("duplicate", span, format!("`{}` is in the sequence twice", names[b]))
+                            .label("again here")
+                            .note(first, "first here"),
+                    );
+                    ok = false;
+                }
+            }
+            for (i, bl) in balls.iter().enumerate() {
+                if i != cue && alt_mask >> i & 1 == 0 && !list.iter().any(|&(b, _)| b == i) {
+                    cx.push(
+                        Diag::error("sequence-never-ends", p.values_span(), format!("`{}` is never on: the sequence can never end", bl.name))
+                            .label(format!("`{}` is missing from the sequence", bl.name))
+                            .note(bl.head, "the ball is defined here")
+                            .help(format!("add `{}` to the sequence, or make it an alternate ball", bl.name)),
+                    );
+                    ok = false;
+                }
+            }
+            if !ok {
+                return None;
+            }
+            list
+        }
+        (_, None) => {
+            let mut v: Vec<usize> = (0..balls.len()).filter(|&i| i != cue && alt_mask >> i & 1 == 0).collect();
+            v.sort_by_key(|&i| (values[i], i));
+            v.into_iter().map(|i| (i, Span::default())).collect()
+        }
+    };
+    let sequence: Vec<usize> = sequence.into_iter().map(|(b, _)| b).collect();
+    let sequence_mask = sequence.iter().fold(0u64, |m, &b| m | 1 << b);
+    let nominate = nominate?;
+    if let Nominate::Ball(b) = nominate {
+        if sequence_mask >> b & 1 == 0 {
+            let p = play.items.iter().find(|i| i.key().name == "nominate").map_or(play.head, |i| i.span());
+            cx.push(
+                Diag::error("sequence", p, format!("`{}` can never be nominated", names[b]))
+                    .label("not a ball of the sequence")
+                    .help("nominate `lowest`, `highest` or a ball of the sequence"),
+            );
+            return None;
+        }
+    }
+
+    // fouls
+    let mut foul_list = Vec::new();
+    for s in &fouls {
+        let b = Block::of_section(s);
+        let name = s.name().map(|l| l.value.clone()).unwrap_or_default();
+        let when = b.require(cx, "when", "first == []").and_then(|p| cx.one(p, "a condition")).and_then(|e| compile_bool(e, &scope, cx));
+        b.finish(cx);
+        if let Some(when) = when {
+            foul_list.push(Foul { name, when });
+        }
+    }
+
+    // penalty
+    let penalty = penalty?;
+    let pen = Block::of_section(penalty);
+    let min = pen.require(cx, "min", "4").and_then(|p| cx.prop_int(p, 0, "the smallest penalty").map(|n| (n, p)));
+    let max = pen.require(cx, "max", "7").and_then(|p| cx.prop_int(p, 0, "the largest penalty").map(|n| (n, p)));
+    let value =
+        pen.require(cx, "value", "highest(on + first + potted)").and_then(|p| cx.one(p, "a number")).and_then(|e| compile_int(e, &scope, cx));
+    pen.finish(cx);
+    let ((min, min_p), (max, max_p)) = (min?, max?);
+    if min > max {
+        cx.push(
+            Diag::error("penalty-range", min_p.values_span(), format!("the smallest penalty ({min}) is above the largest ({max})"))
+                .label("the minimum")
+                .note(max_p.values_span(), "the maximum")
+                .help("make `min` at most `max`"),
+        );
+        return None;
+    }
+
+    // respot
+    let respot = respot?;
+    let rb = Block::of_section(respot);
+    let mut set_prop = |key: &'static str, example: &str| -> Option<(SetFn, &Expr)> {
+        let e = rb.require(cx, key, example).and_then(|p| cx.one(p, "a set of balls"))?;
+        compile_set(e, &scope, cx).map(|f| (f, e))
+    };
+    let first_phase = set_prop("first-phase", "potted - BALL");
+    let second = set_prop("second-phase", "[]");
+    let second_foul = set_prop("second-phase-foul", "potted");
+    rb.finish(cx);
+    let ((first_phase, fe), (second, se), (second_foul, _)) = (first_phase?, second?, second_foul?);
+    let all_objects: u64 = (0..balls.len()).filter(|&i| i != cue).fold(0, |m, i| m | 1 << i);
+    // A respotted alternate ball keeps the first phase going forever.
+    let worst = [all_objects, all_objects, all_objects];
+    let back = first_phase(&Env { sets: &worst, ints: &[] }) & alt_mask;
+    if back != 0 {
+        let b = back.trailing_zeros() as usize;
+        cx.push(
+            Diag::error("phase-never-left", fe.span, format!("`{}` can be respotted, so the first phase can never be left", names[b]))
+                .label(format!("this set can hold `{}`", names[b]))
+                .help(format!("the first phase lasts while an alternate ball is on the table; remove them: `... - {}`", names[b])),
+        );
+    }
+    for &b in &sequence {
+        let one = 1u64 << b;
+        if second(&Env { sets: &[one, one, one], ints: &[] }) & one != 0 {
+            cx.push(
+                Diag::error("sequence-never-ends", se.span, format!("`{}` comes back after it is potted fairly: the sequence can never end", names[b]))
+                    .label("a fair pot of the ball on is respotted")
+                    .help("fair pots of the second phase stay down: `[]`"),
+            );
+            break;
+        }
+    }
+    let out = out?;
+    if cx.has_errors() {
+        return None;
+    }
+    let mut by_value: Vec<usize> = (0..balls.len()).collect();
+    by_value.sort_by_key(|&i| (values[i], i));
+    Some(Referee {
+        counts: balls.iter().map(|b| b.count).collect(),
+        names,
+        values,
+        cue,
+        alternate: alt_mask,
+        sequence,
+        sequence_mask,
+        nominate,
+        fouls: foul_list,
+        penalty: value?,
+        penalty_min: min,
+        penalty_max: max,
+        respot_first: first_phase,
+        respot_second: second,
+        respot_second_foul: second_foul,
+        by_value,
+        no_hit: no_hit?,
+        play_again: play_again?,
+        out,
+    })
+}
+
+fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
+    let sections = top.sections("ball");
+    let mut out: Vec<Ball> = Vec::new();
+    let mut ok = true;
+    for s in &sections {
+        let b = Block::of_section(s);
+        let Some(name) = s.name() else {
+            cx.push(Diag::error("missing", s.head, "a ball needs a name").label("no name").help("write `ball \"NAME\" { value: 1 }`"));
+            ok = false;
+            continue;
+        };
+        if let Some(j) = out.iter().position(|o| o.name == name.value) {
+            cx.push(
+                Diag::error("duplicate", name.span, format!("ball `{}` is defined twice", name.value))
+                    .label("defined again here")
+                    .note(out[j].head, "first defined here"),
+            );
+            ok = false;
+        }
+        let value = b.require(cx, "value", "1").and_then(|p| cx.prop_int(p, 0, "the value of the ball"));
+        let count = b.prop(cx, "count").map_or(Some(1), |p| {
+            let n = cx.prop_int(p, 1, "the number of such balls")?;
+            if n > MAX_COUNT {
+                cx.push(Diag::error("too-large", p.values_span(), format!("at most {MAX_COUNT} balls of a kind")).label("too many"));
+                return None;
+            }
+            Some(n)
+        });
+        let cue = b.prop(cx, "cue").map_or(Some(false), |p| cx.flag(p));
+        b.finish(cx);
+        match (value, count, cue) {
+            (Some(value), Some(count), Some(cue)) => {
+                out.push(Ball { name: name.value.clone(), value, count: count as u32, cue, head: s.head })
+            }
+            _ => ok = false,
+        }
+    }
+    if out.len() > MAX_BALLS {
+        cx.push(Diag::error("too-large", sections[MAX_BALLS].head, format!("at most {MAX_BALLS} balls")).label("one too many"));
+        return None;
+    }
+    let cues: Vec<&Ball> = out.iter().filter(|b| b.cue).collect();
+    if ok && cues.is_empty() {
+        cx.push(
+            Diag::error("missing", top.head, "no ball is the cue ball")
+                .label("no `cue: yes`")
+                .help("add `ball \"White\" { value: 0  cue: yes }`"),
+        );
+        return None;
+    }
+    if cues.len() > 1 {
+        cx.push(
+            Diag::error("duplicate", cues[1].head, "two cue balls")
+                .label("a second `cue: yes`")
+                .note(cues[0].head, "the first cue ball"),
+        );
+        return None;
+    }
+    ok.then_some(out)
+}
+
+fn ball(e: &Expr, names: &[String], cx: &mut Cx) -> Option<usize> {
+    let w = cx.name(e, "a ball")?;
+    match names.iter().position(|n| n == w) {
+        Some(i) => Some(i),
+        None => {
+            let w = w.to_string();
+            cx.unknown(e.span, "a ball", &w, names.iter().map(String::as_str));
+            None
+        }
+    }
+}
+
+fn ball_list(p: &Property, names: &[String], cx: &mut Cx) -> Option<Vec<(usize, Span)>> {
+    let mut out = Vec::new();
+    let mut ok = true;
+    for v in &p.values {
+        match ball(v, names, cx) {
+            Some(b) => out.push((b, v.span)),
+            None => ok = false,
+        }
+    }
+    ok.then_some(out)
+}
+
+fn input_section(s: Option<&Section>, cx: &mut Cx) -> (Option<String>, Option<Vec<String>>) {
+    let Some(s) = s else { return (None, None) };
+    let b = Block::of_section(s);
+    let mut word = |key: &'static str, example: &str| -> Option<String> {
+        b.require(cx, key, example).and_then(|p| {
+            let e = cx.one(p, "a string")?;
+            let s = cx.string(e, "a string")?;
+            if s.value.split_whitespace().next().is_none() {
+                cx.push(Diag::error("empty", e.span, format!("`{key}` cannot be empty")).label("no words"));
+                return None;
+            }
+            Some(s.value.clone())
+        })
+    };
+    let no_hit = word("no-hit", "\"WORD\"");
+    let again = word("play-again", "\"WORDS\"");
+    if let Some(n) = &no_hit {
+        if n.split_whitespace().count() != 1 {
+            let p = s.items.iter().find(|i| i.key().name == "no-hit").map_or(s.head, |i| i.span());
+            cx.push(Diag::error("type", p, "`no-hit` must be one word").label("it is read as the first word of a stroke"));
+        }
+    }
+    b.finish(cx);
+    (no_hit, again.map(|a| a.split_whitespace().map(str::to_string).collect()))
+}
+
+fn output_section(s: &Section, cx: &mut Cx) -> Option<Wording> {
+    let b = Block::of_section(s);
+    let mut t = |key: &'static str, example: &str, fields: &[&str]| -> Option<Template> {
+        b.require(cx, key, example).and_then(|p| cx.template(p, fields))
+    };
+    let frame = t("frame", "\"frame {frame}\"", &["frame"]);
+    let turn = t("turn", "\"{player}'s turn\"", &["player"]);
+    let in_hand = t("in-hand", "\"{player}'s turn, in-hand\"", &["player"]);
+    let foul = t("foul", "\"foul\"", &[]);
+    let score = t("score", "\"{first} : {second}\"", &["first", "second"]);
+    let respot = t("respot", "\"respot {balls}\"", &["balls"]);
+    let tie = t("tie", "\"tie\"", &[]);
+    let wins = t("wins", "\"{player} wins\"", &["player"]);
+    let between = b.prop(cx, "between").map_or(Some(Template::literal("")), |p| cx.template(p, &[]));
+    b.finish(cx);
+    Some(Wording {
+        frame: frame?,
+        turn: turn?,
+        in_hand: in_hand?,
+        foul: foul?,
+        score: score?,
+        respot: respot?,
+        tie: tie?,
+        wins: wins?,
+        between: between?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::load::load_text;
+    use crate::lower::compile;
+    use crate::run::Output;
+
+    /// A tiny game with neutral names: cue ball `Q`, two `A`s alternating
+    /// with `X` and `Y`.
+    const RULES: &str = r#"
+engine: referee
+ball "Q" { value: 0 cue: yes }
+ball "A" { value: 1 count: 2 }
+ball "X" { value: 2 }
+ball "Y" { value: 3 }
+play { alternate: A }
+foul "miss" { when: first == [] }
+foul "wrong" { when: first != [] and first not in on or potted - Q not in on or Q in potted }
+penalty { min: 2 max: 3 value: highest(on + first + potted) }
+respot { first-phase: potted - A second-phase: [] second-phase-foul: potted }
+input { no-hit: "-" play-again: "again" }
+output { frame: "F{frame}" turn: "{player}" in-hand: "{player}*" foul: "!" score: "{first}-{second}"
+         respot: "R {balls:|,}" tie: "=" wins: "W {player}" }
+"#;
+
+    fn run(rules: &str, input: &str) -> String {
+        let loaded = load_text("t.rules", rules, std::path::Path::new(".")).unwrap();
+        let (compiled, diags) = compile(&loaded);
+        let game = compiled.unwrap_or_else(|| panic!("{:?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>())).game;
+        let mut buf = Vec::new();
+        {
+            let mut out = Output::new(&mut buf);
+            game.run(input, &mut out).unwrap();
+        }
+        String::from_utf8(buf).unwrap()
+    }
+
+    #[test]
+    fn a_small_frame_with_a_foul_a_respot_and_a_win() {
+        let got = run(RULES, "1\nP1 P2\nA A\nY Y\nA A X\n-\nX X\nY Y\n");
+        // A (1), Y (3, respotted), then a foul on the last A potting X
+        // (penalty 2, X respotted), P2 hits nothing (X is on: penalty 2), P1
+        // pots X, then Y, the last ball.
+        assert_eq!(got, "F1\nP1*\n1-0\n4-0\nR Y\n!\n4-2\nR X\nP2\n!\n6-2\nP1\n8-2\n11-2\nW P1\n");
+    }
+
+    #[test]
+    fn a_minimum_above_the_maximum_is_reported() {
+        let broken = RULES.replace("min: 2 max: 3", "min: 5 max: 3");
+        let loaded = load_text("t.rules", &broken, std::path::Path::new(".")).unwrap();
+        let (compiled, diags) = compile(&loaded);
+        assert!(compiled.is_none());
+        assert!(diags.iter().any(|d| d.code == "penalty-range"));
+    }
+}
