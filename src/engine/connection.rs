@@ -528,7 +528,7 @@ fn tokens<'a, const N: usize>(line: &Line<'a>, what: &str) -> Result<[Token<'a>;
         }
     }
     if let Some(extra) = it.next() {
-        let end = line.offset + line.text.trim_end().len();
+        let end = (line.offset + line.text.trim_end().len()).max(extra.offset + extra.text.len());
         return Err(InputError::new(extra.offset, end - extra.offset, format!("expected {what}, found more on the line")));
     }
     Ok(out)

@@ -19,6 +19,8 @@ struct Grammar;
 pub const MAX_NESTING: usize = 64;
 /// Most prefix operators (`-`, `not`) in a row.
 pub const MAX_PREFIX_RUN: usize = 16;
+/// The parser's budget of rule calls per byte of input.
+pub const CALLS_PER_BYTE: usize = 2_000;
 /// Largest rule file accepted, in bytes.
 pub const MAX_FILE_SIZE: usize = 1 << 20;
 
@@ -34,7 +36,19 @@ pub fn parse(file: FileId, text: &str) -> Result<Vec<Item>, Diag> {
         .label("file starts here"));
     }
     check_nesting(file, text)?;
-    let mut pairs = Grammar::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
+    // A bound on the parser's work, whatever the text: a diagnostic instead
+    // of a hang (normal files need a few dozen calls per byte).
+    pest::set_call_limit(std::num::NonZeroUsize::new(CALLS_PER_BYTE * text.len() + 100_000));
+    let mut pairs = Grammar::parse(Rule::file, text).map_err(|e| match e.variant {
+        ErrorVariant::CustomError { ref message } if message.contains("call limit") => Diag::error(
+            "too-complex",
+            Span::new(file, 0, 0),
+            "the rule file is too complex to parse",
+        )
+        .label("the parser gave up on this file")
+        .help("look for long runs of unclosed or deeply nested brackets and calls"),
+        _ => syntax_error(file, text, e),
+    })?;
     let b = Builder { file, pratt: pratt() };
     let root = pairs.next().expect("the file rule always yields one pair");
     root.into_inner()
@@ -150,7 +164,7 @@ fn describe(rule: &Rule) -> &'static str {
         | Rule::in_
         | Rule::not_in => "an operator",
         Rule::replace => "`replace`",
-        Rule::word | Rule::keyword | Rule::word_char => "a name",
+        Rule::word | Rule::word_only | Rule::keyword | Rule::word_char => "a name",
         Rule::number => "a number",
         Rule::inner | Rule::long_inner => "string text",
         Rule::long_quote => "`\"\"\"`",
