@@ -275,34 +275,22 @@ fn call(e: &Expr, name: &str, span: crate::source::Span, args: &[Expr], scope: &
             let w = weights_of(scope);
             Some(Compiled::Int(match name {
                 "count" => Box::new(move |env| s(env).count_ones() as i64),
-                "highest" => Box::new(move |env| {
-                    let mut m = s(env);
-                    let mut best = 0;
-                    let mut any = false;
-                    while m != 0 {
-                        let i = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        if !any || w[i] > best {
-                            best = w[i];
-                            any = true;
+                name => {
+                    // The weight of the heaviest (`highest`) or lightest ball of the set.
+                    let heavier = name == "highest";
+                    Box::new(move |env| {
+                        let mut m = s(env);
+                        let mut best: Option<i64> = None;
+                        while m != 0 {
+                            let i = m.trailing_zeros() as usize;
+                            m &= m - 1;
+                            if best.is_none_or(|b| if heavier { w[i] > b } else { w[i] < b }) {
+                                best = Some(w[i]);
+                            }
                         }
-                    }
-                    best
-                }),
-                _ => Box::new(move |env| {
-                    let mut m = s(env);
-                    let mut best = 0;
-                    let mut any = false;
-                    while m != 0 {
-                        let i = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        if !any || w[i] < best {
-                            best = w[i];
-                            any = true;
-                        }
-                    }
-                    best
-                }),
+                        best.unwrap_or(0)
+                    })
+                }
             }))
         }
         "min" | "max" => {
