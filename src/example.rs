@@ -86,6 +86,7 @@ pub fn run(game: &dyn Game, ex: &Example) -> Outcome {
         Ok(()) => None,
         Err(RunError::Input(e)) => Some(e.message),
         Err(RunError::Io(e)) => Some(e.to_string()),
+        Err(RunError::Limit(m)) => Some(m),
     };
     match (&ex.error, &error) {
         (None, None) => {}

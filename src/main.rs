@@ -21,7 +21,11 @@ mod exit {
     pub const IO: u8 = 5;
     pub const EXAMPLE: u8 = 6;
     pub const UNFORMATTED: u8 = 7;
+    pub const LIMIT: u8 = 8;
 }
+
+/// Largest input accepted (it is read whole).
+const MAX_INPUT: u64 = 1 << 30;
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -38,7 +42,8 @@ Exit codes:
   4  invalid input (outputs for the cases before it are printed first)
   5  a file could not be read or the output could not be written
   6  a worked example failed (arbiter test)
-  7  a file is not in canonical layout (arbiter fmt --check)";
+  7  a file is not in canonical layout (arbiter fmt --check)
+  8  a resource limit was reached (--max-nodes, input over 1 GiB)";
 
 #[derive(Parser)]
 #[command(name = "arbiter", version, about = "Check and run game rule files", after_help = AFTER_HELP)]
@@ -76,6 +81,10 @@ enum Command {
         /// produced it and the values that decided.
         #[arg(long)]
         explain: bool,
+        /// Stop a search engine's case after this many nodes, with exit 8
+        /// (default: no limit).
+        #[arg(long, value_name = "N")]
+        max_nodes: Option<u64>,
         /// Format of --explain: text for a terminal, json (one object per line) for tools.
         #[arg(long, value_enum, default_value_t = Format::Text, requires = "explain")]
         format: Format,
@@ -137,7 +146,10 @@ fn main() -> ExitCode {
     };
     setup_miette(cli.color);
     let code = match cli.command {
-        Command::Run { rules, input, explain, format } => run(&rules, input.as_deref(), explain.then_some(format), cli.color),
+        Command::Run { rules, input, explain, format, max_nodes } => {
+            arbiter::run::set_max_nodes(max_nodes.unwrap_or(0));
+            run(&rules, input.as_deref(), explain.then_some(format), cli.color)
+        }
         Command::Check { rules } => check(&rules),
         Command::Test { rules } => test(&rules),
         Command::Fmt { rules, write, check } => fmt(&rules, write, check),
@@ -464,6 +476,10 @@ fn run(rules: &Path, input: Option<&Path>, explain: Option<Format>, color: Color
             exit::IO
         }
         (Ok(()), Ok(())) => exit::OK,
+        (Err(RunError::Limit(message)), _) => {
+            eprintln!("error: {message}");
+            exit::LIMIT
+        }
         (Err(RunError::Input(e)), _) => {
             let (line, col) = e.line_col(&text);
             // miette draws no label on an empty span at the end of the input,
@@ -488,14 +504,22 @@ fn read_input(input: Option<&Path>) -> io::Result<(String, Vec<u8>)> {
     match input {
         None => read_stdin(),
         Some(p) if p.as_os_str() == "-" => read_stdin(),
-        Some(p) => std::fs::read(p)
-            .map(|b| (p.display().to_string(), b))
-            .map_err(|e| io::Error::new(e.kind(), format!("cannot read input `{}`: {e}", p.display()))),
+        Some(p) => {
+            if std::fs::metadata(p).is_ok_and(|m| m.len() > MAX_INPUT) {
+                return Err(io::Error::other(format!("input `{}` is larger than {} bytes", p.display(), MAX_INPUT)));
+            }
+            std::fs::read(p)
+                .map(|b| (p.display().to_string(), b))
+                .map_err(|e| io::Error::new(e.kind(), format!("cannot read input `{}`: {e}", p.display())))
+        }
     }
 }
 
 fn read_stdin() -> io::Result<(String, Vec<u8>)> {
     let mut buf = Vec::new();
-    io::stdin().lock().read_to_end(&mut buf)?;
+    io::stdin().lock().take(MAX_INPUT + 1).read_to_end(&mut buf)?;
+    if buf.len() as u64 > MAX_INPUT {
+        return Err(io::Error::other(format!("the input is larger than {} bytes", MAX_INPUT)));
+    }
     Ok(("<stdin>".to_string(), buf))
 }

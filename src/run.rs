@@ -13,6 +13,26 @@ pub enum RunError {
     Input(InputError),
     /// Writing the output failed (a closed pipe, a full disk).
     Io(io::Error),
+    /// A resource limit stopped the run (`--max-nodes`); outputs before it
+    /// were written. The message says which limit, and where.
+    Limit(String),
+}
+
+/// The node budget of search engines per case (`arbiter run --max-nodes`);
+/// 0 means no limit.
+static MAX_NODES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Sets the search budget per case (0: none).
+pub fn set_max_nodes(n: u64) {
+    MAX_NODES.store(n, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The search budget per case, if any.
+pub fn max_nodes() -> Option<u64> {
+    match MAX_NODES.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => None,
+        n => Some(n),
+    }
 }
 
 impl From<InputError> for RunError {

@@ -57,3 +57,20 @@ fn no_end_line() {
 fn a_card_above_m() {
     expect("Birgit\n5\n1R 2R 3R 4R 6R 5B 4B 3B 2B 1B\nEnd\n", (6, 13), "card `6R` is not in a deck of M = 5");
 }
+
+#[test]
+fn max_nodes_stops_a_long_search_and_keeps_earlier_cases() {
+    let big = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/house_of_cards/13-full-house-m13.in")).unwrap();
+    let first_case: String = big.lines().take(3).map(|l| l.to_string() + "\n").collect();
+    let out = Command::cargo_bin("arbiter")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "--max-nodes", "200", "rules/house_of_cards.rules"])
+        .write_stdin(format!("{GOOD}{first_case}End\n"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(8), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "Case 1: Axel wins 1\n");
+    assert!(stderr.contains("the search of case 2 (line 4) needs more than 200 nodes"), "{stderr}");
+}

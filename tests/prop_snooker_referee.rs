@@ -240,6 +240,7 @@ proptest! {
             Ok(()) => {}
             Err(RunError::Input(e)) => prop_assert!(e.offset + e.len <= input.len()),
             Err(RunError::Io(e)) => prop_assert!(false, "io error {e}"),
+            Err(RunError::Limit(m)) => prop_assert!(false, "no limit is set, yet {m}"),
         }
     }
 }

@@ -114,6 +114,8 @@ pub struct Game<'r, 't> {
     plies: Vec<Vec<(i32, Move)>>,
     /// Nodes searched (for benchmarks and limits).
     pub nodes: u64,
+    /// Give up after this many nodes (`u64::MAX`: never).
+    budget: u64,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -129,12 +131,13 @@ impl TowerRules {
     /// The value of a deal for player 0 (the first player named): player
     /// 0's final score minus player 1's, both playing perfectly.
     pub fn solve(&self, deck: &[u8]) -> (i32, u64) {
-        self.solve_with(deck, &mut Tt::default())
+        self.solve_with(deck, &mut Tt::default(), u64::MAX).unwrap_or((0, 0))
     }
 
     /// [`TowerRules::solve`] with a transposition table to reuse (it is
     /// cleared first, keeping its memory).
-    pub fn solve_with(&self, deck: &[u8], tt: &mut Tt) -> (i32, u64) {
+    /// `None` when the search needs more than `budget` nodes.
+    pub fn solve_with(&self, deck: &[u8], tt: &mut Tt, budget: u64) -> Option<(i32, u64)> {
         tt.clear();
         let n = self.peaks;
         let layout = Layout::new(n);
@@ -145,12 +148,15 @@ impl TowerRules {
         }
         let row = deck[2 * n..].to_vec();
         let first = self.first_by_card[deck[0] as usize];
-        let mut g = Game { rules: self, layout, row, tt, nodes: 0, plies: Vec::new() };
+        let mut g = Game { rules: self, layout, row, tt, nodes: 0, budget, plies: Vec::new() };
         g.plies = vec![Vec::with_capacity(64); g.row.len() + 1];
         // Negamax value for the player to move first; player 0's view.
         let v = g.search(&mut s, 0, first, -i32::MAX, i32::MAX);
+        if g.nodes > g.budget {
+            return None;
+        }
         let v0 = if first == 0 { v } else { -v };
-        (v0, g.nodes)
+        Some((v0, g.nodes))
     }
 }
 
@@ -231,6 +237,10 @@ impl Game<'_, '_> {
     /// Negamax: the best (mover's gain − opponent's gain) from here.
     fn search(&mut self, s: &mut State, t: usize, mover: u8, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
+        if self.nodes > self.budget {
+            // Out of budget: unwind at once; the caller reports the limit.
+            return 0;
+        }
         if t == self.row.len() {
             let mut v = 0;
             for p in 0..2u8 {

@@ -358,7 +358,13 @@ impl Game for Tower {
             if need < 2 * self.rules.peaks {
                 return Err(mline.error(format!("M = {m} gives {need} cards, fewer than the {} the peaks need", 2 * self.rules.peaks)).into());
             }
-            let (v0, _) = self.rules.solve_with(&deck, &mut tt);
+            let budget = crate::run::max_nodes().unwrap_or(u64::MAX);
+            let Some((v0, _)) = self.rules.solve_with(&deck, &mut tt, budget) else {
+                return Err(RunError::Limit(format!(
+                    "the search of case {case} (line {}) needs more than {budget} nodes (--max-nodes)",
+                    mline.number - 1
+                )));
+            };
             let v = if player == 0 { v0 } else { -v0 };
             let vals = |amount: i64| [Val::Int(case), Val::Str(&self.players[player]), Val::Int(amount)];
             if v > 0 {
