@@ -66,7 +66,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
         let b = Block::of_section(s);
         let played = b.require(cx, "played", "\"{deck:>3}:{piles:>3|}\"").and_then(|p| cx.template(p, &["deck", "piles"]));
         let overflow =
-            b.require(cx, "overflow", "\"{deck:>3}: Overflowed on card no{card:>3}\"").and_then(|p| cx.template(p, &["deck", "card"]));
+            b.require(cx, "overflow", "\"{deck:>3}: no pile for card {card}\"").and_then(|p| cx.template(p, &["deck", "card"]));
         b.finish(cx);
         Some((played?, overflow?))
     })?;

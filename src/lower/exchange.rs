@@ -239,7 +239,7 @@ fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &m
         cx.push(
             Diag::error("missing", top.head, "the rule file has no `combination`")
                 .label("no combination table")
-                .help("add rows such as `combination \"Straight\" { pattern: run(5) pays: 100 }`"),
+                .help("add rows such as `combination \"five in a row\" { pattern: run(5) pays: 100 }`"),
         );
         return None;
     }
@@ -251,7 +251,7 @@ fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &m
             cx.push(
                 Diag::error("missing", s.head, "a combination needs a name")
                     .label("no name")
-                    .help("write `combination \"Straight\" { ... }`"),
+                    .help("write `combination \"name\" { ... }`"),
             );
             ok = false;
             continue;

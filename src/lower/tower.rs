@@ -61,7 +61,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
     for p in &players {
         let b = Block::of_section(p);
         let Some(name) = p.name() else {
-            cx.push(Diag::error("missing", p.head, "a player needs a name").label("write `player \"Axel\" { ... }`"));
+            cx.push(Diag::error("missing", p.head, "a player needs a name").label("write `player \"North\" { ... }`"));
             return None;
         };
         let colour = b.require(cx, "colour", "R").and_then(|prop| {
@@ -121,7 +121,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
         let s = scoring?;
         let b = Block::of_section(s);
         let points = b.prop(cx, "points").map_or(Some("sum"), |p| cx.one(p, "how a triangle is worth").and_then(|e| cx.choice(e, &["sum"], "a way to count points")));
-        let owner = b.require(cx, "owner", "[R R R] Axel [R R B] Axel [R B B] Birgit [B B B] Birgit").and_then(|p| {
+        let owner = b.require(cx, "owner", "[R R R] North [R R B] North [R B B] South [B B B] South").and_then(|p| {
             // Pairs of (colours of the three cards) (player).
             let mut table: Vec<(Vec<usize>, usize, crate::source::Span)> = Vec::new();
             let mut ok = true;

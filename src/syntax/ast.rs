@@ -65,7 +65,7 @@ pub struct Section {
 }
 
 impl Section {
-    /// The first label, if any (`"Straight"` in `combination "Straight" {}`).
+    /// The first label, if any (`"pair"` in `group "pair" {}`).
     pub fn name(&self) -> Option<&Label> {
         self.labels.first()
     }
