@@ -14,6 +14,7 @@ pub mod fuzz;
 pub mod input;
 pub mod load;
 pub mod lower;
+pub mod rng;
 pub mod run;
 pub mod source;
 pub mod syntax;

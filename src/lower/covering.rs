@@ -3,14 +3,47 @@
 
 use crate::check::{Block, Cx};
 use crate::diag::Diag;
-use crate::engine::covering::{Covering, Group, MAX_PILES};
+use crate::engine::covering::{Covering, Group, Outcome, MAX_PILES};
 use crate::engine::deck::Deck;
-use crate::run::{Game, Output, RunError};
+use crate::run::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
 use crate::syntax::Section;
 
 impl Game for Covering {
     fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
         Covering::run(self, input, out)
+    }
+
+    fn analysis(&self) -> Option<&dyn Analyze> {
+        Some(self)
+    }
+}
+
+impl Analyze for Covering {
+    /// The rate of decks played without overflow over seeded random decks.
+    fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
+        let mut rng = crate::rng::SplitMix64::new(opts.seed);
+        let mut deck: Vec<u16> = (0..self.deck.size() as u16).collect();
+        let (mut played, mut piles) = (0u64, 0u64);
+        let n = opts.samples.max(1);
+        for i in 0..n {
+            rng.shuffle(&mut deck);
+            if let Outcome::Played(p) = self.play(&deck) {
+                played += 1;
+                piles += p.len() as u64;
+            }
+            if i % 4096 == 0 {
+                progress(i, n);
+            }
+        }
+        progress(n, n);
+        let mut out = vec![
+            ("decks".to_string(), format!("{n} random decks (seed {})", opts.seed)),
+            ("played without overflow".to_string(), format!("{played} of {n} = {:.4} %", played as f64 * 100.0 / n as f64)),
+        ];
+        if played > 0 {
+            out.push(("piles when played".to_string(), format!("{:.3} on average", piles as f64 / played as f64)));
+        }
+        out
     }
 }
 

@@ -7,7 +7,7 @@ use crate::diag::{did_you_mean, Diag};
 use crate::engine::deck::Deck;
 use crate::engine::tower::{TowerRules, MAX_CARDS, MAX_PEAKS};
 use crate::input::Lines;
-use crate::run::{Game, Output, RunError};
+use crate::run::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
 use crate::syntax::ExprKind;
 use crate::template::{Template, Val};
 
@@ -286,7 +286,55 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
     Some(Tower { rules, deck, players, m_range: (m_lo, m_hi), terminator, wins, loses, tie })
 }
 
+impl Analyze for Tower {
+    /// The first mover's advantage (its final score minus the other's) over
+    /// seeded random deals of the largest deck the input allows.
+    fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
+        let mut rng = crate::rng::SplitMix64::new(opts.seed);
+        let m = self.m_range.1;
+        let suits = self.deck.suits.len();
+        let mut deck: Vec<u8> = (0..self.deck.size()).filter(|&c| self.deck.rank(c as u16) < m).map(|c| c as u8).collect();
+        let n = opts.samples.max(1);
+        let mut tt = crate::engine::tower::Tt::default();
+        let (mut total, mut wins, mut ties) = (0i64, 0u64, 0u64);
+        for i in 0..n {
+            rng.shuffle(&mut deck);
+            let (v0, _) = self.rules.solve_with(&deck, &mut tt, u64::MAX).unwrap_or((0, 0));
+            let first = self.rules.first_by_card[deck[0] as usize];
+            let v = if first == 0 { v0 } else { -v0 };
+            total += v as i64;
+            if v > 0 {
+                wins += 1;
+            } else if v == 0 {
+                ties += 1;
+            }
+            progress(i, n);
+        }
+        progress(n, n);
+        let g = gcd(total.unsigned_abs(), n).max(1);
+        vec![
+            ("deals".to_string(), format!("{n} random deals of M = {m} ({} cards, seed {})", m * suits, opts.seed)),
+            (
+                "first mover's advantage".to_string(),
+                format!("{}/{} = {:.4} points per deal", total / g as i64, n / g, total as f64 / n as f64),
+            ),
+            ("first mover wins, ties".to_string(), format!("{wins} and {ties} of {n}")),
+        ]
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
 impl Game for Tower {
+    fn analysis(&self) -> Option<&dyn Analyze> {
+        Some(self)
+    }
+
     fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
         let mut lines = Lines::new(input);
         let mut case = 0i64;
