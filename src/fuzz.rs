@@ -28,6 +28,30 @@ pub fn bundled_rule_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// A game's rule files under `dir`: `GAME.rules` and every variant in
+/// `GAME/`, sorted (what a per-game input target runs each input against).
+pub fn game_rule_files(dir: &Path, game: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = bundled_rule_files(&dir.join(game));
+    let base = dir.join(format!("{game}.rules"));
+    if base.is_file() {
+        out.insert(0, base);
+    }
+    out
+}
+
+/// Runs one input through every rule file of `game` (base and variants),
+/// found under `dir`; the list is computed once per game.
+pub fn game_input(dir: &Path, game: &str, data: &[u8]) {
+    static FILES: OnceLock<Mutex<HashMap<String, &'static [PathBuf]>>> = OnceLock::new();
+    let files: &'static [PathBuf] = {
+        let mut map = FILES.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(game.to_string()).or_insert_with(|| Box::leak(game_rule_files(dir, game).into_boxed_slice()))
+    };
+    for f in files {
+        input(f, data);
+    }
+}
+
 /// Compiled rule files, kept across calls (compiling is most of the cost).
 fn compiled(rules: &Path) -> Option<&'static Compiled> {
     static CACHE: OnceLock<Mutex<HashMap<PathBuf, Option<&'static Compiled>>>> = OnceLock::new();

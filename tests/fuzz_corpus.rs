@@ -30,18 +30,23 @@ fn rule_front_end_survives_the_corpus() {
     assert!(n > 0);
 }
 
+/// The per-game input targets: every seed and regression of a game runs
+/// against the game's base rule file and each of its variants.
 #[test]
 fn input_readers_survive_the_corpus() {
-    let rules = arbiter::fuzz::bundled_rule_files(&root().join("rules"));
-    let mut n = 0;
-    for sub in ["fuzz/seeds/input", "tests/fuzz_regressions/input"] {
-        for f in files(&root().join(sub)) {
-            let data = std::fs::read(&f).unwrap();
-            if let Some((&pick, input)) = data.split_first() {
-                arbiter::fuzz::input(&rules[pick as usize % rules.len()], input);
+    let rules = root().join("rules");
+    let mut games = 0;
+    for game in files(&rules).iter().filter_map(|p| p.file_stem()?.to_str().map(str::to_string)) {
+        assert!(arbiter::fuzz::game_rule_files(&rules, &game).len() >= 2, "{game}: base and variants");
+        let mut n = 0;
+        for sub in ["fuzz/seeds", "tests/fuzz_regressions"] {
+            for f in files(&root().join(sub).join(&game)) {
+                arbiter::fuzz::game_input(&rules, &game, &std::fs::read(&f).unwrap());
                 n += 1;
             }
         }
+        assert!(n > 0, "{game}: no seeds in fuzz/seeds/{game}");
+        games += 1;
     }
-    assert!(n > 0);
+    assert_eq!(games, 5);
 }

@@ -17,7 +17,9 @@
 
 use super::deck::{Card, Deck};
 use crate::input::{InputError, Lines};
+use crate::explain::Explanation;
 use crate::run::{Output, RunError};
+use crate::source::Span;
 use crate::template::{Template, Val};
 
 /// Most piles a layout may have (piles are bits of a `u64`).
@@ -71,6 +73,7 @@ pub struct Covering {
     pub terminator: String,
     pub played: Template,
     pub overflow: Template,
+    pub spans: CoveringSpans,
 }
 
 /// How one deal ended.
@@ -81,6 +84,27 @@ pub enum Outcome {
     Played(Vec<usize>),
     /// The card at this 1-based position needed a pile beyond the layout.
     Overflow(usize),
+}
+
+/// One move of a deal, as `play_traced` reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step<'a> {
+    /// Group `group` lies on `piles` (in covering order); the cards from
+    /// position `first` (0-based) on cover them, one each.
+    Cover { group: usize, piles: &'a [usize], first: usize },
+    /// The card at position `card` starts a new pile.
+    Pile { card: usize },
+}
+
+/// Where the rules an explanation cites are written in the rule file.
+#[derive(Debug, Clone, Default)]
+pub struct CoveringSpans {
+    pub piles: Span,
+    /// Each group's section header, in group order.
+    pub groups: Vec<Span>,
+    pub names: Vec<String>,
+    pub played: Span,
+    pub overflow: Span,
 }
 
 /// The exposed cards: the top rank of each pile and, per rank, the piles
@@ -137,26 +161,24 @@ impl Covering {
                 _ => Fast::General,
             })
             .collect();
-        Covering { deck, piles, groups, fast, lines_per_deck, terminator, played, overflow }
+        Covering { deck, piles, groups, fast, lines_per_deck, terminator, played, overflow, spans: CoveringSpans::default() }
     }
 
     /// Plays one deal.
     pub fn play(&self, cards: &[Card]) -> Outcome {
-        let mut t = Table::new(self.piles, self.deck.ranks.len());
-        match self.play_on(&mut t, cards) {
-            None => Outcome::Played(t.count),
-            Some(card) => Outcome::Overflow(card),
-        }
+        self.play_traced(cards, &mut |_| {})
     }
 
     /// Plays one deal on `t` (cleared first); the overflow card, if any.
-    fn play_on(&self, t: &mut Table, cards: &[Card]) -> Option<usize> {
+    /// `step` sees each move before it is made (a no-op closure for `run`).
+    fn play_on(&self, t: &mut Table, cards: &[Card], step: &mut impl FnMut(Step<'_>)) -> Option<usize> {
         t.clear();
         let mut chosen = Vec::with_capacity(8);
         let mut next = 0;
         while next < cards.len() {
             chosen.clear();
-            if self.find_group(t, &mut chosen) {
+            if let Some(group) = self.find_group(t, &mut chosen) {
+                step(Step::Cover { group, piles: &chosen, first: next });
                 for &p in &chosen {
                     let Some(&card) = cards.get(next) else { break };
                     next += 1;
@@ -172,6 +194,7 @@ impl Covering {
             if t.piles() == self.piles {
                 return Some(next + 1);
             }
+            step(Step::Pile { card: next });
             let r = self.deck.rank(cards[next]);
             t.showing[r] |= 1 << t.piles();
             t.top.push(r);
@@ -179,6 +202,15 @@ impl Covering {
             next += 1;
         }
         None
+    }
+
+    /// Plays one deal, showing each move to `step` (for explanations).
+    pub fn play_traced(&self, cards: &[Card], step: &mut impl FnMut(Step<'_>)) -> Outcome {
+        let mut t = Table::new(self.piles, self.deck.ranks.len());
+        match self.play_on(&mut t, cards, step) {
+            None => Outcome::Played(t.count),
+            Some(card) => Outcome::Overflow(card),
+        }
     }
 
     /// The piles whose exposed card can start group `g`.
@@ -231,7 +263,7 @@ impl Covering {
     /// The group to cover now, as piles in covering order: the eligible
     /// card on the lowest pile (its first group in file order), then its
     /// partners on the lowest piles.
-    fn find_group(&self, t: &Table, chosen: &mut Vec<usize>) -> bool {
+    fn find_group(&self, t: &Table, chosen: &mut Vec<usize>) -> Option<usize> {
         let mut best: Option<(usize, usize)> = None;
         for g in 0..self.groups.len() {
             let elig = self.eligible(t, g);
@@ -242,8 +274,8 @@ impl Covering {
                 }
             }
         }
-        let Some((p, g)) = best else { return false };
-        self.start(t, g, p, chosen)
+        let (p, g) = best?;
+        self.start(t, g, p, chosen).then_some(g)
     }
 
     /// Starts group `g` at pile `p` and completes it with the lowest piles.
@@ -399,21 +431,28 @@ impl Covering {
         Ok(Some(()))
     }
 
-    /// Plays every deck of the input, one output line each.
-    pub fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
+    /// Reads every deck of the input and hands each to `each` with its
+    /// number (1-based) and a table to play it on.
+    fn decks(&self, input: &str, mut each: impl FnMut(usize, &[Card], &mut Table) -> Result<(), RunError>) -> Result<(), RunError> {
         let mut lines = Lines::new(input);
         let mut cards = Vec::with_capacity(self.deck.size());
-        let mut deck_no = 0;
         let mut table = Table::new(self.piles, self.deck.ranks.len());
-        let mut sizes: Vec<i64> = Vec::with_capacity(self.piles);
         let (mut stamp, mut first) = (vec![0usize; self.deck.size()], vec![0usize; self.deck.size()]);
-        loop {
-            deck_no += 1;
+        for deck_no in 1.. {
             if self.read_deck(&mut lines, &mut cards, deck_no, &mut stamp, &mut first)?.is_none() {
-                return Ok(());
+                break;
             }
+            each(deck_no, &cards, &mut table)?;
+        }
+        Ok(())
+    }
+
+    /// Plays every deck of the input, one output line each.
+    pub fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
+        let mut sizes: Vec<i64> = Vec::with_capacity(self.piles);
+        self.decks(input, |deck_no, cards, table| {
             let buf = out.buffer();
-            match self.play_on(&mut table, &cards) {
+            match self.play_on(table, cards, &mut |_| {}) {
                 None => {
                     sizes.clear();
                     sizes.extend(table.count.iter().map(|&n| n as i64));
@@ -421,8 +460,76 @@ impl Covering {
                 }
                 Some(card) => self.overflow.line(buf, &[Val::Int(deck_no as i64), Val::Int(card as i64)]),
             }
-            out.end_case()?;
-        }
+            Ok(out.end_case()?)
+        })
+    }
+
+    /// Plays every deck of the input and explains each output line: the
+    /// groups covered (which cards, by which), the piles used, and on an
+    /// overflow the exposed cards that formed no group.
+    pub fn explain(&self, input: &str, each: &mut dyn FnMut(Explanation)) -> Result<(), RunError> {
+        self.decks(input, |deck_no, cards, table| {
+            let name = |c: Card| self.deck.card_name(c);
+            // The card on top of each pile, and each group's coverings.
+            let mut tops: Vec<Card> = Vec::new();
+            let mut covers = vec![0usize; self.groups.len()];
+            let mut values = Vec::new();
+            let ended = self.play_on(table, cards, &mut |s| match s {
+                Step::Pile { card } => tops.push(cards[card]),
+                Step::Cover { group, piles, first } => {
+                    let by = &cards[first.min(cards.len())..(first + piles.len()).min(cards.len())];
+                    let under: Vec<String> = piles.iter().map(|&p| name(tops[p])).collect();
+                    let over: Vec<String> = by.iter().map(|&c| name(c)).collect();
+                    let what = if over.is_empty() { "the deck ran out".to_string() } else { format!("covered by {}", over.join(" ")) };
+                    let at = if by.len() > 1 { format!("cards {}-{}", first + 1, first + by.len()) } else { format!("card {}", first + 1) };
+                    let on: Vec<String> = piles.iter().map(|p| (p + 1).to_string()).collect();
+                    covers[group] += 1;
+                    values.push((at, format!("`{}` {} on piles {}: {what}", self.spans.names[group], under.join(" "), on.join(" "))));
+                    for (&p, &c) in piles.iter().zip(by) {
+                        tops[p] = c;
+                    }
+                }
+            });
+            let mut line = Vec::new();
+            let mut e = Explanation::default();
+            match ended {
+                None => {
+                    let sizes: Vec<i64> = table.count.iter().map(|&n| n as i64).collect();
+                    self.played.line(&mut line, &[Val::Int(deck_no as i64), Val::Ints(&sizes)]);
+                    e.summary = format!(
+                        "deck {deck_no}: every card was dealt, on {} of the {} piles; {} groups were covered",
+                        sizes.len(),
+                        self.piles,
+                        covers.iter().sum::<usize>()
+                    );
+                    e.rules.push((self.spans.piles, format!("{} of {} piles used", sizes.len(), self.piles)));
+                }
+                Some(card) => {
+                    self.overflow.line(&mut line, &[Val::Int(deck_no as i64), Val::Int(card as i64)]);
+                    e.summary = format!(
+                        "deck {deck_no}: card {card} ({}) needs a new pile, but all {} are in use and no group lies exposed",
+                        name(cards[card - 1]),
+                        self.piles
+                    );
+                    e.rules.push((self.spans.piles, format!("all {} piles in use at card {card}", self.piles)));
+                    values.push(("exposed".to_string(), tops.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ")));
+                }
+            }
+            for (g, &n) in covers.iter().enumerate() {
+                let says = match n {
+                    0 => "never covered".to_string(),
+                    1 => "covered once".to_string(),
+                    _ => format!("covered {n} times"),
+                };
+                e.rules.push((self.spans.groups[g], says));
+            }
+            let template = if ended.is_none() { self.spans.played } else { self.spans.overflow };
+            e.rules.push((template, "writes the line".to_string()));
+            e.output = String::from_utf8_lossy(&line).trim_end().to_string();
+            e.values = values;
+            each(e);
+            Ok(())
+        })
     }
 }
 

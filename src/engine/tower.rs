@@ -70,6 +70,8 @@ struct Layout {
     /// Floor slots: the two peak slots they lie between, and the peak slot
     /// above them.
     floors: Vec<(usize, usize, usize)>,
+    /// Each floor slot's level (0: between base peaks) and place on it.
+    place: Vec<(usize, usize)>,
 }
 
 impl Layout {
@@ -83,13 +85,14 @@ impl Layout {
                 count += 1;
             }
         }
-        let mut floors = Vec::new();
+        let (mut floors, mut place) = (Vec::new(), Vec::new());
         for level in 0..n.saturating_sub(1) {
             for i in 0..n - level - 1 {
                 floors.push((index[level][i], index[level][i + 1], index[level + 1][i]));
+                place.push((level, i));
             }
         }
-        Layout { floors }
+        Layout { floors, place }
     }
 }
 
@@ -138,6 +141,18 @@ impl TowerRules {
     /// cleared first, keeping its memory).
     /// `None` when the search needs more than `budget` nodes.
     pub fn solve_with(&self, deck: &[u8], tt: &mut Tt, budget: u64) -> Option<(i32, u64)> {
+        let (mut g, mut s, first) = self.start(deck, tt, budget);
+        // Negamax value for the player to move first; player 0's view.
+        let v = g.search(&mut s, 0, first, -i32::MAX, i32::MAX);
+        if g.nodes > g.budget {
+            return None;
+        }
+        let v0 = if first == 0 { v } else { -v };
+        Some((v0, g.nodes))
+    }
+
+    /// The game, the starting position and the first mover of a deal.
+    fn start<'t>(&self, deck: &[u8], tt: &'t mut Tt, budget: u64) -> (Game<'_, 't>, State, u8) {
         tt.clear();
         let n = self.peaks;
         let layout = Layout::new(n);
@@ -150,14 +165,78 @@ impl TowerRules {
         let first = self.first_by_card[deck[0] as usize];
         let mut g = Game { rules: self, layout, row, tt, nodes: 0, budget, plies: Vec::new() };
         g.plies = vec![Vec::with_capacity(64); g.row.len() + 1];
-        // Negamax value for the player to move first; player 0's view.
-        let v = g.search(&mut s, 0, first, -i32::MAX, i32::MAX);
-        if g.nodes > g.budget {
-            return None;
-        }
-        let v0 = if first == 0 { v } else { -v };
-        Some((v0, g.nodes))
+        (g, s, first)
     }
+
+    /// One line of perfect play (each turn's first best move in the
+    /// engine's order) and the cards held at the end; for explanations.
+    pub fn principal_line(&self, deck: &[u8], tt: &mut Tt) -> (Vec<Turn>, [Option<u8>; 2]) {
+        let (mut g, mut s, first) = self.start(deck, tt, u64::MAX);
+        g.search(&mut s, 0, first, -i32::MAX, i32::MAX);
+        let mut line = Vec::new();
+        let mut mover = first;
+        for t in 0..g.row.len() {
+            let mut moves = Vec::new();
+            g.moves(&s, mover, t, &mut moves);
+            let mut best: Option<(i32, i32, Move)> = None;
+            for &(gain, m) in &moves {
+                let saved = s;
+                g.play(&mut s, m, mover, g.row[t]);
+                let v = gain - g.search(&mut s, t + 1, 1 - mover, -i32::MAX, i32::MAX);
+                s = saved;
+                if best.is_none_or(|(b, _, _)| v > b) {
+                    best = Some((v, gain, m));
+                }
+            }
+            let Some((_, gain, m)) = best else { break };
+            let c = g.row[t];
+            let h = s.hand[mover as usize];
+            let (action, triangle) = match m {
+                Move::Hold => (Action::Hold, None),
+                Move::Floor(f, held) => {
+                    let (lp, rp, _) = g.layout.floors[f];
+                    let (level, place) = g.layout.place[f];
+                    let card = if held { h } else { c };
+                    (Action::Floor { level, place, card }, Some([s.right[lp], s.left[rp], card]))
+                }
+                Move::Peak(f, swap) => {
+                    let (level, place) = g.layout.place[f];
+                    let (left, right) = if swap { (c, h) } else { (h, c) };
+                    (Action::Peak { level: level + 1, place, left, right }, Some([s.floor[f], left, right]))
+                }
+            };
+            line.push(Turn { mover, card: c, action, gain, triangle });
+            g.play(&mut s, m, mover, c);
+            mover = 1 - mover;
+        }
+        let held = s.hand.map(|h| (h != NONE).then_some(h));
+        (line, held)
+    }
+}
+
+/// One turn of a line of play (see [`TowerRules::principal_line`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Turn {
+    /// 0 or 1: the player in rule-file order.
+    pub mover: u8,
+    /// The card drawn.
+    pub card: u8,
+    pub action: Action,
+    /// Points the turn's triangle gives the mover (negative: the other).
+    pub gain: i32,
+    /// The triangle the turn formed, if any.
+    pub triangle: Option<[u8; 3]>,
+}
+
+/// What a turn did with the drawn card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Hold,
+    /// A floor card on the valley at `place` (0-based, from the left) of
+    /// `level` (0: between the base peaks).
+    Floor { level: usize, place: usize, card: u8 },
+    /// A peak on `level` (1: the first above the base), at `place`.
+    Peak { level: usize, place: usize, left: u8, right: u8 },
 }
 
 impl Game<'_, '_> {
@@ -234,6 +313,25 @@ impl Game<'_, '_> {
         out.sort_by_key(|m| std::cmp::Reverse(m.0));
     }
 
+    /// Makes move `m` of `mover`, who drew card `c`.
+    #[inline(always)]
+    fn play(&self, s: &mut State, m: Move, mover: u8, c: u8) {
+        match m {
+            Move::Hold => s.hand[mover as usize] = c,
+            Move::Floor(f, false) => s.floor[f] = c,
+            Move::Floor(f, true) => {
+                s.floor[f] = s.hand[mover as usize];
+                s.hand[mover as usize] = c;
+            }
+            Move::Peak(f, swap) => {
+                let up = self.layout.floors[f].2;
+                let h = s.hand[mover as usize];
+                (s.left[up], s.right[up]) = if swap { (c, h) } else { (h, c) };
+                s.hand[mover as usize] = NONE;
+            }
+        }
+    }
+
     /// Negamax: the best (mover's gain − opponent's gain) from here.
     fn search(&mut self, s: &mut State, t: usize, mover: u8, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
@@ -280,20 +378,7 @@ impl Game<'_, '_> {
         let mut best_i = 0u8;
         for (i, &(gain, m)) in moves[..n].iter().enumerate() {
             let saved = *s;
-            match m {
-                Move::Hold => s.hand[mover as usize] = c,
-                Move::Floor(f, false) => s.floor[f] = c,
-                Move::Floor(f, true) => {
-                    s.floor[f] = s.hand[mover as usize];
-                    s.hand[mover as usize] = c;
-                }
-                Move::Peak(f, swap) => {
-                    let up = self.layout.floors[f].2;
-                    let h = s.hand[mover as usize];
-                    (s.left[up], s.right[up]) = if swap { (c, h) } else { (h, c) };
-                    s.hand[mover as usize] = NONE;
-                }
-            }
+            self.play(s, m, mover, c);
             // v = gain - child, so the child's window is shifted by the gain.
             // After the first move, a null window proves the move no better
             // (principal variation search); a move that beats it is searched again.

@@ -3,7 +3,7 @@
 
 use crate::check::{Block, Cx};
 use crate::diag::Diag;
-use crate::engine::covering::{Covering, Group, Outcome, MAX_PILES};
+use crate::engine::covering::{Covering, CoveringSpans, Group, Outcome, MAX_PILES};
 use crate::engine::deck::Deck;
 use crate::run::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
 use crate::syntax::Section;
@@ -15,6 +15,16 @@ impl Game for Covering {
 
     fn analysis(&self) -> Option<&dyn Analyze> {
         Some(self)
+    }
+
+    fn explainer(&self) -> Option<&dyn crate::explain::Explain> {
+        Some(self)
+    }
+}
+
+impl crate::explain::Explain for Covering {
+    fn explain(&self, input: &str, each: &mut dyn FnMut(crate::explain::Explanation)) -> Result<(), RunError> {
+        Covering::explain(self, input, each)
     }
 }
 
@@ -54,10 +64,16 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
     let input = top.section(cx, "input");
     let output = top.require_section(cx, "output");
     let deck = deck?;
+    let mut spans = CoveringSpans {
+        groups: groups.iter().map(|s| s.head).collect(),
+        names: groups.iter().map(|s| s.name().map_or(String::new(), |n| n.value.clone())).collect(),
+        ..Default::default()
+    };
 
     let piles = layout.and_then(|s| {
         let b = Block::of_section(s);
         let n = b.require(cx, "piles", "16").and_then(|p| {
+            spans.piles = p.span;
             let n = cx.prop_int(p, 1, "the number of piles (at least 1)")?;
             if n as usize > MAX_PILES {
                 cx.push(
@@ -97,9 +113,14 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
     };
     let (played, overflow) = output.and_then(|s| {
         let b = Block::of_section(s);
-        let played = b.require(cx, "played", "\"{deck:>3}:{piles:>3|}\"").and_then(|p| cx.template(p, &["deck", "piles"]));
-        let overflow =
-            b.require(cx, "overflow", "\"{deck:>3}: no pile for card {card}\"").and_then(|p| cx.template(p, &["deck", "card"]));
+        let played = b.require(cx, "played", "\"{deck:>3}:{piles:>3|}\"").and_then(|p| {
+            spans.played = p.span;
+            cx.template(p, &["deck", "piles"])
+        });
+        let overflow = b.require(cx, "overflow", "\"{deck:>3}: no pile for card {card}\"").and_then(|p| {
+            spans.overflow = p.span;
+            cx.template(p, &["deck", "card"])
+        });
         b.finish(cx);
         Some((played?, overflow?))
     })?;
@@ -107,7 +128,9 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
     if cx.has_errors() {
         return None;
     }
-    Some(Covering::new(deck, piles, groups, lines, terminator, played, overflow))
+    let mut game = Covering::new(deck, piles, groups, lines, terminator, played, overflow);
+    game.spans = spans;
+    Some(game)
 }
 
 fn lower_groups(sections: &[&Section], deck: &Deck, piles: Option<usize>, top: &Block, cx: &mut Cx) -> Option<Vec<Group>> {

@@ -5,8 +5,10 @@
 use crate::check::{Block, Cx};
 use crate::diag::{did_you_mean, Diag};
 use crate::engine::deck::Deck;
-use crate::engine::tower::{TowerRules, MAX_CARDS, MAX_PEAKS};
+use crate::engine::tower::{Action, TowerRules, Tt, MAX_CARDS, MAX_PEAKS};
+use crate::explain::Explanation;
 use crate::input::Lines;
+use crate::source::Span;
 use crate::run::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
 use crate::syntax::ExprKind;
 use crate::template::{Template, Val};
@@ -22,11 +24,33 @@ pub struct Tower {
     pub wins: Template,
     pub loses: Template,
     pub tie: Template,
+    pub spans: TowerSpans,
+}
+
+/// Where the rules an explanation cites are written.
+#[derive(Debug, Clone, Default)]
+pub struct TowerSpans {
+    pub players: [Span; 2],
+    pub peaks: Span,
+    pub first: Span,
+    /// The owner entry of each sorted colour triple, indexed like
+    /// `(a * k + b) * k + c` for `k` colours.
+    pub owner: Vec<Span>,
+    pub colours: usize,
+    /// Each card's colour, and each player's.
+    pub colour: Vec<usize>,
+    pub player_colour: [usize; 2],
+    pub held_own: Span,
+    pub held_other: Span,
+    pub wins: Span,
+    pub loses: Span,
+    pub tie: Span,
 }
 
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
     let deck = super::deck::lower(top, cx);
     let players = top.sections("player");
+    let players_s = players.clone();
     let tower = top.require_section(cx, "tower");
     let scoring = top.require_section(cx, "scoring");
     let input = top.require_section(cx, "input");
@@ -249,8 +273,10 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
     // Owner by sorted colour triple, indexed a * k^2 + b * k + c.
     let k = colour_names.len();
     let mut owner_of = vec![0usize; k * k * k];
-    for (key, p, _) in &table {
+    let mut owner_span = vec![Span::default(); k * k * k];
+    for (key, p, span) in &table {
         owner_of[(key[0] * k + key[1]) * k + key[2]] = *p;
+        owner_span[(key[0] * k + key[1]) * k + key[2]] = *span;
     }
     let mut triangle = vec![0i32; n * n * n];
     for a in 0..n {
@@ -283,7 +309,22 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
         .collect();
     let rules = TowerRules { peaks, triangle, held, first_by_card, cards: n };
     let players = [names[0].value.clone(), names[1].value.clone()];
-    Some(Tower { rules, deck, players, m_range: (m_lo, m_hi), terminator, wins, loses, tie })
+    let (tower, scoring, output) = (tower?, scoring?, output?);
+    let spans = TowerSpans {
+        players: [players_s[0].head, players_s[1].head],
+        peaks: tower.span_of("peaks"),
+        first: tower.span_of("first"),
+        owner: owner_span,
+        colours: k,
+        colour: (0..n).map(colour_of_card).collect(),
+        player_colour: [colours[0], colours[1]],
+        held_own: scoring.span_of("held-own"),
+        held_other: scoring.span_of("held-other"),
+        wins: output.span_of("wins"),
+        loses: output.span_of("loses"),
+        tie: output.span_of("tie"),
+    };
+    Some(Tower { rules, deck, players, m_range: (m_lo, m_hi), terminator, wins, loses, tie, spans })
 }
 
 impl Analyze for Tower {
@@ -335,12 +376,28 @@ impl Game for Tower {
         Some(self)
     }
 
+    fn explainer(&self) -> Option<&dyn crate::explain::Explain> {
+        Some(self)
+    }
+
     fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
+        let mut tt = Tt::default();
+        tt.reserve(1 << 16);
+        self.cases(input, |case, player, deck, m_line| {
+            let v0 = self.solve(case, deck, m_line, &mut tt)?;
+            self.verdict(out.buffer(), case, player, v0);
+            Ok(out.end_case()?)
+        })
+    }
+}
+
+impl Tower {
+    /// Reads every case and hands it to `each`: its number, the player
+    /// named (0 or 1), the deck, and the line number of M.
+    fn cases(&self, input: &str, mut each: impl FnMut(i64, usize, &[u8], usize) -> Result<(), RunError>) -> Result<(), RunError> {
         let mut lines = Lines::new(input);
         let mut case = 0i64;
         let suits = self.deck.suits.len();
-        let mut tt = crate::engine::tower::Tt::default();
-        tt.reserve(1 << 16);
         loop {
             case += 1;
             let who_choices = format!("`{}`, `{}` or `{}`", self.players[0], self.players[1], self.terminator);
@@ -402,27 +459,114 @@ impl Game for Tower {
                     deck.push(card as u8);
                 }
             }
-            let buf = out.buffer();
             if need < 2 * self.rules.peaks {
                 return Err(mline.error(format!("M = {m} gives {need} cards, fewer than the {} the peaks need", 2 * self.rules.peaks)).into());
             }
-            let budget = crate::run::max_nodes().unwrap_or(u64::MAX);
-            let Some((v0, _)) = self.rules.solve_with(&deck, &mut tt, budget) else {
-                return Err(RunError::Limit(format!(
-                    "the search of case {case} (line {}) needs more than {budget} nodes (--max-nodes)",
-                    mline.number - 1
-                )));
-            };
-            let v = if player == 0 { v0 } else { -v0 };
-            let vals = |amount: i64| [Val::Int(case), Val::Str(&self.players[player]), Val::Int(amount)];
-            if v > 0 {
-                self.wins.line(buf, &vals(v as i64));
-            } else if v < 0 {
-                self.loses.line(buf, &vals(-(v as i64)));
-            } else {
-                self.tie.line(buf, &[Val::Int(case), Val::Str(&self.players[0]), Val::Str(&self.players[1]), Val::Str(&self.players[player])]);
-            }
-            out.end_case()?;
+            each(case, player, &deck, mline.number)?;
         }
+    }
+
+    /// The value of a case for the first player, within `--max-nodes`.
+    fn solve(&self, case: i64, deck: &[u8], m_line: usize, tt: &mut Tt) -> Result<i32, RunError> {
+        let budget = crate::run::max_nodes().unwrap_or(u64::MAX);
+        match self.rules.solve_with(deck, tt, budget) {
+            Some((v0, _)) => Ok(v0),
+            None => Err(RunError::Limit(format!("the search of case {case} (line {}) needs more than {budget} nodes (--max-nodes)", m_line - 1))),
+        }
+    }
+
+    /// Writes the output line of a case worth `v0` to the first player.
+    fn verdict(&self, buf: &mut Vec<u8>, case: i64, player: usize, v0: i32) {
+        let v = if player == 0 { v0 } else { -v0 };
+        let vals = |amount: i64| [Val::Int(case), Val::Str(&self.players[player]), Val::Int(amount)];
+        if v > 0 {
+            self.wins.line(buf, &vals(v as i64));
+        } else if v < 0 {
+            self.loses.line(buf, &vals(-(v as i64)));
+        } else {
+            self.tie.line(buf, &[Val::Int(case), Val::Str(&self.players[0]), Val::Str(&self.players[1]), Val::Str(&self.players[player])]);
+        }
+    }
+}
+
+impl crate::explain::Explain for Tower {
+    /// For each case: one line of perfect play, turn by turn (the card
+    /// drawn, the move, the triangle and who scores it), the owner entries
+    /// that gave each triangle away, the held cards' worth, and the totals.
+    fn explain(&self, input: &str, each: &mut dyn FnMut(Explanation)) -> Result<(), RunError> {
+        let mut tt = Tt::default();
+        self.cases(input, |case, player, deck, m_line| {
+            let v0 = self.solve(case, deck, m_line, &mut tt)?;
+            let (line, held) = self.rules.principal_line(deck, &mut tt);
+            let name = |c: u8| self.deck.card_name(c as u16);
+            let sp = &self.spans;
+            let mut e = Explanation::default();
+            let mut buf = Vec::new();
+            self.verdict(&mut buf, case, player, v0);
+            e.output = String::from_utf8_lossy(&buf).trim_end().to_string();
+
+            let first = line.first().map_or(0, |t| t.mover as usize);
+            let by_card = self.rules.first_by_card.iter().any(|&p| p != self.rules.first_by_card[0]);
+            let why = if by_card { format!("moves first: the first card, {}, is of this player's colour", name(deck[0])) } else { "moves first".to_string() };
+            e.rules.push((sp.players[first], why));
+            e.rules.push((sp.first, format!("{} takes the first turn", self.players[first])));
+            let peaks: Vec<String> = (0..self.rules.peaks).map(|i| format!("{} {}", name(deck[2 * i]), name(deck[2 * i + 1]))).collect();
+            e.rules.push((sp.peaks, format!("the peaks: {}", peaks.join(" | "))));
+
+            let k = sp.colours;
+            let mut scores = [0i64; 2];
+            let mut used: Vec<(usize, usize, i64)> = Vec::new(); // (owner entry, triangles, points)
+            for (i, turn) in line.iter().enumerate() {
+                let who = &self.players[turn.mover as usize];
+                let what = match turn.action {
+                    Action::Hold => "holds it".to_string(),
+                    Action::Floor { level, place, card } if card == turn.card => format!("lays it on valley {} of level {}", place + 1, level + 1),
+                    Action::Floor { level, place, card } => format!("lays the held {} on valley {} of level {}, holds {}", name(card), place + 1, level + 1, name(turn.card)),
+                    Action::Peak { level, place, left, right } => format!("builds the peak {} {} on level {} at place {}", name(left), name(right), level + 1, place + 1),
+                };
+                let scored = match turn.triangle {
+                    Some(tri) => {
+                        let owner = if turn.gain >= 0 { turn.mover as usize } else { 1 - turn.mover as usize };
+                        let pts = turn.gain.unsigned_abs() as i64;
+                        scores[owner] += pts;
+                        let mut key = tri.map(|c| sp.colour[c as usize]);
+                        key.sort_unstable();
+                        let entry = (key[0] * k + key[1]) * k + key[2];
+                        match used.iter_mut().find(|u| u.0 == entry) {
+                            Some(u) => (u.1, u.2) = (u.1 + 1, u.2 + pts),
+                            None => used.push((entry, 1, pts)),
+                        }
+                        format!(": triangle {} scores {pts} for {}", tri.map(name).join(" "), self.players[owner])
+                    }
+                    None => String::new(),
+                };
+                e.values.push((format!("turn {}: {who} draws {}", i + 1, name(turn.card)), format!("{what}{scored}")));
+            }
+            for (entry, n, pts) in used {
+                let s = if n == 1 { "" } else { "s" };
+                e.rules.push((sp.owner[entry], format!("{n} triangle{s}, {pts} points")));
+            }
+            for (p, h) in held.iter().enumerate() {
+                if let Some(c) = h {
+                    let v = self.rules.held[p][*c as usize] as i64;
+                    scores[p] += v;
+                    let span = if sp.colour[*c as usize] == sp.player_colour[p] { sp.held_own } else { sp.held_other };
+                    e.rules.push((span, format!("{} holds {} at the end: {v:+}", self.players[p], name(*c))));
+                    e.values.push((format!("{} holds at the end", self.players[p]), format!("{} ({v:+})", name(*c))));
+                }
+            }
+            let template = match (if player == 0 { v0 } else { -v0 }).signum() {
+                1 => sp.wins,
+                -1 => sp.loses,
+                _ => sp.tie,
+            };
+            e.rules.push((template, "writes the line".to_string()));
+            e.summary = format!(
+                "case {case}: both play perfectly; {} scores {} and {} scores {}",
+                self.players[0], scores[0], self.players[1], scores[1]
+            );
+            each(e);
+            Ok(())
+        })
     }
 }

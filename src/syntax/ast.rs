@@ -69,6 +69,18 @@ impl Section {
     pub fn name(&self) -> Option<&Label> {
         self.labels.first()
     }
+
+    /// Where property `key` is written (the section's head when it is not):
+    /// what explanations point at.
+    pub fn span_of(&self, key: &str) -> Span {
+        self.items
+            .iter()
+            .find_map(|i| match i {
+                Item::Property(p) if p.key.name == key => Some(p.span),
+                _ => None,
+            })
+            .unwrap_or(self.head)
+    }
 }
 
 /// A section label (always a string in the source).
