@@ -51,7 +51,7 @@ impl Explanation {
             }
         }
         let values: Vec<String> = self.values.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-        let help = if self.summary.is_empty() { values.join("\n") } else { format!("{}\n{}", self.summary, values.join("\n")) };
+        let help = std::iter::once(self.summary.clone()).chain(values).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n");
         let mut files = by_file.into_iter();
         let (first, labels) = files.next().unwrap_or((0, Vec::new()));
         let related = files

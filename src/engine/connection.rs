@@ -159,10 +159,28 @@ impl Connection {
     where
         E: From<InputError>,
     {
+        self.cases(input, false, |case, _, outcome, _| emit(case, outcome))
+    }
+
+    /// [`Connection::run`] that also hands `emit` each case's board side
+    /// and its moves up to the win (all of them when nothing wins).
+    pub fn run_keeping_moves<E>(&self, input: &str, emit: impl FnMut(u64, u32, Outcome, &[(u32, u32)]) -> Result<(), E>) -> Result<(), E>
+    where
+        E: From<InputError>,
+    {
+        self.cases(input, true, emit)
+    }
+
+    fn cases<E>(&self, input: &str, keep: bool, mut emit: impl FnMut(u64, u32, Outcome, &[(u32, u32)]) -> Result<(), E>) -> Result<(), E>
+    where
+        E: From<InputError>,
+    {
         let mut reader = CaseReader::new(input, self.spec.min_side, self.spec.max_side)?;
         let mut play = Play::new(self);
+        let mut kept = Vec::new();
         while let Some(case) = reader.next_case()? {
             play.reset(HexBoard::new(case.side));
+            kept.clear();
             let mut outcome = Outcome { win: None };
             for k in 1..=case.moves {
                 let mv = reader.next_move(&case, k)?;
@@ -176,13 +194,27 @@ impl Connection {
                     continue;
                 }
                 let found = play.place(mv.x, mv.y).map_err(|j| mv.repeated(j))?;
+                if keep {
+                    kept.push((mv.x, mv.y));
+                }
                 if found != 0 {
                     outcome.win = Some(Win { turn: k, structures: found });
                 }
             }
-            emit(case.number, outcome)?;
+            emit(case.number, case.side, outcome, &kept)?;
         }
         Ok(())
+    }
+
+    /// The family members (bits, as in a group's mask) cell `(x, y)` of a
+    /// board of `side` touches.
+    pub fn cell_members(&self, side: u32, x: u32, y: u32) -> u64 {
+        self.members_of(&HexBoard::new(side), x, y)
+    }
+
+    /// The first member bit of each family.
+    pub fn family_base(&self, family: usize) -> u32 {
+        self.spec.families[..family].iter().map(|p| p.members() as u32).sum()
     }
 }
 

@@ -19,6 +19,7 @@ use crate::diag::did_you_mean;
 use crate::expr::{BoolFn, Env, IntFn, SetFn};
 use crate::input::{InputError, Line, Lines};
 use crate::run::{Output, RunError};
+use crate::source::Span;
 use crate::template::{Template, Val};
 
 /// Most balls a rule file may name (one bit each in a set).
@@ -42,6 +43,39 @@ pub enum Nominate {
 pub struct Foul {
     pub name: String,
     pub when: BoolFn,
+    /// The `foul` section's header (for explanations).
+    pub span: Span,
+}
+
+/// Where the rules an explanation cites are written.
+#[derive(Debug, Clone, Default)]
+pub struct RefereeSpans {
+    pub alternate: Span,
+    pub sequence: Span,
+    pub nominate: Span,
+    pub penalty: Span,
+    pub min: Span,
+    pub max: Span,
+    /// `first-phase`, `second-phase`, `second-phase-foul`.
+    pub respot: [Span; 3],
+    pub frame: Span,
+    pub play_again: Span,
+    pub foul: Span,
+    pub wins: Span,
+    pub tie: Span,
+}
+
+/// What the frame reader reports to an observer (`explain`), each with the
+/// output lines written since the last report.
+pub enum Event<'a> {
+    /// Frame `frame` has started.
+    Frame { frame: u64 },
+    /// A stroke is about to be played from this state.
+    Before { st: &'a State, stroke: &'a Stroke },
+    /// The stroke has been played: what it did and the state after it.
+    Stroke { outcome: &'a Outcome, striker: usize, st: &'a State, players: [&'a str; 2] },
+    /// The offender was asked to play again.
+    PlayAgain { player: usize, players: [&'a str; 2] },
 }
 
 /// The output lines.
@@ -87,6 +121,7 @@ pub struct Referee {
     /// The input line asking the offender to play again (words).
     pub play_again: Vec<String>,
     pub out: Wording,
+    pub spans: RefereeSpans,
 }
 
 /// Where a frame stands.
@@ -302,12 +337,25 @@ impl Referee {
     /// before the error is returned.
     pub fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
         let mut buf: Vec<u8> = Vec::with_capacity(1 << 17);
-        let r = self.run_frames(input, out, &mut buf);
+        let r = self.run_frames(input, out, &mut buf, &mut |_, _| {});
         out.write(&buf)?;
         r
     }
 
-    fn run_frames(&self, input: &str, out: &mut Output, buf: &mut Vec<u8>) -> Result<(), RunError> {
+    /// Reads and referees every frame, writing the lines to `buf` (flushed
+    /// to `out` between frames) and reporting to `see` as it goes.
+    pub fn run_frames(
+        &self,
+        input: &str,
+        out: &mut Output,
+        buf: &mut Vec<u8>,
+        see: &mut impl FnMut(Event<'_>, &[u8]),
+    ) -> Result<(), RunError> {
+        let mark = std::cell::Cell::new(buf.len());
+        let mut report = |e: Event<'_>, buf: &[u8]| {
+            see(e, &buf[mark.get().min(buf.len())..]);
+            mark.set(buf.len());
+        };
         let mut lines = Lines::new(input);
         let Some(head) = lines.next_nonblank() else {
             return Err(lines.error_at_end("expected the number of frames, found end of input").into());
@@ -361,6 +409,7 @@ impl Referee {
             self.out.frame.line(buf, &[Val::Int(k as i64)]);
             let mut st = self.start();
             self.turn_line(buf, players[0], true);
+            report(Event::Frame { frame: k }, buf);
             // After a foul: (offender, in hand) while "play again" may come.
             let mut last_foul: Option<(usize, bool)> = None;
             loop {
@@ -380,11 +429,13 @@ impl Referee {
                     st.player = offender;
                     st.in_hand = in_hand;
                     self.turn_line(buf, players[offender], in_hand);
+                    report(Event::PlayAgain { player: offender, players }, buf);
                     continue;
                 }
                 self.read_stroke(&line, &st, &mut taken, &mut stroke)?;
                 let last = if self.last_ball(&st) { (0..self.names.len()).find(|&i| i != self.cue && st.counts[i] > 0) } else { None };
                 let striker = st.player;
+                report(Event::Before { st: &st, stroke: &stroke }, buf);
                 let o = self.stroke(&mut st, &stroke);
                 if o.foul {
                     self.out.foul.line(buf, &[]);
@@ -395,6 +446,7 @@ impl Referee {
                     if st.scores[0] != st.scores[1] {
                         let w = if st.scores[0] > st.scores[1] { 0 } else { 1 };
                         self.out.wins.line(buf, &[Val::Str(players[w])]);
+                        report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf);
                         break;
                     }
                     // A tie: the last ball comes back, a lot decides who plays.
@@ -419,6 +471,7 @@ impl Referee {
                     st.in_hand = true;
                     last_foul = None;
                     self.turn_line(buf, players[p], true);
+                    report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf);
                     continue;
                 }
                 if o.respot != 0 {
@@ -427,10 +480,12 @@ impl Referee {
                 if o.turn_ends {
                     self.turn_line(buf, players[st.player], st.in_hand);
                 }
+                report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf);
             }
             if buf.len() >= 1 << 16 {
                 out.write(buf)?;
                 buf.clear();
+                mark.set(0);
             }
         }
         if let Some(extra) = lines.next_nonblank() {
@@ -440,5 +495,113 @@ impl Referee {
                 .into());
         }
         Ok(())
+    }
+}
+
+impl Referee {
+    fn list(&self, mask: u64) -> String {
+        let names: Vec<&str> = self.by_value.iter().filter(|&&b| mask >> b & 1 == 1).map(|&b| self.names[b].as_str()).collect();
+        if names.is_empty() {
+            "nothing".to_string()
+        } else {
+            names.join(" ")
+        }
+    }
+
+    /// Referees every frame and explains each stroke's lines: the ball on
+    /// and the rule that made it so, the foul conditions that held, the
+    /// penalty formula's value and its bounds, the points, the respot rule.
+    pub fn explain(&self, input: &str, each: &mut dyn FnMut(crate::explain::Explanation)) -> Result<(), RunError> {
+        use crate::explain::Explanation;
+        let mut sink = std::io::sink();
+        let mut out = Output::new(&mut sink);
+        let mut buf = Vec::new();
+        let mut before: Option<(State, Stroke)> = None;
+        let text = |lines: &[u8]| String::from_utf8_lossy(lines).trim_end().to_string();
+        let sp = &self.spans;
+        self.run_frames(input, &mut out, &mut buf, &mut |event, lines| match event {
+            Event::Frame { frame } => each(Explanation {
+                output: text(lines),
+                summary: format!("frame {frame} starts: the first player named breaks off, from in hand"),
+                rules: vec![(sp.frame, "writes the frame's first line".to_string())],
+                ..Default::default()
+            }),
+            Event::PlayAgain { player, players } => each(Explanation {
+                output: text(lines),
+                summary: format!("{} is asked to play again after the foul", players[player]),
+                rules: vec![(sp.play_again, "the offender plays again, from where the foul left the cue ball".to_string())],
+                ..Default::default()
+            }),
+            Event::Before { st, stroke } => before = Some((st.clone(), stroke.clone())),
+            Event::Stroke { outcome: o, striker, st, players } => {
+                let Some((was, stroke)) = before.take() else { return };
+                let on = self.on(&was, stroke.first);
+                let first = stroke.first.map_or(0, |b| 1u64 << b);
+                let potted = stroke.potted.iter().fold(0u64, |m, &b| m | 1 << b);
+                let sets = [first, potted, on];
+                let env = Env { sets: &sets, ints: &[] };
+                let mut e = Explanation { output: text(lines), ..Default::default() };
+                let ball = |b: usize| self.names[b].clone();
+                let on_why = if was.second_phase {
+                    (sp.sequence, format!("{} is on: the first of the sequence still on the table", self.list(on)))
+                } else if !was.after_alternate {
+                    (sp.alternate, format!("{} on: a visit starts on these", self.list(on)))
+                } else if stroke.first.is_some_and(|f| self.sequence_mask >> f & 1 == 1) {
+                    (sp.sequence, format!("{} is on: the ball of the sequence hit first is the one nominated", self.list(on)))
+                } else {
+                    (sp.nominate, format!("{} is on: taken as nominated", self.list(on)))
+                };
+                e.rules.push(on_why);
+                let hit = stroke.first.map_or(self.no_hit.clone(), ball);
+                let pots: Vec<String> = stroke.potted.iter().map(|&b| ball(b)).collect();
+                let pots = if pots.is_empty() { "nothing".to_string() } else { pots.join(" ") };
+                e.values.push(("first".into(), hit));
+                e.values.push(("potted".into(), pots.clone()));
+                e.values.push(("on".into(), self.list(on)));
+                let fired: Vec<&Foul> = self.fouls.iter().filter(|f| (f.when)(&env)).collect();
+                for f in &fired {
+                    e.rules.push((f.span, "holds".to_string()));
+                }
+                let other = players[1 - striker];
+                if o.foul {
+                    let raw = (self.penalty)(&env);
+                    e.rules.push((sp.penalty, format!("= {raw}")));
+                    if raw < self.penalty_min {
+                        e.rules.push((sp.min, format!("raised to {}", self.penalty_min)));
+                    } else if raw > self.penalty_max {
+                        e.rules.push((sp.max, format!("lowered to {}", self.penalty_max)));
+                    }
+                    e.rules.push((sp.foul, "writes the foul".to_string()));
+                    let names: Vec<String> = fired.iter().map(|f| format!("`{}`", f.name)).collect();
+                    e.summary = format!("a foul ({}): {other} receives {}", names.join(", "), o.penalty);
+                    e.values.push(("penalty".into(), format!("{} to {other}", o.penalty)));
+                } else if o.points > 0 {
+                    let s = if o.points == 1 { "" } else { "s" };
+                    e.summary = format!("a fair stroke: {} pots {pots} for {} point{s}", players[striker], o.points);
+                } else {
+                    e.summary = format!("a fair stroke that pots nothing: {other} comes to the table");
+                }
+                if o.respot != 0 {
+                    let which = if !was.second_phase {
+                        0
+                    } else if o.foul {
+                        2
+                    } else {
+                        1
+                    };
+                    e.rules.push((sp.respot[which], format!("{} back on the table", self.list(o.respot))));
+                }
+                if o.decisive {
+                    let (span, says) = if st.scores[0] == st.scores[1] {
+                        (sp.tie, "the last ball decided nothing: a tie, replayed after a lot".to_string())
+                    } else {
+                        (sp.wins, "the last ball scored or fouled: the frame ends".to_string())
+                    };
+                    e.rules.push((span, says));
+                }
+                e.values.push(("score".into(), format!("{} {}, {} {}", players[0], st.scores[0], players[1], st.scores[1])));
+                each(e);
+            }
+        })
     }
 }

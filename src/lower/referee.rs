@@ -4,7 +4,7 @@
 
 use crate::check::{Block, Cx};
 use crate::diag::Diag;
-use crate::engine::referee::{Foul, Nominate, Referee, Wording, MAX_BALLS, VARS};
+use crate::engine::referee::{Foul, Nominate, Referee, RefereeSpans, Wording, MAX_BALLS, VARS};
 use crate::expr::{compile_bool, compile_int, compile_set, Env, Scope, SetFn, Ty};
 use crate::run::{Game, Output, RunError};
 use crate::source::Span;
@@ -17,6 +17,16 @@ pub const MAX_COUNT: i64 = 1000;
 impl Game for Referee {
     fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
         Referee::run(self, input, out)
+    }
+
+    fn explainer(&self) -> Option<&dyn crate::explain::Explain> {
+        Some(self)
+    }
+}
+
+impl crate::explain::Explain for Referee {
+    fn explain(&self, input: &str, each: &mut dyn FnMut(crate::explain::Explanation)) -> Result<(), RunError> {
+        Referee::explain(self, input, each)
     }
 }
 
@@ -142,7 +152,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         let when = b.require(cx, "when", "first == []").and_then(|p| cx.one(p, "a condition")).and_then(|e| compile_bool(e, &scope, cx));
         b.finish(cx);
         if let Some(when) = when {
-            foul_list.push(Foul { name, when });
+            foul_list.push(Foul { name, when, span: s.head });
         }
     }
 
@@ -226,6 +236,20 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         no_hit: no_hit?,
         play_again: play_again?,
         out,
+        spans: RefereeSpans {
+            alternate: play.span_of("alternate"),
+            sequence: play.span_of("sequence"),
+            nominate: play.span_of("nominate"),
+            penalty: penalty.span_of("value"),
+            min: penalty.span_of("min"),
+            max: penalty.span_of("max"),
+            respot: [respot.span_of("first-phase"), respot.span_of("second-phase"), respot.span_of("second-phase-foul")],
+            frame: output.map_or(Span::default(), |o| o.span_of("frame")),
+            play_again: input.map_or(Span::default(), |s| s.span_of("play-again")),
+            foul: output.map_or(Span::default(), |o| o.span_of("foul")),
+            wins: output.map_or(Span::default(), |o| o.span_of("wins")),
+            tie: output.map_or(Span::default(), |o| o.span_of("tie")),
+        },
     })
 }
 
