@@ -81,15 +81,29 @@ pub fn rules(dir: &Path, data: &[u8]) {
     }
 }
 
-/// Runs the rule file at `rules` on arbitrary input bytes.
+/// Runs the rule file at `rules` on arbitrary input bytes, then explains
+/// the same input: the explanations' output lines must be what `run`
+/// printed (up to the error, if the input has one).
 pub fn input(rules: &Path, data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let Some(compiled) = compiled(rules) else { return };
-    let mut sink = std::io::sink();
-    let mut out = Output::new(&mut sink);
-    if let Err(crate::run::RunError::Input(e)) = compiled.game.run(text, &mut out) {
+    let mut printed = Vec::new();
+    let mut out = Output::new(&mut printed);
+    let ran = compiled.game.run(text, &mut out);
+    let _ = out.flush();
+    drop(out);
+    if let Err(crate::run::RunError::Input(e)) = &ran {
         // The error must point inside the input.
         assert!(e.offset <= text.len(), "input error offset {} past the end ({})", e.offset, text.len());
         let _ = e.line_col(text);
+    }
+    if let Some(explainer) = compiled.game.explainer() {
+        let mut outputs: Vec<String> = Vec::new();
+        let explained = explainer.explain(text, &mut |e| outputs.push(e.output));
+        assert_eq!(explained.is_ok(), ran.is_ok(), "run and --explain disagree on whether the input is valid");
+        let printed = String::from_utf8_lossy(&printed);
+        let lines: Vec<&str> = printed.lines().map(str::trim_end).collect();
+        let explained: Vec<String> = outputs.iter().flat_map(|o| o.lines().map(|l| l.trim_end().to_string())).collect();
+        assert_eq!(explained, lines, "--explain's output lines differ from run's");
     }
 }

@@ -14,40 +14,133 @@
 //! keyed by the part of the state the rest of the game depends on, and
 //! moves ordered by their immediate gain. It never sees a name.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
-/// A fast hasher for the transposition keys (already well mixed bits of
-/// card numbers): multiply and rotate per word.
-#[derive(Default)]
-pub struct KeyHasher(u64);
+/// One transposition-table slot: the exact key, the value, its bound
+/// flag (0 exact, 1 lower, -1 upper), the index of the best move, and the
+/// generation it was written in (other generations are empty slots).
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    key: [u64; KEY_WORDS],
+    value: i32,
+    generation: u16,
+    flag: i8,
+    best: u8,
+}
 
-impl Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(w));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn finish(&self) -> u64 {
-        self.0
+/// The transposition table: open addressing with linear probing over exact
+/// keys. Clearing is a generation bump, so a table reused from case to case
+/// costs nothing to empty and keeps its memory.
+#[derive(Debug, Clone)]
+pub struct Tt {
+    slots: Vec<Slot>,
+    generation: u16,
+    len: usize,
+    shift: u32,
+}
+
+impl Default for Tt {
+    fn default() -> Self {
+        Tt::with_slots_log(12)
     }
 }
 
-/// Value, bound flag (0 exact, 1 lower, -1 upper), index of the best move.
-pub type Tt = HashMap<[u64; 4], (i32, i8, u8), BuildHasherDefault<KeyHasher>>;
+impl Tt {
+    fn with_slots_log(log: u32) -> Tt {
+        Tt { slots: vec![Slot::default(); 1 << log], generation: 1, len: 0, shift: 64 - log }
+    }
+
+    /// Entries stored since the last clear.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Forgets every entry (keeps the memory).
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.slots.iter_mut().for_each(|s| s.generation = 0);
+            self.generation = 1;
+        }
+    }
+
+    #[inline(always)]
+    fn home(&self, key: &[u64; KEY_WORDS]) -> usize {
+        let mut h = 0u64;
+        for (i, &w) in key.iter().enumerate() {
+            h ^= w.rotate_left(i as u32 * 23);
+        }
+        (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    #[inline(always)]
+    fn get(&self, key: &[u64; KEY_WORDS]) -> Option<&Slot> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let s = &self.slots[i];
+            if s.generation != self.generation {
+                return None;
+            }
+            if s.key == *key {
+                return Some(s);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn insert(&mut self, key: [u64; KEY_WORDS], value: i32, flag: i8, best: u8) {
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(&key);
+        loop {
+            let s = &mut self.slots[i];
+            if s.generation != self.generation {
+                self.len += 1;
+                break;
+            }
+            if s.key == key {
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = Slot { key, value, generation: self.generation, flag, best };
+    }
+
+    fn grow(&mut self) {
+        let log = 64 - self.shift + 1;
+        let old = std::mem::replace(self, Tt::with_slots_log(log));
+        for s in old.slots.iter().filter(|s| s.generation == old.generation) {
+            self.insert(s.key, s.value, s.flag, s.best);
+        }
+    }
+}
+
+/// Words of a transposition key: 6-bit fields, ten to a word.
+const KEY_WORDS: usize = 4;
+
+/// The key word and shift of field `i`.
+#[inline(always)]
+fn field(i: usize) -> (usize, u32) {
+    (i / 10, (i % 10) as u32 * 6)
+}
 
 /// Most base peaks (the transposition key holds 15 floors).
 pub const MAX_PEAKS: usize = 6;
+/// Peak and floor slots of the largest house.
+const PEAK_SLOTS: usize = MAX_PEAKS * (MAX_PEAKS + 1) / 2;
+const FLOOR_SLOTS: usize = MAX_PEAKS * (MAX_PEAKS - 1) / 2;
 /// Most cards in a deck (cards are 6-bit numbers; 63 means "none").
 pub const MAX_CARDS: usize = 63;
 const NONE: u8 = 63;
 /// Transposition-table entries kept before the table is cleared.
-pub const TT_LIMIT: usize = 1 << 22;
+pub const TT_LIMIT: usize = 1 << 20;
 
 /// The lowered rules.
 #[derive(Debug, Clone)]
@@ -72,6 +165,9 @@ struct Layout {
     floors: Vec<(usize, usize, usize)>,
     /// Each floor slot's level (0: between base peaks) and place on it.
     place: Vec<(usize, usize)>,
+    /// For the peak above each floor: the floor slots it bounds, on the
+    /// level above, as their left peak and as their right peak.
+    bounds: Vec<(Option<usize>, Option<usize>)>,
 }
 
 impl Layout {
@@ -92,19 +188,26 @@ impl Layout {
                 place.push((level, i));
             }
         }
-        Layout { floors, place }
+        let bounds = floors
+            .iter()
+            .map(|&(_, _, up)| (floors.iter().position(|g| g.0 == up), floors.iter().position(|g| g.1 == up)))
+            .collect();
+        Layout { floors, place, bounds }
     }
 }
 
-/// A position: the house, the hands, whose turn.
+/// A position: the house, the hands, and its transposition key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct State {
     /// Left and right card of each peak slot (NONE when not built).
-    left: [u8; 36],
-    right: [u8; 36],
+    left: [u8; PEAK_SLOTS],
+    right: [u8; PEAK_SLOTS],
     /// The card of each floor slot (NONE when not laid).
-    floor: [u8; 28],
+    floor: [u8; FLOOR_SLOTS],
     hand: [u8; 2],
+    /// The part of the position the rest of the game depends on, kept up
+    /// to date move by move (see [`Game::key`]).
+    key: [u64; KEY_WORDS],
 }
 
 /// One game: the rules with the row of cards to draw.
@@ -156,7 +259,7 @@ impl TowerRules {
         tt.clear();
         let n = self.peaks;
         let layout = Layout::new(n);
-        let mut s = State { left: [NONE; 36], right: [NONE; 36], floor: [NONE; 28], hand: [NONE; 2] };
+        let mut s = State { left: [NONE; PEAK_SLOTS], right: [NONE; PEAK_SLOTS], floor: [NONE; FLOOR_SLOTS], hand: [NONE; 2], key: [0; KEY_WORDS] };
         for i in 0..n {
             s.left[i] = deck[2 * i];
             s.right[i] = deck[2 * i + 1];
@@ -165,6 +268,7 @@ impl TowerRules {
         let first = self.first_by_card[deck[0] as usize];
         let mut g = Game { rules: self, layout, row, tt, nodes: 0, budget, plies: Vec::new() };
         g.plies = vec![Vec::with_capacity(64); g.row.len() + 1];
+        s.key = g.key(&s, 0);
         (g, s, first)
     }
 
@@ -181,7 +285,7 @@ impl TowerRules {
             let mut best: Option<(i32, i32, Move)> = None;
             for &(gain, m) in &moves {
                 let saved = s;
-                g.play(&mut s, m, mover, g.row[t]);
+                g.play(&mut s, m, mover, g.row[t], t);
                 let v = gain - g.search(&mut s, t + 1, 1 - mover, -i32::MAX, i32::MAX);
                 s = saved;
                 if best.is_none_or(|(b, _, _)| v > b) {
@@ -206,7 +310,7 @@ impl TowerRules {
                 }
             };
             line.push(Turn { mover, card: c, action, gain, triangle });
-            g.play(&mut s, m, mover, c);
+            g.play(&mut s, m, mover, c, t);
             mover = 1 - mover;
         }
         let held = s.hand.map(|h| (h != NONE).then_some(h));
@@ -255,34 +359,30 @@ impl Game<'_, '_> {
         }
     }
 
-    /// The part of the state the rest of the game depends on, packed in
-    /// 6-bit fields (at most 2 + 2 * 15 fields plus the turn: 192 bits).
-    fn key(&self, s: &State, t: usize) -> [u64; 4] {
-        let mut k = [0u64; 4];
-        let mut bit = 0usize;
-        let mut push = |x: u8| {
-            k[bit / 64] |= (x as u64) << (bit % 64);
-            if bit % 64 > 58 {
-                k[bit / 64 + 1] |= (x as u64) >> (64 - bit % 64);
-            }
-            bit += 6;
+    /// The part of the state the rest of the game depends on, in 6-bit
+    /// fields (see [`field`]): the turn, the two hands, and two per floor
+    /// slot: an open valley's boundary cards, a floor card with no peak on
+    /// it yet (and 62), or 62 and 61 once the peak is built. Computed whole
+    /// at the start; [`Game::play`] keeps it up to date.
+    fn key(&self, s: &State, t: usize) -> [u64; KEY_WORDS] {
+        let mut k = [0u64; KEY_WORDS];
+        let mut put = |i: usize, x: u8| {
+            let (w, sh) = field(i);
+            k[w] |= (x as u64) << sh;
         };
-        push(t as u8);
-        push(s.hand[0]);
-        push(s.hand[1]);
+        put(0, t as u8);
+        put(1, s.hand[0]);
+        put(2, s.hand[1]);
         for (f, &(lp, rp, up)) in self.layout.floors.iter().enumerate() {
-            if s.floor[f] == NONE {
-                // Open or not yet possible: the boundary cards matter.
-                push(s.right[lp]);
-                push(s.left[rp]);
+            let (a, b) = if s.floor[f] == NONE {
+                (s.right[lp], s.left[rp])
             } else if s.left[up] == NONE {
-                // Covered, no peak above yet: the floor card matters.
-                push(s.floor[f]);
-                push(62);
+                (s.floor[f], 62)
             } else {
-                push(62);
-                push(61);
-            }
+                (62, 61)
+            };
+            put(3 + 2 * f, a);
+            put(4 + 2 * f, b);
         }
         k
     }
@@ -313,23 +413,53 @@ impl Game<'_, '_> {
         out.sort_by_key(|m| std::cmp::Reverse(m.0));
     }
 
-    /// Makes move `m` of `mover`, who drew card `c`.
+    /// Makes move `m` of `mover`, who drew card `c` on turn `t`, and
+    /// updates the key: each field that changes is xored with old ^ new.
     #[inline(always)]
-    fn play(&self, s: &mut State, m: Move, mover: u8, c: u8) {
+    fn play(&self, s: &mut State, m: Move, mover: u8, c: u8, t: usize) {
+        #[inline(always)]
+        fn flip(k: &mut [u64; KEY_WORDS], i: usize, old: u8, new: u8) {
+            let (w, sh) = field(i);
+            k[w] ^= ((old ^ new) as u64) << sh;
+        }
+        let p = mover as usize;
+        flip(&mut s.key, 0, t as u8, t as u8 + 1);
         match m {
-            Move::Hold => s.hand[mover as usize] = c,
-            Move::Floor(f, false) => s.floor[f] = c,
-            Move::Floor(f, true) => {
-                s.floor[f] = s.hand[mover as usize];
-                s.hand[mover as usize] = c;
+            Move::Hold => {
+                flip(&mut s.key, 1 + p, NONE, c);
+                s.hand[p] = c;
+            }
+            Move::Floor(f, held) => {
+                let (lp, rp, _) = self.layout.floors[f];
+                let card = if held { s.hand[p] } else { c };
+                flip(&mut s.key, 3 + 2 * f, s.right[lp], card);
+                flip(&mut s.key, 4 + 2 * f, s.left[rp], 62);
+                s.floor[f] = card;
+                if held {
+                    flip(&mut s.key, 1 + p, card, c);
+                    s.hand[p] = c;
+                }
             }
             Move::Peak(f, swap) => {
                 let up = self.layout.floors[f].2;
-                let h = s.hand[mover as usize];
-                (s.left[up], s.right[up]) = if swap { (c, h) } else { (h, c) };
-                s.hand[mover as usize] = NONE;
+                let h = s.hand[p];
+                let (l, r) = if swap { (c, h) } else { (h, c) };
+                (s.left[up], s.right[up]) = (l, r);
+                flip(&mut s.key, 3 + 2 * f, s.floor[f], 62);
+                flip(&mut s.key, 4 + 2 * f, 62, 61);
+                flip(&mut s.key, 1 + p, h, NONE);
+                s.hand[p] = NONE;
+                // The new peak bounds the valleys beside it on its level.
+                let (as_left, as_right) = self.layout.bounds[f];
+                if let Some(g) = as_left {
+                    flip(&mut s.key, 3 + 2 * g, NONE, r);
+                }
+                if let Some(g) = as_right {
+                    flip(&mut s.key, 4 + 2 * g, NONE, l);
+                }
             }
         }
+        debug_assert_eq!(s.key, self.key(s, t + 1));
     }
 
     /// Negamax: the best (mover's gain − opponent's gain) from here.
@@ -353,17 +483,17 @@ impl Game<'_, '_> {
         // The last plies are cheaper to search than to store.
         let use_tt = t + 2 < self.row.len();
         // Within one game the mover follows from the turn.
-        let key = if use_tt { self.key(s, t) } else { [0; 4] };
         let alpha0 = alpha;
         let mut hint = None;
-        if let Some(&(v, flag, best_move)) = if use_tt { self.tt.get(&key) } else { None } {
-            match flag {
+        if let Some(e) = if use_tt { self.tt.get(&s.key) } else { None } {
+            let v = e.value;
+            match e.flag {
                 0 => return v,
                 1 if v >= beta => return v,
                 -1 if v <= alpha => return v,
                 _ => {}
             }
-            hint = Some(best_move as usize);
+            hint = Some(e.best as usize);
         }
         let mut moves = std::mem::take(&mut self.plies[t]);
         self.moves(s, mover, t, &mut moves);
@@ -378,7 +508,7 @@ impl Game<'_, '_> {
         let mut best_i = 0u8;
         for (i, &(gain, m)) in moves[..n].iter().enumerate() {
             let saved = *s;
-            self.play(s, m, mover, c);
+            self.play(s, m, mover, c, t);
             // v = gain - child, so the child's window is shifted by the gain.
             // After the first move, a null window proves the move no better
             // (principal variation search); a move that beats it is searched again.
@@ -423,7 +553,7 @@ impl Game<'_, '_> {
             Some(h) if (best_i as usize) <= h => best_i - 1,
             _ => best_i,
         };
-        self.tt.insert(key, (best, flag, gen_index));
+        self.tt.insert(s.key, best, flag, gen_index);
         best
     }
 }

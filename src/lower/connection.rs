@@ -108,7 +108,11 @@ fn group(stones: &HashSet<(u32, u32)>, start: (u32, u32)) -> Vec<(u32, u32)> {
 /// board: its cells and the stones around it. `None` when every region
 /// next to `at` escapes (or is too large to trace).
 fn enclosed_near(board: &HexBoard, stones: &HashSet<(u32, u32)>, at: (u32, u32)) -> Option<(Cells, Cells)> {
-    let on_board = |c: (u32, u32)| board.contains(c.0 as i64, c.1 as i64);
+    // A cell beyond the stones' bounding box reaches the outside in a
+    // straight line, so the fill stops there as well as at the board's edge.
+    let (lo_x, hi_x) = stones.iter().fold((u32::MAX, 0), |(a, b), c| (a.min(c.0), b.max(c.0)));
+    let (lo_y, hi_y) = stones.iter().fold((u32::MAX, 0), |(a, b), c| (a.min(c.1), b.max(c.1)));
+    let on_board = |c: (u32, u32)| board.contains(c.0 as i64, c.1 as i64) && (lo_x..=hi_x).contains(&c.0) && (lo_y..=hi_y).contains(&c.1);
     for start in HexBoard::around(at.0, at.1) {
         if !on_board(start) || stones.contains(&start) {
             continue;

@@ -382,7 +382,6 @@ impl Game for Tower {
 
     fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
         let mut tt = Tt::default();
-        tt.reserve(1 << 16);
         self.cases(input, |case, player, deck, m_line| {
             let v0 = self.solve(case, deck, m_line, &mut tt)?;
             self.verdict(out.buffer(), case, player, v0);
