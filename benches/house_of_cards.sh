@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Times the release binary on (a) 100 random cases with M = 13 and (b) 200
-# with M from 5 to 13, and reports the search cost per M.
+# Times the release binary on (a) 100 random cases with M = 13, (b) 200
+# with M from 5 to 13 and (c) 1,000 with M = 13, and reports the search cost
+# per M.
 # Usage: benches/house_of_cards.sh [RUNS] (default 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,8 +11,9 @@ bin=${CARGO_TARGET_DIR:-target}/release/arbiter
 mkdir -p target/bench
 python3 benches/gen_house_of_cards.py 100 13 13 2026 > target/bench/hoc-100-m13.txt
 python3 benches/gen_house_of_cards.py 200 5 13 2027 > target/bench/hoc-200-m5-13.txt
+python3 benches/gen_house_of_cards.py 1000 13 13 2028 > target/bench/hoc-1000-m13.txt
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-for f in hoc-100-m13 hoc-200-m5-13; do
+for f in hoc-100-m13 hoc-200-m5-13 hoc-1000-m13; do
   for _ in $(seq "$runs"); do
     /usr/bin/time -f "%e %U %S %M" "$bin" run rules/house_of_cards.rules "target/bench/$f.txt" 2>&1 >/dev/null | tail -1
   done > "target/bench/$f.times"

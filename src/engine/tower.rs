@@ -125,10 +125,20 @@ impl Tt {
 /// Words of a transposition key: 6-bit fields, ten to a word.
 const KEY_WORDS: usize = 4;
 
-/// The key word and shift of field `i`.
+/// The key word and shift of field `i` (a table: no division per move).
 #[inline(always)]
 fn field(i: usize) -> (usize, u32) {
-    (i / 10, (i % 10) as u32 * 6)
+    const POS: [(u8, u8); 10 * KEY_WORDS] = {
+        let mut t = [(0u8, 0u8); 10 * KEY_WORDS];
+        let mut i = 0;
+        while i < t.len() {
+            t[i] = ((i / 10) as u8, (i % 10 * 6) as u8);
+            i += 1;
+        }
+        t
+    };
+    let (w, sh) = POS[i];
+    (w as usize, sh as u32)
 }
 
 /// Most base peaks (the transposition key holds 15 floors).
@@ -224,13 +234,36 @@ pub struct Game<'r, 't> {
     budget: u64,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Move {
     Hold,
     /// Lay the drawn card (false) or the held card (true) on floor slot f.
     Floor(usize, bool),
     /// Build peak slot above floor f; `swap` puts the drawn card left.
     Peak(usize, bool),
+}
+
+impl Move {
+    /// One byte for the transposition table: 0 hold, then four codes per
+    /// floor slot (floor with the drawn card, with the held card, peak,
+    /// peak swapped).
+    fn encode(self) -> u8 {
+        match self {
+            Move::Hold => 0,
+            Move::Floor(f, held) => 1 + 4 * f as u8 + held as u8,
+            Move::Peak(f, swap) => 3 + 4 * f as u8 + swap as u8,
+        }
+    }
+
+    fn decode(code: u8) -> Move {
+        let Some(c) = code.checked_sub(1) else { return Move::Hold };
+        let (f, k) = (c as usize / 4, c % 4);
+        if k < 2 {
+            Move::Floor(f, k == 1)
+        } else {
+            Move::Peak(f, k == 3)
+        }
+    }
 }
 
 impl TowerRules {
@@ -409,8 +442,17 @@ impl Game<'_, '_> {
                 push((g, Move::Peak(f, true)));
             }
         }
-        // Best immediate gain first (stable: ties keep generation order).
-        out.sort_by_key(|m| std::cmp::Reverse(m.0));
+        // Best immediate gain first (stable: ties keep generation order);
+        // an insertion sort, as the lists are short.
+        for i in 1..out.len() {
+            let m = out[i];
+            let mut j = i;
+            while j > 0 && out[j - 1].0 < m.0 {
+                out[j] = out[j - 1];
+                j -= 1;
+            }
+            out[j] = m;
+        }
     }
 
     /// Makes move `m` of `mover`, who drew card `c` on turn `t`, and
@@ -462,7 +504,23 @@ impl Game<'_, '_> {
         debug_assert_eq!(s.key, self.key(s, t + 1));
     }
 
-    /// Negamax: the best (mover's gain − opponent's gain) from here.
+    /// The points move `m` gives `mover` (who drew `c`) at once.
+    #[inline(always)]
+    fn gain(&self, s: &State, m: Move, mover: u8, c: u8) -> i32 {
+        let h = s.hand[mover as usize];
+        match m {
+            Move::Hold => 0,
+            Move::Floor(f, held) => {
+                let (lp, rp, _) = self.layout.floors[f];
+                self.tri_for(mover, s.right[lp], s.left[rp], if held { h } else { c })
+            }
+            Move::Peak(f, _) => self.tri_for(mover, s.floor[f], h, c),
+        }
+    }
+
+    /// Negamax with alpha-beta: the best (mover's gain − opponent's gain)
+    /// from here. The transposition table's best move is tried before the
+    /// others are even generated: when it cuts off, they never are.
     fn search(&mut self, s: &mut State, t: usize, mover: u8, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes > self.budget {
@@ -480,12 +538,29 @@ impl Game<'_, '_> {
             }
             return v;
         }
-        // The last plies are cheaper to search than to store.
-        let use_tt = t + 2 < self.row.len();
-        // Within one game the mover follows from the turn.
         let alpha0 = alpha;
+        let c = self.row[t];
+        let other = 1 - mover;
+        let mut best = -i32::MAX;
+        let mut best_move = Move::Hold;
+        // One move: v = gain - child, the child's window shifted by the gain.
+        macro_rules! try_move {
+            ($gain:expr, $m:expr) => {{
+                let (gain, m): (i32, Move) = ($gain, $m);
+                let saved = *s;
+                self.play(s, m, mover, c, t);
+                let v = gain - self.search(s, t + 1, other, gain.saturating_sub(beta), gain.saturating_sub(alpha));
+                *s = saved;
+                if v > best {
+                    best = v;
+                    best_move = m;
+                }
+                alpha = alpha.max(best);
+                best >= beta
+            }};
+        }
         let mut hint = None;
-        if let Some(e) = if use_tt { self.tt.get(&s.key) } else { None } {
+        if let Some(e) = self.tt.get(&s.key) {
             let v = e.value;
             match e.flag {
                 0 => return v,
@@ -493,49 +568,22 @@ impl Game<'_, '_> {
                 -1 if v <= alpha => return v,
                 _ => {}
             }
-            hint = Some(e.best as usize);
+            // The same key allows the same moves: the hint is legal here.
+            hint = Some(Move::decode(e.best));
         }
-        let mut moves = std::mem::take(&mut self.plies[t]);
-        self.moves(s, mover, t, &mut moves);
-        let n = moves.len();
-        // The move that was best here before goes first.
-        if let Some(h) = hint.filter(|&h| h < n) {
-            moves[..=h].rotate_right(1);
-        }
-        let c = self.row[t];
-        let other = 1 - mover;
-        let mut best = -i32::MAX;
-        let mut best_i = 0u8;
-        for (i, &(gain, m)) in moves[..n].iter().enumerate() {
-            let saved = *s;
-            self.play(s, m, mover, c, t);
-            // v = gain - child, so the child's window is shifted by the gain.
-            // After the first move, a null window proves the move no better
-            // (principal variation search); a move that beats it is searched again.
-            let a = alpha.max(best);
-            let v = if i == 0 {
-                gain - self.search(s, t + 1, other, gain.saturating_sub(beta), gain.saturating_sub(a))
-            } else {
-                let probe = gain - self.search(s, t + 1, other, gain.saturating_sub(a) - 1, gain.saturating_sub(a));
-                if probe > a && probe < beta {
-                    gain - self.search(s, t + 1, other, gain.saturating_sub(beta), gain.saturating_sub(probe))
-                } else {
-                    probe
-                }
-            };
-            *s = saved;
-            if v > best {
-                best = v;
-                best_i = i as u8;
-                if best >= beta {
+        let cut = match hint {
+            Some(m) => try_move!(self.gain(s, m, mover, c), m),
+            None => false,
+        };
+        if !cut {
+            let mut moves = std::mem::take(&mut self.plies[t]);
+            self.moves(s, mover, t, &mut moves);
+            for &(gain, m) in &moves {
+                if Some(m) != hint && try_move!(gain, m) {
                     break;
                 }
             }
-            alpha = alpha.max(best);
-        }
-        self.plies[t] = moves;
-        if !use_tt {
-            return best;
+            self.plies[t] = moves;
         }
         if self.tt.len() >= TT_LIMIT {
             self.tt.clear();
@@ -547,13 +595,7 @@ impl Game<'_, '_> {
         } else {
             0
         };
-        // Stored as an index into the generated order (undo the hint's rotation).
-        let gen_index = match hint.filter(|&h| h < n) {
-            Some(h) if (best_i as usize) == 0 => h as u8,
-            Some(h) if (best_i as usize) <= h => best_i - 1,
-            _ => best_i,
-        };
-        self.tt.insert(s.key, best, flag, gen_index);
+        self.tt.insert(s.key, best, flag, best_move.encode());
         best
     }
 }
