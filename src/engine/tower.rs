@@ -18,48 +18,59 @@
 /// One transposition-table slot: the exact key, the value, its bound
 /// flag (0 exact, 1 lower, -1 upper), the index of the best move, and the
 /// generation it was written in (other generations are empty slots).
-#[derive(Debug, Clone, Copy, Default)]
-struct Slot {
-    key: [u64; KEY_WORDS],
+#[derive(Debug, Clone, Copy)]
+struct Slot<const W: usize> {
+    key: [u64; W],
     value: i32,
     generation: u16,
     flag: i8,
     best: u8,
 }
 
-/// The transposition table: open addressing with linear probing over exact
+/// The transposition tables of a game: keys of two words for houses of up
+/// to four peaks (20 fields), of four words above (see [`field`]).
+#[derive(Debug, Clone, Default)]
+pub struct Tt {
+    narrow: Table<2>,
+    wide: Table<4>,
+}
+
+impl Tt {
+    /// Entries stored since the last clear.
+    pub fn len(&self) -> usize {
+        self.narrow.len + self.wide.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A transposition table: open addressing with linear probing over exact
 /// keys. Clearing is a generation bump, so a table reused from case to case
 /// costs nothing to empty and keeps its memory.
 #[derive(Debug, Clone)]
-pub struct Tt {
-    slots: Vec<Slot>,
+struct Table<const W: usize> {
+    slots: Vec<Slot<W>>,
     generation: u16,
     len: usize,
     shift: u32,
 }
 
-impl Default for Tt {
+impl<const W: usize> Default for Table<W> {
     fn default() -> Self {
-        Tt::with_slots_log(12)
+        Table::with_slots_log(12)
     }
 }
 
-impl Tt {
-    fn with_slots_log(log: u32) -> Tt {
-        Tt { slots: vec![Slot::default(); 1 << log], generation: 1, len: 0, shift: 64 - log }
-    }
-
-    /// Entries stored since the last clear.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
+impl<const W: usize> Table<W> {
+    fn with_slots_log(log: u32) -> Self {
+        let empty = Slot { key: [0; W], value: 0, generation: 0, flag: 0, best: 0 };
+        Table { slots: vec![empty; 1 << log], generation: 1, len: 0, shift: 64 - log }
     }
 
     /// Forgets every entry (keeps the memory).
-    pub fn clear(&mut self) {
+    fn clear(&mut self) {
         self.len = 0;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
@@ -69,7 +80,7 @@ impl Tt {
     }
 
     #[inline(always)]
-    fn home(&self, key: &[u64; KEY_WORDS]) -> usize {
+    fn home(&self, key: &[u64; W]) -> usize {
         let mut h = 0u64;
         for (i, &w) in key.iter().enumerate() {
             h ^= w.rotate_left(i as u32 * 23);
@@ -78,7 +89,7 @@ impl Tt {
     }
 
     #[inline(always)]
-    fn get(&self, key: &[u64; KEY_WORDS]) -> Option<&Slot> {
+    fn get(&self, key: &[u64; W]) -> Option<&Slot<W>> {
         let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
@@ -93,7 +104,7 @@ impl Tt {
         }
     }
 
-    fn insert(&mut self, key: [u64; KEY_WORDS], value: i32, flag: i8, best: u8) {
+    fn insert(&mut self, key: [u64; W], value: i32, flag: i8, best: u8) {
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
@@ -115,14 +126,14 @@ impl Tt {
 
     fn grow(&mut self) {
         let log = 64 - self.shift + 1;
-        let old = std::mem::replace(self, Tt::with_slots_log(log));
+        let old = std::mem::replace(self, Table::with_slots_log(log));
         for s in old.slots.iter().filter(|s| s.generation == old.generation) {
             self.insert(s.key, s.value, s.flag, s.best);
         }
     }
 }
 
-/// Words of a transposition key: 6-bit fields, ten to a word.
+/// Words of the widest transposition key: 6-bit fields, ten to a word.
 const KEY_WORDS: usize = 4;
 
 /// The key word and shift of field `i` (a table: no division per move).
@@ -208,7 +219,7 @@ impl Layout {
 
 /// A position: the house, the hands, and its transposition key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct State {
+struct State<const W: usize> {
     /// Left and right card of each peak slot (NONE when not built).
     left: [u8; PEAK_SLOTS],
     right: [u8; PEAK_SLOTS],
@@ -217,15 +228,15 @@ struct State {
     hand: [u8; 2],
     /// The part of the position the rest of the game depends on, kept up
     /// to date move by move (see [`Game::key`]).
-    key: [u64; KEY_WORDS],
+    key: [u64; W],
 }
 
 /// One game: the rules with the row of cards to draw.
-pub struct Game<'r, 't> {
+pub struct Game<'r, 't, const W: usize> {
     rules: &'r TowerRules,
     layout: Layout,
     row: Vec<u8>,
-    tt: &'t mut Tt,
+    tt: &'t mut Table<W>,
     /// A move list per ply, reused (no allocation or initialisation per node).
     plies: Vec<Vec<(i32, Move)>>,
     /// Nodes searched (for benchmarks and limits).
@@ -277,6 +288,19 @@ impl TowerRules {
     /// cleared first, keeping its memory).
     /// `None` when the search needs more than `budget` nodes.
     pub fn solve_with(&self, deck: &[u8], tt: &mut Tt, budget: u64) -> Option<(i32, u64)> {
+        if self.narrow() {
+            self.solve_in(deck, &mut tt.narrow, budget)
+        } else {
+            self.solve_in(deck, &mut tt.wide, budget)
+        }
+    }
+
+    /// Whether the key fits in two words: 3 + 2 per floor slot fields.
+    fn narrow(&self) -> bool {
+        3 + self.peaks * (self.peaks - 1) <= 20
+    }
+
+    fn solve_in<const W: usize>(&self, deck: &[u8], tt: &mut Table<W>, budget: u64) -> Option<(i32, u64)> {
         let (mut g, mut s, first) = self.start(deck, tt, budget);
         // Negamax value for the player to move first; player 0's view.
         let v = g.search(&mut s, 0, first, -i32::MAX, i32::MAX);
@@ -288,11 +312,11 @@ impl TowerRules {
     }
 
     /// The game, the starting position and the first mover of a deal.
-    fn start<'t>(&self, deck: &[u8], tt: &'t mut Tt, budget: u64) -> (Game<'_, 't>, State, u8) {
+    fn start<'t, const W: usize>(&self, deck: &[u8], tt: &'t mut Table<W>, budget: u64) -> (Game<'_, 't, W>, State<W>, u8) {
         tt.clear();
         let n = self.peaks;
         let layout = Layout::new(n);
-        let mut s = State { left: [NONE; PEAK_SLOTS], right: [NONE; PEAK_SLOTS], floor: [NONE; FLOOR_SLOTS], hand: [NONE; 2], key: [0; KEY_WORDS] };
+        let mut s = State { left: [NONE; PEAK_SLOTS], right: [NONE; PEAK_SLOTS], floor: [NONE; FLOOR_SLOTS], hand: [NONE; 2], key: [0; W] };
         for i in 0..n {
             s.left[i] = deck[2 * i];
             s.right[i] = deck[2 * i + 1];
@@ -308,6 +332,14 @@ impl TowerRules {
     /// One line of perfect play (each turn's first best move in the
     /// engine's order) and the cards held at the end; for explanations.
     pub fn principal_line(&self, deck: &[u8], tt: &mut Tt) -> (Vec<Turn>, [Option<u8>; 2]) {
+        if self.narrow() {
+            self.line_in(deck, &mut tt.narrow)
+        } else {
+            self.line_in(deck, &mut tt.wide)
+        }
+    }
+
+    fn line_in<const W: usize>(&self, deck: &[u8], tt: &mut Table<W>) -> (Vec<Turn>, [Option<u8>; 2]) {
         let (mut g, mut s, first) = self.start(deck, tt, u64::MAX);
         g.search(&mut s, 0, first, -i32::MAX, i32::MAX);
         let mut line = Vec::new();
@@ -315,6 +347,7 @@ impl TowerRules {
         for t in 0..g.row.len() {
             let mut moves = Vec::new();
             g.moves(&s, mover, t, &mut moves);
+            (0..moves.len()).for_each(|i| best_next(&mut moves, i));
             let mut best: Option<(i32, i32, Move)> = None;
             for &(gain, m) in &moves {
                 let saved = s;
@@ -351,6 +384,21 @@ impl TowerRules {
     }
 }
 
+/// Brings the move with the best immediate gain among `moves[i..]` (the
+/// first of equals) to place `i`, keeping the others in order: the search
+/// tries moves best gain first, and usually stops after the first few, so
+/// the list is never sorted whole.
+#[inline(always)]
+fn best_next(moves: &mut [(i32, Move)], i: usize) {
+    let mut j = i;
+    for k in i + 1..moves.len() {
+        if moves[k].0 > moves[j].0 {
+            j = k;
+        }
+    }
+    moves[i..=j].rotate_right(1);
+}
+
 /// One turn of a line of play (see [`TowerRules::principal_line`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Turn {
@@ -376,7 +424,7 @@ pub enum Action {
     Peak { level: usize, place: usize, left: u8, right: u8 },
 }
 
-impl Game<'_, '_> {
+impl<const W: usize> Game<'_, '_, W> {
     fn tri(&self, a: u8, b: u8, c: u8) -> i32 {
         let n = self.rules.cards;
         self.rules.triangle[(a as usize * n + b as usize) * n + c as usize]
@@ -397,8 +445,8 @@ impl Game<'_, '_> {
     /// slot: an open valley's boundary cards, a floor card with no peak on
     /// it yet (and 62), or 62 and 61 once the peak is built. Computed whole
     /// at the start; [`Game::play`] keeps it up to date.
-    fn key(&self, s: &State, t: usize) -> [u64; KEY_WORDS] {
-        let mut k = [0u64; KEY_WORDS];
+    fn key(&self, s: &State<W>, t: usize) -> [u64; W] {
+        let mut k = [0u64; W];
         let mut put = |i: usize, x: u8| {
             let (w, sh) = field(i);
             k[w] |= (x as u64) << sh;
@@ -420,8 +468,8 @@ impl Game<'_, '_> {
         k
     }
 
-    /// The moves of the turn, best immediate gain first.
-    fn moves(&self, s: &State, mover: u8, t: usize, out: &mut Vec<(i32, Move)>) {
+    /// The moves of the turn, in generation order (see [`best_next`]).
+    fn moves(&self, s: &State<W>, mover: u8, t: usize, out: &mut Vec<(i32, Move)>) {
         out.clear();
         let mut push = |m: (i32, Move)| out.push(m);
         let c = self.row[t];
@@ -442,25 +490,15 @@ impl Game<'_, '_> {
                 push((g, Move::Peak(f, true)));
             }
         }
-        // Best immediate gain first (stable: ties keep generation order);
-        // an insertion sort, as the lists are short.
-        for i in 1..out.len() {
-            let m = out[i];
-            let mut j = i;
-            while j > 0 && out[j - 1].0 < m.0 {
-                out[j] = out[j - 1];
-                j -= 1;
-            }
-            out[j] = m;
-        }
+
     }
 
     /// Makes move `m` of `mover`, who drew card `c` on turn `t`, and
     /// updates the key: each field that changes is xored with old ^ new.
     #[inline(always)]
-    fn play(&self, s: &mut State, m: Move, mover: u8, c: u8, t: usize) {
+    fn play(&self, s: &mut State<W>, m: Move, mover: u8, c: u8, t: usize) {
         #[inline(always)]
-        fn flip(k: &mut [u64; KEY_WORDS], i: usize, old: u8, new: u8) {
+        fn flip<const W: usize>(k: &mut [u64; W], i: usize, old: u8, new: u8) {
             let (w, sh) = field(i);
             k[w] ^= ((old ^ new) as u64) << sh;
         }
@@ -506,7 +544,7 @@ impl Game<'_, '_> {
 
     /// The points move `m` gives `mover` (who drew `c`) at once.
     #[inline(always)]
-    fn gain(&self, s: &State, m: Move, mover: u8, c: u8) -> i32 {
+    fn gain(&self, s: &State<W>, m: Move, mover: u8, c: u8) -> i32 {
         let h = s.hand[mover as usize];
         match m {
             Move::Hold => 0,
@@ -521,7 +559,7 @@ impl Game<'_, '_> {
     /// Negamax with alpha-beta: the best (mover's gain − opponent's gain)
     /// from here. The transposition table's best move is tried before the
     /// others are even generated: when it cuts off, they never are.
-    fn search(&mut self, s: &mut State, t: usize, mover: u8, mut alpha: i32, beta: i32) -> i32 {
+    fn search(&mut self, s: &mut State<W>, t: usize, mover: u8, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes > self.budget {
             // Out of budget: unwind at once; the caller reports the limit.
@@ -578,14 +616,16 @@ impl Game<'_, '_> {
         if !cut {
             let mut moves = std::mem::take(&mut self.plies[t]);
             self.moves(s, mover, t, &mut moves);
-            for &(gain, m) in &moves {
+            for i in 0..moves.len() {
+                best_next(&mut moves, i);
+                let (gain, m) = moves[i];
                 if Some(m) != hint && try_move!(gain, m) {
                     break;
                 }
             }
             self.plies[t] = moves;
         }
-        if self.tt.len() >= TT_LIMIT {
+        if self.tt.len >= TT_LIMIT {
             self.tt.clear();
         }
         let flag = if best <= alpha0 {
