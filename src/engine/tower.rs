@@ -226,6 +226,10 @@ struct State<const W: usize> {
     /// The card of each floor slot (NONE when not laid).
     floor: [u8; FLOOR_SLOTS],
     hand: [u8; 2],
+    /// Floor slots open to a floor card (both boundary peaks built, no
+    /// floor yet), and floor slots ready for a peak (floor laid, no peak).
+    open: u16,
+    peakable: u16,
     /// The part of the position the rest of the game depends on, kept up
     /// to date move by move (see [`Game::key`]).
     key: [u64; W],
@@ -316,7 +320,7 @@ impl TowerRules {
         tt.clear();
         let n = self.peaks;
         let layout = Layout::new(n);
-        let mut s = State { left: [NONE; PEAK_SLOTS], right: [NONE; PEAK_SLOTS], floor: [NONE; FLOOR_SLOTS], hand: [NONE; 2], key: [0; W] };
+        let mut s = State { left: [NONE; PEAK_SLOTS], right: [NONE; PEAK_SLOTS], floor: [NONE; FLOOR_SLOTS], hand: [NONE; 2], open: 0, peakable: 0, key: [0; W] };
         for i in 0..n {
             s.left[i] = deck[2 * i];
             s.right[i] = deck[2 * i + 1];
@@ -325,6 +329,11 @@ impl TowerRules {
         let first = self.first_by_card[deck[0] as usize];
         let mut g = Game { rules: self, layout, row, tt, nodes: 0, budget, plies: Vec::new() };
         g.plies = vec![Vec::with_capacity(64); g.row.len() + 1];
+        for (f, &(lp, rp, _)) in g.layout.floors.iter().enumerate() {
+            if s.right[lp] != NONE && s.left[rp] != NONE {
+                s.open |= 1 << f;
+            }
+        }
         s.key = g.key(&s, 0);
         (g, s, first)
     }
@@ -477,20 +486,22 @@ impl<const W: usize> Game<'_, '_, W> {
         if h == NONE {
             push((0, Move::Hold));
         }
-        for (f, &(lp, rp, up)) in self.layout.floors.iter().enumerate() {
-            if s.floor[f] == NONE && s.right[lp] != NONE && s.left[rp] != NONE {
+        let mut slots = s.open | if h != NONE { s.peakable } else { 0 };
+        while slots != 0 {
+            let f = slots.trailing_zeros() as usize;
+            slots &= slots - 1;
+            let (lp, rp, _) = self.layout.floors[f];
+            if s.open >> f & 1 == 1 {
                 push((self.tri_for(mover, s.right[lp], s.left[rp], c), Move::Floor(f, false)));
                 if h != NONE {
                     push((self.tri_for(mover, s.right[lp], s.left[rp], h), Move::Floor(f, true)));
                 }
-            }
-            if h != NONE && s.floor[f] != NONE && s.left[up] == NONE {
+            } else {
                 let g = self.tri_for(mover, s.floor[f], h, c);
                 push((g, Move::Peak(f, false)));
                 push((g, Move::Peak(f, true)));
             }
         }
-
     }
 
     /// Makes move `m` of `mover`, who drew card `c` on turn `t`, and
@@ -515,6 +526,8 @@ impl<const W: usize> Game<'_, '_, W> {
                 flip(&mut s.key, 3 + 2 * f, s.right[lp], card);
                 flip(&mut s.key, 4 + 2 * f, s.left[rp], 62);
                 s.floor[f] = card;
+                s.open &= !(1 << f);
+                s.peakable |= 1 << f;
                 if held {
                     flip(&mut s.key, 1 + p, card, c);
                     s.hand[p] = c;
@@ -529,17 +542,29 @@ impl<const W: usize> Game<'_, '_, W> {
                 flip(&mut s.key, 4 + 2 * f, 62, 61);
                 flip(&mut s.key, 1 + p, h, NONE);
                 s.hand[p] = NONE;
+                s.peakable &= !(1 << f);
                 // The new peak bounds the valleys beside it on its level.
                 let (as_left, as_right) = self.layout.bounds[f];
                 if let Some(g) = as_left {
                     flip(&mut s.key, 3 + 2 * g, NONE, r);
+                    if s.left[self.layout.floors[g].1] != NONE {
+                        s.open |= 1 << g;
+                    }
                 }
                 if let Some(g) = as_right {
                     flip(&mut s.key, 4 + 2 * g, NONE, l);
+                    if s.right[self.layout.floors[g].0] != NONE {
+                        s.open |= 1 << g;
+                    }
                 }
             }
         }
         debug_assert_eq!(s.key, self.key(s, t + 1));
+        debug_assert!(self.layout.floors.iter().enumerate().all(|(f, &(lp, rp, up))| {
+            let open = s.floor[f] == NONE && s.right[lp] != NONE && s.left[rp] != NONE;
+            let peakable = s.floor[f] != NONE && s.left[up] == NONE;
+            (s.open >> f & 1 == 1) == open && (s.peakable >> f & 1 == 1) == peakable
+        }));
     }
 
     /// The points move `m` gives `mover` (who drew `c`) at once.
