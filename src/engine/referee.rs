@@ -76,6 +76,8 @@ pub enum Event<'a> {
     Stroke { outcome: &'a Outcome, striker: usize, st: &'a State, players: [&'a str; 2] },
     /// The offender was asked to play again.
     PlayAgain { player: usize, players: [&'a str; 2] },
+    /// After a tie, this player won the lot.
+    Lot { player: usize, players: [&'a str; 2] },
 }
 
 /// The output lines.
@@ -455,6 +457,7 @@ impl Referee {
                     }
                     self.out.tie.line(buf, &[]);
                     self.respot_line(buf, last.map_or(0, |b| 1 << b));
+                    report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf);
                     let Some(lot) = lines.next_nonblank() else {
                             return Err(lines
                             .error_at_end(format!("expected the name of the player who won the lot ({} or {}), found end of input", players[0], players[1]))
@@ -471,7 +474,7 @@ impl Referee {
                     st.in_hand = true;
                     last_foul = None;
                     self.turn_line(buf, players[p], true);
-                    report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf);
+                    report(Event::Lot { player: p, players }, buf);
                     continue;
                 }
                 if o.respot != 0 {
@@ -530,6 +533,12 @@ impl Referee {
                 output: text(lines),
                 summary: format!("{} is asked to play again after the foul", players[player]),
                 rules: vec![(sp.play_again, "the offender plays again, from where the foul left the cue ball".to_string())],
+                ..Default::default()
+            }),
+            Event::Lot { player, players } => each(Explanation {
+                output: text(lines),
+                summary: format!("{} won the lot and plays the replayed last ball from in hand", players[player]),
+                rules: vec![(sp.tie, "a tie on the last ball is replayed after a lot".to_string())],
                 ..Default::default()
             }),
             Event::Before { st, stroke } => before = Some((st.clone(), stroke.clone())),
