@@ -339,14 +339,14 @@ impl Referee {
     /// before the error is returned.
     pub fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
         let mut buf: Vec<u8> = Vec::with_capacity(1 << 17);
-        let r = self.run_frames(input, out, &mut buf, &mut |_, _| {});
+        let r = self.run_frames::<false>(input, out, &mut buf, &mut |_, _| {});
         out.write(&buf)?;
         r
     }
 
     /// Reads and referees every frame, writing the lines to `buf` (flushed
     /// to `out` between frames) and reporting to `see` as it goes.
-    pub fn run_frames(
+    pub fn run_frames<const TRACE: bool>(
         &self,
         input: &str,
         out: &mut Output,
@@ -354,9 +354,12 @@ impl Referee {
         see: &mut impl FnMut(Event<'_>, &[u8]),
     ) -> Result<(), RunError> {
         let mark = std::cell::Cell::new(buf.len());
+        // `run` passes TRACE = false: no report costs anything there.
         let mut report = |e: Event<'_>, buf: &[u8]| {
-            see(e, &buf[mark.get().min(buf.len())..]);
-            mark.set(buf.len());
+            if TRACE {
+                see(e, &buf[mark.get().min(buf.len())..]);
+                mark.set(buf.len());
+            }
         };
         let mut lines = Lines::new(input);
         let Some(head) = lines.next_nonblank() else {
@@ -522,7 +525,7 @@ impl Referee {
         let mut before: Option<(State, Stroke)> = None;
         let text = |lines: &[u8]| String::from_utf8_lossy(lines).trim_end().to_string();
         let sp = &self.spans;
-        self.run_frames(input, &mut out, &mut buf, &mut |event, lines| match event {
+        self.run_frames::<true>(input, &mut out, &mut buf, &mut |event, lines| match event {
             Event::Frame { frame } => each(Explanation {
                 output: text(lines),
                 summary: format!("frame {frame} starts: the first player named breaks off, from in hand"),
