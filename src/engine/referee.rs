@@ -269,6 +269,7 @@ impl Referee {
     }
 
     /// The line a stroke is read from, checked against the table.
+    #[inline(always)]
     fn read_stroke(&self, line: &Line, st: &State, taken: &mut Vec<u32>, stroke: &mut Stroke) -> Result<(), InputError> {
         let mut toks = line.tokens();
         let Some(first) = toks.next() else { return Err(line.error("expected a stroke")) };
@@ -319,6 +320,7 @@ impl Referee {
         }
     }
 
+    #[inline(always)]
     fn is_play_again(&self, line: &Line) -> bool {
         let mut toks = line.tokens();
         self.play_again.iter().all(|w| toks.next().is_some_and(|t| t.text == w)) && toks.next().is_none()
