@@ -16,7 +16,7 @@
 
 
 /// One transposition-table slot: the exact key, the value, its bound
-/// flag (0 exact, 1 lower, -1 upper), the index of the best move, and the
+/// flag (0 exact, 1 lower, -1 upper), the best move (`Move::encode`), and the
 /// generation it was written in (other generations are empty slots).
 #[derive(Debug, Clone, Copy)]
 struct Slot<const W: usize> {
@@ -480,26 +480,26 @@ impl<const W: usize> Game<'_, '_, W> {
     /// The moves of the turn, in generation order (see [`best_next`]).
     fn moves(&self, s: &State<W>, mover: u8, t: usize, out: &mut Vec<(i32, Move)>) {
         out.clear();
-        let mut push = |m: (i32, Move)| out.push(m);
         let c = self.row[t];
         let h = s.hand[mover as usize];
+        let scored = |m: Move| (self.gain(s, m, mover, c), m);
         if h == NONE {
-            push((0, Move::Hold));
+            out.push(scored(Move::Hold));
         }
         let mut slots = s.open | if h != NONE { s.peakable } else { 0 };
         while slots != 0 {
             let f = slots.trailing_zeros() as usize;
             slots &= slots - 1;
-            let (lp, rp, _) = self.layout.floors[f];
             if s.open >> f & 1 == 1 {
-                push((self.tri_for(mover, s.right[lp], s.left[rp], c), Move::Floor(f, false)));
+                out.push(scored(Move::Floor(f, false)));
                 if h != NONE {
-                    push((self.tri_for(mover, s.right[lp], s.left[rp], h), Move::Floor(f, true)));
+                    out.push(scored(Move::Floor(f, true)));
                 }
             } else {
-                let g = self.tri_for(mover, s.floor[f], h, c);
-                push((g, Move::Peak(f, false)));
-                push((g, Move::Peak(f, true)));
+                // Both orders of a peak score the same triangle.
+                let (g, m) = scored(Move::Peak(f, false));
+                out.push((g, m));
+                out.push((g, Move::Peak(f, true)));
             }
         }
     }

@@ -50,7 +50,6 @@ pub struct TowerSpans {
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
     let deck = super::deck::lower(top, cx);
     let players = top.sections("player");
-    let players_s = players.clone();
     let tower = top.require_section(cx, "tower");
     let scoring = top.require_section(cx, "scoring");
     let input = top.require_section(cx, "input");
@@ -80,6 +79,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
         );
         return None;
     }
+    let player_heads = [players[0].head, players[1].head];
     let mut names = Vec::new();
     let mut colours = Vec::new();
     for p in &players {
@@ -311,7 +311,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
     let players = [names[0].value.clone(), names[1].value.clone()];
     let (tower, scoring, output) = (tower?, scoring?, output?);
     let spans = TowerSpans {
-        players: [players_s[0].head, players_s[1].head],
+        players: player_heads,
         peaks: tower.span_of("peaks"),
         first: tower.span_of("first"),
         owner: owner_span,
