@@ -25,7 +25,9 @@ fn main() {
     println!("cargo:rerun-if-changed=rules");
     let mut files = Vec::new();
     collect(&root, &root, &mut files);
-    let mut code = String::from("/// Rule files bundled from rules/: (path under rules/, text).\npub static BUNDLED: &[(&str, &str)] = &[\n");
+    let mut code = String::from(
+        "/// Rule files bundled from rules/: (path under rules/, text).\npub static BUNDLED: &[(&str, &str)] = &[\n",
+    );
     for f in &files {
         println!("cargo:rerun-if-changed=rules/{f}");
         code.push_str(&format!("    ({f:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/rules/{f}\"))),\n"));

@@ -43,8 +43,12 @@ impl Cx {
             }
             [_, extra, ..] => {
                 self.push(
-                    Diag::error("arity", extra.span.to(p.values_span()), format!("`{}` takes one value, {what}", p.key.name))
-                        .label("unexpected extra values"),
+                    Diag::error(
+                        "arity",
+                        extra.span.to(p.values_span()),
+                        format!("`{}` takes one value, {what}", p.key.name),
+                    )
+                    .label("unexpected extra values"),
                 );
                 None
             }
@@ -146,22 +150,29 @@ impl Cx {
     /// Reports "expected X, found Y" and returns `None`.
     pub fn expected<T>(&mut self, e: &Expr, what: &str) -> Option<T> {
         self.push(
-            Diag::error("type", e.span, format!("expected {what}, found {}", e.describe())).label(format!("expected {what}")),
+            Diag::error("type", e.span, format!("expected {what}, found {}", e.describe()))
+                .label(format!("expected {what}")),
         );
         None
     }
 
     /// An unknown name with a "did you mean" from `known`.
-    pub fn unknown<'a>(&mut self, span: Span, what: &str, name: &str, known: impl IntoIterator<Item = &'a str> + Clone) {
+    pub fn unknown<'a>(
+        &mut self,
+        span: Span,
+        what: &str,
+        name: &str,
+        known: impl IntoIterator<Item = &'a str> + Clone,
+    ) {
         let suggestion = did_you_mean(name, known.clone());
         let all: Vec<&str> = known.into_iter().collect();
-        let mut d = Diag::error("unknown-name", span, format!("expected {what}, found `{name}`")).label(format!("not {what}"));
+        let mut d =
+            Diag::error("unknown-name", span, format!("expected {what}, found `{name}`")).label(format!("not {what}"));
         d = match suggestion {
             Some(s) => d.help(format!("did you mean `{s}`?")),
-            None if all.len() <= 16 && !all.is_empty() => d.help(format!(
-                "one of {}",
-                all.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" ")
-            )),
+            None if all.len() <= 16 && !all.is_empty() => {
+                d.help(format!("one of {}", all.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" ")))
+            }
             None => d,
         };
         self.push(d);
@@ -172,7 +183,8 @@ impl Cx {
 pub fn int_text(e: &Expr) -> &'static str {
     // Small integers are common names (ranks); intern them.
     const NAMES: [&str; 21] = [
-        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20",
+        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19",
+        "20",
     ];
     match e.kind {
         ExprKind::Int(n) if (0..=20).contains(&n) => NAMES[n as usize],

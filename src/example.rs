@@ -37,7 +37,10 @@ pub enum Outcome {
     /// The output differs: (expected, got).
     Differs(String, String),
     /// An input error was expected and none came, or another one came.
-    WrongError { expected: Option<String>, got: Option<String> },
+    WrongError {
+        expected: Option<String>,
+        got: Option<String>,
+    },
 }
 
 /// Reads every `example` section of the file.
@@ -46,7 +49,9 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Vec<Example> {
     for s in top.sections("example") {
         let b = Block::of_section(s);
         let Some(name) = s.name() else {
-            cx.push(Diag::error("missing", s.head, "an example needs a name").label("write `example \"name\" { ... }`"));
+            cx.push(
+                Diag::error("missing", s.head, "an example needs a name").label("write `example \"name\" { ... }`"),
+            );
             continue;
         };
         if let Some(first) = out.iter().find(|e| e.name == name.value) {

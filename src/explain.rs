@@ -51,7 +51,11 @@ impl Explanation {
             }
         }
         let values: Vec<String> = self.values.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-        let help = std::iter::once(self.summary.clone()).chain(values).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n");
+        let help = std::iter::once(self.summary.clone())
+            .chain(values)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n");
         let mut files = by_file.into_iter();
         let (first, labels) = files.next().unwrap_or((0, Vec::new()));
         let related = files
@@ -89,7 +93,8 @@ impl Diagnostic for Rendered {
         Some(Box::new(self.labels.iter().cloned()))
     }
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        (!self.related.is_empty()).then(|| Box::new(self.related.iter().map(|r| r as &dyn Diagnostic)) as Box<dyn Iterator<Item = _>>)
+        (!self.related.is_empty())
+            .then(|| Box::new(self.related.iter().map(|r| r as &dyn Diagnostic)) as Box<dyn Iterator<Item = _>>)
     }
 }
 
@@ -113,6 +118,7 @@ impl Explanation {
             .collect();
         let values: Vec<serde_json::Value> =
             self.values.iter().map(|(k, v)| serde_json::json!({ "what": k, "value": v })).collect();
-        serde_json::json!({ "output": self.output, "summary": self.summary, "rules": rules, "values": values }).to_string()
+        serde_json::json!({ "output": self.output, "summary": self.summary, "rules": rules, "values": values })
+            .to_string()
     }
 }

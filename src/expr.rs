@@ -113,7 +113,10 @@ pub fn compile_set(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<SetFn> {
 }
 
 fn mismatch<T>(cx: &mut Cx, e: &Expr, want: &str, got: Ty) -> Option<T> {
-    cx.push(Diag::error("type", e.span, format!("expected {want}, found {}", got.what())).label(format!("this is {}", got.what())));
+    cx.push(
+        Diag::error("type", e.span, format!("expected {want}, found {}", got.what()))
+            .label(format!("this is {}", got.what())),
+    );
     None
 }
 
@@ -163,11 +166,15 @@ fn node(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<Compiled> {
             } else {
                 let known = scope.vars.iter().map(|(n, _)| *n).chain(scope.elements.iter().map(String::as_str));
                 let what = format!("{} or a variable", scope.element);
-                let d = Diag::error("unknown-name", e.span, format!("expected {what}, found `{w}`")).label(format!("not {what}"));
+                let d = Diag::error("unknown-name", e.span, format!("expected {what}, found `{w}`"))
+                    .label(format!("not {what}"));
                 let names: Vec<&str> = known.clone().collect();
                 let d = match did_you_mean(w, known) {
                     Some(s) => d.help(format!("did you mean `{s}`?")),
-                    None => d.help(format!("one of {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" "))),
+                    None => d.help(format!(
+                        "one of {}",
+                        names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" ")
+                    )),
                 };
                 cx.push(d);
                 return None;
@@ -206,7 +213,11 @@ fn binary(e: &Expr, op: BinOp, a: &Expr, b: &Expr, scope: &Scope, cx: &mut Cx) -
         And | Or => {
             let (x, y) = (cond(a, scope, cx), cond(b, scope, cx));
             let (x, y) = (x?, y?);
-            Some(Compiled::Bool(if op == And { Box::new(move |env| x(env) && y(env)) } else { Box::new(move |env| x(env) || y(env)) }))
+            Some(Compiled::Bool(if op == And {
+                Box::new(move |env| x(env) && y(env))
+            } else {
+                Box::new(move |env| x(env) || y(env))
+            }))
         }
         In | NotIn => {
             let (x, y) = (set(a, scope, cx), set(b, scope, cx));
@@ -252,8 +263,12 @@ fn binary(e: &Expr, op: BinOp, a: &Expr, b: &Expr, scope: &Scope, cx: &mut Cx) -
                 }
                 (x, y) => {
                     cx.push(
-                        Diag::error("type", e.span, format!("`{}` between {} and {}", op.symbol(), x.ty().what(), y.ty().what()))
-                            .label("both sides must have the same type"),
+                        Diag::error(
+                            "type",
+                            e.span,
+                            format!("`{}` between {} and {}", op.symbol(), x.ty().what(), y.ty().what()),
+                        )
+                        .label("both sides must have the same type"),
                     );
                     None
                 }
@@ -264,11 +279,21 @@ fn binary(e: &Expr, op: BinOp, a: &Expr, b: &Expr, scope: &Scope, cx: &mut Cx) -
 
 const FUNCTIONS: [&str; 5] = ["count", "highest", "lowest", "min", "max"];
 
-fn call(e: &Expr, name: &str, span: crate::source::Span, args: &[Expr], scope: &Scope, cx: &mut Cx) -> Option<Compiled> {
+fn call(
+    e: &Expr,
+    name: &str,
+    span: crate::source::Span,
+    args: &[Expr],
+    scope: &Scope,
+    cx: &mut Cx,
+) -> Option<Compiled> {
     match name {
         "count" | "highest" | "lowest" => {
             let [a] = args else {
-                cx.push(Diag::error("arity", e.span, format!("`{name}` takes one set")).label(format!("write `{name}(potted)`")));
+                cx.push(
+                    Diag::error("arity", e.span, format!("`{name}` takes one set"))
+                        .label(format!("write `{name}(potted)`")),
+                );
                 return None;
             };
             let s = set(a, scope, cx)?;
@@ -295,7 +320,9 @@ fn call(e: &Expr, name: &str, span: crate::source::Span, args: &[Expr], scope: &
         }
         "min" | "max" => {
             if args.is_empty() {
-                cx.push(Diag::error("arity", e.span, format!("`{name}` needs at least one number")).label("no arguments"));
+                cx.push(
+                    Diag::error("arity", e.span, format!("`{name}` needs at least one number")).label("no arguments"),
+                );
                 return None;
             }
             let mut fs = Vec::new();

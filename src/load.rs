@@ -219,9 +219,13 @@ fn parse_and_extend(
             ExprKind::Str(s) => dir.join(&s.value),
             _ => {
                 diags.push(
-                    Diag::error("type", v.span, format!("expected the path of the base rule file, found {}", v.describe()))
-                        .label("expected a string")
-                        .help("write `extends: \"../game.rules\"` (relative to this file)"),
+                    Diag::error(
+                        "type",
+                        v.span,
+                        format!("expected the path of the base rule file, found {}", v.describe()),
+                    )
+                    .label("expected a string")
+                    .help("write `extends: \"../game.rules\"` (relative to this file)"),
                 );
                 return None;
             }
@@ -238,7 +242,8 @@ fn parse_and_extend(
     let span = prop.values[0].span;
     let canon = files.canonical(&base_path);
     if chain.contains(&canon) {
-        diags.push(Diag::error("extends-cycle", span, "this rule file extends itself").label("leads back to this file"));
+        diags
+            .push(Diag::error("extends-cycle", span, "this rule file extends itself").label("leads back to this file"));
         return None;
     }
     if chain.len() >= MAX_EXTENDS {
@@ -264,26 +269,30 @@ pub fn merge(base: &mut Vec<Item>, over: Vec<Item>, diags: &mut Vec<Diag>) {
     for item in over {
         match item {
             Item::Property(p) if p.key.name == "remove" => remove(base, &p, diags),
-            Item::Property(p) => match base.iter_mut().find(|b| matches!(b, Item::Property(q) if q.key.name == p.key.name)) {
-                Some(slot) => *slot = Item::Property(p),
-                None => base.push(Item::Property(p)),
-            },
-            Item::Section(s) => {
-                match base.iter_mut().find(|b| matches!(b, Item::Section(t) if same_section(t, &s))) {
-                    Some(Item::Section(t)) if !s.replace => merge(&mut t.items, s.items, diags),
-                    Some(slot) => *slot = Item::Section(Section { replace: false, ..s }),
-                    None => {
-                        if s.replace {
-                            diags.push(
-                                Diag::error("nothing-to-replace", s.head, format!("there is no `{}` section to replace", head_text(&s)))
-                                    .label("not in the base rule file")
-                                    .help("drop `replace` to add the section"),
-                            );
-                        }
-                        base.push(Item::Section(Section { replace: false, ..s }));
-                    }
+            Item::Property(p) => {
+                match base.iter_mut().find(|b| matches!(b, Item::Property(q) if q.key.name == p.key.name)) {
+                    Some(slot) => *slot = Item::Property(p),
+                    None => base.push(Item::Property(p)),
                 }
             }
+            Item::Section(s) => match base.iter_mut().find(|b| matches!(b, Item::Section(t) if same_section(t, &s))) {
+                Some(Item::Section(t)) if !s.replace => merge(&mut t.items, s.items, diags),
+                Some(slot) => *slot = Item::Section(Section { replace: false, ..s }),
+                None => {
+                    if s.replace {
+                        diags.push(
+                            Diag::error(
+                                "nothing-to-replace",
+                                s.head,
+                                format!("there is no `{}` section to replace", head_text(&s)),
+                            )
+                            .label("not in the base rule file")
+                            .help("drop `replace` to add the section"),
+                        );
+                    }
+                    base.push(Item::Section(Section { replace: false, ..s }));
+                }
+            },
         }
     }
 }
@@ -311,7 +320,11 @@ fn remove(base: &mut Vec<Item>, p: &Property, diags: &mut Vec<Diag>) {
         match &w.kind {
             ExprKind::Str(s) => labels.push(s.value.clone()),
             _ => {
-                diags.push(Diag::error("type", w.span, format!("expected a section label (a string), found {}", w.describe())));
+                diags.push(Diag::error(
+                    "type",
+                    w.span,
+                    format!("expected a section label (a string), found {}", w.describe()),
+                ));
                 return;
             }
         }
@@ -332,7 +345,10 @@ fn remove(base: &mut Vec<Item>, p: &Property, diags: &mut Vec<Diag>) {
             .collect();
         let d = Diag::error("unknown-name", p.values_span(), "no such section in the base rule file to remove")
             .label("not found")
-            .suggest(crate::diag::did_you_mean(labels.first().map_or("", String::as_str), candidates.iter().map(String::as_str)));
+            .suggest(crate::diag::did_you_mean(
+                labels.first().map_or("", String::as_str),
+                candidates.iter().map(String::as_str),
+            ));
         diags.push(d);
     }
 }
@@ -343,8 +359,12 @@ fn check_removals(items: &[Item], diags: &mut Vec<Diag>) {
         if let Item::Property(p) = it {
             if p.key.name == "remove" {
                 diags.push(
-                    Diag::error("nothing-to-replace", p.key.span, "`remove` is only meaningful in a file that `extends` another")
-                        .label("nothing to remove from"),
+                    Diag::error(
+                        "nothing-to-replace",
+                        p.key.span,
+                        "`remove` is only meaningful in a file that `extends` another",
+                    )
+                    .label("nothing to remove from"),
                 );
             }
         }

@@ -71,7 +71,9 @@ enum Color {
 #[derive(Subcommand)]
 enum Command {
     /// Run a rule file on an input in the game's own format.
-    #[command(after_help = "Examples:\n  arbiter run rules/get_straight.rules deals.txt\n  cat deals.txt | arbiter run rules/get_straight.rules")]
+    #[command(
+        after_help = "Examples:\n  arbiter run rules/get_straight.rules deals.txt\n  cat deals.txt | arbiter run rules/get_straight.rules"
+    )]
     Run {
         /// The rule file, or the name of a bundled game (`get_straight/no-wrap`).
         rules: PathBuf,
@@ -90,7 +92,9 @@ enum Command {
         format: Format,
     },
     /// Check rule files without running them.
-    #[command(after_help = "Examples:\n  arbiter check rules/get_straight.rules\n  arbiter check rules/*.rules rules/*/*.rules")]
+    #[command(
+        after_help = "Examples:\n  arbiter check rules/get_straight.rules\n  arbiter check rules/*.rules rules/*/*.rules"
+    )]
     Check {
         /// The rule files.
         #[arg(required = true)]
@@ -98,7 +102,9 @@ enum Command {
     },
     /// Analyse a game as a whole: exact expected return (Get Straight-like
     /// games), rates over seeded random samples (games with random deals).
-    #[command(after_help = "Examples:\n  arbiter analyze rules/get_straight.rules\n  arbiter analyze rules/get_straight/paytable.rules")]
+    #[command(
+        after_help = "Examples:\n  arbiter analyze rules/get_straight.rules\n  arbiter analyze rules/get_straight/paytable.rules"
+    )]
     Analyze {
         /// The rule file.
         rules: PathBuf,
@@ -110,7 +116,9 @@ enum Command {
         seed: u64,
     },
     /// Print rule files in canonical layout, comments kept.
-    #[command(after_help = "Examples:\n  arbiter fmt rules/get_straight.rules\n  arbiter fmt --write rules/*.rules\n  arbiter fmt --check rules/*.rules rules/*/*.rules")]
+    #[command(
+        after_help = "Examples:\n  arbiter fmt rules/get_straight.rules\n  arbiter fmt --write rules/*.rules\n  arbiter fmt --check rules/*.rules rules/*/*.rules"
+    )]
     Fmt {
         /// The rule files.
         #[arg(required = true)]
@@ -123,12 +131,14 @@ enum Command {
         check: bool,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
-    #[command(after_help = "Examples:\n  arbiter completions bash > ~/.local/share/bash-completion/completions/arbiter")]
-    Completions {
-        shell: clap_complete::Shell,
-    },
+    #[command(
+        after_help = "Examples:\n  arbiter completions bash > ~/.local/share/bash-completion/completions/arbiter"
+    )]
+    Completions { shell: clap_complete::Shell },
     /// Run the worked examples (`example` sections) of rule files.
-    #[command(after_help = "Examples:\n  arbiter test rules/get_straight.rules\n  arbiter test rules/*.rules rules/*/*.rules")]
+    #[command(
+        after_help = "Examples:\n  arbiter test rules/get_straight.rules\n  arbiter test rules/*.rules rules/*/*.rules"
+    )]
     Test {
         /// The rule files.
         #[arg(required = true)]
@@ -196,16 +206,19 @@ fn print_load_error(e: &LoadError) {
 /// file exists (`get_straight`, `get_straight/no-wrap`).
 fn load(path: &Path) -> Result<Loaded, LoadError> {
     if !path.exists() {
-        if let Some(r) = path.to_str().and_then(|name| arbiter::load::load_bundled(name.strip_suffix(".rules").unwrap_or(name))) {
+        if let Some(r) =
+            path.to_str().and_then(|name| arbiter::load::load_bundled(name.strip_suffix(".rules").unwrap_or(name)))
+        {
             return r;
         }
         let mut e = load_path(path).err().unwrap_or_else(|| unreachable!("a missing file cannot load"));
         let names = arbiter::load::bundled_names();
         let asked = path.to_string_lossy();
-        let hint = match arbiter::diag::did_you_mean(asked.strip_suffix(".rules").unwrap_or(&asked), names.iter().copied()) {
-            Some(s) => format!("did you mean the bundled game `{s}`?"),
-            None => format!("bundled games: {}", names.join(", ")),
-        };
+        let hint =
+            match arbiter::diag::did_you_mean(asked.strip_suffix(".rules").unwrap_or(&asked), names.iter().copied()) {
+                Some(s) => format!("did you mean the bundled game `{s}`?"),
+                None => format!("bundled games: {}", names.join(", ")),
+            };
         if let Some(d) = e.diags.first_mut() {
             d.help = Some(hint);
         }
@@ -285,7 +298,8 @@ fn analyze(path: &Path, samples: u64, seed: u64) -> u8 {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} ({eta})").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} ({eta})")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let opts = arbiter::run::AnalyzeOptions { samples, seed };
     let lines = analysis.analyze(&opts, &mut |done, total| {
@@ -323,7 +337,9 @@ fn fmt(paths: &[PathBuf], write: bool, check: bool) -> u8 {
             Err(d) => {
                 let mut sources = arbiter::source::SourceMap::new();
                 let id = sources.add(path.display().to_string(), text.as_str());
-                eprint_report(arbiter::diag::Diag { span: arbiter::source::Span { file: id, ..d.span }, ..d }.report(&sources));
+                eprint_report(
+                    arbiter::diag::Diag { span: arbiter::source::Span { file: id, ..d.span }, ..d }.report(&sources),
+                );
                 code = code.max(exit::RULES);
                 continue;
             }
@@ -376,7 +392,9 @@ fn test(paths: &[PathBuf]) -> u8 {
                 }
                 Outcome::WrongError { expected, got } => {
                     failed += 1;
-                    let show = |e: &Option<String>| e.as_deref().map_or("no input error".to_string(), |m| format!("an input error with `{m}`"));
+                    let show = |e: &Option<String>| {
+                        e.as_deref().map_or("no input error".to_string(), |m| format!("an input error with `{m}`"))
+                    };
                     let _ = writeln!(out, "  FAIL  {}: expected {}, got {}", ex.name, show(&expected), show(&got));
                 }
             }
@@ -484,7 +502,8 @@ fn run(rules: &Path, input: Option<&Path>, explain: Option<Format>, color: Color
             let (line, col) = e.line_col(&text);
             // miette draws no label on an empty span at the end of the input,
             // so the position goes into the message there.
-            let message = if e.len == 0 { format!("{} (line {line}, column {col})", e.message) } else { e.message.clone() };
+            let message =
+                if e.len == 0 { format!("{} (line {line}, column {col})", e.message) } else { e.message.clone() };
             eprint_report(Report::on_text(
                 "input",
                 &name,

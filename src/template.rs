@@ -60,7 +60,8 @@ impl Template {
         }
         let raw = &lit.raw;
         let base = lit.raw_span;
-        let at = |i: usize, j: usize| Span { file: base.file, start: base.start + i as u32, end: base.start + j as u32 };
+        let at =
+            |i: usize, j: usize| Span { file: base.file, start: base.start + i as u32, end: base.start + j as u32 };
         let mut parts = Vec::new();
         let mut lit_buf = String::new();
         let bytes = raw.as_bytes();
@@ -206,9 +207,15 @@ fn field(body: &str, offset: usize, fields: &[&str], at: &dyn Fn(usize, usize) -
             width = match digits.parse::<usize>() {
                 Ok(w) if w <= MAX_WIDTH => w,
                 _ => {
-                    return Err(Diag::error("template", at(spec_at, spec_at + spec.len()), format!("bad field format `{spec}`"))
-                        .label("expected [fill][<, > or ^][width]")
-                        .help(format!("for example `{name_t}:>3` right-justifies in 3 columns (widths up to {MAX_WIDTH})")));
+                    return Err(Diag::error(
+                        "template",
+                        at(spec_at, spec_at + spec.len()),
+                        format!("bad field format `{spec}`"),
+                    )
+                    .label("expected [fill][<, > or ^][width]")
+                    .help(format!(
+                        "for example `{name_t}:>3` right-justifies in 3 columns (widths up to {MAX_WIDTH})"
+                    )));
                 }
             };
         }

@@ -17,7 +17,8 @@ fn root() -> PathBuf {
 fn suites() -> Vec<(PathBuf, PathBuf)> {
     let mut out = Vec::new();
     let cases = root().join("tests/cases");
-    let mut games: Vec<_> = std::fs::read_dir(&cases).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    let mut games: Vec<_> =
+        std::fs::read_dir(&cases).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
     games.sort();
     for g in games {
         let game = g.file_name().unwrap().to_string_lossy().to_string();
@@ -35,7 +36,8 @@ fn suites() -> Vec<(PathBuf, PathBuf)> {
 }
 
 fn run_case(rules: &Path, input: &str) -> Result<String, String> {
-    let loaded = load_path(rules).map_err(|e| format!("{:?}", e.diags.iter().map(|d| &d.message).collect::<Vec<_>>()))?;
+    let loaded =
+        load_path(rules).map_err(|e| format!("{:?}", e.diags.iter().map(|d| &d.message).collect::<Vec<_>>()))?;
     let (compiled, diags) = compile(&loaded);
     let compiled = compiled.ok_or_else(|| format!("{:?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>()))?;
     let mut buf = Vec::new();

@@ -9,10 +9,16 @@ use arbiter::lower::compile;
 
 fn diagnostics_of(path: &std::path::Path) -> (Vec<&'static str>, String) {
     let (codes, reports) = match load_path(path) {
-        Err(e) => (e.diags.iter().map(|d| d.code).collect(), e.diags.iter().map(|d| render_plain(&d.report(&e.sources))).collect::<Vec<_>>()),
+        Err(e) => (
+            e.diags.iter().map(|d| d.code).collect(),
+            e.diags.iter().map(|d| render_plain(&d.report(&e.sources))).collect::<Vec<_>>(),
+        ),
         Ok(loaded) => {
             let (_, diags) = compile(&loaded);
-            (diags.iter().filter(|d| d.is_error()).map(|d| d.code).collect(), diags.iter().map(|d| render_plain(&d.report(&loaded.sources))).collect())
+            (
+                diags.iter().filter(|d| d.is_error()).map(|d| d.code).collect(),
+                diags.iter().map(|d| render_plain(&d.report(&loaded.sources))).collect(),
+            )
         }
     };
     (codes, reports.join("\n"))
@@ -22,7 +28,8 @@ fn diagnostics_of(path: &std::path::Path) -> (Vec<&'static str>, String) {
 fn broken_rule_files_report_their_error_at_the_right_place() {
     insta::glob!("check/**/*.rules", |path| {
         let text = std::fs::read_to_string(path).unwrap();
-        let expect = text.lines().next().and_then(|l| l.strip_prefix("# expect: ")).expect("first line `# expect: CODE`").trim();
+        let expect =
+            text.lines().next().and_then(|l| l.strip_prefix("# expect: ")).expect("first line `# expect: CODE`").trim();
         // Paths relative to the crate root keep snapshots stable.
         let rel = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
         let (codes, rendered) = diagnostics_of(rel);
@@ -43,7 +50,12 @@ fn every_bundled_rule_file_checks_clean() {
     for f in files {
         let loaded = load_path(&f).unwrap_or_else(|e| panic!("{}: {:?}", f.display(), e.diags));
         let (compiled, diags) = compile(&loaded);
-        assert!(compiled.is_some() && diags.is_empty(), "{}: {:?}", f.display(), diags.iter().map(|d| &d.message).collect::<Vec<_>>());
+        assert!(
+            compiled.is_some() && diags.is_empty(),
+            "{}: {:?}",
+            f.display(),
+            diags.iter().map(|d| &d.message).collect::<Vec<_>>()
+        );
     }
 }
 

@@ -130,11 +130,13 @@ fn a_payout_edit_changes_the_strategy() {
 fn bundled_games_run_by_name_from_any_directory() {
     let dir = std::env::temp_dir();
     let mut c = Command::cargo_bin("arbiter").unwrap();
-    let out = c.current_dir(&dir).args(["run", "get_straight/paytable"]).write_stdin("9C 9S 3H 8D 8C\n#\n").output().unwrap();
+    let out =
+        c.current_dir(&dir).args(["run", "get_straight/paytable"]).write_stdin("9C 9S 3H 8D 8C\n#\n").output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "Exchange 3H\n");
     let mut c = Command::cargo_bin("arbiter").unwrap();
-    let out = c.current_dir(&dir).env("NO_COLOR", "1").args(["run", "get_straigt"]).write_stdin("#\n").output().unwrap();
+    let out =
+        c.current_dir(&dir).env("NO_COLOR", "1").args(["run", "get_straigt"]).write_stdin("#\n").output().unwrap();
     assert_eq!(out.status.code(), Some(5));
     assert!(text(&out.stderr).contains("did you mean the bundled game `get_straight`?"), "{}", text(&out.stderr));
 }

@@ -28,12 +28,22 @@ fn input_error(input: &str, kept: &str, at: (usize, usize), message: &str) {
 
 #[test]
 fn move_off_the_board() {
-    input_error("2\n2 2\n1 1\n1 2\n3 2\n1 1\n4 1\n", "Case #1: bridge in move 2\n", (7, 1), "cell (4, 1) is not on the board of side 3");
+    input_error(
+        "2\n2 2\n1 1\n1 2\n3 2\n1 1\n4 1\n",
+        "Case #1: bridge in move 2\n",
+        (7, 1),
+        "cell (4, 1) is not on the board of side 3",
+    );
 }
 
 #[test]
 fn repeated_move() {
-    input_error("2\n2 0\n3 3\n1 1\n2 2\n 1 1\n", "Case #1: none\n", (6, 2), "cell (1, 1) already holds a stone (move 1)");
+    input_error(
+        "2\n2 0\n3 3\n1 1\n2 2\n 1 1\n",
+        "Case #1: none\n",
+        (6, 2),
+        "cell (1, 1) already holds a stone (move 1)",
+    );
 }
 
 #[test]

@@ -60,7 +60,10 @@ fn a_card_above_m() {
 
 #[test]
 fn max_nodes_stops_a_long_search_and_keeps_earlier_cases() {
-    let big = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/house_of_cards/13-full-house-m13.in")).unwrap();
+    let big = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/house_of_cards/13-full-house-m13.in"),
+    )
+    .unwrap();
     let first_case: String = big.lines().take(3).map(|l| l.to_string() + "\n").collect();
     let out = Command::cargo_bin("arbiter")
         .unwrap()

@@ -56,10 +56,17 @@ fn outputs_before_a_bad_case_are_flushed_first() {
         input.push_str("2H TC 5D 3S 6C\n");
     }
     input.push_str("2H TC 5D 3S ZZ\n#\n");
-    let out = bin().args(["run", "rules/get_straight.rules"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().and_then(|mut c| {
-        c.stdin.take().unwrap().write_all(input.as_bytes())?;
-        c.wait_with_output()
-    }).unwrap();
+    let out = bin()
+        .args(["run", "rules/get_straight.rules"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(input.as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
     assert_eq!(out.status.code(), Some(4));
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 5000);
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 5001, column 13"));

@@ -6,7 +6,10 @@ use assert_cmd::Command;
 const RULES: &str = "rules/shuffling_patience.rules";
 
 fn sample_deck() -> Vec<String> {
-    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/shuffling_patience/00-sample.in")).unwrap();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/shuffling_patience/00-sample.in"),
+    )
+    .unwrap();
     text.lines().take(4).map(String::from).collect()
 }
 

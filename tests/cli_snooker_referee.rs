@@ -19,7 +19,12 @@ fn full_frame(a: &str, b: &str) -> String {
 }
 
 fn run(input: &str) -> (i32, String, String) {
-    let out = Command::cargo_bin("arbiter").unwrap().args(["run", "--color", "never", RULES]).write_stdin(input).output().unwrap();
+    let out = Command::cargo_bin("arbiter")
+        .unwrap()
+        .args(["run", "--color", "never", RULES])
+        .write_stdin(input)
+        .output()
+        .unwrap();
     // Diagnostics wrap long messages: compare their words.
     let err = String::from_utf8_lossy(&out.stderr).split_whitespace().collect::<Vec<_>>().join(" ");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), err)
@@ -112,7 +117,9 @@ fn a_frame_that_ends_early_runs_into_the_next_players() {
 
 #[test]
 fn a_missing_lot_line_after_a_tie() {
-    let case = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/snooker_referee/11-tie-on-black.in")).unwrap();
+    let case =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/snooker_referee/11-tie-on-black.in"))
+            .unwrap();
     let cut = case.find("\nJerry\n").expect("the lot line of case 11");
     let input = &case[..cut + 1];
     let (code, out, err) = run(input);
@@ -124,7 +131,9 @@ fn a_missing_lot_line_after_a_tie() {
 
 #[test]
 fn a_lot_line_naming_a_stranger() {
-    let case = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/snooker_referee/11-tie-on-black.in")).unwrap();
+    let case =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/snooker_referee/11-tie-on-black.in"))
+            .unwrap();
     let input = case.replacen("\nJerry\n", "\nSpike\n", 1);
     let (code, _, err) = run(&input);
     assert_eq!(code, 4);

@@ -31,7 +31,9 @@ fn group_for(v: Variant, tops: &[usize], p: usize) -> Option<Vec<usize>> {
         if r > max_rank {
             return None;
         }
-        (0..tops.len()).find(|&q| q != p && tops[q] / 4 <= max_rank && value(tops[p]) + value(tops[q]) == total).map(|q| vec![p, q])
+        (0..tops.len())
+            .find(|&q| q != p && tops[q] / 4 <= max_rank && value(tops[p]) + value(tops[q]) == total)
+            .map(|q| vec![p, q])
     };
     let set = |ranks: &[usize]| -> Option<Vec<usize>> {
         if !ranks.contains(&r) {
@@ -87,7 +89,8 @@ fn simulate(v: Variant, deck: &[usize]) -> String {
 fn engine(rules: &str, deck: &[usize]) -> String {
     let loaded = load_path(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rules)).unwrap();
     let game = compile(&loaded).0.unwrap().game;
-    let names: Vec<String> = deck.iter().map(|&c| format!("{}{}", &RANKS[c / 4..c / 4 + 1], &SUITS[c % 4..c % 4 + 1])).collect();
+    let names: Vec<String> =
+        deck.iter().map(|&c| format!("{}{}", &RANKS[c / 4..c / 4 + 1], &SUITS[c % 4..c % 4 + 1])).collect();
     let input: String = names.chunks(13).map(|l| l.join(" ") + "\n").collect::<String>() + "#\n";
     let mut buf = Vec::new();
     {

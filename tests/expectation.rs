@@ -104,7 +104,8 @@ fn name(card: usize) -> String {
 fn engine(rules: &str, deals: &[Vec<usize>]) -> Vec<String> {
     let loaded = load_path(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rules).as_path()).unwrap();
     let game = compile(&loaded).0.unwrap().game;
-    let mut input: String = deals.iter().map(|d| d.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ") + "\n").collect();
+    let mut input: String =
+        deals.iter().map(|d| d.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ") + "\n").collect();
     input.push_str("#\n");
     let mut buf = Vec::new();
     {
@@ -147,7 +148,9 @@ proptest! {
 #[test]
 fn ties_pick_stay_then_the_leftmost_cards() {
     // From the statement and the two-exchanges variant's example.
-    let deal = |s: &str| s.split(' ').map(|c| RANKS.find(&c[..1]).unwrap() * 4 + SUITS.find(&c[1..]).unwrap()).collect::<Vec<_>>();
+    let deal = |s: &str| {
+        s.split(' ').map(|c| RANKS.find(&c[..1]).unwrap() * 4 + SUITS.find(&c[1..]).unwrap()).collect::<Vec<_>>()
+    };
     assert_eq!(engine("rules/get_straight/two-exchanges.rules", &[deal("9C 5D 9D 9S 7D")]), ["Exchange 9C 9D"]);
     assert_eq!(oracle(&deal("9C 5D 9D 9S 7D"), false, true, 2), "Exchange 9C 9D");
 }
@@ -170,7 +173,12 @@ fn expected_return_equals_the_sum_over_every_deal() {
     let loaded = arbiter::load::load_text("small", text, std::path::Path::new(".")).unwrap();
     let (compiled, diags) = compile(&loaded);
     assert!(diags.is_empty(), "{:?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>());
-    let lines = compiled.unwrap().game.analysis().unwrap().analyze(&arbiter::run::AnalyzeOptions { samples: 0, seed: 0 }, &mut |_, _| {});
+    let lines = compiled
+        .unwrap()
+        .game
+        .analysis()
+        .unwrap()
+        .analyze(&arbiter::run::AnalyzeOptions { samples: 0, seed: 0 }, &mut |_, _| {});
     let reported = &lines.iter().find(|(k, _)| k == "expected earning per game").unwrap().1;
 
     // Brute force with the engine's own per-deal exact values.
@@ -230,9 +238,10 @@ fn gcd(a: i128, b: i128) -> i128 {
 
 #[test]
 fn a_long_custom_terminator_ends_the_input() {
-    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/get_straight.rules"))
-        .unwrap()
-        .replace("end: \"#\"", "end: \"end of the deals, thank you\"");
+    let text =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/get_straight.rules"))
+            .unwrap()
+            .replace("end: \"#\"", "end: \"end of the deals, thank you\"");
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
     let game = compile(&arbiter::load::load_text("custom", &text, &dir).unwrap()).0.unwrap().game;
     let mut buf = Vec::new();

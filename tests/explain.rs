@@ -40,7 +40,8 @@ fn json_points_at_the_rows_that_decided() {
     assert_eq!(lines[0]["output"], "Exchange TC");
     assert_eq!(lines[1]["output"], "Stay");
     let straight = line_of(rules, "combination \"Straight\"");
-    let rule = lines[0]["rules"].as_array().unwrap().iter().find(|r| r["says"] == "4 of 47 draws make it: pays 100").unwrap();
+    let rule =
+        lines[0]["rules"].as_array().unwrap().iter().find(|r| r["says"] == "4 of 47 draws make it: pays 100").unwrap();
     assert_eq!(rule["line"], straight);
     assert_eq!(rule["text"], "combination \"Straight\"");
     let values = lines[1]["values"].as_array().unwrap();
@@ -54,7 +55,8 @@ fn ties_name_the_tie_break_rule() {
     let text = explain(rules, "9C 5D 9D 9S 7D\n#\n", true);
     let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
     assert_eq!(v["output"], "Exchange 9C 9D");
-    let tie = v["rules"].as_array().unwrap().iter().find(|r| r["says"].as_str().unwrap().contains("equally good")).unwrap();
+    let tie =
+        v["rules"].as_array().unwrap().iter().find(|r| r["says"].as_str().unwrap().contains("equally good")).unwrap();
     assert_eq!(tie["text"], "prefer: fewer-cards leftmost");
     assert!(tie["file"].as_str().unwrap().ends_with("get_straight.rules"));
 }
@@ -72,7 +74,11 @@ fn explanations_cover_every_output_line_of_every_case() {
         let game = compile(&loaded).0.unwrap();
         let explainer = game.game.explainer().unwrap_or_else(|| panic!("{}: no explainer", rules.display()));
         engines.insert(game.engine.to_string());
-        let mut ins: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "in")).collect();
+        let mut ins: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "in"))
+            .collect();
         ins.sort();
         for input in ins {
             let expected = std::fs::read_to_string(input.with_extension("out")).unwrap();
@@ -99,7 +105,11 @@ fn explanations_cover_every_output_line_of_every_case() {
 
 fn case_suites(root: &std::path::Path) -> Vec<(std::path::PathBuf, std::path::PathBuf)> {
     let mut out = Vec::new();
-    let mut games: Vec<_> = std::fs::read_dir(root.join("tests/cases")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    let mut games: Vec<_> = std::fs::read_dir(root.join("tests/cases"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
     games.sort();
     for g in games {
         let game = g.file_name().unwrap().to_string_lossy().to_string();
@@ -117,32 +127,56 @@ fn json(rules: &str, input: &str) -> Vec<serde_json::Value> {
 }
 
 fn rule<'a>(v: &'a serde_json::Value, says: &str) -> &'a serde_json::Value {
-    v["rules"].as_array().unwrap().iter().find(|r| r["says"].as_str().unwrap().contains(says)).unwrap_or_else(|| panic!("no rule says `{says}`: {v}"))
+    v["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["says"].as_str().unwrap().contains(says))
+        .unwrap_or_else(|| panic!("no rule says `{says}`: {v}"))
 }
 
 fn value<'a>(v: &'a serde_json::Value, what: &str) -> &'a str {
-    v["values"].as_array().unwrap().iter().find(|x| x["what"] == what).unwrap_or_else(|| panic!("no value `{what}`: {v}"))["value"].as_str().unwrap()
+    v["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["what"] == what)
+        .unwrap_or_else(|| panic!("no value `{what}`: {v}"))["value"]
+        .as_str()
+        .unwrap()
 }
 
 #[test]
 fn patience_coverings_are_listed_and_counted_by_group() {
     let rules = "rules/shuffling_patience.rules";
-    let input = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/shuffling_patience/00-sample.in")).unwrap();
+    let input =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/shuffling_patience/00-sample.in"))
+            .unwrap();
     let v = &json(rules, &input)[0];
     // The statement's opening: KH 9H cover the pair 8S 3H.
     assert_eq!(value(v, "cards 8-9"), "`pair` 8S 3H on piles 3 7: covered by KH 9H");
-    let coverings = v["values"].as_array().unwrap().iter().filter(|x| x["what"].as_str().unwrap().starts_with("card")).count();
+    let coverings =
+        v["values"].as_array().unwrap().iter().filter(|x| x["what"].as_str().unwrap().starts_with("card")).count();
     let counted: usize = ["pair", "triple"]
         .iter()
         .map(|g| {
-            let r = v["rules"].as_array().unwrap().iter().find(|r| r["line"] == line_of(rules, &format!("group \"{g}\""))).unwrap();
+            let r = v["rules"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["line"] == line_of(rules, &format!("group \"{g}\"")))
+                .unwrap();
             r["says"].as_str().unwrap().split_whitespace().nth(1).unwrap().parse::<usize>().unwrap()
         })
         .sum();
     assert_eq!(coverings, counted);
     assert_eq!(rule(v, "piles used")["says"], "11 of 16 piles used");
 
-    let sorted = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/shuffling_patience/01-sorted-pack-overflow-17.in")).unwrap();
+    let sorted = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/cases/shuffling_patience/01-sorted-pack-overflow-17.in"
+    ))
+    .unwrap();
     let v = &json(rules, &sorted)[0];
     assert_eq!(value(v, "exposed").split(' ').count(), 16);
     assert!(v["summary"].as_str().unwrap().contains("card 17 (5S)"), "{v}");
@@ -152,11 +186,16 @@ fn patience_coverings_are_listed_and_counted_by_group() {
 #[test]
 fn house_of_cards_turns_add_up_to_the_verdict() {
     let rules = "rules/house_of_cards.rules";
-    let input = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/house_of_cards/01-statement-example-deck.in")).unwrap();
+    let input = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/cases/house_of_cards/01-statement-example-deck.in"
+    ))
+    .unwrap();
     for v in json(rules, &input) {
         // "case N: both play perfectly; Axel scores A and Birgit scores B"
         let summary = v["summary"].as_str().unwrap();
-        let nums: Vec<i64> = summary.split(|c: char| !c.is_ascii_digit() && c != '-').filter_map(|w| w.parse().ok()).collect();
+        let nums: Vec<i64> =
+            summary.split(|c: char| !c.is_ascii_digit() && c != '-').filter_map(|w| w.parse().ok()).collect();
         let (a, b) = (nums[1], nums[2]);
         // The triangles scored turn by turn, plus held cards, give the scores.
         let mut scores = [0i64; 2];
@@ -189,7 +228,11 @@ fn house_of_cards_turns_add_up_to_the_verdict() {
 #[test]
 fn snooker_fouls_show_the_condition_and_the_clamped_penalty() {
     let rules = "rules/snooker_referee.rules";
-    let input = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/snooker_referee/01-foul-pot-white.in")).unwrap();
+    let input = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/cases/snooker_referee/01-foul-pot-white.in"
+    ))
+    .unwrap();
     let all = json(rules, &input);
     let v = &all[1];
     assert_eq!(v["output"], "Foul!\n0 : 4\nBob's turn, in-hand");
@@ -206,7 +249,8 @@ fn snooker_fouls_show_the_condition_and_the_clamped_penalty() {
 #[test]
 fn havannah_names_the_structure_and_its_stones() {
     let rules = "rules/havannah.rules";
-    let input = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/havannah/00-sample.in")).unwrap();
+    let input =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/havannah/00-sample.in")).unwrap();
     let all = json(rules, &input);
     assert_eq!(all[0]["output"], "Case #1: bridge in move 2");
     assert_eq!(rule(&all[0], "corner 1 at (1, 1), corner 2 at (1, 2)")["line"], line_of(rules, "cells \"corner\""));

@@ -21,7 +21,8 @@ impl Rng {
     }
 }
 
-const GARBAGE: &[&str] = &["{", "}", "\"", ":", "((((", "]", "\"\"\"", "#", "..", "-", "not in", "🂡", "\u{0}", "replace", "extends: \"x\""];
+const GARBAGE: &[&str] =
+    &["{", "}", "\"", ":", "((((", "]", "\"\"\"", "#", "..", "-", "not in", "🂡", "\u{0}", "replace", "extends: \"x\""];
 
 fn mutate(text: &str, rng: &mut Rng) -> (String, String) {
     let lines: Vec<&str> = text.lines().collect();
@@ -56,7 +57,14 @@ fn mutate(text: &str, rng: &mut Rng) -> (String, String) {
                 return (text.to_string(), "nothing".into());
             }
             let (ta, tb) = (tokens[a], tokens[b]);
-            let s = format!("{}{}{}{}{}", &text[..ta.0], &text[tb.0..tb.1], &text[ta.1..tb.0], &text[ta.0..ta.1], &text[tb.1..]);
+            let s = format!(
+                "{}{}{}{}{}",
+                &text[..ta.0],
+                &text[tb.0..tb.1],
+                &text[ta.1..tb.0],
+                &text[ta.0..ta.1],
+                &text[tb.1..]
+            );
             (s, format!("swap tokens {a} and {b}"))
         }
         2 => {
@@ -119,8 +127,18 @@ fn mutated_rule_files_are_accepted_or_located() {
             for d in &diags {
                 let file = sources.file(d.span.file);
                 let (s, e) = (d.span.start as usize, d.span.end as usize);
-                assert!(s <= e && e <= file.text.len(), "{} ({what}): span {s}..{e} outside {} bytes: {}", f.display(), file.text.len(), d.message);
-                assert!(file.text.is_char_boundary(s) && file.text.is_char_boundary(e), "{} ({what}): span not on a char boundary", f.display());
+                assert!(
+                    s <= e && e <= file.text.len(),
+                    "{} ({what}): span {s}..{e} outside {} bytes: {}",
+                    f.display(),
+                    file.text.len(),
+                    d.message
+                );
+                assert!(
+                    file.text.is_char_boundary(s) && file.text.is_char_boundary(e),
+                    "{} ({what}): span not on a char boundary",
+                    f.display()
+                );
                 assert!(!d.message.is_empty());
                 // Rendering must work too.
                 let _ = arbiter::diag::render_plain(&d.report(&sources));

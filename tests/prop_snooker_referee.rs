@@ -81,12 +81,21 @@ impl Oracle {
         let on: Vec<&str> = if self.colours_phase {
             vec![self.colours.iter().find(|c| c.2).unwrap().0]
         } else if self.after_red {
-            vec![if first != "Red" && first != "None" { COLOURS.iter().find(|c| c.0 == first).unwrap().0 } else if self.nominate_highest { "Black" } else { "Yellow" }]
+            vec![if first != "Red" && first != "None" {
+                COLOURS.iter().find(|c| c.0 == first).unwrap().0
+            } else if self.nominate_highest {
+                "Black"
+            } else {
+                "Yellow"
+            }]
         } else {
             vec!["Red"]
         };
         let objs: Vec<&str> = potted.iter().copied().filter(|p| *p != "White").collect();
-        let foul = first == "None" || !on.contains(&first) || potted.contains(&"White") || objs.iter().any(|p| !on.contains(p));
+        let foul = first == "None"
+            || !on.contains(&first)
+            || potted.contains(&"White")
+            || objs.iter().any(|p| !on.contains(p));
         let reds_potted = objs.iter().filter(|p| **p == "Red").count() as u32;
         self.reds -= reds_potted;
         let mut respot = Vec::new();
@@ -178,7 +187,8 @@ fn play(r: &Referee, choices: &[u32], penalty: (i64, i64), nominate_highest: boo
         let names: Vec<&str> = potted.iter().map(|&b| r.names[b].as_str()).collect();
         let (foul, respot, ends) = oracle.stroke(first.map_or("None", |b| r.names[b].as_str()), &names);
         prop_assert_eq!(o.foul, foul, "foul on {:?}", names);
-        let got: Vec<&str> = r.by_value.iter().filter(|&&b| o.respot >> b & 1 == 1).map(|&b| r.names[b].as_str()).collect();
+        let got: Vec<&str> =
+            r.by_value.iter().filter(|&&b| o.respot >> b & 1 == 1).map(|&b| r.names[b].as_str()).collect();
         prop_assert_eq!(got, respot);
         prop_assert_eq!(o.turn_ends, ends);
         prop_assert_eq!(st.scores, oracle.scores);
@@ -218,7 +228,8 @@ proptest! {
     }
 }
 
-const WORDS: [&str; 14] = ["Red", "Yellow", "Black", "White", "None", "Play", "again", "Ann", "Bob", "1", "2", "\n", "\n", "Purple"];
+const WORDS: [&str; 14] =
+    ["Red", "Yellow", "Black", "White", "None", "Play", "again", "Ann", "Bob", "1", "2", "\n", "\n", "Purple"];
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]

@@ -27,7 +27,11 @@ struct Rules {
 fn triangle(cards: [Card; 3]) -> i32 {
     let sum: i32 = cards.iter().map(|c| c.0).sum();
     let reds = cards.iter().filter(|c| c.1).count();
-    if reds >= 2 { sum } else { -sum }
+    if reds >= 2 {
+        sum
+    } else {
+        -sum
+    }
 }
 
 /// Plain minimax: Axel's final score minus Birgit's from this position on.
@@ -83,12 +87,19 @@ fn minimax(r: &Rules, h: &House, row: &[Card], hands: [Option<Card>; 2], mover: 
             }
         }
     }
-    if mover == 0 { results.into_iter().max().unwrap() } else { results.into_iter().min().unwrap() }
+    if mover == 0 {
+        results.into_iter().max().unwrap()
+    } else {
+        results.into_iter().min().unwrap()
+    }
 }
 
 fn oracle(r: &Rules, deck: &[Card], named_axel: bool) -> String {
     let n = r.peaks;
-    let mut h = House { peaks: (0..n).map(|l| vec![None; n - l]).collect(), floors: (0..n).map(|l| vec![None; (n - l).saturating_sub(1)]).collect() };
+    let mut h = House {
+        peaks: (0..n).map(|l| vec![None; n - l]).collect(),
+        floors: (0..n).map(|l| vec![None; (n - l).saturating_sub(1)]).collect(),
+    };
     for i in 0..n {
         h.peaks[0][i] = Some((deck[2 * i], deck[2 * i + 1]));
     }

@@ -164,14 +164,23 @@ impl Connection {
 
     /// [`Connection::run`] that also hands `emit` each case's board side
     /// and its moves up to the win (all of them when nothing wins).
-    pub fn run_keeping_moves<E>(&self, input: &str, emit: impl FnMut(u64, u32, Outcome, &[(u32, u32)]) -> Result<(), E>) -> Result<(), E>
+    pub fn run_keeping_moves<E>(
+        &self,
+        input: &str,
+        emit: impl FnMut(u64, u32, Outcome, &[(u32, u32)]) -> Result<(), E>,
+    ) -> Result<(), E>
     where
         E: From<InputError>,
     {
         self.cases(input, true, emit)
     }
 
-    fn cases<E>(&self, input: &str, keep: bool, mut emit: impl FnMut(u64, u32, Outcome, &[(u32, u32)]) -> Result<(), E>) -> Result<(), E>
+    fn cases<E>(
+        &self,
+        input: &str,
+        keep: bool,
+        mut emit: impl FnMut(u64, u32, Outcome, &[(u32, u32)]) -> Result<(), E>,
+    ) -> Result<(), E>
     where
         E: From<InputError>,
     {
@@ -185,7 +194,11 @@ impl Connection {
             for k in 1..=case.moves {
                 let mv = reader.next_move(&case, k)?;
                 if k >= MAX_MOVES {
-                    let e = InputError::new(mv.line.offset, mv.line.text.len(), format!("more than {MAX_MOVES} moves in one case"));
+                    let e = InputError::new(
+                        mv.line.offset,
+                        mv.line.text.len(),
+                        format!("more than {MAX_MOVES} moves in one case"),
+                    );
                     return Err(e.into());
                 }
                 if outcome.win.is_some() {
@@ -520,12 +533,11 @@ impl Move<'_> {
     pub fn repeated(&self, j: u64) -> InputError {
         let text = self.line.text.trim_end();
         let lead = text.len() - text.trim_start().len();
-        InputError::new(self.line.offset + lead, text.len() - lead, format!(
-            "cell ({}, {}) already holds a stone (move {})",
-            self.x,
-            self.y,
-            j + 1
-        ))
+        InputError::new(
+            self.line.offset + lead,
+            text.len() - lead,
+            format!("cell ({}, {}) already holds a stone (move {})", self.x, self.y, j + 1),
+        )
         .with_help("the moves of a case never repeat a cell")
     }
 }
@@ -555,13 +567,21 @@ fn tokens<'a, const N: usize>(line: &Line<'a>, what: &str) -> Result<[Token<'a>;
         match it.next() {
             Some(t) => *slot = t,
             None => {
-                return Err(line.error_at_end(format!("expected {what}, found {} number{}", i, if i == 1 { "" } else { "s" })))
+                return Err(line.error_at_end(format!(
+                    "expected {what}, found {} number{}",
+                    i,
+                    if i == 1 { "" } else { "s" }
+                )))
             }
         }
     }
     if let Some(extra) = it.next() {
         let end = (line.offset + line.text.trim_end().len()).max(extra.offset + extra.text.len());
-        return Err(InputError::new(extra.offset, end - extra.offset, format!("expected {what}, found more on the line")));
+        return Err(InputError::new(
+            extra.offset,
+            end - extra.offset,
+            format!("expected {what}, found more on the line"),
+        ));
     }
     Ok(out)
 }
@@ -585,11 +605,15 @@ impl<'a> CaseReader<'a> {
             if let Some(line) = self.lines.next_nonblank() {
                 let text = line.text.trim_end();
                 let lead = text.len() - text.trim_start().len();
-                return Err(InputError::new(line.offset + lead, text.len() - lead, format!(
-                    "unexpected input after the last of {} case{}",
-                    self.cases,
-                    if self.cases == 1 { "" } else { "s" }
-                ))
+                return Err(InputError::new(
+                    line.offset + lead,
+                    text.len() - lead,
+                    format!(
+                        "unexpected input after the last of {} case{}",
+                        self.cases,
+                        if self.cases == 1 { "" } else { "s" }
+                    ),
+                )
                 .with_help("the first line gives the number of cases"));
             }
             return Ok(None);
@@ -621,7 +645,10 @@ impl<'a> CaseReader<'a> {
         let Some(line) = self.lines.next_nonblank() else {
             return Err(self
                 .lines
-                .error_at_end(format!("expected move {k} of {} of case {}, found end of input", case.moves, case.number))
+                .error_at_end(format!(
+                    "expected move {k} of {} of case {}, found end of input",
+                    case.moves, case.number
+                ))
                 .with_help("each move is a line `x y`"));
         };
         let [tx, ty] = tokens::<2>(&line, "a move `x y`")?;
@@ -632,9 +659,11 @@ impl<'a> CaseReader<'a> {
             let s = case.side as i64;
             let text = line.text.trim_end();
             let lead = text.len() - text.trim_start().len();
-            return Err(InputError::new(line.offset + lead, text.len() - lead, format!(
-                "cell ({x}, {y}) is not on the board of side {s}"
-            ))
+            return Err(InputError::new(
+                line.offset + lead,
+                text.len() - lead,
+                format!("cell ({x}, {y}) is not on the board of side {s}"),
+            )
             .with_help(format!("cells have 1 <= x, y <= {} and |x - y| <= {}", 2 * s - 1, s - 1)));
         }
         Ok(Move { x: x as u32, y: y as u32, line })

@@ -16,8 +16,8 @@
 //! and piles as bit masks; nothing of the game's numbers is in here.
 
 use super::deck::{Card, Deck};
-use crate::input::{InputError, Lines};
 use crate::explain::Explanation;
+use crate::input::{InputError, Lines};
 use crate::run::{Output, RunError};
 use crate::source::Span;
 use crate::template::{Template, Val};
@@ -151,7 +151,9 @@ impl Covering {
                             if !allowed[r] {
                                 return Vec::new();
                             }
-                            (0..nr).filter(|&q| allowed[q] && deck.values[r].checked_add(deck.values[q]) == Some(*total)).collect()
+                            (0..nr)
+                                .filter(|&q| allowed[q] && deck.values[r].checked_add(deck.values[q]) == Some(*total))
+                                .collect()
                         })
                         .collect(),
                 },
@@ -161,7 +163,17 @@ impl Covering {
                 _ => Fast::General,
             })
             .collect();
-        Covering { deck, piles, groups, fast, lines_per_deck, terminator, played, overflow, spans: CoveringSpans::default() }
+        Covering {
+            deck,
+            piles,
+            groups,
+            fast,
+            lines_per_deck,
+            terminator,
+            played,
+            overflow,
+            spans: CoveringSpans::default(),
+        }
     }
 
     /// Plays one deal.
@@ -359,7 +371,15 @@ impl Covering {
 
     /// Sum groups: each further card is the lowest pile that still lets the
     /// remaining cards reach the total.
-    fn complete_sum(&self, t: &Table, allowed: &[bool], more: usize, left: i64, used: u64, chosen: &mut Vec<usize>) -> bool {
+    fn complete_sum(
+        &self,
+        t: &Table,
+        allowed: &[bool],
+        more: usize,
+        left: i64,
+        used: u64,
+        chosen: &mut Vec<usize>,
+    ) -> bool {
         if more == 0 {
             return left == 0;
         }
@@ -393,10 +413,15 @@ impl Covering {
         let per_line = size / self.lines_per_deck;
         for l in 0..self.lines_per_deck {
             let Some(line) = lines.next_nonblank() else {
-                let what = if l == 0 { format!("a deck or `{}`", self.terminator) } else { format!("line {} of deck {deck_no}", l + 1) };
-                return Err(lines
-                    .error_at_end(format!("expected {what}, found end of input"))
-                    .with_help(format!("a deck is {size} cards on {} lines; the input ends with `{}`", self.lines_per_deck, self.terminator)));
+                let what = if l == 0 {
+                    format!("a deck or `{}`", self.terminator)
+                } else {
+                    format!("line {} of deck {deck_no}", l + 1)
+                };
+                return Err(lines.error_at_end(format!("expected {what}, found end of input")).with_help(format!(
+                    "a deck is {size} cards on {} lines; the input ends with `{}`",
+                    self.lines_per_deck, self.terminator
+                )));
             };
             if l == 0 && line.text.trim() == self.terminator {
                 return Ok(None);
@@ -413,9 +438,9 @@ impl Covering {
                 };
                 if stamp[card as usize] == deck_no {
                     let (fl, fc) = InputError::new(first[card as usize], 0, "").line_col(lines.input());
-                    return Err(tok
-                        .error(format!("card `{}` appears twice in deck {deck_no}", tok.text))
-                        .with_help(format!("it was already dealt at line {fl}, column {fc}; a deck holds each card once")));
+                    return Err(tok.error(format!("card `{}` appears twice in deck {deck_no}", tok.text)).with_help(
+                        format!("it was already dealt at line {fl}, column {fc}; a deck holds each card once"),
+                    ));
                 }
                 stamp[card as usize] = deck_no;
                 first[card as usize] = tok.offset;
@@ -433,7 +458,11 @@ impl Covering {
 
     /// Reads every deck of the input and hands each to `each` with its
     /// number (1-based) and a table to play it on.
-    fn decks(&self, input: &str, mut each: impl FnMut(usize, &[Card], &mut Table) -> Result<(), RunError>) -> Result<(), RunError> {
+    fn decks(
+        &self,
+        input: &str,
+        mut each: impl FnMut(usize, &[Card], &mut Table) -> Result<(), RunError>,
+    ) -> Result<(), RunError> {
         let mut lines = Lines::new(input);
         let mut cards = Vec::with_capacity(self.deck.size());
         let mut table = Table::new(self.piles, self.deck.ranks.len());

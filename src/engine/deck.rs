@@ -106,7 +106,10 @@ impl Deck {
                 &token[r.len()..],
                 self.suits.join(" ")
             ),
-            None => format!("expected a card, found `{token}`: it does not start with a rank (ranks: {})", self.ranks.join(" ")),
+            None => format!(
+                "expected a card, found `{token}`: it does not start with a rank (ranks: {})",
+                self.ranks.join(" ")
+            ),
         }
     }
 }

@@ -14,8 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
 use super::deck::{Card, Deck};
 use crate::input::Lines;
-use crate::source::Span;
 use crate::run::{Output, RunError};
+use crate::source::Span;
 use crate::template::{Template, Val};
 
 /// Largest lookup table accepted (entries of one table).
@@ -317,7 +317,8 @@ impl Exchange {
                     .collect()
             })
             .collect();
-        let binom_table = (0..=suits as i64).map(|n| (0..=max_k.max(1) as i64).map(|m| binom(n, m)).collect()).collect();
+        let binom_table =
+            (0..=suits as i64).map(|n| (0..=max_k.max(1) as i64).map(|m| binom(n, m)).collect()).collect();
         let mut pays = [0i64; 256];
         for (i, row) in spec.rows.iter().enumerate().take(255) {
             pays[i] = row.pays;
@@ -570,7 +571,10 @@ impl Exchange {
         loop {
             let Some(line) = lines.next_nonblank() else {
                 return Err(lines
-                    .error_at_end(format!("expected a deal of {} cards or `{}`, found end of input", self.hand, self.terminator))
+                    .error_at_end(format!(
+                        "expected a deal of {} cards or `{}`, found end of input",
+                        self.hand, self.terminator
+                    ))
                     .with_help(format!("the input ends with a line holding only `{}`", self.terminator))
                     .into());
             };
@@ -600,7 +604,10 @@ impl Exchange {
             if tokens.len() < self.hand {
                 return Err(line
                     .error_at_end(format!("expected {} cards on this line, found {}", self.hand, tokens.len()))
-                    .with_help(format!("one deal of {} cards per line; the input ends with `{}`", self.hand, self.terminator))
+                    .with_help(format!(
+                        "one deal of {} cards per line; the input ends with `{}`",
+                        self.hand, self.terminator
+                    ))
                     .into());
             }
             each(&cards, &tokens)?;
@@ -953,24 +960,46 @@ impl crate::explain::Explain for Exchange {
             let now = self.row_of_ranks(&cards.iter().map(|&c| self.deck.rank(c)).collect::<Vec<_>>());
             e.rules.push((
                 self.spans.rows[now],
-                format!("the deal forms `{}` first: staying is worth {}", self.rows[now].name, show(&self.stay_value(cards))),
+                format!(
+                    "the deal forms `{}` first: staying is worth {}",
+                    self.rows[now].name,
+                    show(&self.stay_value(cards))
+                ),
             ));
             if mask != 0 {
                 let draws = self.draw_rows(cards, mask);
                 let total: i64 = draws.iter().sum();
                 for (row, &n) in draws.iter().enumerate() {
                     if n > 0 && row != now {
-                        e.rules.push((self.spans.rows[row], format!("{n} of {total} draws make it: pays {}", self.rows[row].pays)));
+                        e.rules.push((
+                            self.spans.rows[row],
+                            format!("{n} of {total} draws make it: pays {}", self.rows[row].pays),
+                        ));
                     } else if n > 0 {
                         e.rules.push((self.spans.rows[row], format!("{n} of {total} draws keep it")));
                     }
                 }
-                e.rules.push((self.spans.cost, format!("exchanging {} card(s) costs {} more", mask.count_ones(), self.cost * mask.count_ones() as i64)));
+                e.rules.push((
+                    self.spans.cost,
+                    format!(
+                        "exchanging {} card(s) costs {} more",
+                        mask.count_ones(),
+                        self.cost * mask.count_ones() as i64
+                    ),
+                ));
             }
-            let tied: Vec<String> =
-                self.choices.iter().zip(&values).filter(|(_, v)| **v == best).map(|(&m, _)| format!("`{}`", name_of(m))).collect();
+            let tied: Vec<String> = self
+                .choices
+                .iter()
+                .zip(&values)
+                .filter(|(_, v)| **v == best)
+                .map(|(&m, _)| format!("`{}`", name_of(m)))
+                .collect();
             if tied.len() > 1 {
-                e.rules.push((self.spans.prefer, format!("{} are equally good: this order picks the first", tied.join(", "))));
+                e.rules.push((
+                    self.spans.prefer,
+                    format!("{} are equally good: this order picks the first", tied.join(", ")),
+                ));
             }
             e.summary = format!("`{}` has the highest expected earning, {}", e.output, show(&best));
             for (&m, v) in self.choices.iter().zip(&values) {

@@ -159,7 +159,9 @@ mod tests {
         for i in 0..6u8 {
             let (a, c) = (corner(i), corner((i + 1) % 6));
             let touches = |k: (u32, u32)| {
-                HexBoard::around(k.0, k.1).iter().any(|&(x, y)| b.contains(x as i64, y as i64) && b.feature(x, y) == Feature::Side(i))
+                HexBoard::around(k.0, k.1)
+                    .iter()
+                    .any(|&(x, y)| b.contains(x as i64, y as i64) && b.feature(x, y) == Feature::Side(i))
             };
             assert!(touches(a) && touches(c), "side {i}");
         }

@@ -164,8 +164,14 @@ pub struct Outcome {
 impl Referee {
     /// The state at the start of a frame.
     pub fn start(&self) -> State {
-        let mut st =
-            State { counts: self.counts.clone(), after_alternate: false, second_phase: false, player: 0, in_hand: true, scores: [0, 0] };
+        let mut st = State {
+            counts: self.counts.clone(),
+            after_alternate: false,
+            second_phase: false,
+            player: 0,
+            in_hand: true,
+            scores: [0, 0],
+        };
         st.second_phase = !self.alternate_left(&st);
         st
     }
@@ -270,7 +276,13 @@ impl Referee {
 
     /// The line a stroke is read from, checked against the table.
     #[inline(always)]
-    fn read_stroke(&self, line: &Line, st: &State, taken: &mut Vec<u32>, stroke: &mut Stroke) -> Result<(), InputError> {
+    fn read_stroke(
+        &self,
+        line: &Line,
+        st: &State,
+        taken: &mut Vec<u32>,
+        stroke: &mut Stroke,
+    ) -> Result<(), InputError> {
         let mut toks = line.tokens();
         let Some(first) = toks.next() else { return Err(line.error("expected a stroke")) };
         stroke.potted.clear();
@@ -298,7 +310,12 @@ impl Referee {
                 return Err(t.error(if left == 0 {
                     format!("`{}` is not on the table: it cannot be potted", t.text)
                 } else {
-                    format!("`{}` is potted {} times, but only {left} {} on the table", t.text, taken[b], if left == 1 { "is" } else { "are" })
+                    format!(
+                        "`{}` is potted {} times, but only {left} {} on the table",
+                        t.text,
+                        taken[b],
+                        if left == 1 { "is" } else { "are" }
+                    )
                 }));
             }
             stroke.potted.push(b);
@@ -332,7 +349,8 @@ impl Referee {
     }
 
     fn respot_line(&self, buf: &mut Vec<u8>, mask: u64) {
-        let names: Vec<&str> = self.by_value.iter().filter(|&&b| mask >> b & 1 == 1).map(|&b| self.names[b].as_str()).collect();
+        let names: Vec<&str> =
+            self.by_value.iter().filter(|&&b| mask >> b & 1 == 1).map(|&b| self.names[b].as_str()).collect();
         self.out.respot.line(buf, &[Val::Strs(&names)]);
     }
 
@@ -371,7 +389,8 @@ impl Referee {
             let mut toks = head.tokens();
             let t = toks.next().ok_or_else(|| head.error("expected the number of frames"))?;
             let n: u64 = t.text.parse().ok().filter(|&n| n <= MAX_FRAMES).ok_or_else(|| {
-                t.error(format!("expected the number of frames, found `{}`", t.text)).with_help("the first line holds one whole number")
+                t.error(format!("expected the number of frames, found `{}`", t.text))
+                    .with_help("the first line holds one whole number")
             })?;
             if let Some(extra) = toks.next() {
                 return Err(extra.error("expected only the number of frames on the first line").into());
@@ -390,12 +409,14 @@ impl Referee {
             let mut toks = names_line.tokens();
             let (Some(a), Some(b)) = (toks.next(), toks.next()) else {
                 let e = names_line.error_at_end(format!("expected the names of the two players of frame {k}"));
-                return Err(if k > 1 && names_line.tokens().all(|t| self.ball(t.text).is_some() || t.text == self.no_hit) {
-                    e.with_help(format!("frame {} has already ended; is this a stroke?", k - 1))
-                } else {
-                    e
-                }
-                .into());
+                return Err(
+                    if k > 1 && names_line.tokens().all(|t| self.ball(t.text).is_some() || t.text == self.no_hit) {
+                        e.with_help(format!("frame {} has already ended; is this a stroke?", k - 1))
+                    } else {
+                        e
+                    }
+                    .into(),
+                );
             };
             if let Some(extra) = toks.next() {
                 return Err(extra.error("expected two player names, found a third word").into());
@@ -403,7 +424,11 @@ impl Referee {
             if self.ball(a.text).is_some() && a.text == b.text {
                 return Err(names_line
                     .error(format!("expected the players of frame {k}, found a stroke"))
-                    .with_help(if k > 1 { format!("frame {} has already ended", k - 1) } else { "a frame starts with the names of its two players".to_string() })
+                    .with_help(if k > 1 {
+                        format!("frame {} has already ended", k - 1)
+                    } else {
+                        "a frame starts with the names of its two players".to_string()
+                    })
                     .into());
             }
             if a.text == b.text {
@@ -428,9 +453,11 @@ impl Referee {
                 };
                 if self.is_play_again(&line) {
                     let Some((offender, in_hand)) = last_foul.take() else {
-                            return Err(line
+                        return Err(line
                             .error(format!("`{}` may only follow a foul", self.play_again.join(" ")))
-                            .with_help("the stroke before was not a foul, or the offender was already asked to play again")
+                            .with_help(
+                                "the stroke before was not a foul, or the offender was already asked to play again",
+                            )
                             .into());
                     };
                     st.player = offender;
@@ -440,7 +467,11 @@ impl Referee {
                     continue;
                 }
                 self.read_stroke(&line, &st, &mut taken, &mut stroke)?;
-                let last = if self.last_ball(&st) { (0..self.names.len()).find(|&i| i != self.cue && st.counts[i] > 0) } else { None };
+                let last = if self.last_ball(&st) {
+                    (0..self.names.len()).find(|&i| i != self.cue && st.counts[i] > 0)
+                } else {
+                    None
+                };
                 let striker = st.player;
                 report(Event::Before { st: &st, stroke: &stroke }, buf);
                 let o = self.stroke(&mut st, &stroke);
@@ -464,13 +495,16 @@ impl Referee {
                     self.respot_line(buf, last.map_or(0, |b| 1 << b));
                     report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf);
                     let Some(lot) = lines.next_nonblank() else {
-                            return Err(lines
-                            .error_at_end(format!("expected the name of the player who won the lot ({} or {}), found end of input", players[0], players[1]))
+                        return Err(lines
+                            .error_at_end(format!(
+                                "expected the name of the player who won the lot ({} or {}), found end of input",
+                                players[0], players[1]
+                            ))
                             .into());
                     };
                     let name = lot.text.trim();
                     let Some(p) = players.iter().position(|n| *n == name) else {
-                            return Err(lot
+                        return Err(lot
                             .error(format!("expected the name of the player who won the lot, found `{name}`"))
                             .with_help(format!("after a tie, a line names `{}` or `{}`", players[0], players[1]))
                             .into());
@@ -508,7 +542,8 @@ impl Referee {
 
 impl Referee {
     fn list(&self, mask: u64) -> String {
-        let names: Vec<&str> = self.by_value.iter().filter(|&&b| mask >> b & 1 == 1).map(|&b| self.names[b].as_str()).collect();
+        let names: Vec<&str> =
+            self.by_value.iter().filter(|&&b| mask >> b & 1 == 1).map(|&b| self.names[b].as_str()).collect();
         if names.is_empty() {
             "nothing".to_string()
         } else {
@@ -537,7 +572,10 @@ impl Referee {
             Event::PlayAgain { player, players } => each(Explanation {
                 output: text(lines),
                 summary: format!("{} is asked to play again after the foul", players[player]),
-                rules: vec![(sp.play_again, "the offender plays again, from where the foul left the cue ball".to_string())],
+                rules: vec![(
+                    sp.play_again,
+                    "the offender plays again, from where the foul left the cue ball".to_string(),
+                )],
                 ..Default::default()
             }),
             Event::Lot { player, players } => each(Explanation {
@@ -561,7 +599,10 @@ impl Referee {
                 } else if !was.after_alternate {
                     (sp.alternate, format!("{} on: a visit starts on these", self.list(on)))
                 } else if stroke.first.is_some_and(|f| self.sequence_mask >> f & 1 == 1) {
-                    (sp.sequence, format!("{} is on: the ball of the sequence hit first is the one nominated", self.list(on)))
+                    (
+                        sp.sequence,
+                        format!("{} is on: the ball of the sequence hit first is the one nominated", self.list(on)),
+                    )
                 } else {
                     (sp.nominate, format!("{} is on: taken as nominated", self.list(on)))
                 };
@@ -613,7 +654,10 @@ impl Referee {
                     };
                     e.rules.push((span, says));
                 }
-                e.values.push(("score".into(), format!("{} {}, {} {}", players[0], st.scores[0], players[1], st.scores[1])));
+                e.values.push((
+                    "score".into(),
+                    format!("{} {}, {} {}", players[0], st.scores[0], players[1], st.scores[1]),
+                ));
                 each(e);
             }
         })

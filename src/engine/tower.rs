@@ -14,7 +14,6 @@
 //! keyed by the part of the state the rest of the game depends on, and
 //! moves ordered by their immediate gain. It never sees a name.
 
-
 /// One transposition-table slot: the exact key, the value, its bound
 /// flag (0 exact, 1 lower, -1 upper), the best move (`Move::encode`), and the
 /// generation it was written in (other generations are empty slots).
@@ -316,11 +315,24 @@ impl TowerRules {
     }
 
     /// The game, the starting position and the first mover of a deal.
-    fn start<'t, const W: usize>(&self, deck: &[u8], tt: &'t mut Table<W>, budget: u64) -> (Game<'_, 't, W>, State<W>, u8) {
+    fn start<'t, const W: usize>(
+        &self,
+        deck: &[u8],
+        tt: &'t mut Table<W>,
+        budget: u64,
+    ) -> (Game<'_, 't, W>, State<W>, u8) {
         tt.clear();
         let n = self.peaks;
         let layout = Layout::new(n);
-        let mut s = State { left: [NONE; PEAK_SLOTS], right: [NONE; PEAK_SLOTS], floor: [NONE; FLOOR_SLOTS], hand: [NONE; 2], open: 0, peakable: 0, key: [0; W] };
+        let mut s = State {
+            left: [NONE; PEAK_SLOTS],
+            right: [NONE; PEAK_SLOTS],
+            floor: [NONE; FLOOR_SLOTS],
+            hand: [NONE; 2],
+            open: 0,
+            peakable: 0,
+            key: [0; W],
+        };
         for i in 0..n {
             s.left[i] = deck[2 * i];
             s.right[i] = deck[2 * i + 1];
@@ -428,9 +440,18 @@ pub enum Action {
     Hold,
     /// A floor card on the valley at `place` (0-based, from the left) of
     /// `level` (0: between the base peaks).
-    Floor { level: usize, place: usize, card: u8 },
+    Floor {
+        level: usize,
+        place: usize,
+        card: u8,
+    },
     /// A peak on `level` (1: the first above the base), at `place`.
-    Peak { level: usize, place: usize, left: u8, right: u8 },
+    Peak {
+        level: usize,
+        place: usize,
+        left: u8,
+        right: u8,
+    },
 }
 
 impl<const W: usize> Game<'_, '_, W> {

@@ -12,14 +12,16 @@
 
 use crate::check::{Block, Cx};
 use crate::diag::Diag;
-use crate::engine::connection::{Connection, ConnectionSpec, Enclose, Goal, Outcome, Primitive, MAX_MEMBERS, MAX_STRUCTURES};
+use crate::engine::connection::{
+    Connection, ConnectionSpec, Enclose, Goal, Outcome, Primitive, MAX_MEMBERS, MAX_STRUCTURES,
+};
 use crate::engine::hexboard::{HexBoard, MAX_SIDE, MIN_SIDE};
 use crate::explain::Explanation;
-use std::collections::HashSet;
 use crate::run::{Game, Output, RunError};
 use crate::source::Span;
 use crate::syntax::{Expr, ExprKind, Section};
 use crate::template::{Template, Val};
+use std::collections::HashSet;
 
 const SHAPES: [&str; 1] = ["hexagon"];
 const PRIMITIVES: [&str; 3] = ["corners", "sides", "sides-with-corners"];
@@ -112,7 +114,9 @@ fn enclosed_near(board: &HexBoard, stones: &HashSet<(u32, u32)>, at: (u32, u32))
     // straight line, so the fill stops there as well as at the board's edge.
     let (lo_x, hi_x) = stones.iter().fold((u32::MAX, 0), |(a, b), c| (a.min(c.0), b.max(c.0)));
     let (lo_y, hi_y) = stones.iter().fold((u32::MAX, 0), |(a, b), c| (a.min(c.1), b.max(c.1)));
-    let on_board = |c: (u32, u32)| board.contains(c.0 as i64, c.1 as i64) && (lo_x..=hi_x).contains(&c.0) && (lo_y..=hi_y).contains(&c.1);
+    let on_board = |c: (u32, u32)| {
+        board.contains(c.0 as i64, c.1 as i64) && (lo_x..=hi_x).contains(&c.0) && (lo_y..=hi_y).contains(&c.1)
+    };
     for start in HexBoard::around(at.0, at.1) {
         if !on_board(start) || stones.contains(&start) {
             continue;
@@ -178,7 +182,10 @@ impl crate::explain::Explain for ConnectionGame {
                 out
             };
             let members = |t: &[(usize, (u32, u32))], family: usize| -> String {
-                t.iter().map(|&(i, c)| format!("{} {} at {}", sp.family_names[family], i + 1, cell(c))).collect::<Vec<_>>().join(", ")
+                t.iter()
+                    .map(|&(i, c)| format!("{} {} at {}", sp.family_names[family], i + 1, cell(c)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             };
             match outcome.win {
                 Some(w) => {
@@ -186,28 +193,46 @@ impl crate::explain::Explain for ConnectionGame {
                     self.win.line(&mut buf, &[Val::Int(case as i64), Val::Strs(&names), Val::Int(w.turn as i64)]);
                     let last = moves[moves.len() - 1];
                     e.summary = format!("case {case}: move {} at {} forms {}", w.turn, cell(last), names.join(", "));
-                    e.values.push(("board".into(), format!("side {side}, {} stones after move {}", moves.len(), w.turn)));
+                    e.values
+                        .push(("board".into(), format!("side {side}, {} stones after move {}", moves.len(), w.turn)));
                     for i in w.indices() {
                         match conn.spec.structures[i] {
                             Goal::Connects { family, count } => {
                                 let g = group(&stones, last);
                                 let t = touched(&g, family);
-                                e.rules.push((sp.structures[i], format!("formed: one group touches {} `{}` members ({count} needed)", t.len(), sp.family_names[family])));
+                                e.rules.push((
+                                    sp.structures[i],
+                                    format!(
+                                        "formed: one group touches {} `{}` members ({count} needed)",
+                                        t.len(),
+                                        sp.family_names[family]
+                                    ),
+                                ));
                                 e.rules.push((sp.families[family], members(&t, family)));
-                                e.values.push((format!("{} group", self.names[i]), format!("{} stones: {}", g.len(), cells(&g, 24))));
+                                e.values.push((
+                                    format!("{} group", self.names[i]),
+                                    format!("{} stones: {}", g.len(), cells(&g, 24)),
+                                ));
                             }
                             Goal::Encloses(_) => match enclosed_near(&board, &stones, last) {
                                 Some((region, wall)) => {
-                                    e.rules.push((sp.structures[i], format!("formed: {} cannot reach the outside", cells(&region, 3))));
+                                    e.rules.push((
+                                        sp.structures[i],
+                                        format!("formed: {} cannot reach the outside", cells(&region, 3)),
+                                    ));
                                     e.values.push((format!("{} encloses", self.names[i]), cells(&region, 24)));
                                     e.values.push((format!("{} stones around", self.names[i]), cells(&wall, 24)));
                                 }
                                 None => {
                                     // `any`: a stone with six stone neighbours.
-                                    let inner = std::iter::once(last)
-                                        .chain(HexBoard::around(last.0, last.1))
-                                        .find(|&c| stones.contains(&c) && HexBoard::around(c.0, c.1).iter().all(|n| stones.contains(n)));
-                                    let says = inner.map_or("formed".to_string(), |c| format!("formed: the stone at {} is surrounded by stones", cell(c)));
+                                    let inner =
+                                        std::iter::once(last).chain(HexBoard::around(last.0, last.1)).find(|&c| {
+                                            stones.contains(&c)
+                                                && HexBoard::around(c.0, c.1).iter().all(|n| stones.contains(n))
+                                        });
+                                    let says = inner.map_or("formed".to_string(), |c| {
+                                        format!("formed: the stone at {} is surrounded by stones", cell(c))
+                                    });
                                     e.rules.push((sp.structures[i], says));
                                 }
                             },
@@ -231,17 +256,28 @@ impl crate::explain::Explain for ConnectionGame {
                     for (i, goal) in conn.spec.structures.iter().enumerate() {
                         let says = match *goal {
                             Goal::Connects { family, count } => {
-                                let best = groups.iter().map(|g| touched(g, family)).max_by_key(|t| t.len()).unwrap_or_default();
+                                let best = groups
+                                    .iter()
+                                    .map(|g| touched(g, family))
+                                    .max_by_key(|t| t.len())
+                                    .unwrap_or_default();
                                 if !best.is_empty() {
                                     e.values.push((format!("closest to {}", self.names[i]), members(&best, family)));
                                 }
-                                format!("not formed: one group touches at most {} `{}` members ({count} needed)", best.len(), sp.family_names[family])
+                                format!(
+                                    "not formed: one group touches at most {} `{}` members ({count} needed)",
+                                    best.len(),
+                                    sp.family_names[family]
+                                )
                             }
                             Goal::Encloses(_) => "not formed: every cell can reach the outside".to_string(),
                         };
                         e.rules.push((sp.structures[i], says));
                     }
-                    e.values.push(("board".into(), format!("side {side}, {} stones in {} group(s)", moves.len(), groups.len())));
+                    e.values.push((
+                        "board".into(),
+                        format!("side {side}, {} stones in {} group(s)", moves.len(), groups.len()),
+                    ));
                     e.rules.push((sp.none, "writes the line".into()));
                 }
             }
@@ -275,7 +311,12 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<ConnectionGame> {
     if cx.has_errors() {
         return None;
     }
-    let spec = ConnectionSpec { families: families.into_iter().map(|f| f.primitive).collect(), structures, min_side, max_side };
+    let spec = ConnectionSpec {
+        families: families.into_iter().map(|f| f.primitive).collect(),
+        structures,
+        min_side,
+        max_side,
+    };
     Some(ConnectionGame { engine: Connection::new(spec), names, win, none, spans })
 }
 
@@ -300,7 +341,10 @@ fn board_section(s: &Section, cx: &mut Cx) -> Option<(u32, u32)> {
                 cx.push(
                     Diag::error("out-of-range", lo.span, format!("a hexagonal board of side {lo_n} makes no sense"))
                         .label(format!("the smallest side is {MIN_SIDE}"))
-                        .help(format!("at side {MIN_SIDE} the six corners are six different cells; write `side: {MIN_SIDE}..{}`", hi_n.max(MIN_SIDE as i64))),
+                        .help(format!(
+                            "at side {MIN_SIDE} the six corners are six different cells; write `side: {MIN_SIDE}..{}`",
+                            hi_n.max(MIN_SIDE as i64)
+                        )),
                 );
                 ok = false;
             }
@@ -382,7 +426,12 @@ fn cell_families(sections: &[&Section], top: &Block, cx: &mut Cx) -> Option<Vec<
 }
 
 /// `structure "NAME" { connects: K of FAMILY }` or `{ encloses: empty|any }`.
-fn structure_sections(sections: &[&Section], families: &[Family], top: &Block, cx: &mut Cx) -> Option<(Vec<String>, Vec<Goal>)> {
+fn structure_sections(
+    sections: &[&Section],
+    families: &[Family],
+    top: &Block,
+    cx: &mut Cx,
+) -> Option<(Vec<String>, Vec<Goal>)> {
     if sections.is_empty() {
         cx.push(
             Diag::error("missing", top.head, "the rule file has no `structure`")
@@ -392,7 +441,10 @@ fn structure_sections(sections: &[&Section], families: &[Family], top: &Block, c
         return None;
     }
     if sections.len() > MAX_STRUCTURES {
-        cx.push(Diag::error("too-large", sections[MAX_STRUCTURES].head, format!("at most {MAX_STRUCTURES} structures")).label("one too many"));
+        cx.push(
+            Diag::error("too-large", sections[MAX_STRUCTURES].head, format!("at most {MAX_STRUCTURES} structures"))
+                .label("one too many"),
+        );
         return None;
     }
     let mut names: Vec<(String, Span)> = Vec::new();
@@ -415,9 +467,13 @@ fn structure_sections(sections: &[&Section], families: &[Family], top: &Block, c
             }
             (None, None) => {
                 cx.push(
-                    Diag::error("missing", s.head, format!("{} says neither what it connects nor what it encloses", b.what))
-                        .label("no goal")
-                        .help("add `connects: 2 of corner` or `encloses: empty`"),
+                    Diag::error(
+                        "missing",
+                        s.head,
+                        format!("{} says neither what it connects nor what it encloses", b.what),
+                    )
+                    .label("no goal")
+                    .help("add `connects: 2 of corner` or `encloses: empty`"),
                 );
                 None
             }
@@ -497,10 +553,14 @@ fn connects_goal(values: &[Expr], key: Span, families: &[Family], used: &mut [bo
     }
     if count > members {
         cx.push(
-            Diag::error("unformable", k.span, format!("`{name}` has {members} members; no group can connect {count} of them"))
-                .label(format!("at most {members}"))
-                .note(families[index].span, format!("`{name}` is defined here"))
-                .help(format!("use a count from 1 to {members}")),
+            Diag::error(
+                "unformable",
+                k.span,
+                format!("`{name}` has {members} members; no group can connect {count} of them"),
+            )
+            .label(format!("at most {members}"))
+            .note(families[index].span, format!("`{name}` is defined here"))
+            .help(format!("use a count from 1 to {members}")),
         );
         return None;
     }

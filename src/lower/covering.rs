@@ -48,7 +48,10 @@ impl Analyze for Covering {
         progress(n, n);
         let mut out = vec![
             ("decks".to_string(), format!("{n} random decks (seed {})", opts.seed)),
-            ("played without overflow".to_string(), format!("{played} of {n} = {:.4} %", played as f64 * 100.0 / n as f64)),
+            (
+                "played without overflow".to_string(),
+                format!("{played} of {n} = {:.4} %", played as f64 * 100.0 / n as f64),
+            ),
         ];
         if played > 0 {
             out.push(("piles when played".to_string(), format!("{:.3} on average", piles as f64 / played as f64)));
@@ -96,8 +99,12 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
                 let n = cx.prop_int(p, 1, "the number of lines a deck is written on")? as usize;
                 if deck.size() % n != 0 {
                     cx.push(
-                        Diag::error("out-of-range", p.values_span(), format!("a deck of {} cards cannot be written on {n} equal lines", deck.size()))
-                            .label("does not divide the deck"),
+                        Diag::error(
+                            "out-of-range",
+                            p.values_span(),
+                            format!("a deck of {} cards cannot be written on {n} equal lines", deck.size()),
+                        )
+                        .label("does not divide the deck"),
                     );
                     return None;
                 }
@@ -133,7 +140,13 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
     Some(game)
 }
 
-fn lower_groups(sections: &[&Section], deck: &Deck, piles: Option<usize>, top: &Block, cx: &mut Cx) -> Option<Vec<Group>> {
+fn lower_groups(
+    sections: &[&Section],
+    deck: &Deck,
+    piles: Option<usize>,
+    top: &Block,
+    cx: &mut Cx,
+) -> Option<Vec<Group>> {
     if sections.is_empty() {
         cx.push(
             Diag::error("missing", top.head, "the rule file has no `group`")
@@ -166,7 +179,9 @@ fn lower_groups(sections: &[&Section], deck: &Deck, piles: Option<usize>, top: &
         b.finish(cx);
         let group = match (ranks, sum) {
             (Some(ranks), Some(sp)) => {
-                let total = cx.one(sp, "the total of the face values").and_then(|e| cx.int(e, "the total of the face values (a whole number)"));
+                let total = cx
+                    .one(sp, "the total of the face values")
+                    .and_then(|e| cx.int(e, "the total of the face values (a whole number)"));
                 let n = match cards {
                     Some(p) => cx.prop_int(p, 1, "the number of cards in the group"),
                     None => Some(2),
@@ -179,10 +194,14 @@ fn lower_groups(sections: &[&Section], deck: &Deck, piles: Option<usize>, top: &
                         if !sum_reachable(deck, &g) {
                             let listed: Vec<&str> = ranks.iter().map(|&r| deck.ranks[r].as_str()).collect();
                             cx.push(
-                                Diag::error("never-matches", sp.values_span(), format!("group `{}` can never match", name.value))
-                                    .label(format!("no {n} cards of {} add up to {total}", listed.join(" ")))
-                                    .note(ranks_p.map_or(s.head, |p| p.values_span()), "the ranks allowed")
-                                    .help("face values come from `values` in the `deck` section"),
+                                Diag::error(
+                                    "never-matches",
+                                    sp.values_span(),
+                                    format!("group `{}` can never match", name.value),
+                                )
+                                .label(format!("no {n} cards of {} add up to {total}", listed.join(" ")))
+                                .note(ranks_p.map_or(s.head, |p| p.values_span()), "the ranks allowed")
+                                .help("face values come from `values` in the `deck` section"),
                             );
                             None
                         } else {
@@ -196,17 +215,25 @@ fn lower_groups(sections: &[&Section], deck: &Deck, piles: Option<usize>, top: &
                 if let Some(p) = cards {
                     if cx.prop_int(p, 1, "the number of cards").is_some_and(|n| n as usize != ranks.len()) {
                         cx.push(
-                            Diag::error("arity", p.values_span(), format!("a group of one card of each rank has {} cards", ranks.len()))
-                                .label("does not match the ranks listed")
-                                .help("`cards` counts the cards of a `sum` group; drop it here"),
+                            Diag::error(
+                                "arity",
+                                p.values_span(),
+                                format!("a group of one card of each rank has {} cards", ranks.len()),
+                            )
+                            .label("does not match the ranks listed")
+                            .help("`cards` counts the cards of a `sum` group; drop it here"),
                         );
                     }
                 }
                 let suits = deck.suits.len();
                 if let Some(&r) = ranks.iter().find(|&&r| ranks.iter().filter(|&&x| x == r).count() > suits) {
                     cx.push(
-                        Diag::error("never-matches", ranks_p.map_or(s.head, |p| p.values_span()), format!("group `{}` can never match", name.value))
-                            .label(format!("`{}` is listed more times than there are suits", deck.ranks[r])),
+                        Diag::error(
+                            "never-matches",
+                            ranks_p.map_or(s.head, |p| p.values_span()),
+                            format!("group `{}` can never match", name.value),
+                        )
+                        .label(format!("`{}` is listed more times than there are suits", deck.ranks[r])),
                     );
                     None
                 } else {
@@ -223,18 +250,34 @@ fn lower_groups(sections: &[&Section], deck: &Deck, piles: Option<usize>, top: &
                 if let Some(piles) = piles {
                     if g.size() > piles {
                         cx.push(
-                            Diag::error("group-too-large", s.head, format!("group `{}` has {} cards but the layout has {piles} piles", name.value, g.size()))
-                                .label("needs more piles than the layout has")
-                                .help("each card of a group lies on its own pile"),
+                            Diag::error(
+                                "group-too-large",
+                                s.head,
+                                format!(
+                                    "group `{}` has {} cards but the layout has {piles} piles",
+                                    name.value,
+                                    g.size()
+                                ),
+                            )
+                            .label("needs more piles than the layout has")
+                            .help("each card of a group lies on its own pile"),
                         );
                         ok = false;
                     }
                 }
                 if let Some((_, same)) = out.iter().find(|(h, _)| *h == g) {
                     cx.push(
-                        Diag::error("duplicate", s.head, format!("group `{}` is the same as group `{}`", name.value, same.name().map_or("", |n| &n.value)))
-                            .label("same cards as another group")
-                            .note(same.head, "defined here first"),
+                        Diag::error(
+                            "duplicate",
+                            s.head,
+                            format!(
+                                "group `{}` is the same as group `{}`",
+                                name.value,
+                                same.name().map_or("", |n| &n.value)
+                            ),
+                        )
+                        .label("same cards as another group")
+                        .note(same.head, "defined here first"),
                     );
                     ok = false;
                 }
@@ -245,13 +288,23 @@ fn lower_groups(sections: &[&Section], deck: &Deck, piles: Option<usize>, top: &
     }
     // A rank in two groups: the first group in the file is tried first.
     for r in 0..deck.ranks.len() {
-        let holders: Vec<&(Group, &Section)> = out.iter().filter(|(g, _)| matches!(g, Group::Set { ranks } if ranks.contains(&r)) || matches!(g, Group::Sum { allowed, .. } if allowed[r])).collect();
+        let holders: Vec<&(Group, &Section)> = out
+            .iter()
+            .filter(|(g, _)| {
+                matches!(g, Group::Set { ranks } if ranks.contains(&r))
+                    || matches!(g, Group::Sum { allowed, .. } if allowed[r])
+            })
+            .collect();
         if let [first, second, ..] = holders.as_slice() {
             cx.push(
-                Diag::warning("overlapping-groups", second.1.head, format!("rank `{}` belongs to two groups", deck.ranks[r]))
-                    .label("also takes this rank")
-                    .note(first.1.head, "tried first")
-                    .help("when its card is the lowest eligible one, the group written first is covered"),
+                Diag::warning(
+                    "overlapping-groups",
+                    second.1.head,
+                    format!("rank `{}` belongs to two groups", deck.ranks[r]),
+                )
+                .label("also takes this rank")
+                .note(first.1.head, "tried first")
+                .help("when its card is the lowest eligible one, the group written first is covered"),
             );
             break;
         }

@@ -25,7 +25,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Deck> {
     let b = Block::of_section(section);
     let ranks = names(&b, cx, "ranks", "rank", "A 2 3 4 5 6 7 8 9 T J Q K");
     let suits = names(&b, cx, "suits", "suit", "S H D C");
-    let values = b.prop(cx, "values").map(|p| (p, p.values.iter().map(|v| cx.int(v, "a face value")).collect::<Vec<_>>()));
+    let values =
+        b.prop(cx, "values").map(|p| (p, p.values.iter().map(|v| cx.int(v, "a face value")).collect::<Vec<_>>()));
     let wrap = b.prop(cx, "wrap").and_then(|p| cx.flag(p)).unwrap_or(false);
     let colours = b.prop(cx, "colours");
     b.finish(cx);
@@ -35,8 +36,12 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Deck> {
         Some((p, vals)) => {
             if vals.len() != ranks.len() {
                 cx.push(
-                    Diag::error("arity", p.values_span(), format!("{} face values for {} ranks", vals.len(), ranks.len()))
-                        .label("one value per rank, in rank order"),
+                    Diag::error(
+                        "arity",
+                        p.values_span(),
+                        format!("{} face values for {} ranks", vals.len(), ranks.len()),
+                    )
+                    .label("one value per rank, in rank order"),
                 );
                 return None;
             }
@@ -50,9 +55,13 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Deck> {
             let name = format!("{r}{s}");
             if let Some((r0, s0)) = seen.insert(name.clone(), (r.clone(), s.clone())) {
                 cx.push(
-                    Diag::error("ambiguous-card", section.head, format!("card name `{name}` is both {r0}+{s0} and {r}+{s}"))
-                        .label("in this deck")
-                        .help("choose rank and suit names so that every card is written one way"),
+                    Diag::error(
+                        "ambiguous-card",
+                        section.head,
+                        format!("card name `{name}` is both {r0}+{s0} and {r}+{s}"),
+                    )
+                    .label("in this deck")
+                    .help("choose rank and suit names so that every card is written one way"),
                 );
                 return None;
             }
@@ -88,7 +97,10 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Deck> {
 fn names(b: &Block, cx: &mut Cx, key: &'static str, what: &str, example: &str) -> Option<Vec<String>> {
     let p = b.require(cx, key, example)?;
     if p.values.is_empty() {
-        cx.push(Diag::error("arity", p.key.span, format!("a deck needs at least one {what}")).label(format!("no {what} given")));
+        cx.push(
+            Diag::error("arity", p.key.span, format!("a deck needs at least one {what}"))
+                .label(format!("no {what} given")),
+        );
         return None;
     }
     if p.values.len() > MAX_NAMES {

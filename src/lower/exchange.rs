@@ -35,7 +35,10 @@ impl Analyze for Exchange {
         let pct = |(n, d): (i128, i128)| format!("{:.4} %", n as f64 * 100.0 / d as f64);
         let frac = |(n, d): (i128, i128)| format!("{n}/{d} = {:.6}", n as f64 / d as f64);
         vec![
-            ("deals".into(), format!("{} (every deal of {} cards, each equally likely; optimal play)", r.deals, self.hand)),
+            (
+                "deals".into(),
+                format!("{} (every deal of {} cards, each equally likely; optimal play)", r.deals, self.hand),
+            ),
             ("expected earning per game".into(), frac(r.earning)),
             ("expected stake per game".into(), frac(r.stake)),
             ("return to player".into(), format!("{} ({})", pct(r.return_to_player()), frac(r.return_to_player()))),
@@ -74,9 +77,10 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
     let terminator = match input {
         Some(s) => {
             let b = Block::of_section(s);
-            let t = b.prop(cx, "end").and_then(|p| cx.one(p, "the line that ends the input")).and_then(|e| {
-                cx.string(e, "the line that ends the input (a string)").map(|s| s.value.clone())
-            });
+            let t = b
+                .prop(cx, "end")
+                .and_then(|p| cx.one(p, "the line that ends the input"))
+                .and_then(|e| cx.string(e, "the line that ends the input (a string)").map(|s| s.value.clone()));
             b.finish(cx);
             t?
         }
@@ -111,7 +115,9 @@ pub fn check_rows(rows: &[&Section], stats: &RowStats, game: &Exchange, cx: &mut
             let mut d = Diag::error("shadowed", s.head, format!("combination `{name}` can never be the best one"))
                 .label("every hand that forms it forms a combination above it first");
             if let Some((span, other)) = by {
-                d = d.note(span, format!("`{other}` comes first")).help(format!("move `{name}` above `{other}`, or remove it"));
+                d = d
+                    .note(span, format!("`{other}` comes first"))
+                    .help(format!("move `{name}` above `{other}`, or remove it"));
             }
             d
         };
@@ -121,11 +127,11 @@ pub fn check_rows(rows: &[&Section], stats: &RowStats, game: &Exchange, cx: &mut
     for i in 1..game.rows.len() {
         if game.rows[i].pays > game.rows[i - 1].pays && stats.best[i] > 0 {
             cx.push(
-                Diag::warning("paytable-order", rows[i].head, format!(
-                    "`{}` pays more than `{}` above it",
-                    game.rows[i].name,
-                    game.rows[i - 1].name
-                ))
+                Diag::warning(
+                    "paytable-order",
+                    rows[i].head,
+                    format!("`{}` pays more than `{}` above it", game.rows[i].name, game.rows[i - 1].name),
+                )
                 .label("pays more than the row above")
                 .note(rows[i - 1].head, "this row is tried first")
                 .help("the first row a hand can form pays; order rows from the highest combination down"),
@@ -150,10 +156,11 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
         }
         if Exchange::table_size(deck.ranks.len(), n, n).is_none() {
             cx.push(
-                Diag::error("too-large", p.values_span(), format!(
-                    "the combination table for {n} cards of {} ranks is too large",
-                    deck.ranks.len()
-                ))
+                Diag::error(
+                    "too-large",
+                    p.values_span(),
+                    format!("the combination table for {n} cards of {} ranks is too large", deck.ranks.len()),
+                )
                 .label("the lookup tables must stay under 16 million entries")
                 .help("use a smaller hand or fewer ranks"),
             );
@@ -165,7 +172,10 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
         let p = b.prop(cx, key)?;
         let n = cx.prop_int(p, 0, what)?;
         if n > MAX_PAYOUT {
-            cx.push(Diag::error("out-of-range", p.values_span(), format!("`{key}` is too large")).label(format!("at most {MAX_PAYOUT}")));
+            cx.push(
+                Diag::error("out-of-range", p.values_span(), format!("`{key}` is too large"))
+                    .label(format!("at most {MAX_PAYOUT}")),
+            );
             return None;
         }
         Some(n)
@@ -177,7 +187,8 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
         for v in &p.values {
             match &v.kind {
                 ExprKind::Range(a, z) => {
-                    let (a, z) = (cx.int_at_least(a, 0, "a number of cards")?, cx.int_at_least(z, 0, "a number of cards")?);
+                    let (a, z) =
+                        (cx.int_at_least(a, 0, "a number of cards")?, cx.int_at_least(z, 0, "a number of cards")?);
                     if z > MAX_HAND as i64 {
                         cx.push(
                             Diag::error("out-of-range", v.span, format!("cannot exchange {z} cards"))
@@ -191,7 +202,9 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
             }
         }
         if sizes.is_empty() {
-            cx.push(Diag::error("arity", p.key.span, "no exchange sizes given").label("expected `0..1` or a list of sizes"));
+            cx.push(
+                Diag::error("arity", p.key.span, "no exchange sizes given").label("expected `0..1` or a list of sizes"),
+            );
             return None;
         }
         Some((sizes.into_iter().map(|n| n as usize).collect::<Vec<_>>(), p))
@@ -215,7 +228,10 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
                 _ => Prefer::Rightmost,
             };
             if out.contains(&pref) {
-                cx.push(Diag::error("duplicate", v.span, format!("`{c}` is named twice in the tie-break")).label("named again"));
+                cx.push(
+                    Diag::error("duplicate", v.span, format!("`{c}` is named twice in the tie-break"))
+                        .label("named again"),
+                );
                 return None;
             }
             out.push(pref);

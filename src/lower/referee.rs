@@ -80,8 +80,12 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     for &(b, span) in &alternate {
         if b == cue {
             cx.push(
-                Diag::error("phase-never-left", span, format!("the cue ball `{}` cannot be an alternate ball", names[b]))
-                    .label("the cue ball never leaves the table, so the first phase would never end"),
+                Diag::error(
+                    "phase-never-left",
+                    span,
+                    format!("the cue ball `{}` cannot be an alternate ball", names[b]),
+                )
+                .label("the cue ball never leaves the table, so the first phase would never end"),
             );
             return None;
         }
@@ -110,10 +114,14 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
             for (i, bl) in balls.iter().enumerate() {
                 if i != cue && alt_mask >> i & 1 == 0 && !list.iter().any(|&(b, _)| b == i) {
                     cx.push(
-                        Diag::error("sequence-never-ends", p.values_span(), format!("`{}` is never on: the sequence can never end", bl.name))
-                            .label(format!("`{}` is missing from the sequence", bl.name))
-                            .note(bl.head, "the ball is defined here")
-                            .help(format!("add `{}` to the sequence, or make it an alternate ball", bl.name)),
+                        Diag::error(
+                            "sequence-never-ends",
+                            p.values_span(),
+                            format!("`{}` is never on: the sequence can never end", bl.name),
+                        )
+                        .label(format!("`{}` is missing from the sequence", bl.name))
+                        .note(bl.head, "the ball is defined here")
+                        .help(format!("add `{}` to the sequence, or make it an alternate ball", bl.name)),
                     );
                     ok = false;
                 }
@@ -149,7 +157,10 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     for s in &fouls {
         let b = Block::of_section(s);
         let name = s.name().map(|l| l.value.clone()).unwrap_or_default();
-        let when = b.require(cx, "when", "first == []").and_then(|p| cx.one(p, "a condition")).and_then(|e| compile_bool(e, &scope, cx));
+        let when = b
+            .require(cx, "when", "first == []")
+            .and_then(|p| cx.one(p, "a condition"))
+            .and_then(|e| compile_bool(e, &scope, cx));
         b.finish(cx);
         if let Some(when) = when {
             foul_list.push(Foul { name, when, span: s.head });
@@ -161,16 +172,22 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let pen = Block::of_section(penalty);
     let min = pen.require(cx, "min", "4").and_then(|p| cx.prop_int(p, 0, "the smallest penalty").map(|n| (n, p)));
     let max = pen.require(cx, "max", "7").and_then(|p| cx.prop_int(p, 0, "the largest penalty").map(|n| (n, p)));
-    let value =
-        pen.require(cx, "value", "highest(on + first + potted)").and_then(|p| cx.one(p, "a number")).and_then(|e| compile_int(e, &scope, cx));
+    let value = pen
+        .require(cx, "value", "highest(on + first + potted)")
+        .and_then(|p| cx.one(p, "a number"))
+        .and_then(|e| compile_int(e, &scope, cx));
     pen.finish(cx);
     let ((min, min_p), (max, max_p)) = (min?, max?);
     if min > max {
         cx.push(
-            Diag::error("penalty-range", min_p.values_span(), format!("the smallest penalty ({min}) is above the largest ({max})"))
-                .label("the minimum")
-                .note(max_p.values_span(), "the maximum")
-                .help("make `min` at most `max`"),
+            Diag::error(
+                "penalty-range",
+                min_p.values_span(),
+                format!("the smallest penalty ({min}) is above the largest ({max})"),
+            )
+            .label("the minimum")
+            .note(max_p.values_span(), "the maximum")
+            .help("make `min` at most `max`"),
         );
         return None;
     }
@@ -194,18 +211,29 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     if back != 0 {
         let b = back.trailing_zeros() as usize;
         cx.push(
-            Diag::error("phase-never-left", fe.span, format!("`{}` can be respotted, so the first phase can never be left", names[b]))
-                .label(format!("this set can hold `{}`", names[b]))
-                .help(format!("the first phase lasts while an alternate ball is on the table; remove them: `... - {}`", names[b])),
+            Diag::error(
+                "phase-never-left",
+                fe.span,
+                format!("`{}` can be respotted, so the first phase can never be left", names[b]),
+            )
+            .label(format!("this set can hold `{}`", names[b]))
+            .help(format!(
+                "the first phase lasts while an alternate ball is on the table; remove them: `... - {}`",
+                names[b]
+            )),
         );
     }
     for &b in &sequence {
         let one = 1u64 << b;
         if second(&Env { sets: &[one, one, one], ints: &[] }) & one != 0 {
             cx.push(
-                Diag::error("sequence-never-ends", se.span, format!("`{}` comes back after it is potted fairly: the sequence can never end", names[b]))
-                    .label("a fair pot of the ball on is respotted")
-                    .help("fair pots of the second phase stay down: `[]`"),
+                Diag::error(
+                    "sequence-never-ends",
+                    se.span,
+                    format!("`{}` comes back after it is potted fairly: the sequence can never end", names[b]),
+                )
+                .label("a fair pot of the ball on is respotted")
+                .help("fair pots of the second phase stay down: `[]`"),
             );
             break;
         }
@@ -243,7 +271,11 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
             penalty: penalty.span_of("value"),
             min: penalty.span_of("min"),
             max: penalty.span_of("max"),
-            respot: [respot.span_of("first-phase"), respot.span_of("second-phase"), respot.span_of("second-phase-foul")],
+            respot: [
+                respot.span_of("first-phase"),
+                respot.span_of("second-phase"),
+                respot.span_of("second-phase-foul"),
+            ],
             frame: output.map_or(Span::default(), |o| o.span_of("frame")),
             play_again: input.map_or(Span::default(), |s| s.span_of("play-again")),
             foul: output.map_or(Span::default(), |o| o.span_of("foul")),
@@ -260,7 +292,11 @@ fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
     for s in &sections {
         let b = Block::of_section(s);
         let Some(name) = s.name() else {
-            cx.push(Diag::error("missing", s.head, "a ball needs a name").label("no name").help("write `ball \"NAME\" { value: 1 }`"));
+            cx.push(
+                Diag::error("missing", s.head, "a ball needs a name")
+                    .label("no name")
+                    .help("write `ball \"NAME\" { value: 1 }`"),
+            );
             ok = false;
             continue;
         };
@@ -276,7 +312,10 @@ fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
         let count = b.prop(cx, "count").map_or(Some(1), |p| {
             let n = cx.prop_int(p, 1, "the number of such balls")?;
             if n > MAX_COUNT {
-                cx.push(Diag::error("too-large", p.values_span(), format!("at most {MAX_COUNT} balls of a kind")).label("too many"));
+                cx.push(
+                    Diag::error("too-large", p.values_span(), format!("at most {MAX_COUNT} balls of a kind"))
+                        .label("too many"),
+                );
                 return None;
             }
             Some(n)
@@ -291,7 +330,10 @@ fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
         }
     }
     if out.len() > MAX_BALLS {
-        cx.push(Diag::error("too-large", sections[MAX_BALLS].head, format!("at most {MAX_BALLS} balls")).label("one too many"));
+        cx.push(
+            Diag::error("too-large", sections[MAX_BALLS].head, format!("at most {MAX_BALLS} balls"))
+                .label("one too many"),
+        );
         return None;
     }
     let cues: Vec<&Ball> = out.iter().filter(|b| b.cue).collect();
@@ -357,7 +399,9 @@ fn input_section(s: Option<&Section>, cx: &mut Cx) -> (Option<String>, Option<Ve
     if let Some(n) = &no_hit {
         if n.split_whitespace().count() != 1 {
             let p = s.items.iter().find(|i| i.key().name == "no-hit").map_or(s.head, |i| i.span());
-            cx.push(Diag::error("type", p, "`no-hit` must be one word").label("it is read as the first word of a stroke"));
+            cx.push(
+                Diag::error("type", p, "`no-hit` must be one word").label("it is read as the first word of a stroke"),
+            );
         }
     }
     b.finish(cx);
@@ -419,7 +463,8 @@ output { frame: "F{frame}" turn: "{player}" in-hand: "{player}*" foul: "!" score
     fn run(rules: &str, input: &str) -> String {
         let loaded = load_text("t.rules", rules, std::path::Path::new(".")).unwrap();
         let (compiled, diags) = compile(&loaded);
-        let game = compiled.unwrap_or_else(|| panic!("{:?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>())).game;
+        let game =
+            compiled.unwrap_or_else(|| panic!("{:?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>())).game;
         let mut buf = Vec::new();
         {
             let mut out = Output::new(&mut buf);

@@ -8,8 +8,8 @@ use crate::engine::deck::Deck;
 use crate::engine::tower::{Action, TowerRules, Tt, MAX_CARDS, MAX_PEAKS};
 use crate::explain::Explanation;
 use crate::input::Lines;
-use crate::source::Span;
 use crate::run::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
+use crate::source::Span;
 use crate::syntax::ExprKind;
 use crate::template::{Template, Val};
 
@@ -116,7 +116,10 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
         let peaks = b.require(cx, "peaks", "4").and_then(|p| {
             let n = cx.prop_int(p, 2, "the number of base peaks (at least 2)")? as usize;
             if n > MAX_PEAKS {
-                cx.push(Diag::error("out-of-range", p.values_span(), format!("{n} peaks is too many")).label(format!("at most {MAX_PEAKS}")));
+                cx.push(
+                    Diag::error("out-of-range", p.values_span(), format!("{n} peaks is too many"))
+                        .label(format!("at most {MAX_PEAKS}")),
+                );
                 return None;
             }
             Some((n, p))
@@ -130,7 +133,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
             match names.iter().position(|n| n.value == w) {
                 Some(i) => Some(Some(i as u8)),
                 None => {
-                    let choices: Vec<&str> = std::iter::once("colour-of-first-card").chain(names.iter().map(|n| n.value.as_str())).collect();
+                    let choices: Vec<&str> =
+                        std::iter::once("colour-of-first-card").chain(names.iter().map(|n| n.value.as_str())).collect();
                     cx.unknown(e.span, "`colour-of-first-card` or a player", &w, choices);
                     None
                 }
@@ -144,7 +148,9 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
     let (triangle_owner, held_own, held_other) = {
         let s = scoring?;
         let b = Block::of_section(s);
-        let points = b.prop(cx, "points").map_or(Some("sum"), |p| cx.one(p, "how a triangle is worth").and_then(|e| cx.choice(e, &["sum"], "a way to count points")));
+        let points = b.prop(cx, "points").map_or(Some("sum"), |p| {
+            cx.one(p, "how a triangle is worth").and_then(|e| cx.choice(e, &["sum"], "a way to count points"))
+        });
         let owner = b.require(cx, "owner", "[R R R] North [R R B] North [R B B] South [B B B] South").and_then(|p| {
             // Pairs of (colours of the three cards) (player).
             let mut table: Vec<(Vec<usize>, usize, crate::source::Span)> = Vec::new();
@@ -156,12 +162,18 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
                     return None;
                 };
                 if cs.len() != 3 {
-                    cx.push(Diag::error("arity", v.span, format!("a triangle has 3 cards, this lists {}", cs.len())).label("expected three colours"));
+                    cx.push(
+                        Diag::error("arity", v.span, format!("a triangle has 3 cards, this lists {}", cs.len()))
+                            .label("expected three colours"),
+                    );
                     ok = false;
                 }
                 let mut key = Vec::new();
                 for c in cs {
-                    let Some(name) = cx.name(c, "a colour") else { ok = false; continue };
+                    let Some(name) = cx.name(c, "a colour") else {
+                        ok = false;
+                        continue;
+                    };
                     match colour_names.iter().position(|n| n == name) {
                         Some(i) => key.push(i),
                         None => {
@@ -172,7 +184,10 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
                 }
                 key.sort_unstable();
                 let Some(who) = vals.next() else {
-                    cx.push(Diag::error("arity", v.span, "this triangle has no owner").label("a player's name should follow"));
+                    cx.push(
+                        Diag::error("arity", v.span, "this triangle has no owner")
+                            .label("a player's name should follow"),
+                    );
                     return None;
                 };
                 let w = cx.name(who, "a player")?.to_string();
@@ -197,11 +212,16 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
                 for b2 in a..k {
                     for c in b2..k {
                         if ok && !table.iter().any(|(key, _, _)| *key == [a, b2, c]) {
-                            let show = [a, b2, c].iter().map(|&i| colour_names[i].as_str()).collect::<Vec<_>>().join(" ");
+                            let show =
+                                [a, b2, c].iter().map(|&i| colour_names[i].as_str()).collect::<Vec<_>>().join(" ");
                             cx.push(
-                                Diag::error("scoring-hole", p.values_span(), format!("no owner for a triangle of colours [{show}]"))
-                                    .label("this table has a hole")
-                                    .help(format!("add `[{show}] PLAYER`")),
+                                Diag::error(
+                                    "scoring-hole",
+                                    p.values_span(),
+                                    format!("no owner for a triangle of colours [{show}]"),
+                                )
+                                .label("this table has a hole")
+                                .help(format!("add `[{show}] PLAYER`")),
                             );
                             ok = false;
                         }
@@ -211,7 +231,9 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
             ok.then_some(table)
         });
         let mult = |cx: &mut Cx, key: &'static str, default: i64| {
-            b.prop(cx, key).map_or(Some(default), |p| cx.one(p, "a multiplier").and_then(|e| cx.int(e, "a multiplier (a whole number)")))
+            b.prop(cx, key).map_or(Some(default), |p| {
+                cx.one(p, "a multiplier").and_then(|e| cx.int(e, "a multiplier (a whole number)"))
+            })
         };
         let own = mult(cx, "held-own", 1);
         let other = mult(cx, "held-other", -1);
@@ -225,11 +247,18 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
         let m = b.require(cx, "ranks", "5..13").and_then(|p| {
             let e = cx.one(p, "the range of M, such as `5..13`")?;
             let ExprKind::Range(a, z) = &e.kind else { return cx.expected(e, "the range of M, such as `5..13`") };
-            let (a, z) = (cx.int_at_least(a, 1, "a number of ranks")? as usize, cx.int_at_least(z, 1, "a number of ranks")? as usize);
+            let (a, z) = (
+                cx.int_at_least(a, 1, "a number of ranks")? as usize,
+                cx.int_at_least(z, 1, "a number of ranks")? as usize,
+            );
             if z > deck.ranks.len() || a > z {
                 cx.push(
-                    Diag::error("out-of-range", e.span, format!("M must lie within 1..{} and not be empty", deck.ranks.len()))
-                        .label(format!("the deck has {} ranks", deck.ranks.len())),
+                    Diag::error(
+                        "out-of-range",
+                        e.span,
+                        format!("M must lie within 1..{} and not be empty", deck.ranks.len()),
+                    )
+                    .label(format!("the deck has {} ranks", deck.ranks.len())),
                 );
                 return None;
             }
@@ -244,22 +273,33 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
     };
     let (wins, loses, tie) = {
         let b = Block::of_section(output?);
-        let wins = b.require(cx, "wins", "\"Case {case}: {player} wins {amount}\"").and_then(|p| cx.template(p, &["case", "player", "amount"]));
-        let loses = b.require(cx, "loses", "\"Case {case}: {player} loses {amount}\"").and_then(|p| cx.template(p, &["case", "player", "amount"]));
-        let tie = b.require(cx, "tie", "\"Case {case}: {first} and {second} tie\"").and_then(|p| cx.template(p, &["case", "first", "second", "player"]));
+        let wins = b
+            .require(cx, "wins", "\"Case {case}: {player} wins {amount}\"")
+            .and_then(|p| cx.template(p, &["case", "player", "amount"]));
+        let loses = b
+            .require(cx, "loses", "\"Case {case}: {player} loses {amount}\"")
+            .and_then(|p| cx.template(p, &["case", "player", "amount"]));
+        let tie = b
+            .require(cx, "tie", "\"Case {case}: {first} and {second} tie\"")
+            .and_then(|p| cx.template(p, &["case", "first", "second", "player"]));
         b.finish(cx);
         (wins, loses, tie)
     };
 
-    let ((peaks, peaks_prop), first_rule, table, held_own, held_other) = (peaks?, first_rule?, triangle_owner?, held_own?, held_other?);
+    let ((peaks, peaks_prop), first_rule, table, held_own, held_other) =
+        (peaks?, first_rule?, triangle_owner?, held_own?, held_other?);
     let ((m_lo, m_hi, m_span), terminator) = (m_range?, terminator?);
     let suits = deck.suits.len();
     if 2 * peaks > m_lo * suits {
         cx.push(
-            Diag::error("peaks-unfillable", peaks_prop.values_span(), format!("{peaks} peaks need {} cards, but a deck of M = {m_lo} has {}", 2 * peaks, m_lo * suits))
-                .label("more peaks than the smallest deck can fill")
-                .note(m_span, "the smallest M allowed")
-                .help(format!("use at most {} peaks, or raise the smallest M", m_lo * suits / 2)),
+            Diag::error(
+                "peaks-unfillable",
+                peaks_prop.values_span(),
+                format!("{peaks} peaks need {} cards, but a deck of M = {m_lo} has {}", 2 * peaks, m_lo * suits),
+            )
+            .label("more peaks than the smallest deck can fill")
+            .note(m_span, "the smallest M allowed")
+            .help(format!("use at most {} peaks, or raise the smallest M", m_lo * suits / 2)),
         );
     }
     let colours: Vec<usize> = colours.into_iter().collect::<Option<Vec<_>>>()?;
@@ -284,8 +324,11 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
             for c in 0..n {
                 let mut key = [colour_of_card(a), colour_of_card(b2), colour_of_card(c)];
                 key.sort_unstable();
-                let pts = (deck.values[deck.rank(a as u16)] + deck.values[deck.rank(b2 as u16)] + deck.values[deck.rank(c as u16)]) as i32;
-                triangle[(a * n + b2) * n + c] = if owner_of[(key[0] * k + key[1]) * k + key[2]] == 0 { pts } else { -pts };
+                let pts = (deck.values[deck.rank(a as u16)]
+                    + deck.values[deck.rank(b2 as u16)]
+                    + deck.values[deck.rank(c as u16)]) as i32;
+                triangle[(a * n + b2) * n + c] =
+                    if owner_of[(key[0] * k + key[1]) * k + key[2]] == 0 { pts } else { -pts };
             }
         }
     }
@@ -334,7 +377,8 @@ impl Analyze for Tower {
         let mut rng = crate::rng::SplitMix64::new(opts.seed);
         let m = self.m_range.1;
         let suits = self.deck.suits.len();
-        let mut deck: Vec<u8> = (0..self.deck.size()).filter(|&c| self.deck.rank(c as u16) < m).map(|c| c as u8).collect();
+        let mut deck: Vec<u8> =
+            (0..self.deck.size()).filter(|&c| self.deck.rank(c as u16) < m).map(|c| c as u8).collect();
         let n = opts.samples.max(1);
         let mut tt = crate::engine::tower::Tt::default();
         let (mut total, mut wins, mut ties) = (0i64, 0u64, 0u64);
@@ -393,7 +437,11 @@ impl Game for Tower {
 impl Tower {
     /// Reads every case and hands it to `each`: its number, the player
     /// named (0 or 1), the deck, and the line number of M.
-    fn cases(&self, input: &str, mut each: impl FnMut(i64, usize, &[u8], usize) -> Result<(), RunError>) -> Result<(), RunError> {
+    fn cases(
+        &self,
+        input: &str,
+        mut each: impl FnMut(i64, usize, &[u8], usize) -> Result<(), RunError>,
+    ) -> Result<(), RunError> {
         let mut lines = Lines::new(input);
         let mut case = 0i64;
         let suits = self.deck.suits.len();
@@ -401,7 +449,10 @@ impl Tower {
             case += 1;
             let who_choices = format!("`{}`, `{}` or `{}`", self.players[0], self.players[1], self.terminator);
             let Some(line) = lines.next_nonblank() else {
-                return Err(lines.error_at_end(format!("expected {who_choices}, found end of input")).with_help(format!("the input ends with a line `{}`", self.terminator)).into());
+                return Err(lines
+                    .error_at_end(format!("expected {who_choices}, found end of input"))
+                    .with_help(format!("the input ends with a line `{}`", self.terminator))
+                    .into());
             };
             let name = line.text.trim();
             if name == self.terminator {
@@ -417,13 +468,17 @@ impl Tower {
             };
             let (lo, hi) = self.m_range;
             let Some(mline) = lines.next_nonblank() else {
-                return Err(lines.error_at_end(format!("expected M (a number from {lo} to {hi}), found end of input")).into());
+                return Err(lines
+                    .error_at_end(format!("expected M (a number from {lo} to {hi}), found end of input"))
+                    .into());
             };
             let mtext = mline.text.trim();
             let m = match mtext.parse::<usize>() {
                 Ok(m) if (lo..=hi).contains(&m) => m,
                 _ => {
-                    return Err(mline.error(format!("expected M (a number from {lo} to {hi}), found `{mtext}`")).into());
+                    return Err(mline
+                        .error(format!("expected M (a number from {lo} to {hi}), found `{mtext}`"))
+                        .into());
                 }
             };
             let need = m * suits;
@@ -432,7 +487,10 @@ impl Tower {
             while deck.len() < need {
                 let Some(l) = lines.next_nonblank() else {
                     return Err(lines
-                        .error_at_end(format!("expected {} more cards of case {case}, found end of input", need - deck.len()))
+                        .error_at_end(format!(
+                            "expected {} more cards of case {case}, found end of input",
+                            need - deck.len()
+                        ))
                         .with_help(format!("a deck of M = {m} has {need} cards"))
                         .into());
                 };
@@ -442,14 +500,21 @@ impl Tower {
                     }
                     let Some(card) = self.deck.parse_card(tok.text) else {
                         let e = if self.players.iter().any(|p| p == tok.text) || tok.text == self.terminator {
-                            tok.error(format!("expected {} more cards of case {case}, found `{}`", need - deck.len(), tok.text))
+                            tok.error(format!(
+                                "expected {} more cards of case {case}, found `{}`",
+                                need - deck.len(),
+                                tok.text
+                            ))
                         } else {
                             tok.error(self.deck.explain_bad_card(tok.text))
                         };
                         return Err(e.into());
                     };
                     if self.deck.rank(card) >= m {
-                        return Err(tok.error(format!("card `{}` is not in a deck of M = {m}", tok.text)).with_help(format!("ranks go up to {}", self.deck.ranks[m - 1])).into());
+                        return Err(tok
+                            .error(format!("card `{}` is not in a deck of M = {m}", tok.text))
+                            .with_help(format!("ranks go up to {}", self.deck.ranks[m - 1]))
+                            .into());
                     }
                     if seen[card as usize] {
                         return Err(tok.error(format!("card `{}` appears twice in case {case}", tok.text)).into());
@@ -459,7 +524,12 @@ impl Tower {
                 }
             }
             if need < 2 * self.rules.peaks {
-                return Err(mline.error(format!("M = {m} gives {need} cards, fewer than the {} the peaks need", 2 * self.rules.peaks)).into());
+                return Err(mline
+                    .error(format!(
+                        "M = {m} gives {need} cards, fewer than the {} the peaks need",
+                        2 * self.rules.peaks
+                    ))
+                    .into());
             }
             each(case, player, &deck, mline.number)?;
         }
@@ -470,7 +540,10 @@ impl Tower {
         let budget = crate::run::max_nodes().unwrap_or(u64::MAX);
         match self.rules.solve_with(deck, tt, budget) {
             Some((v0, _)) => Ok(v0),
-            None => Err(RunError::Limit(format!("the search of case {case} (line {}) needs more than {budget} nodes (--max-nodes)", m_line - 1))),
+            None => Err(RunError::Limit(format!(
+                "the search of case {case} (line {}) needs more than {budget} nodes (--max-nodes)",
+                m_line - 1
+            ))),
         }
     }
 
@@ -483,7 +556,15 @@ impl Tower {
         } else if v < 0 {
             self.loses.line(buf, &vals(-(v as i64)));
         } else {
-            self.tie.line(buf, &[Val::Int(case), Val::Str(&self.players[0]), Val::Str(&self.players[1]), Val::Str(&self.players[player])]);
+            self.tie.line(
+                buf,
+                &[
+                    Val::Int(case),
+                    Val::Str(&self.players[0]),
+                    Val::Str(&self.players[1]),
+                    Val::Str(&self.players[player]),
+                ],
+            );
         }
     }
 }
@@ -506,10 +587,15 @@ impl crate::explain::Explain for Tower {
 
             let first = line.first().map_or(0, |t| t.mover as usize);
             let by_card = self.rules.first_by_card.iter().any(|&p| p != self.rules.first_by_card[0]);
-            let why = if by_card { format!("moves first: the first card, {}, is of this player's colour", name(deck[0])) } else { "moves first".to_string() };
+            let why = if by_card {
+                format!("moves first: the first card, {}, is of this player's colour", name(deck[0]))
+            } else {
+                "moves first".to_string()
+            };
             e.rules.push((sp.players[first], why));
             e.rules.push((sp.first, format!("{} takes the first turn", self.players[first])));
-            let peaks: Vec<String> = (0..self.rules.peaks).map(|i| format!("{} {}", name(deck[2 * i]), name(deck[2 * i + 1]))).collect();
+            let peaks: Vec<String> =
+                (0..self.rules.peaks).map(|i| format!("{} {}", name(deck[2 * i]), name(deck[2 * i + 1]))).collect();
             e.rules.push((sp.peaks, format!("the peaks: {}", peaks.join(" | "))));
 
             let k = sp.colours;
@@ -519,9 +605,23 @@ impl crate::explain::Explain for Tower {
                 let who = &self.players[turn.mover as usize];
                 let what = match turn.action {
                     Action::Hold => "holds it".to_string(),
-                    Action::Floor { level, place, card } if card == turn.card => format!("lays it on valley {} of level {}", place + 1, level + 1),
-                    Action::Floor { level, place, card } => format!("lays the held {} on valley {} of level {}, holds {}", name(card), place + 1, level + 1, name(turn.card)),
-                    Action::Peak { level, place, left, right } => format!("builds the peak {} {} on level {} at place {}", name(left), name(right), level + 1, place + 1),
+                    Action::Floor { level, place, card } if card == turn.card => {
+                        format!("lays it on valley {} of level {}", place + 1, level + 1)
+                    }
+                    Action::Floor { level, place, card } => format!(
+                        "lays the held {} on valley {} of level {}, holds {}",
+                        name(card),
+                        place + 1,
+                        level + 1,
+                        name(turn.card)
+                    ),
+                    Action::Peak { level, place, left, right } => format!(
+                        "builds the peak {} {} on level {} at place {}",
+                        name(left),
+                        name(right),
+                        level + 1,
+                        place + 1
+                    ),
                 };
                 let scored = match turn.triangle {
                     Some(tri) => {

@@ -51,7 +51,8 @@ fn comments(text: &str) -> Vec<Comment> {
                 // The line before this one is blank.
                 let gap_before = own_line && line_start > 0 && {
                     let prev_start = text[..line_start - 1].rfind('\n').map_or(0, |n| n + 1);
-                    text[prev_start..line_start - 1].trim().is_empty() && prev_start < line_start - 1 || prev_start == line_start - 1
+                    text[prev_start..line_start - 1].trim().is_empty() && prev_start < line_start - 1
+                        || prev_start == line_start - 1
                 };
                 out.push(Comment { at: i, text: text[i..end].trim_end().to_string(), own_line, gap_before });
                 i = end;
@@ -191,7 +192,8 @@ impl Formatter<'_> {
             while j < lines.len() && lines[j].contains('\u{1}') {
                 j += 1;
             }
-            let width = lines[i..j].iter().map(|l| l.split('\u{1}').next().unwrap_or("").chars().count()).max().unwrap_or(0);
+            let width =
+                lines[i..j].iter().map(|l| l.split('\u{1}').next().unwrap_or("").chars().count()).max().unwrap_or(0);
             for l in &lines[i..j] {
                 let (code, comment) = l.split_once('\u{1}').unwrap_or((l, ""));
                 out.push(format!("{code:width$}  {comment}"));
@@ -206,8 +208,13 @@ impl Formatter<'_> {
         if span.contains('\n') || span.contains('#') || s.items.iter().any(|i| matches!(i, Item::Section(_))) {
             return None;
         }
-        let body: Vec<String> = s.items.iter().filter_map(|i| if let Item::Property(p) = i { Some(property(p)) } else { None }).collect();
-        let line = if body.is_empty() { format!("{} {{ }}", head(s)) } else { format!("{} {{ {} }}", head(s), body.join("  ")) };
+        let body: Vec<String> =
+            s.items.iter().filter_map(|i| if let Item::Property(p) = i { Some(property(p)) } else { None }).collect();
+        let line = if body.is_empty() {
+            format!("{} {{ }}", head(s))
+        } else {
+            format!("{} {{ {} }}", head(s), body.join("  "))
+        };
         (line.len() + depth * INDENT.len() <= WIDTH).then_some(line)
     }
 
@@ -238,7 +245,10 @@ impl Formatter<'_> {
             .filter_map(|i| match i {
                 Item::Section(s) => Some((
                     head(s),
-                    s.items.iter().filter_map(|i| if let Item::Property(p) = i { Some(property(p)) } else { None }).collect(),
+                    s.items
+                        .iter()
+                        .filter_map(|i| if let Item::Property(p) = i { Some(property(p)) } else { None })
+                        .collect(),
                     s.span.end,
                 )),
                 _ => None,
@@ -246,8 +256,9 @@ impl Formatter<'_> {
             .collect();
         let head_w = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
         let cols = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
-        let col_w: Vec<usize> =
-            (0..cols).map(|c| rows.iter().map(|r| r.1.get(c).map_or(0, |x| x.chars().count())).max().unwrap_or(0)).collect();
+        let col_w: Vec<usize> = (0..cols)
+            .map(|c| rows.iter().map(|r| r.1.get(c).map_or(0, |x| x.chars().count())).max().unwrap_or(0))
+            .collect();
         for (h, props, end) in rows {
             let mut line = format!("{h:head_w$} {{");
             for (c, p) in props.iter().enumerate() {

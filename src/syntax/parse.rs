@@ -40,21 +40,16 @@ pub fn parse(file: FileId, text: &str) -> Result<Vec<Item>, Diag> {
     // of a hang (normal files need a few dozen calls per byte).
     pest::set_call_limit(std::num::NonZeroUsize::new(CALLS_PER_BYTE * text.len() + 100_000));
     let mut pairs = Grammar::parse(Rule::file, text).map_err(|e| match e.variant {
-        ErrorVariant::CustomError { ref message } if message.contains("call limit") => Diag::error(
-            "too-complex",
-            Span::new(file, 0, 0),
-            "the rule file is too complex to parse",
-        )
-        .label("the parser gave up on this file")
-        .help("look for long runs of unclosed or deeply nested brackets and calls"),
+        ErrorVariant::CustomError { ref message } if message.contains("call limit") => {
+            Diag::error("too-complex", Span::new(file, 0, 0), "the rule file is too complex to parse")
+                .label("the parser gave up on this file")
+                .help("look for long runs of unclosed or deeply nested brackets and calls")
+        }
         _ => syntax_error(file, text, e),
     })?;
     let b = Builder { file, pratt: pratt() };
     let root = pairs.next().expect("the file rule always yields one pair");
-    root.into_inner()
-        .filter(|p| p.as_rule() != Rule::EOI)
-        .map(|p| b.item(p))
-        .collect()
+    root.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| b.item(p)).collect()
 }
 
 fn pratt() -> PrattParser<Rule> {
@@ -291,8 +286,9 @@ impl Builder {
             if matches!(q.as_rule(), Rule::neg | Rule::not) {
                 run += 1;
                 if run > MAX_PREFIX_RUN {
-                    return Err(Diag::error("too-deep", self.span(&q), "too many `-` or `not` in a row")
-                        .label("one too many"));
+                    return Err(
+                        Diag::error("too-deep", self.span(&q), "too many `-` or `not` in a row").label("one too many")
+                    );
                 }
             } else {
                 run = 0;

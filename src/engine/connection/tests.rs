@@ -153,8 +153,10 @@ fn game() -> impl Strategy<Value = (u32, Vec<(u32, u32)>)> {
     (2u32..=6).prop_flat_map(|s| {
         let b = HexBoard::new(s);
         let hi = 2 * s - 1;
-        let cells: Vec<(u32, u32)> =
-            (1..=hi).flat_map(|x| (1..=hi).map(move |y| (x, y))).filter(|&(x, y)| b.contains(x as i64, y as i64)).collect();
+        let cells: Vec<(u32, u32)> = (1..=hi)
+            .flat_map(|x| (1..=hi).map(move |y| (x, y)))
+            .filter(|&(x, y)| b.contains(x as i64, y as i64))
+            .collect();
         let n = cells.len();
         (Just(s), Just(cells).prop_shuffle(), 0..=n).prop_map(|(s, cells, m)| (s, cells[..m].to_vec()))
     })
