@@ -17,7 +17,7 @@
 
 use crate::check::{Block, Cx};
 use crate::diag::Diag;
-use crate::run::{Game, Output, RunError};
+use crate::game::{Game, Output, RunError};
 use crate::source::Span;
 
 #[derive(Debug, Clone)]

@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
+use crate::engines::{compile, Compiled};
+use crate::game::Output;
 use crate::load::load_text;
-use crate::lower::{compile, Compiled};
-use crate::run::Output;
 
 /// Every `.rules` file under `dir`, sorted (the input target's choices).
 pub fn bundled_rule_files(dir: &Path) -> Vec<PathBuf> {
@@ -92,7 +92,7 @@ pub fn input(rules: &Path, data: &[u8]) {
     let ran = compiled.game.run(text, &mut out);
     let _ = out.flush();
     drop(out);
-    if let Err(crate::run::RunError::Input(e)) = &ran {
+    if let Err(crate::game::RunError::Input(e)) = &ran {
         // The error must point inside the input.
         assert!(e.offset <= text.len(), "input error offset {} past the end ({})", e.offset, text.len());
         let _ = e.line_col(text);

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use arbiter::diag::Report;
+use arbiter::engines::{compile, Compiled};
+use arbiter::game::{Output, RunError};
 use arbiter::load::{load_path, LoadError, Loaded};
-use arbiter::lower::{compile, Compiled};
-use arbiter::run::{Output, RunError};
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// Exit codes, documented in --help and the README.
@@ -157,7 +157,7 @@ fn main() -> ExitCode {
     setup_miette(cli.color);
     let code = match cli.command {
         Command::Run { rules, input, explain, format, max_nodes } => {
-            arbiter::run::set_max_nodes(max_nodes.unwrap_or(0));
+            arbiter::game::set_max_nodes(max_nodes.unwrap_or(0));
             run(&rules, input.as_deref(), explain.then_some(format), cli.color)
         }
         Command::Check { rules } => check(&rules),
@@ -301,7 +301,7 @@ fn analyze(path: &Path, samples: u64, seed: u64) -> u8 {
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} ({eta})")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let opts = arbiter::run::AnalyzeOptions { samples, seed };
+    let opts = arbiter::game::AnalyzeOptions { samples, seed };
     let lines = analysis.analyze(&opts, &mut |done, total| {
         bar.set_length(total);
         bar.set_position(done);

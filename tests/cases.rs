@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+use arbiter::engines::compile;
+use arbiter::game::Output;
 use arbiter::load::load_path;
-use arbiter::lower::compile;
-use arbiter::run::Output;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

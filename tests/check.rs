@@ -4,8 +4,8 @@
 //! tests/snapshots/. See tests/README.md to add one.
 
 use arbiter::diag::render_plain;
+use arbiter::engines::compile;
 use arbiter::load::load_path;
-use arbiter::lower::compile;
 
 fn diagnostics_of(path: &std::path::Path) -> (Vec<&'static str>, String) {
     let (codes, reports) = match load_path(path) {

@@ -2,9 +2,9 @@
 //! Patience statement (piles as vectors, groups found by trying every
 //! combination of exposed cards), on random decks, base game and variants.
 
+use arbiter::engines::compile;
+use arbiter::game::Output;
 use arbiter::load::load_path;
-use arbiter::lower::compile;
-use arbiter::run::Output;
 use proptest::prelude::*;
 
 const RANKS: &str = "A23456789TJQK";

@@ -1,9 +1,9 @@
 //! Every rule file in rules/ carries at least two worked examples, and they
 //! all pass; a failing example makes `arbiter test` exit 6 with a diff.
 
+use arbiter::engines::compile;
 use arbiter::example::{run, Outcome};
 use arbiter::load::load_path;
-use arbiter::lower::compile;
 use assert_cmd::Command;
 
 fn rule_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {

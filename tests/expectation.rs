@@ -3,9 +3,9 @@
 //! replacement card (or pair) enumerated, every hand evaluated by trying all
 //! subsets of cards for each run, values compared as exact fractions.
 
+use arbiter::engines::compile;
+use arbiter::game::Output;
 use arbiter::load::load_path;
-use arbiter::lower::compile;
-use arbiter::run::Output;
 use proptest::prelude::*;
 
 const RANKS: &str = "A23456789TJQK";
@@ -178,12 +178,12 @@ fn expected_return_equals_the_sum_over_every_deal() {
         .game
         .analysis()
         .unwrap()
-        .analyze(&arbiter::run::AnalyzeOptions { samples: 0, seed: 0 }, &mut |_, _| {});
+        .analyze(&arbiter::game::AnalyzeOptions { samples: 0, seed: 0 }, &mut |_, _| {});
     let reported = &lines.iter().find(|(k, _)| k == "expected earning per game").unwrap().1;
 
     // Brute force with the engine's own per-deal exact values.
-    use arbiter::engine::deck::Deck;
-    use arbiter::engine::exchange::{Exchange, ExchangeSpec, Part, Prefer, Row};
+    use arbiter::engines::cards::Deck;
+    use arbiter::engines::exchange::{Exchange, ExchangeSpec, Part, Prefer, Row};
     let names = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
     let deck = Deck::new(names("A 2 3 4 5 6 7"), names("x y z"), (1..=7).collect(), true);
     let row = |n: &str, parts: Vec<Part>, pays| Row { name: n.into(), parts, pays };

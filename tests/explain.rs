@@ -65,7 +65,7 @@ fn ties_name_the_tie_break_rule() {
 /// in order, are exactly what `run` prints, for every engine and variant.
 #[test]
 fn explanations_cover_every_output_line_of_every_case() {
-    use arbiter::{load::load_path, lower::compile};
+    use arbiter::{engines::compile, load::load_path};
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut checked = 0;
     let mut engines = std::collections::BTreeSet::new();

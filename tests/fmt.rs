@@ -2,9 +2,9 @@
 //! layout already, formatting is idempotent, every comment survives, and the
 //! formatted file means the same (same checks, same worked examples).
 
+use arbiter::engines::compile;
 use arbiter::example::{run, Outcome};
 use arbiter::load::load_text;
-use arbiter::lower::compile;
 use arbiter::syntax::fmt::format;
 
 fn rule_files() -> Vec<std::path::PathBuf> {

@@ -3,8 +3,8 @@
 //! duplicate a line): `check` either accepts the result or reports
 //! diagnostics whose every span lies inside its file, and never panics.
 
+use arbiter::engines::compile;
 use arbiter::load::load_text;
-use arbiter::lower::compile;
 
 /// A small deterministic generator (xorshift), so failures reproduce.
 struct Rng(u64);

@@ -5,7 +5,7 @@
 //! the value on the table plus the scores stays accounted for.
 
 use arbiter::check::{Block, Cx};
-use arbiter::engine::referee::{Referee, State, Stroke};
+use arbiter::engines::referee::{Referee, State, Stroke};
 use arbiter::load::load_path;
 use arbiter::source::Span;
 use proptest::prelude::*;
@@ -34,7 +34,7 @@ fn referee_at(path: &std::path::Path) -> Referee {
     let top = Block::new(&loaded.items, "the rule file", Span::new(0, 0, 0));
     let mut cx = Cx::new();
     let _ = top.prop(&mut cx, "engine");
-    arbiter::lower::referee::lower(&top, &mut cx).expect("the rule file lowers")
+    arbiter::engines::referee::lower::lower(&top, &mut cx).expect("the rule file lowers")
 }
 
 /// The statement's rules, written plainly over names.
@@ -238,7 +238,7 @@ proptest! {
     /// offset lies inside the input: never a panic.
     #[test]
     fn arbitrary_inputs_never_panic(words in proptest::collection::vec(0..WORDS.len(), 0..400), head in 0u8..4) {
-        use arbiter::run::{Game, Output, RunError};
+        use arbiter::game::{Game, Output, RunError};
         let r = referee("snooker_referee.rules");
         let mut input = format!("{head}\nAnn Bob\n");
         for w in words {

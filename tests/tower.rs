@@ -2,9 +2,9 @@
 //! against a plain minimax written here from the House of Cards statement,
 //! on random small decks (M = 5, 6, 7), for the base game and both variants.
 
+use arbiter::engines::compile;
+use arbiter::game::Output;
 use arbiter::load::load_path;
-use arbiter::lower::compile;
-use arbiter::run::Output;
 use proptest::prelude::*;
 
 /// Cards as (rank 1..=M, red?).

@@ -4,11 +4,11 @@
 
 use crate::check::{Block, Cx};
 use crate::diag::{did_you_mean, Diag};
-use crate::engine::deck::Deck;
-use crate::engine::tower::{Action, TowerRules, Tt, MAX_CARDS, MAX_PEAKS};
-use crate::explain::Explanation;
-use crate::input::Lines;
-use crate::run::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
+use crate::engines::cards::Deck;
+use crate::engines::tower::{Action, TowerRules, Tt, MAX_CARDS, MAX_PEAKS};
+use crate::game::explain::Explanation;
+use crate::game::input::Lines;
+use crate::game::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
 use crate::source::Span;
 use crate::syntax::ExprKind;
 use crate::template::{Template, Val};
@@ -48,7 +48,7 @@ pub struct TowerSpans {
 }
 
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
-    let deck = super::deck::lower(top, cx);
+    let deck = crate::engines::cards::lower::lower(top, cx);
     let players = top.sections("player");
     let tower = top.require_section(cx, "tower");
     let scoring = top.require_section(cx, "scoring");
@@ -380,7 +380,7 @@ impl Analyze for Tower {
         let mut deck: Vec<u8> =
             (0..self.deck.size()).filter(|&c| self.deck.rank(c as u16) < m).map(|c| c as u8).collect();
         let n = opts.samples.max(1);
-        let mut tt = crate::engine::tower::Tt::default();
+        let mut tt = crate::engines::tower::Tt::default();
         let (mut total, mut wins, mut ties) = (0i64, 0u64, 0u64);
         for i in 0..n {
             rng.shuffle(&mut deck);
@@ -420,7 +420,7 @@ impl Game for Tower {
         Some(self)
     }
 
-    fn explainer(&self) -> Option<&dyn crate::explain::Explain> {
+    fn explainer(&self) -> Option<&dyn crate::game::explain::Explain> {
         Some(self)
     }
 
@@ -537,7 +537,7 @@ impl Tower {
 
     /// The value of a case for the first player, within `--max-nodes`.
     fn solve(&self, case: i64, deck: &[u8], m_line: usize, tt: &mut Tt) -> Result<i32, RunError> {
-        let budget = crate::run::max_nodes().unwrap_or(u64::MAX);
+        let budget = crate::game::max_nodes().unwrap_or(u64::MAX);
         match self.rules.solve_with(deck, tt, budget) {
             Some((v0, _)) => Ok(v0),
             None => Err(RunError::Limit(format!(
@@ -569,7 +569,7 @@ impl Tower {
     }
 }
 
-impl crate::explain::Explain for Tower {
+impl crate::game::explain::Explain for Tower {
     /// For each case: one line of perfect play, turn by turn (the card
     /// drawn, the move, the triangle and who scores it), the owner entries
     /// that gave each triangle away, the held cards' worth, and the totals.

@@ -14,6 +14,8 @@
 //! keyed by the part of the state the rest of the game depends on, and
 //! moves ordered by their immediate gain. It never sees a name.
 
+pub mod lower;
+
 /// One transposition-table slot: the exact key, the value, its bound
 /// flag (0 exact, 1 lower, -1 upper), the best move (`Move::encode`), and the
 /// generation it was written in (other generations are empty slots).

@@ -2,9 +2,12 @@
 //! implements, the buffered [`Output`] they write lines to, and the errors
 //! a run can end with.
 
+pub mod explain;
+pub mod input;
+
 use std::io::{self, Write};
 
-use crate::input::InputError;
+use crate::game::input::InputError;
 
 /// How a run can fail after it started.
 #[derive(Debug)]
@@ -119,7 +122,7 @@ pub trait Game: Send + Sync {
     }
 
     /// The engine's explanations, when it has them.
-    fn explainer(&self) -> Option<&dyn crate::explain::Explain> {
+    fn explainer(&self) -> Option<&dyn crate::game::explain::Explain> {
         None
     }
 }

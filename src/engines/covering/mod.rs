@@ -15,10 +15,12 @@
 //! that still lets the group be completed. The engine sees ranks as indices
 //! and piles as bit masks; nothing of the game's numbers is in here.
 
-use super::deck::{Card, Deck};
-use crate::explain::Explanation;
-use crate::input::{InputError, Lines};
-use crate::run::{Output, RunError};
+pub mod lower;
+
+use crate::engines::cards::{Card, Deck};
+use crate::game::explain::Explanation;
+use crate::game::input::{InputError, Lines};
+use crate::game::{Output, RunError};
 use crate::source::Span;
 use crate::template::{Template, Val};
 

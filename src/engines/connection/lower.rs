@@ -12,12 +12,12 @@
 
 use crate::check::{Block, Cx};
 use crate::diag::Diag;
-use crate::engine::connection::{
+use crate::engines::connection::board::{HexBoard, MAX_SIDE, MIN_SIDE};
+use crate::engines::connection::{
     Connection, ConnectionSpec, Enclose, Goal, Outcome, Primitive, MAX_MEMBERS, MAX_STRUCTURES,
 };
-use crate::engine::hexboard::{HexBoard, MAX_SIDE, MIN_SIDE};
-use crate::explain::Explanation;
-use crate::run::{Game, Output, RunError};
+use crate::game::explain::Explanation;
+use crate::game::{Game, Output, RunError};
 use crate::source::Span;
 use crate::syntax::{Expr, ExprKind, Section};
 use crate::template::{Template, Val};
@@ -66,7 +66,7 @@ impl Game for ConnectionGame {
         })
     }
 
-    fn explainer(&self) -> Option<&dyn crate::explain::Explain> {
+    fn explainer(&self) -> Option<&dyn crate::game::explain::Explain> {
         Some(self)
     }
 }
@@ -153,7 +153,7 @@ fn enclosed_near(board: &HexBoard, stones: &HashSet<(u32, u32)>, at: (u32, u32))
     None
 }
 
-impl crate::explain::Explain for ConnectionGame {
+impl crate::game::explain::Explain for ConnectionGame {
     /// For each case: the winning move, and for each structure it formed
     /// the group and the family members it touches, or the enclosed cells
     /// and the stones around them; when nothing wins, how close each

@@ -4,13 +4,13 @@
 
 use crate::check::{Block, Cx};
 use crate::diag::Diag;
-use crate::engine::deck::Deck;
-use crate::engine::exchange::{Exchange, ExchangeSpans, ExchangeSpec, Part, Prefer, Row, RowStats};
-use crate::run::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
+use crate::engines::cards::Deck;
+use crate::engines::exchange::{Exchange, ExchangeSpans, ExchangeSpec, Part, Prefer, Row, RowStats};
+use crate::game::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
 use crate::syntax::{BinOp, Expr, ExprKind, Section};
 use crate::template::Template;
 
-use crate::engine::exchange::{MAX_HAND, MAX_PAYOUT, MAX_RANKS};
+use crate::engines::exchange::{MAX_HAND, MAX_PAYOUT, MAX_RANKS};
 
 const PREFER: [&str; 4] = ["fewer-cards", "more-cards", "leftmost", "rightmost"];
 const PARTS: [&str; 4] = ["run", "kind", "ranks", "any"];
@@ -24,7 +24,7 @@ impl Game for Exchange {
         Some(self)
     }
 
-    fn explainer(&self) -> Option<&dyn crate::explain::Explain> {
+    fn explainer(&self) -> Option<&dyn crate::game::explain::Explain> {
         Some(self)
     }
 }
@@ -48,7 +48,7 @@ impl Analyze for Exchange {
 
 /// Lowers the file into an [`Exchange`] game, with its row statistics.
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
-    let deck = super::deck::lower(top, cx);
+    let deck = crate::engines::cards::lower::lower(top, cx);
     let play = top.require_section(cx, "play");
     let rows = top.sections("combination");
     let input = top.section(cx, "input");
@@ -340,7 +340,7 @@ fn pattern(e: &Expr, deck: &Deck, hand: usize, cx: &mut Cx) -> Option<Vec<Part>>
                 Some(vec![if f.name == "run" { Part::Run(n) } else { Part::Kind(n) }])
             }
             "ranks" => {
-                let rs = super::deck::ranks(deck, args, cx)?;
+                let rs = crate::engines::cards::lower::ranks(deck, args, cx)?;
                 if rs.is_empty() {
                     cx.push(Diag::error("arity", e.span, "`ranks` needs at least one rank").label("no ranks"));
                     return None;

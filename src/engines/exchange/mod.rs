@@ -9,12 +9,14 @@
 //! row of every (kept multiset, k drawn ranks), so the expectation loop does
 //! one byte load and one multiply-add per possible draw.
 
+pub mod lower;
+
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
-use super::deck::{Card, Deck};
-use crate::input::Lines;
-use crate::run::{Output, RunError};
+use crate::engines::cards::{Card, Deck};
+use crate::game::input::Lines;
+use crate::game::{Output, RunError};
 use crate::source::Span;
 use crate::template::{Template, Val};
 
@@ -933,11 +935,11 @@ mod tests {
     }
 }
 
-impl crate::explain::Explain for Exchange {
+impl crate::game::explain::Explain for Exchange {
     /// For each deal: the row that pays now, the value of every choice as an
     /// exact fraction, the rows the chosen exchange's draws land in, the
     /// cost, and the tie-break when several choices are equally good.
-    fn explain(&self, input: &str, each: &mut dyn FnMut(crate::explain::Explanation)) -> Result<(), RunError> {
+    fn explain(&self, input: &str, each: &mut dyn FnMut(crate::game::explain::Explanation)) -> Result<(), RunError> {
         self.deals(input, |cards, tokens| {
             let (mask, values) = self.decide(cards);
             let mut line = Vec::new();
@@ -954,7 +956,7 @@ impl crate::explain::Explain for Exchange {
                 let exact = if d == 1 { format!("{n}") } else { format!("{n}/{d}") };
                 format!("{pays} - {} = {exact}", v.cost)
             };
-            let mut e = crate::explain::Explanation { output, ..Default::default() };
+            let mut e = crate::game::explain::Explanation { output, ..Default::default() };
             let best_i = self.choices.iter().position(|&m| m == mask).unwrap_or(0);
             let best = values[best_i];
             let now = self.row_of_ranks(&cards.iter().map(|&c| self.deck.rank(c)).collect::<Vec<_>>());

@@ -2,17 +2,17 @@
 //! `engine:` property picks the engine; each engine's lowering reads its
 //! sections through [`crate::check`] and reports every problem it finds.
 
+pub mod cards;
 pub mod connection;
 pub mod covering;
-pub mod deck;
 pub mod exchange;
 pub mod referee;
 pub mod tower;
 
 use crate::check::{Block, Cx};
 use crate::diag::Diag;
+use crate::game::Game;
 use crate::load::Loaded;
-use crate::run::Game;
 use crate::source::Span;
 
 /// The engines a rule file can name with `engine:`.
@@ -44,15 +44,15 @@ pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
     let game: Option<Box<dyn Game>> = match engine {
         Some("exchange") => {
             let rows = top.sections("combination");
-            exchange::lower(&top, &mut cx).map(|(g, stats)| {
-                exchange::check_rows(&rows, &stats, &g, &mut cx);
+            exchange::lower::lower(&top, &mut cx).map(|(g, stats)| {
+                exchange::lower::check_rows(&rows, &stats, &g, &mut cx);
                 Box::new(g) as Box<dyn Game>
             })
         }
-        Some("tower") => tower::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
-        Some("covering") => covering::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
-        Some("connection") => connection::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
-        Some("referee") => referee::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
+        Some("tower") => tower::lower::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
+        Some("covering") => covering::lower::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
+        Some("connection") => connection::lower::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
+        Some("referee") => referee::lower::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
         _ => None,
     };
     let examples = crate::example::lower(&top, &mut cx);

@@ -2,6 +2,8 @@
 //! from the rule file's `deck` section. Cards are numbered
 //! `rank * suits + suit`; engines see only these numbers.
 
+pub mod lower;
+
 use std::collections::HashMap;
 
 #[derive(Debug, Clone)]

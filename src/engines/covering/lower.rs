@@ -3,9 +3,9 @@
 
 use crate::check::{Block, Cx};
 use crate::diag::Diag;
-use crate::engine::covering::{Covering, CoveringSpans, Group, Outcome, MAX_PILES};
-use crate::engine::deck::Deck;
-use crate::run::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
+use crate::engines::cards::Deck;
+use crate::engines::covering::{Covering, CoveringSpans, Group, Outcome, MAX_PILES};
+use crate::game::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
 use crate::syntax::Section;
 
 impl Game for Covering {
@@ -17,13 +17,13 @@ impl Game for Covering {
         Some(self)
     }
 
-    fn explainer(&self) -> Option<&dyn crate::explain::Explain> {
+    fn explainer(&self) -> Option<&dyn crate::game::explain::Explain> {
         Some(self)
     }
 }
 
-impl crate::explain::Explain for Covering {
-    fn explain(&self, input: &str, each: &mut dyn FnMut(crate::explain::Explanation)) -> Result<(), RunError> {
+impl crate::game::explain::Explain for Covering {
+    fn explain(&self, input: &str, each: &mut dyn FnMut(crate::game::explain::Explanation)) -> Result<(), RunError> {
         Covering::explain(self, input, each)
     }
 }
@@ -61,7 +61,7 @@ impl Analyze for Covering {
 }
 
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
-    let deck = super::deck::lower(top, cx);
+    let deck = crate::engines::cards::lower::lower(top, cx);
     let layout = top.require_section(cx, "layout");
     let groups = top.sections("group");
     let input = top.section(cx, "input");
@@ -173,7 +173,7 @@ fn lower_groups(
             ok = false;
         }
         let ranks_p = b.require(cx, "ranks", "J Q K");
-        let ranks = ranks_p.and_then(|p| super::deck::ranks(deck, &p.values, cx));
+        let ranks = ranks_p.and_then(|p| crate::engines::cards::lower::ranks(deck, &p.values, cx));
         let sum = b.prop(cx, "sum");
         let cards = b.prop(cx, "cards");
         b.finish(cx);

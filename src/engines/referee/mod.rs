@@ -15,10 +15,12 @@
 //! Balls are indices; sets of balls are `u64` bitmasks; rule expressions
 //! are closures over an [`Env`] holding the sets `first`, `potted`, `on`.
 
+pub mod lower;
+
 use crate::diag::did_you_mean;
 use crate::expr::{BoolFn, Env, IntFn, SetFn};
-use crate::input::{InputError, Line, Lines};
-use crate::run::{Output, RunError};
+use crate::game::input::{InputError, Line, Lines};
+use crate::game::{Output, RunError};
 use crate::source::Span;
 use crate::template::{Template, Val};
 
@@ -554,8 +556,12 @@ impl Referee {
     /// Referees every frame and explains each stroke's lines: the ball on
     /// and the rule that made it so, the foul conditions that held, the
     /// penalty formula's value and its bounds, the points, the respot rule.
-    pub fn explain(&self, input: &str, each: &mut dyn FnMut(crate::explain::Explanation)) -> Result<(), RunError> {
-        use crate::explain::Explanation;
+    pub fn explain(
+        &self,
+        input: &str,
+        each: &mut dyn FnMut(crate::game::explain::Explanation),
+    ) -> Result<(), RunError> {
+        use crate::game::explain::Explanation;
         let mut sink = std::io::sink();
         let mut out = Output::new(&mut sink);
         let mut buf = Vec::new();

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use miette::{Diagnostic, LabeledSpan, NamedSource, Severity, SourceCode};
 
-use crate::run::RunError;
+use crate::game::RunError;
 use crate::source::{SourceMap, Span};
 
 /// Why one output line (or group of lines) is what it is.

@@ -13,7 +13,7 @@
 
 use crate::check::{Block, Cx};
 use crate::diag::Diag;
-use crate::engine::deck::Deck;
+use crate::engines::cards::Deck;
 use crate::syntax::{Expr, ExprKind};
 
 /// Most ranks or suits a deck may have.

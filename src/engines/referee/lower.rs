@@ -4,9 +4,9 @@
 
 use crate::check::{Block, Cx};
 use crate::diag::Diag;
-use crate::engine::referee::{Foul, Nominate, Referee, RefereeSpans, Wording, MAX_BALLS, VARS};
+use crate::engines::referee::{Foul, Nominate, Referee, RefereeSpans, Wording, MAX_BALLS, VARS};
 use crate::expr::{compile_bool, compile_int, compile_set, Env, Scope, SetFn, Ty};
-use crate::run::{Game, Output, RunError};
+use crate::game::{Game, Output, RunError};
 use crate::source::Span;
 use crate::syntax::{Expr, Property, Section};
 use crate::template::Template;
@@ -19,13 +19,13 @@ impl Game for Referee {
         Referee::run(self, input, out)
     }
 
-    fn explainer(&self) -> Option<&dyn crate::explain::Explain> {
+    fn explainer(&self) -> Option<&dyn crate::game::explain::Explain> {
         Some(self)
     }
 }
 
-impl crate::explain::Explain for Referee {
-    fn explain(&self, input: &str, each: &mut dyn FnMut(crate::explain::Explanation)) -> Result<(), RunError> {
+impl crate::game::explain::Explain for Referee {
+    fn explain(&self, input: &str, each: &mut dyn FnMut(crate::game::explain::Explanation)) -> Result<(), RunError> {
         Referee::explain(self, input, each)
     }
 }
@@ -438,9 +438,9 @@ fn output_section(s: &Section, cx: &mut Cx) -> Option<Wording> {
 
 #[cfg(test)]
 mod tests {
+    use crate::engines::compile;
+    use crate::game::Output;
     use crate::load::load_text;
-    use crate::lower::compile;
-    use crate::run::Output;
 
     /// A tiny game with neutral names: cue ball `Q`, two `A`s alternating
     /// with `X` and `Y`.

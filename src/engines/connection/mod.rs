@@ -28,8 +28,11 @@
 //!   the stone has six stone neighbours on the board. All four counts
 //!   change in O(1) per move. `tests` checks this against flood fills.
 
-use crate::engine::hexboard::{Feature, HexBoard, MAX_SIDE, MIN_SIDE};
-use crate::input::{InputError, Line, Lines, Token};
+pub mod board;
+pub mod lower;
+
+use crate::engines::connection::board::{Feature, HexBoard, MAX_SIDE, MIN_SIDE};
+use crate::game::input::{InputError, Line, Lines, Token};
 
 /// Most structures a rule file can define (one bit each in a result mask).
 pub const MAX_STRUCTURES: usize = 64;

@@ -57,7 +57,7 @@ impl Slow {
         self.stones.contains(&c)
     }
     fn nbrs(c: (i64, i64)) -> impl Iterator<Item = (i64, i64)> {
-        crate::engine::hexboard::NEIGHBOURS.iter().map(move |&(dx, dy)| (c.0 + dx as i64, c.1 + dy as i64))
+        crate::engines::connection::board::NEIGHBOURS.iter().map(move |&(dx, dy)| (c.0 + dx as i64, c.1 + dy as i64))
     }
     /// Cells reachable from outside the board (a margin of one cell) by
     /// steps between non-blocked cells.
@@ -254,7 +254,7 @@ fn large_ring_and_long_lines_on_a_big_board() {
     let r = 1000i64;
     let mut ring = Vec::new();
     // Walk the six sides of the hexagon of radius r around (c, c).
-    let dirs = crate::engine::hexboard::NEIGHBOURS;
+    let dirs = crate::engines::connection::board::NEIGHBOURS;
     let mut p = (c + r * dirs[4].0 as i64, c + r * dirs[4].1 as i64);
     for (dx, dy) in dirs {
         for _ in 0..r {
