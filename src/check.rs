@@ -4,12 +4,14 @@
 //! types and unknown names are reported the same way for every engine, each
 //! with its span and a "did you mean" where one is close.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 
+use crate::diag::codes;
 use crate::diag::{did_you_mean, Diag};
 use crate::source::Span;
-use crate::syntax::{Expr, ExprKind, Item, Property, Section, UnOp};
-use crate::template::Template;
+use crate::syntax::{Expr, ExprKind, Item, Label, Property, Section, UnOp};
+use crate::template::{Fields, OutputLine};
 
 /// The checking context: collects diagnostics.
 #[derive(Debug, Default)]
@@ -36,7 +38,7 @@ impl Cx {
             [v] => Some(v),
             [] => {
                 self.push(
-                    Diag::error("arity", p.key.span, format!("`{}` needs {what}", p.key.name))
+                    Diag::error(codes::ARITY, p.key.span, format!("`{}` needs {what}", p.key.name))
                         .label(format!("expected {what} after this")),
                 );
                 None
@@ -44,7 +46,7 @@ impl Cx {
             [_, extra, ..] => {
                 self.push(
                     Diag::error(
-                        "arity",
+                        codes::ARITY,
                         extra.span.to(p.values_span()),
                         format!("`{}` takes one value, {what}", p.key.name),
                     )
@@ -72,7 +74,7 @@ impl Cx {
         let n = self.int(e, what)?;
         if n < min {
             self.push(
-                Diag::error("out-of-range", e.span, format!("expected {what}, found `{n}`"))
+                Diag::error(codes::OUT_OF_RANGE, e.span, format!("expected {what}, found `{n}`"))
                     .label(format!("must be at least {min}")),
             );
             return None;
@@ -104,41 +106,34 @@ impl Cx {
         }
     }
 
-    /// A bare word, or a string holding a name.
-    pub fn name<'e>(&mut self, e: &'e Expr, what: &str) -> Option<&'e str> {
+    /// A bare word, a string holding a name, or a whole number read as a
+    /// name (ranks `2` to `10`, a ball `25`).
+    pub fn name<'e>(&mut self, e: &'e Expr, what: &str) -> Option<Cow<'e, str>> {
         match &e.kind {
-            ExprKind::Word(w) => Some(w),
-            ExprKind::Str(s) => Some(&s.value),
-            ExprKind::Int(_) => Some(crate::check::int_text(e)),
+            ExprKind::Word(w) => Some(Cow::Borrowed(w)),
+            ExprKind::Str(s) => Some(Cow::Borrowed(&s.value)),
+            ExprKind::Int(n) => Some(Cow::Owned(n.to_string())),
             _ => self.expected(e, what),
         }
     }
 
     /// A word that must be one of `choices`.
     pub fn choice<'c>(&mut self, e: &Expr, choices: &[&'c str], what: &str) -> Option<&'c str> {
-        let w = self.name(e, what)?.to_string();
+        let w = self.name(e, what)?;
         match choices.iter().find(|c| **c == w) {
             Some(c) => Some(c),
             None => {
-                let list = choices.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
-                self.push(
-                    Diag::error("unknown-name", e.span, format!("expected {what}, found `{w}`"))
-                        .label(format!("not {what}"))
-                        .help(match did_you_mean(&w, choices.iter().copied()) {
-                            Some(s) => format!("did you mean `{s}`? (one of {list})"),
-                            None => format!("one of {list}"),
-                        }),
-                );
+                self.unknown(e.span, what, &w, choices.iter().copied());
                 None
             }
         }
     }
 
-    /// An output template whose fields must be among `fields`.
-    pub fn template(&mut self, p: &Property, fields: &[&str]) -> Option<Template> {
+    /// An output template whose fields must be among those of `F`.
+    pub fn template<F: Fields>(&mut self, p: &Property) -> Option<OutputLine<F>> {
         let e = self.one(p, "an output template (a string)")?;
         let s = self.string(e, "an output template (a string)")?;
-        match Template::parse(s, fields) {
+        match OutputLine::parse(s) {
             Ok(t) => Some(t),
             Err(d) => {
                 self.push(d);
@@ -150,7 +145,7 @@ impl Cx {
     /// Reports "expected X, found Y" and returns `None`.
     pub fn expected<T>(&mut self, e: &Expr, what: &str) -> Option<T> {
         self.push(
-            Diag::error("type", e.span, format!("expected {what}, found {}", e.describe()))
+            Diag::error(codes::TYPE, e.span, format!("expected {what}, found {}", e.describe()))
                 .label(format!("expected {what}")),
         );
         None
@@ -164,31 +159,11 @@ impl Cx {
         name: &str,
         known: impl IntoIterator<Item = &'a str> + Clone,
     ) {
-        let suggestion = did_you_mean(name, known.clone());
-        let all: Vec<&str> = known.into_iter().collect();
-        let mut d =
-            Diag::error("unknown-name", span, format!("expected {what}, found `{name}`")).label(format!("not {what}"));
-        d = match suggestion {
-            Some(s) => d.help(format!("did you mean `{s}`?")),
-            None if all.len() <= 16 && !all.is_empty() => {
-                d.help(format!("one of {}", all.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" ")))
-            }
-            None => d,
-        };
-        self.push(d);
-    }
-}
-
-/// The text of an integer expression (for names such as ranks `2`..`10`).
-pub fn int_text(e: &Expr) -> &'static str {
-    // Small integers are common names (ranks); intern them.
-    const NAMES: [&str; 21] = [
-        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19",
-        "20",
-    ];
-    match e.kind {
-        ExprKind::Int(n) if (0..=20).contains(&n) => NAMES[n as usize],
-        _ => "?",
+        self.push(
+            Diag::error(codes::UNKNOWN_NAME, span, format!("expected {what}, found `{name}`"))
+                .label(format!("not {what}"))
+                .suggest_among(name, known),
+        );
     }
 }
 
@@ -234,7 +209,7 @@ impl<'a> Block<'a> {
         let first = found.next()?;
         for again in found {
             cx.push(
-                Diag::error("duplicate", again.key.span, format!("`{key}` is given twice in {}", self.what))
+                Diag::error(codes::DUPLICATE, again.key.span, format!("`{key}` is given twice in {}", self.what))
                     .label("given again here")
                     .note(first.key.span, "first given here"),
             );
@@ -247,7 +222,7 @@ impl<'a> Block<'a> {
         let p = self.prop(cx, key);
         if p.is_none() {
             cx.push(
-                Diag::error("missing", self.head, format!("{} has no `{key}`", self.what))
+                Diag::error(codes::MISSING, self.head, format!("{} has no `{key}`", self.what))
                     .label(format!("`{key}` is missing here"))
                     .help(format!("add `{key}: {example}`")),
             );
@@ -267,12 +242,39 @@ impl<'a> Block<'a> {
             .collect()
     }
 
+    /// All sections of a kind with their names (`kind "NAME" { ... }`), in
+    /// order. A section without a name, or with the name of an earlier one,
+    /// is reported and left out. `noun` names one ("combination").
+    pub fn named_sections(&self, cx: &mut Cx, kind: &'static str, noun: &str) -> Vec<(&'a Section, &'a Label)> {
+        let mut out: Vec<(&'a Section, &'a Label)> = Vec::new();
+        for s in self.sections(kind) {
+            let Some(name) = s.name() else {
+                cx.push(
+                    Diag::error(codes::MISSING, s.head, format!("a {noun} needs a name"))
+                        .label("no name")
+                        .help(format!("write `{kind} \"NAME\" {{ ... }}`")),
+                );
+                continue;
+            };
+            if let Some((first, _)) = out.iter().find(|(_, n)| n.value == name.value) {
+                cx.push(
+                    Diag::error(codes::DUPLICATE, name.span, format!("{noun} `{}` is defined twice", name.value))
+                        .label("defined again here")
+                        .note(first.head, "first defined here"),
+                );
+                continue;
+            }
+            out.push((s, name));
+        }
+        out
+    }
+
     /// The one section of a kind, if present (a repeat is reported).
     pub fn section(&self, cx: &mut Cx, kind: &'static str) -> Option<&'a Section> {
         let all = self.sections(kind);
         for again in all.iter().skip(1) {
             cx.push(
-                Diag::error("duplicate", again.head, format!("`{kind}` appears twice in {}", self.what))
+                Diag::error(codes::DUPLICATE, again.head, format!("`{kind}` appears twice in {}", self.what))
                     .label("second one")
                     .note(all[0].head, "first one"),
             );
@@ -285,7 +287,7 @@ impl<'a> Block<'a> {
         let s = self.section(cx, kind);
         if s.is_none() {
             cx.push(
-                Diag::error("missing", self.head, format!("{} has no `{kind}` section", self.what))
+                Diag::error(codes::MISSING, self.head, format!("{} has no `{kind}` section", self.what))
                     .label(format!("`{kind} {{ ... }}` is missing")),
             );
         }
@@ -302,8 +304,9 @@ impl<'a> Block<'a> {
             }
             let kind = if matches!(item, Item::Section(_)) { "section" } else { "property" };
             let list = asked.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
-            let d = Diag::error("unknown-key", key.span, format!("unknown {kind} `{}` in {}", key.name, self.what))
-                .label(format!("not a {kind} of {}", self.what));
+            let d =
+                Diag::error(codes::UNKNOWN_KEY, key.span, format!("unknown {kind} `{}` in {}", key.name, self.what))
+                    .label(format!("not a {kind} of {}", self.what));
             let d = match did_you_mean(&key.name, asked.iter().copied()) {
                 Some(s) => d.help(format!("did you mean `{s}`?")),
                 None if !asked.is_empty() => d.help(format!("expected one of {list}")),

@@ -16,8 +16,9 @@
 //! (a part of the message); `output` then holds the lines printed before it.
 
 use crate::check::{Block, Cx};
+use crate::diag::codes;
 use crate::diag::Diag;
-use crate::game::{Game, Output, RunError};
+use crate::game::{run_text, Game, RunError, RunOptions};
 use crate::source::Span;
 
 #[derive(Debug, Clone)]
@@ -50,13 +51,14 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Vec<Example> {
         let b = Block::of_section(s);
         let Some(name) = s.name() else {
             cx.push(
-                Diag::error("missing", s.head, "an example needs a name").label("write `example \"name\" { ... }`"),
+                Diag::error(codes::MISSING, s.head, "an example needs a name")
+                    .label("write `example \"name\" { ... }`"),
             );
             continue;
         };
         if let Some(first) = out.iter().find(|e| e.name == name.value) {
             cx.push(
-                Diag::error("duplicate", name.span, format!("example `{}` is defined twice", name.value))
+                Diag::error(codes::DUPLICATE, name.span, format!("example `{}` is defined twice", name.value))
                     .label("defined again here")
                     .note(first.head, "first defined here"),
             );
@@ -79,17 +81,10 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Vec<Example> {
 
 /// Runs one example.
 pub fn run(game: &dyn Game, ex: &Example) -> Outcome {
-    let mut buf = Vec::new();
-    let result = {
-        let mut out = Output::new(&mut buf);
-        let r = game.run(&ex.input, &mut out);
-        let _ = out.flush();
-        r
-    };
-    let got = String::from_utf8_lossy(&buf).into_owned();
+    let (got, result) = run_text(game, &ex.input, &RunOptions::default());
     let error = match result {
         Ok(()) => None,
-        Err(RunError::Input(e)) => Some(e.message),
+        Err(RunError::Input(e)) => Some(e.0.message),
         Err(RunError::Io(e)) => Some(e.to_string()),
         Err(RunError::Limit(m)) => Some(m),
     };

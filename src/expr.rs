@@ -16,6 +16,7 @@
 //! | `and`, `or`, `not` | condition |
 
 use crate::check::Cx;
+use crate::diag::codes;
 use crate::diag::{did_you_mean, Diag};
 use crate::syntax::{BinOp, Expr, ExprKind, UnOp};
 
@@ -83,7 +84,7 @@ pub fn compile(e: &Expr, want: Ty, scope: &Scope, cx: &mut Cx) -> Option<Compile
     let c = node(e, scope, cx)?;
     if c.ty() != want {
         cx.push(
-            Diag::error("type", e.span, format!("expected {}, found {}", want.what(), c.ty().what()))
+            Diag::error(codes::TYPE, e.span, format!("expected {}, found {}", want.what(), c.ty().what()))
                 .label(format!("this is {}", c.ty().what())),
         );
         return None;
@@ -114,7 +115,7 @@ pub fn compile_set(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<SetFn> {
 
 fn mismatch<T>(cx: &mut Cx, e: &Expr, want: &str, got: Ty) -> Option<T> {
     cx.push(
-        Diag::error("type", e.span, format!("expected {want}, found {}", got.what()))
+        Diag::error(codes::TYPE, e.span, format!("expected {want}, found {}", got.what()))
             .label(format!("this is {}", got.what())),
     );
     None
@@ -166,7 +167,7 @@ fn node(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<Compiled> {
             } else {
                 let known = scope.vars.iter().map(|(n, _)| *n).chain(scope.elements.iter().map(String::as_str));
                 let what = format!("{} or a variable", scope.element);
-                let d = Diag::error("unknown-name", e.span, format!("expected {what}, found `{w}`"))
+                let d = Diag::error(codes::UNKNOWN_NAME, e.span, format!("expected {what}, found `{w}`"))
                     .label(format!("not {what}"));
                 let names: Vec<&str> = known.clone().collect();
                 let d = match did_you_mean(w, known) {
@@ -199,7 +200,7 @@ fn node(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<Compiled> {
         ExprKind::Binary(op, a, b) => binary(e, *op, a, b, scope, cx)?,
         _ => {
             cx.push(
-                Diag::error("type", e.span, format!("{} cannot be used in an expression here", e.describe()))
+                Diag::error(codes::TYPE, e.span, format!("{} cannot be used in an expression here", e.describe()))
                     .label("not a number, a set or a condition"),
             );
             return None;
@@ -250,7 +251,7 @@ fn binary(e: &Expr, op: BinOp, a: &Expr, b: &Expr, scope: &Scope, cx: &mut Cx) -
                     Ne => Some(Compiled::Bool(Box::new(move |env| x(env) != y(env)))),
                     _ => {
                         cx.push(
-                            Diag::error("type", e.span, format!("`{}` does not apply to sets", op.symbol()))
+                            Diag::error(codes::TYPE, e.span, format!("`{}` does not apply to sets", op.symbol()))
                                 .label("sets take `+` (union), `-` (difference), `==`, `!=`, `in`")
                                 .help("compare numbers such as `count(s)` or `highest(s)` instead"),
                         );
@@ -264,7 +265,7 @@ fn binary(e: &Expr, op: BinOp, a: &Expr, b: &Expr, scope: &Scope, cx: &mut Cx) -
                 (x, y) => {
                     cx.push(
                         Diag::error(
-                            "type",
+                            codes::TYPE,
                             e.span,
                             format!("`{}` between {} and {}", op.symbol(), x.ty().what(), y.ty().what()),
                         )
@@ -291,7 +292,7 @@ fn call(
         "count" | "highest" | "lowest" => {
             let [a] = args else {
                 cx.push(
-                    Diag::error("arity", e.span, format!("`{name}` takes one set"))
+                    Diag::error(codes::ARITY, e.span, format!("`{name}` takes one set"))
                         .label(format!("write `{name}(potted)`")),
                 );
                 return None;
@@ -321,7 +322,8 @@ fn call(
         "min" | "max" => {
             if args.is_empty() {
                 cx.push(
-                    Diag::error("arity", e.span, format!("`{name}` needs at least one number")).label("no arguments"),
+                    Diag::error(codes::ARITY, e.span, format!("`{name}` needs at least one number"))
+                        .label("no arguments"),
                 );
                 return None;
             }

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use crate::engines::{compile, Compiled};
-use crate::game::Output;
+use crate::game::{Input, Output, RunError, RunOptions};
 use crate::load::load_text;
+use crate::report::diag::{of_diag, of_input, render_plain};
 
 /// Every `.rules` file under `dir`, sorted (the input target's choices).
 pub fn bundled_rule_files(dir: &Path) -> Vec<PathBuf> {
@@ -71,12 +72,12 @@ pub fn rules(dir: &Path, data: &[u8]) {
         let (compiled, diags) = compile(&loaded);
         // Rendering must not panic either.
         for d in diags.iter().take(4) {
-            let _ = crate::diag::render_plain(&d.report(&loaded.sources));
+            let _ = render_plain(&of_diag(d, &loaded.sources));
         }
         drop(compiled);
     } else if let Err(e) = load_text("<fuzz>", text, dir) {
         for d in e.diags.iter().take(4) {
-            let _ = crate::diag::render_plain(&d.report(&e.sources));
+            let _ = render_plain(&of_diag(d, &e.sources));
         }
     }
 }
@@ -85,21 +86,28 @@ pub fn rules(dir: &Path, data: &[u8]) {
 /// the same input: the explanations' output lines must be what `run`
 /// printed (up to the error, if the input has one).
 pub fn input(rules: &Path, data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
     let Some(compiled) = compiled(rules) else { return };
+    let opts = RunOptions::default();
     let mut printed = Vec::new();
-    let mut out = Output::new(&mut printed);
-    let ran = compiled.game.run(text, &mut out);
-    let _ = out.flush();
-    drop(out);
-    if let Err(crate::game::RunError::Input(e)) = &ran {
-        // The error must point inside the input.
-        assert!(e.offset <= text.len(), "input error offset {} past the end ({})", e.offset, text.len());
-        let _ = e.line_col(text);
+    let ran = {
+        let mut out = Output::new(&mut printed);
+        let r = compiled.game.run(&mut Input::new(data), &mut out, &opts);
+        let _ = out.flush();
+        r
+    };
+    if let Err(RunError::Input(e)) = &ran {
+        // The error must point inside the input, at a line that exists.
+        assert!(e.offset <= data.len(), "input error offset {} past the end ({})", e.offset, data.len());
+        let lines = data.split(|&b| b == b'\n' || b == b'\r').count().max(1);
+        assert!(e.line >= 1 && e.line <= lines, "input error on line {} of {lines}", e.line);
+        let _ = render_plain(&of_input(e, "<fuzz>"));
     }
     if let Some(explainer) = compiled.game.explainer() {
         let mut outputs: Vec<String> = Vec::new();
-        let explained = explainer.explain(text, &mut |e| outputs.push(e.output));
+        let explained = explainer.explain(&mut Input::new(data), &opts, &mut |e| {
+            outputs.push(e.output);
+            Ok(())
+        });
         assert_eq!(explained.is_ok(), ran.is_ok(), "run and --explain disagree on whether the input is valid");
         let printed = String::from_utf8_lossy(&printed);
         let lines: Vec<&str> = printed.lines().map(str::trim_end).collect();

@@ -9,8 +9,10 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use crate::diag::codes;
 use crate::diag::Diag;
 use crate::source::{SourceMap, Span};
+use crate::syntax::parse::MAX_FILE_SIZE;
 use crate::syntax::{parse, ExprKind, Item, Property, Section};
 
 /// Sections a variant does not take from its base.
@@ -42,10 +44,28 @@ enum Files {
     Bundled,
 }
 
+/// Reads a rule file from disk: only a regular file (never a device, a
+/// FIFO or a directory), and never more than the size limit plus one byte,
+/// so that no path can make loading hang or fill the memory.
+pub fn read_rule_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        return Err(std::io::Error::other("it is a directory"));
+    }
+    if !meta.is_file() {
+        return Err(std::io::Error::other("it is not a regular file (a device, a FIFO or a socket)"));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_SIZE as u64 + 1).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 impl Files {
     fn read(self, path: &Path) -> std::io::Result<Vec<u8>> {
         match self {
-            Files::Disk => std::fs::read(path),
+            Files::Disk => read_rule_file(path),
             Files::Bundled => {
                 let rel = normalize(path);
                 let rel = rel.strip_prefix(BUNDLED_DIR).unwrap_or(&rel);
@@ -104,6 +124,38 @@ pub fn load_bundled(name: &str) -> Option<Result<Loaded, LoadError>> {
     })
 }
 
+/// Loads the rule file `arg` names: a path, or, when no file can be read
+/// there, the bundled game of that name (`get_straight`,
+/// `get_straight/no-wrap.rules`).
+pub fn load(arg: &Path) -> Result<Loaded, LoadError> {
+    let on_disk = read_rule_file(arg).is_ok();
+    let name = arg.to_str().map(|n| n.strip_suffix(".rules").unwrap_or(n).trim_start_matches("./"));
+    if !on_disk {
+        if let Some(r) = name.and_then(load_bundled) {
+            return r;
+        }
+    }
+    let mut r = load_path(arg);
+    if let (Err(e), false) = (&mut r, on_disk) {
+        let names = bundled_names();
+        let asked = name.unwrap_or_default();
+        let hint = match crate::diag::did_you_mean(asked, names.iter().copied()) {
+            Some(s) => format!("did you mean the bundled game `{s}`?"),
+            None => format!("bundled games: {}", names.join(", ")),
+        };
+        if let Some(d) = e.diags.first_mut() {
+            d.help = Some(hint);
+        }
+    }
+    r
+}
+
+/// Whether a bundled rule file is called `name` (without `.rules`).
+fn is_bundled(name: &str) -> bool {
+    let file = format!("{name}.rules");
+    bundled::BUNDLED.iter().any(|(n, _)| *n == file)
+}
+
 /// A failed load: the diagnostics, with the files read so far.
 #[derive(Debug)]
 pub struct LoadError {
@@ -137,7 +189,7 @@ pub fn load_text(name: &str, text: &str, dir: &Path) -> Result<Loaded, LoadError
 
 fn read_error(sources: &mut SourceMap, path: &Path, what: String) -> Diag {
     let id = sources.add(path.display().to_string(), "");
-    Diag::error("unreadable", Span::new(id, 0, 0), what)
+    Diag::error(codes::UNREADABLE, Span::new(id, 0, 0), what)
 }
 
 fn load_file(
@@ -153,7 +205,7 @@ fn load_file(
         Err(e) => {
             let msg = format!("cannot read rule file `{}`: {e}", path.display());
             diags.push(match from {
-                Some(span) => Diag::error("unreadable", span, msg).label("this file cannot be read"),
+                Some(span) => Diag::error(codes::UNREADABLE, span, msg).label("this file cannot be read"),
                 None => read_error(sources, path, msg),
             });
             return None;
@@ -166,7 +218,7 @@ fn load_file(
             let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
             let id = sources.add(path.display().to_string(), lossy);
             diags.push(
-                Diag::error("not-utf8", Span::new(id, at, at + 1), "rule file is not valid UTF-8")
+                Diag::error(codes::NOT_UTF8, Span::new(id, at, at + 1), "rule file is not valid UTF-8")
                     .label("invalid byte here")
                     .help("save the file as UTF-8"),
             );
@@ -207,7 +259,7 @@ fn parse_and_extend(
     };
     if let Some((_, again)) = extends.next() {
         diags.push(
-            Diag::error("duplicate", again.key.span, "a rule file extends at most one base")
+            Diag::error(codes::DUPLICATE, again.key.span, "a rule file extends at most one base")
                 .label("second `extends`")
                 .note(prop.key.span, "first `extends` here"),
         );
@@ -220,7 +272,7 @@ fn parse_and_extend(
             _ => {
                 diags.push(
                     Diag::error(
-                        "type",
+                        codes::TYPE,
                         v.span,
                         format!("expected the path of the base rule file, found {}", v.describe()),
                     )
@@ -232,7 +284,7 @@ fn parse_and_extend(
         },
         _ => {
             diags.push(
-                Diag::error("arity", prop.span, "`extends` takes one path")
+                Diag::error(codes::ARITY, prop.span, "`extends` takes one path")
                     .label("expected one string")
                     .help("write `extends: \"../game.rules\"` (relative to this file)"),
             );
@@ -240,14 +292,27 @@ fn parse_and_extend(
         }
     };
     let span = prop.values[0].span;
+    // `extends: "get_straight"` names a bundled game when no such file is
+    // beside this one.
+    let (files, base_path) = match &prop.values[0].kind {
+        ExprKind::Str(s) if files == Files::Disk && !base_path.is_file() && is_bundled(&s.value) => {
+            (Files::Bundled, Path::new(BUNDLED_DIR).join(format!("{}.rules", s.value)))
+        }
+        _ => (files, base_path),
+    };
     let canon = files.canonical(&base_path);
     if chain.contains(&canon) {
-        diags
-            .push(Diag::error("extends-cycle", span, "this rule file extends itself").label("leads back to this file"));
+        diags.push(
+            Diag::error(codes::EXTENDS_CYCLE, span, "this rule file extends itself").label("leads back to this file"),
+        );
         return None;
     }
     if chain.len() >= MAX_EXTENDS {
-        diags.push(Diag::error("extends-cycle", span, format!("more than {MAX_EXTENDS} files extend one another")));
+        diags.push(Diag::error(
+            codes::EXTENDS_CYCLE,
+            span,
+            format!("more than {MAX_EXTENDS} files extend one another"),
+        ));
         return None;
     }
     let mut base = load_file(files, &base_path, sources, diags, chain, Some(span))?;
@@ -282,7 +347,7 @@ pub fn merge(base: &mut Vec<Item>, over: Vec<Item>, diags: &mut Vec<Diag>) {
                     if s.replace {
                         diags.push(
                             Diag::error(
-                                "nothing-to-replace",
+                                codes::NOTHING_TO_REPLACE,
                                 s.head,
                                 format!("there is no `{}` section to replace", head_text(&s)),
                             )
@@ -310,7 +375,7 @@ fn remove(base: &mut Vec<Item>, p: &Property, diags: &mut Vec<Diag>) {
     let mut words = p.values.iter();
     let Some(kind) = words.next().and_then(|v| v.as_word()) else {
         diags.push(
-            Diag::error("type", p.values_span(), "`remove` names a section: `remove: kind \"label\"`")
+            Diag::error(codes::TYPE, p.values_span(), "`remove` names a section: `remove: kind \"label\"`")
                 .label("expected a section kind"),
         );
         return;
@@ -321,7 +386,7 @@ fn remove(base: &mut Vec<Item>, p: &Property, diags: &mut Vec<Diag>) {
             ExprKind::Str(s) => labels.push(s.value.clone()),
             _ => {
                 diags.push(Diag::error(
-                    "type",
+                    codes::TYPE,
                     w.span,
                     format!("expected a section label (a string), found {}", w.describe()),
                 ));
@@ -343,7 +408,7 @@ fn remove(base: &mut Vec<Item>, p: &Property, diags: &mut Vec<Diag>) {
                 _ => None,
             })
             .collect();
-        let d = Diag::error("unknown-name", p.values_span(), "no such section in the base rule file to remove")
+        let d = Diag::error(codes::UNKNOWN_NAME, p.values_span(), "no such section in the base rule file to remove")
             .label("not found")
             .suggest(crate::diag::did_you_mean(
                 labels.first().map_or("", String::as_str),
@@ -360,7 +425,7 @@ fn check_removals(items: &[Item], diags: &mut Vec<Diag>) {
             if p.key.name == "remove" {
                 diags.push(
                     Diag::error(
-                        "nothing-to-replace",
+                        codes::NOTHING_TO_REPLACE,
                         p.key.span,
                         "`remove` is only meaningful in a file that `extends` another",
                     )

@@ -1,10 +1,10 @@
 //! The rule files of one load (a file and the files it extends), and spans
-//! into them. Spans are byte offsets; line and column appear only when a
-//! diagnostic is rendered.
+//! into them. Spans are byte offsets; line and column are computed only when
+//! a diagnostic is rendered, from a table of line starts built once per file.
 
 use std::sync::Arc;
 
-use miette::{NamedSource, SourceSpan};
+use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
 /// Index of a file in a [`SourceMap`].
 pub type FileId = u32;
@@ -41,18 +41,84 @@ impl Span {
 }
 
 /// One loaded rule file.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct SourceFile {
     /// The name shown in diagnostics (the path as given, or `<stdin>`).
     pub name: String,
     pub text: Arc<str>,
-    pub named: Arc<NamedSource<Arc<str>>>,
+    /// Byte offset of the start of each line.
+    lines: Vec<u32>,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
+        let text: Arc<str> = text.into();
+        let lines = std::iter::once(0)
+            .chain(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1))
+            .collect();
+        SourceFile { name: name.into(), text, lines }
+    }
+
+    /// The 0-based line holding byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        self.lines.partition_point(|&s| s as usize <= offset).saturating_sub(1)
+    }
+
+    /// 1-based line and column (in characters) of byte `offset`.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.line_of(offset);
+        let start = self.lines[line] as usize;
+        let column = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count()) + 1;
+        (line + 1, column)
+    }
+
+    /// Byte range of 0-based `line` (without its `\n`).
+    fn line_range(&self, line: usize) -> (usize, usize) {
+        let start = self.lines[line] as usize;
+        let end = self.lines.get(line + 1).map_or(self.text.len(), |&n| n as usize - 1);
+        (start, end.max(start))
+    }
+}
+
+/// miette reads the lines around a span through the line table, so that
+/// rendering costs the same in a 1 MiB file as in a small one.
+impl SourceCode for SourceFile {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let (from, len) = (span.offset(), span.len());
+        if from + len > self.text.len() {
+            return Err(MietteError::OutOfBounds);
+        }
+        let first = self.line_of(from).saturating_sub(before);
+        let last_of_span = self.line_of((from + len).saturating_sub(usize::from(len > 0)).max(from));
+        let last = (last_of_span + after).min(self.lines.len() - 1);
+        let (start, _) = self.line_range(first);
+        let (_, end) = self.line_range(last);
+        // As miette's own sources do: the span's column when no line comes
+        // before it, else 0.
+        let column = if before == 0 { from - self.lines[self.line_of(from)] as usize } else { 0 };
+        let contents = MietteSpanContents::new_named(
+            self.name.clone(),
+            &self.text.as_bytes()[start..end],
+            (start, end - start).into(),
+            first,
+            column,
+            last - first + 1,
+        )
+        .with_language("arbiter");
+        Ok(Box::new(contents))
+    }
 }
 
 /// All files of one load, indexed by [`FileId`].
 #[derive(Debug, Clone, Default)]
 pub struct SourceMap {
-    files: Vec<SourceFile>,
+    files: Vec<Arc<SourceFile>>,
 }
 
 impl SourceMap {
@@ -62,14 +128,11 @@ impl SourceMap {
 
     /// Adds a file and returns its id.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
-        let name = name.into();
-        let text: Arc<str> = text.into();
-        let named = Arc::new(NamedSource::new(name.clone(), text.clone()).with_language("arbiter"));
-        self.files.push(SourceFile { name, text, named });
+        self.files.push(Arc::new(SourceFile::new(name, text)));
         (self.files.len() - 1) as FileId
     }
 
-    pub fn file(&self, id: FileId) -> &SourceFile {
+    pub fn file(&self, id: FileId) -> &Arc<SourceFile> {
         &self.files[id as usize]
     }
 
@@ -79,11 +142,43 @@ impl SourceMap {
         text.get(span.start as usize..span.end as usize).unwrap_or("")
     }
 
+    /// 1-based line and column of the start of a span.
+    pub fn line_col(&self, span: Span) -> (usize, usize) {
+        self.file(span.file).line_col(span.start as usize)
+    }
+
     pub fn len(&self) -> usize {
         self.files.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_and_columns_count_characters() {
+        let f = SourceFile::new("f", "ab\nçd\n\nx");
+        assert_eq!(f.line_col(0), (1, 1));
+        assert_eq!(f.line_col(3), (2, 1));
+        assert_eq!(f.line_col(5), (2, 2), "ç is one character of two bytes");
+        assert_eq!(f.line_col(7), (3, 1));
+        assert_eq!(f.line_col(8), (4, 1));
+        assert_eq!(f.line_col(99), (4, 2));
+    }
+
+    #[test]
+    fn spans_read_whole_lines_with_context() {
+        let f = SourceFile::new("f", "one\ntwo\nthree\nfour");
+        let c = f.read_span(&(5, 1).into(), 1, 1).unwrap();
+        assert_eq!(std::str::from_utf8(c.data()).unwrap(), "one\ntwo\nthree");
+        assert_eq!((c.line(), c.line_count()), (0, 3));
+        let c = f.read_span(&(14, 4).into(), 0, 0).unwrap();
+        assert_eq!(std::str::from_utf8(c.data()).unwrap(), "four");
+        assert!(f.read_span(&(18, 1).into(), 0, 0).is_err());
     }
 }

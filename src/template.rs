@@ -9,8 +9,29 @@
 //!   formatted with SPEC: `{piles:>3|}` prints `  8  6  7`.
 //! - `{{` and `}}` (or `\{` and `\}`) print braces.
 //!
-//! Field names are checked when the rule file is loaded: each engine says
-//! which fields each of its templates may use.
+//! Field names are checked when the rule file is loaded against the fields
+//! the engine provides, declared once per line as a struct with [`fields!`]:
+//! the struct's field list is what a template may name, and the compiler
+//! makes the engine give every value (no field can silently render empty).
+//!
+//! ```
+//! arbiter::fields! {
+//!     /// `"Case {case}: {names}"`
+//!     pub struct Verdict<'a> {
+//!         "case" case: i64,
+//!         "names" names: &'a [&'a str],
+//!     }
+//! }
+//! // Stored as `OutputLine<Verdict<'static>>`, filled with any borrow:
+//! fn say(line: &arbiter::template::OutputLine<Verdict<'static>>, names: &[&str]) -> Vec<u8> {
+//!     let mut out = Vec::new();
+//!     line.line(&mut out, &Verdict { case: 1, names });
+//!     out
+//! }
+//! ```
+
+use crate::diag::codes;
+use std::marker::PhantomData;
 
 use crate::diag::{did_you_mean, Diag};
 use crate::source::Span;
@@ -46,6 +67,157 @@ pub enum Val<'a> {
     Strs(&'a [&'a str]),
 }
 
+/// A value that can fill a template field.
+pub trait IntoVal {
+    fn val(&self) -> Val<'_>;
+}
+
+impl IntoVal for i64 {
+    fn val(&self) -> Val<'_> {
+        Val::Int(*self)
+    }
+}
+
+impl IntoVal for &str {
+    fn val(&self) -> Val<'_> {
+        Val::Str(self)
+    }
+}
+
+impl IntoVal for &[i64] {
+    fn val(&self) -> Val<'_> {
+        Val::Ints(self)
+    }
+}
+
+impl IntoVal for &[&str] {
+    fn val(&self) -> Val<'_> {
+        Val::Strs(self)
+    }
+}
+
+/// The fields one output line provides, by name. Written with
+/// [`fields!`]; a template of the line may name exactly these.
+pub trait Fields {
+    /// Field names, in index order.
+    const NAMES: &'static [&'static str];
+    /// The values handed to the line (the same struct, borrowing for `'a`).
+    type Values<'a>: FieldValues;
+}
+
+/// The values of one line's fields, by index.
+pub trait FieldValues {
+    fn value(&self, index: usize) -> Val<'_>;
+}
+
+/// Declares the fields of an output line: a struct whose fields are the
+/// values, each with the name templates use for it. A struct with a
+/// lifetime is named with `'static` where the line is stored
+/// (`OutputLine<Verdict<'static>>`) and filled with any borrow.
+#[macro_export]
+macro_rules! fields {
+    ($(#[$m:meta])* $vis:vis struct $name:ident <$lt:lifetime> {
+        $($(#[$fm:meta])* $text:literal $field:ident : $ty:ty),* $(,)?
+    }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy)]
+        $vis struct $name<$lt> { $($(#[$fm])* pub $field: $ty),* }
+
+        impl $crate::template::Fields for $name<'static> {
+            const NAMES: &'static [&'static str] = &[$($text),*];
+            type Values<$lt> = $name<$lt>;
+        }
+
+        impl<$lt> $crate::template::FieldValues for $name<$lt> {
+            $crate::fields!(@value $($field)*);
+        }
+    };
+    ($(#[$m:meta])* $vis:vis struct $name:ident {
+        $($(#[$fm:meta])* $text:literal $field:ident : $ty:ty),* $(,)?
+    }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy)]
+        $vis struct $name { $($(#[$fm])* pub $field: $ty),* }
+
+        impl $crate::template::Fields for $name {
+            const NAMES: &'static [&'static str] = &[$($text),*];
+            type Values<'a> = $name;
+        }
+
+        impl $crate::template::FieldValues for $name {
+            $crate::fields!(@value $($field)*);
+        }
+    };
+    (@value $($field:ident)*) => {
+        #[allow(unused_assignments, unused_mut)]
+        fn value(&self, index: usize) -> $crate::template::Val<'_> {
+            let mut i = 0;
+            $(
+                if index == i {
+                    return $crate::template::IntoVal::val(&self.$field);
+                }
+                i += 1;
+            )*
+            unreachable!("template field indices are checked against the names when a template is parsed")
+        }
+    };
+}
+
+/// A line with no fields.
+#[derive(Debug, Clone, Copy)]
+pub struct NoFields;
+
+impl Fields for NoFields {
+    const NAMES: &'static [&'static str] = &[];
+    type Values<'a> = NoFields;
+}
+
+impl FieldValues for NoFields {
+    fn value(&self, _: usize) -> Val<'_> {
+        Val::Str("")
+    }
+}
+
+/// A template checked against the fields `F` of its line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputLine<F> {
+    pub template: Template,
+    fields: PhantomData<fn(&F)>,
+}
+
+impl<F: Fields> OutputLine<F> {
+    /// Parses a template whose fields must be among `F::NAMES`.
+    pub fn parse(lit: &StrLit) -> Result<Self, Diag> {
+        Template::parse(lit, F::NAMES).map(|template| OutputLine { template, fields: PhantomData })
+    }
+
+    /// A line of plain text (a default).
+    pub fn literal(text: &str) -> Self {
+        OutputLine { template: Template::literal(text), fields: PhantomData }
+    }
+
+    /// Appends the rendered line and a newline to `out`.
+    pub fn line(&self, out: &mut Vec<u8>, f: &F::Values<'_>) {
+        self.template.render_with(out, &|i| f.value(i));
+        out.push(b'\n');
+    }
+
+    /// Appends the rendered line without a newline.
+    pub fn render(&self, out: &mut Vec<u8>, f: &F::Values<'_>) {
+        self.template.render_with(out, &|i| f.value(i));
+    }
+
+    /// Where the template is written in the rule file.
+    pub fn span(&self) -> Span {
+        self.template.span
+    }
+
+    /// True when the template uses the field named `name`.
+    pub fn uses(&self, name: &str) -> bool {
+        F::NAMES.iter().position(|n| *n == name).is_some_and(|i| self.template.uses(i))
+    }
+}
+
 /// Widest field width accepted (a guard against huge allocations).
 pub const MAX_WIDTH: usize = 1000;
 
@@ -54,7 +226,7 @@ impl Template {
     /// engine provides for this template, in the order of its values.
     pub fn parse(lit: &StrLit, fields: &[&str]) -> Result<Template, Diag> {
         if lit.long {
-            return Err(Diag::error("template", lit.raw_span, "an output template is written on one line")
+            return Err(Diag::error(codes::TEMPLATE, lit.raw_span, "an output template is written on one line")
                 .label("a triple-quoted string")
                 .help("use \"...\" with \\n for a line break"));
         }
@@ -87,13 +259,13 @@ impl Template {
                     i += 2;
                 }
                 '}' => {
-                    return Err(Diag::error("template", at(i, i + 1), "unmatched `}` in a template")
+                    return Err(Diag::error(codes::TEMPLATE, at(i, i + 1), "unmatched `}` in a template")
                         .label("no `{` opens this")
                         .help("write `}}` for a literal brace"));
                 }
                 '{' => {
                     let Some(close) = raw[i..].find('}') else {
-                        return Err(Diag::error("template", at(i, raw.len()), "unclosed `{` in a template")
+                        return Err(Diag::error(codes::TEMPLATE, at(i, raw.len()), "unclosed `{` in a template")
                             .label("this field is not closed")
                             .help("close it with `}`, or write `{{` for a literal brace"));
                     };
@@ -123,13 +295,19 @@ impl Template {
 
     /// Appends the rendered template (without a newline) to `out`.
     pub fn render(&self, out: &mut Vec<u8>, vals: &[Val]) {
+        self.render_with(out, &|i| vals.get(i).copied().unwrap_or(Val::Str("")));
+    }
+
+    /// Appends the rendered template, asking `value` for each field.
+    #[inline]
+    pub fn render_with<'v>(&self, out: &mut Vec<u8>, value: &dyn Fn(usize) -> Val<'v>) {
         for part in &self.parts {
             match part {
                 Part::Lit(s) => out.extend_from_slice(s.as_bytes()),
-                Part::Field { index, fill, align, width, sep } => match vals.get(*index) {
-                    Some(Val::Int(n)) => pad_int(out, *n, *fill, align.unwrap_or(Align::Right), *width),
-                    Some(Val::Str(s)) => pad(out, s, *fill, align.unwrap_or(Align::Left), *width),
-                    Some(Val::Ints(ns)) => {
+                Part::Field { index, fill, align, width, sep } => match value(*index) {
+                    Val::Int(n) => pad_int(out, n, *fill, align.unwrap_or(Align::Right), *width),
+                    Val::Str(s) => pad(out, s, *fill, align.unwrap_or(Align::Left), *width),
+                    Val::Ints(ns) => {
                         for (k, n) in ns.iter().enumerate() {
                             if k > 0 {
                                 out.extend_from_slice(sep.as_bytes());
@@ -137,7 +315,7 @@ impl Template {
                             pad_int(out, *n, *fill, align.unwrap_or(Align::Right), *width);
                         }
                     }
-                    Some(Val::Strs(ss)) => {
+                    Val::Strs(ss) => {
                         for (k, s) in ss.iter().enumerate() {
                             if k > 0 {
                                 out.extend_from_slice(sep.as_bytes());
@@ -145,16 +323,9 @@ impl Template {
                             pad(out, s, *fill, align.unwrap_or(Align::Left), *width);
                         }
                     }
-                    None => {}
                 },
             }
         }
-    }
-
-    /// Renders the template followed by a newline.
-    pub fn line(&self, out: &mut Vec<u8>, vals: &[Val]) {
-        self.render(out, vals);
-        out.push(b'\n');
     }
 
     /// True when the template uses the field at `index`.
@@ -176,7 +347,7 @@ fn field(body: &str, offset: usize, fields: &[&str], at: &dyn Fn(usize, usize) -
     let name_at = at(offset, offset + name.len().max(1));
     let Some(index) = fields.iter().position(|f| *f == name_t) else {
         let list = fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
-        let d = Diag::error("template-field", name_at, format!("unknown field `{name_t}` in this template"))
+        let d = Diag::error(codes::TEMPLATE_FIELD, name_at, format!("unknown field `{name_t}` in this template"))
             .label("not a field of this line");
         return Err(match (did_you_mean(name_t, fields.iter().copied()), fields.is_empty()) {
             (Some(s), _) => d.help(format!("did you mean `{s}`? (fields here: {list})")),
@@ -208,7 +379,7 @@ fn field(body: &str, offset: usize, fields: &[&str], at: &dyn Fn(usize, usize) -
                 Ok(w) if w <= MAX_WIDTH => w,
                 _ => {
                     return Err(Diag::error(
-                        "template",
+                        codes::TEMPLATE,
                         at(spec_at, spec_at + spec.len()),
                         format!("bad field format `{spec}`"),
                     )

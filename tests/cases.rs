@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use arbiter::engines::compile;
-use arbiter::game::Output;
+use arbiter::game::{run_text, RunOptions};
 use arbiter::load::load_path;
 
 fn root() -> PathBuf {
@@ -40,13 +40,9 @@ fn run_case(rules: &Path, input: &str) -> Result<String, String> {
         load_path(rules).map_err(|e| format!("{:?}", e.diags.iter().map(|d| &d.message).collect::<Vec<_>>()))?;
     let (compiled, diags) = compile(&loaded);
     let compiled = compiled.ok_or_else(|| format!("{:?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>()))?;
-    let mut buf = Vec::new();
-    {
-        let mut out = Output::new(&mut buf);
-        compiled.game.run(input, &mut out).map_err(|e| format!("{e:?}"))?;
-        out.flush().unwrap();
-    }
-    String::from_utf8(buf).map_err(|e| e.to_string())
+    let (printed, result) = run_text(compiled.game.as_ref(), input, &RunOptions::default());
+    result.map_err(|e| format!("{e:?}"))?;
+    Ok(printed)
 }
 
 #[test]

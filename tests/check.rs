@@ -3,21 +3,21 @@
 //! the rendered diagnostics (message, span, labels, help) are snapshots in
 //! tests/snapshots/. See tests/README.md to add one.
 
-use arbiter::diag::render_plain;
 use arbiter::engines::compile;
 use arbiter::load::load_path;
+use arbiter::report::diag::{of_diag, render_plain};
 
 fn diagnostics_of(path: &std::path::Path) -> (Vec<&'static str>, String) {
     let (codes, reports) = match load_path(path) {
         Err(e) => (
-            e.diags.iter().map(|d| d.code).collect(),
-            e.diags.iter().map(|d| render_plain(&d.report(&e.sources))).collect::<Vec<_>>(),
+            e.diags.iter().map(|d| d.code.as_str()).collect(),
+            e.diags.iter().map(|d| render_plain(&of_diag(d, &e.sources))).collect::<Vec<_>>(),
         ),
         Ok(loaded) => {
             let (_, diags) = compile(&loaded);
             (
-                diags.iter().filter(|d| d.is_error()).map(|d| d.code).collect(),
-                diags.iter().map(|d| render_plain(&d.report(&loaded.sources))).collect(),
+                diags.iter().filter(|d| d.is_error()).map(|d| d.code.as_str()).collect(),
+                diags.iter().map(|d| render_plain(&of_diag(d, &loaded.sources))).collect(),
             )
         }
     };

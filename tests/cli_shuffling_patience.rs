@@ -74,5 +74,8 @@ fn a_missing_terminator() {
     let (code, stdout, stderr) = run(&input);
     assert_eq!(code, Some(4));
     assert_eq!(stdout, "  1:  8  6  7  4  3  5  4  4  2  5  4\n");
-    assert!(stderr.contains("expected a deck or `#`, found end of input (line 5, column 1)"), "{stderr}");
+    assert!(
+        stderr.contains("expected a deck or `#`, found end of input") && stderr.contains("line 5, column 1"),
+        "{stderr}"
+    );
 }

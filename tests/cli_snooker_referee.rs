@@ -157,5 +157,5 @@ fn extra_lines_after_the_last_frame() {
     let (code, out, err) = run(&input);
     assert_eq!(code, 4);
     assert!(out.ends_with("Ann wins\n"), "{out}");
-    assert!(err.contains("expected end of input after 1 frames"), "{err}");
+    assert!(err.contains("unexpected input after the last of 1 frame"), "{err}");
 }

@@ -3,7 +3,7 @@
 //! combination of exposed cards), on random decks, base game and variants.
 
 use arbiter::engines::compile;
-use arbiter::game::Output;
+use arbiter::game::{run_text, RunOptions};
 use arbiter::load::load_path;
 use proptest::prelude::*;
 
@@ -41,9 +41,9 @@ fn group_for(v: Variant, tops: &[usize], p: usize) -> Option<Vec<usize>> {
         }
         let mut missing: Vec<usize> = ranks.iter().copied().filter(|&x| x != r).collect();
         let mut chosen = vec![p];
-        for q in 0..tops.len() {
-            if q != p && missing.contains(&(tops[q] / 4)) {
-                missing.retain(|&x| x != tops[q] / 4);
+        for (q, &top) in tops.iter().enumerate() {
+            if q != p && missing.contains(&(top / 4)) {
+                missing.retain(|&x| x != top / 4);
                 chosen.push(q);
             }
         }
@@ -92,12 +92,9 @@ fn engine(rules: &str, deck: &[usize]) -> String {
     let names: Vec<String> =
         deck.iter().map(|&c| format!("{}{}", &RANKS[c / 4..c / 4 + 1], &SUITS[c % 4..c % 4 + 1])).collect();
     let input: String = names.chunks(13).map(|l| l.join(" ") + "\n").collect::<String>() + "#\n";
-    let mut buf = Vec::new();
-    {
-        let mut out = Output::new(&mut buf);
-        game.run(&input, &mut out).unwrap();
-    }
-    String::from_utf8(buf).unwrap()
+    let (printed, result) = run_text(game.as_ref(), &input, &RunOptions::default());
+    result.unwrap();
+    printed
 }
 
 fn decks() -> impl Strategy<Value = Vec<usize>> {

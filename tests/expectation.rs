@@ -4,7 +4,7 @@
 //! subsets of cards for each run, values compared as exact fractions.
 
 use arbiter::engines::compile;
-use arbiter::game::Output;
+use arbiter::game::{run_text, RunOptions};
 use arbiter::load::load_path;
 use proptest::prelude::*;
 
@@ -18,7 +18,7 @@ fn table(paytable: bool) -> Vec<(Vec<usize>, i64)> {
     runs.into_iter().zip(pays).collect()
 }
 
-fn is_run(ranks: &mut Vec<usize>, wrap: bool) -> bool {
+fn is_run(ranks: &mut [usize], wrap: bool) -> bool {
     ranks.sort_unstable();
     if ranks.windows(2).any(|w| w[0] == w[1]) {
         return false;
@@ -38,7 +38,7 @@ fn forms(hand: &[usize], used: u32, runs: &[usize], wrap: bool) -> bool {
     (0u32..1 << hand.len()).any(|set| {
         set & used == 0
             && set.count_ones() as usize == len
-            && is_run(&mut (0..hand.len()).filter(|i| set >> i & 1 == 1).map(|i| hand[i] / 4).collect(), wrap)
+            && is_run(&mut (0..hand.len()).filter(|i| set >> i & 1 == 1).map(|i| hand[i] / 4).collect::<Vec<_>>(), wrap)
             && forms(hand, used | set, rest, wrap)
     })
 }
@@ -107,12 +107,9 @@ fn engine(rules: &str, deals: &[Vec<usize>]) -> Vec<String> {
     let mut input: String =
         deals.iter().map(|d| d.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ") + "\n").collect();
     input.push_str("#\n");
-    let mut buf = Vec::new();
-    {
-        let mut out = Output::new(&mut buf);
-        game.run(&input, &mut out).unwrap();
-    }
-    String::from_utf8(buf).unwrap().lines().map(String::from).collect()
+    let (printed, result) = run_text(game.as_ref(), &input, &RunOptions::default());
+    result.unwrap();
+    printed.lines().map(String::from).collect()
 }
 
 fn deals(n: usize) -> impl Strategy<Value = Vec<Vec<usize>>> {
@@ -201,8 +198,8 @@ fn expected_return_equals_the_sum_over_every_deal() {
             row("two", vec![Part::Run(2)], 1),
             row("none", vec![], 0),
         ],
-        stay: arbiter::template::Template::literal("Stay"),
-        exchange: arbiter::template::Template::literal("Exchange"),
+        stay: arbiter::template::OutputLine::literal("Stay"),
+        exchange: arbiter::template::OutputLine::literal("Exchange"),
         terminator: "#".into(),
         spans: Default::default(),
     });
@@ -244,10 +241,8 @@ fn a_long_custom_terminator_ends_the_input() {
             .replace("end: \"#\"", "end: \"end of the deals, thank you\"");
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
     let game = compile(&arbiter::load::load_text("custom", &text, &dir).unwrap()).0.unwrap().game;
-    let mut buf = Vec::new();
-    {
-        let mut out = Output::new(&mut buf);
-        game.run("2H TC 5D 3S 6C\nend of the deals, thank you\nnot read\n", &mut out).unwrap();
-    }
-    assert_eq!(String::from_utf8(buf).unwrap(), "Exchange TC\n");
+    let input = "2H TC 5D 3S 6C\nend of the deals, thank you\nnot read\n";
+    let (printed, result) = run_text(game.as_ref(), input, &RunOptions::default());
+    result.unwrap();
+    assert_eq!(printed, "Exchange TC\n");
 }

@@ -73,7 +73,7 @@ fn explanations_cover_every_output_line_of_every_case() {
         let loaded = load_path(&rules).unwrap();
         let game = compile(&loaded).0.unwrap();
         let explainer = game.game.explainer().unwrap_or_else(|| panic!("{}: no explainer", rules.display()));
-        engines.insert(game.engine.to_string());
+        engines.insert(game.engine.name.to_string());
         let mut ins: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -84,10 +84,12 @@ fn explanations_cover_every_output_line_of_every_case() {
             let expected = std::fs::read_to_string(input.with_extension("out")).unwrap();
             let text = std::fs::read_to_string(&input).unwrap();
             let mut outputs = Vec::new();
-            let result = explainer.explain(&text, &mut |e| {
+            let opts = arbiter::game::RunOptions::default();
+            let result = explainer.explain(&mut arbiter::game::Input::from_text(&text), &opts, &mut |e| {
                 assert!(!e.summary.is_empty(), "{}: an explanation without a summary", input.display());
                 assert!(!e.rules.is_empty(), "{}: `{}` cites no rule", input.display(), e.output);
                 outputs.push(e.output);
+                Ok(())
             });
             // Cases that end in an input error explain the lines before it.
             let got = if outputs.is_empty() { String::new() } else { outputs.join("\n") + "\n" };

@@ -141,7 +141,7 @@ fn mutated_rule_files_are_accepted_or_located() {
                 );
                 assert!(!d.message.is_empty());
                 // Rendering must work too.
-                let _ = arbiter::diag::render_plain(&d.report(&sources));
+                let _ = arbiter::report::diag::render_plain(&arbiter::report::diag::of_diag(d, &sources));
             }
         }
     }

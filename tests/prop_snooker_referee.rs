@@ -238,16 +238,14 @@ proptest! {
     /// offset lies inside the input: never a panic.
     #[test]
     fn arbitrary_inputs_never_panic(words in proptest::collection::vec(0..WORDS.len(), 0..400), head in 0u8..4) {
-        use arbiter::game::{Game, Output, RunError};
+        use arbiter::game::{run_text, RunError, RunOptions};
         let r = referee("snooker_referee.rules");
         let mut input = format!("{head}\nAnn Bob\n");
         for w in words {
             input.push_str(WORDS[w]);
             input.push(' ');
         }
-        let mut sink = Vec::new();
-        let mut out = Output::new(&mut sink);
-        match Game::run(&r, &input, &mut out) {
+        match run_text(&r, &input, &RunOptions::default()).1 {
             Ok(()) => {}
             Err(RunError::Input(e)) => prop_assert!(e.offset + e.len <= input.len()),
             Err(RunError::Io(e)) => prop_assert!(false, "io error {e}"),

@@ -3,7 +3,7 @@
 //! on random small decks (M = 5, 6, 7), for the base game and both variants.
 
 use arbiter::engines::compile;
-use arbiter::game::Output;
+use arbiter::game::{run_text, RunOptions};
 use arbiter::load::load_path;
 use proptest::prelude::*;
 
@@ -119,12 +119,9 @@ fn engine(rules: &str, deck: &[Card], named_axel: bool) -> String {
     let m = deck.len() / 2;
     let cards: Vec<String> = deck.iter().map(|c| format!("{}{}", c.0, if c.1 { "R" } else { "B" })).collect();
     let input = format!("{}\n{m}\n{}\nEnd\n", if named_axel { "Axel" } else { "Birgit" }, cards.join(" "));
-    let mut buf = Vec::new();
-    {
-        let mut out = Output::new(&mut buf);
-        game.run(&input, &mut out).unwrap();
-    }
-    String::from_utf8(buf).unwrap().trim_end().to_string()
+    let (printed, result) = run_text(game.as_ref(), &input, &RunOptions::default());
+    result.unwrap();
+    printed.trim_end().to_string()
 }
 
 fn decks() -> impl Strategy<Value = (Vec<Card>, bool)> {

@@ -1,6 +1,8 @@
-//! Lowering: from a merged rule file to a runnable [`Game`]. The top-level
-//! `engine:` property picks the engine; each engine's lowering reads its
-//! sections through [`crate::check`] and reports every problem it finds.
+//! The engines: one folder each, holding the engine's runtime type, its
+//! [`Game`](crate::game::Game) implementation, and its lowering
+//! (`lower.rs`, the only file of an engine that sees the syntax tree).
+//! [`ENGINES`] is the registry `engine:` chooses from; [`compile`] checks
+//! and lowers a loaded rule file with the engine it names.
 
 pub mod cards;
 pub mod connection;
@@ -15,14 +17,35 @@ use crate::game::Game;
 use crate::load::Loaded;
 use crate::source::Span;
 
-/// The engines a rule file can name with `engine:`.
-pub const ENGINES: &[&str] = &["connection", "covering", "exchange", "referee", "tower"];
+/// An engine a rule file can name with `engine:`.
+pub struct Engine {
+    pub name: &'static str,
+    /// What the engine does, in one line (`arbiter list`, docs).
+    pub summary: &'static str,
+    /// Reads the engine's sections (reporting every problem to `cx`) and
+    /// builds the game, or `None` when the file has errors.
+    pub lower: fn(&Block, &mut Cx) -> Option<Box<dyn Game>>,
+}
+
+/// Every engine, by name.
+pub const ENGINES: &[Engine] = &[
+    connection::lower::ENGINE,
+    covering::lower::ENGINE,
+    exchange::lower::ENGINE,
+    referee::lower::ENGINE,
+    tower::lower::ENGINE,
+];
+
+/// The engine called `name`.
+pub fn engine(name: &str) -> Option<&'static Engine> {
+    ENGINES.iter().find(|e| e.name == name)
+}
 
 /// A checked, lowered rule file.
 pub struct Compiled {
     /// The file's `game:` title, if any.
     pub title: Option<String>,
-    pub engine: &'static str,
+    pub engine: &'static Engine,
     pub game: Box<dyn Game>,
     /// The worked examples of the file (`arbiter test`).
     pub examples: Vec<crate::example::Example>,
@@ -37,24 +60,12 @@ pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
         let e = cx.one(p, "the game's title")?;
         cx.string(e, "the game's title (a string)").map(|s| s.value.clone())
     });
+    let names: Vec<&str> = ENGINES.iter().map(|e| e.name).collect();
     let engine = top.require(&mut cx, "engine", "exchange").and_then(|p| {
         let e = cx.one(p, "an engine name")?;
-        cx.choice(e, ENGINES, "an engine")
+        cx.choice(e, &names, "an engine").and_then(engine)
     });
-    let game: Option<Box<dyn Game>> = match engine {
-        Some("exchange") => {
-            let rows = top.sections("combination");
-            exchange::lower::lower(&top, &mut cx).map(|(g, stats)| {
-                exchange::lower::check_rows(&rows, &stats, &g, &mut cx);
-                Box::new(g) as Box<dyn Game>
-            })
-        }
-        Some("tower") => tower::lower::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
-        Some("covering") => covering::lower::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
-        Some("connection") => connection::lower::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
-        Some("referee") => referee::lower::lower(&top, &mut cx).map(|g| Box::new(g) as Box<dyn Game>),
-        _ => None,
-    };
+    let game = engine.and_then(|e| (e.lower)(&top, &mut cx));
     let examples = crate::example::lower(&top, &mut cx);
     if engine.is_some() {
         top.finish(&mut cx);

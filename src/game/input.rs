@@ -1,20 +1,82 @@
-//! Reading a game's input: a line/token cursor with byte offsets, and the
-//! error type every input reader returns.
+//! Reading a game's input as a stream: a line/token cursor with byte
+//! offsets, and the error every input reader returns.
 //!
-//! Readers never panic on bad input: they return an [`InputError`] holding the
-//! byte offset and length of the offending text and a message in the game's
-//! own terms ("expected a card, found `1O`"). Line and column are computed
-//! only when the error is rendered.
+//! [`Input`] reads from any `Read` in blocks, so memory is bounded by the
+//! longest line ([`MAX_LINE`]), not by the input. Lines end at `\n`, `\r\n`
+//! or a lone `\r`; a UTF-8 byte order mark at the start is skipped; each line
+//! must be UTF-8.
+//!
+//! Readers never panic on bad input: they return an [`InputError`] holding
+//! the line, column and an excerpt of the offending line, so a diagnostic can
+//! be rendered after the line itself is gone from the buffer.
 
 use std::fmt;
+use std::io::{self, Read};
 
-/// A problem in a game's input (not in the rule file).
+/// Longest input line accepted, in bytes.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Bytes read from the source at a time.
+const BLOCK: usize = 1 << 16;
+
+/// Widest excerpt of a line kept for a diagnostic, in characters.
+const EXCERPT: usize = 120;
+
+/// What kind of failure an [`InputError`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputErrorKind {
+    /// The input does not follow the game's format.
+    Invalid,
+    /// A line is not UTF-8.
+    NotUtf8,
+    /// A line is longer than [`MAX_LINE`].
+    LineTooLong,
+    /// The input could not be read (an I/O error, not the input's fault).
+    Unreadable(io::ErrorKind),
+}
+
+/// A short copy of the input line an error points into (control characters
+/// escaped, long lines cut around the error), for rendering.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputError {
+pub struct Excerpt {
+    pub text: String,
+    /// The error's place in `text`: byte offset and length.
+    pub start: usize,
+    pub len: usize,
+}
+
+/// A problem in a game's input (not in the rule file). Boxed, so that the
+/// `Result`s of readers stay one word wide; its fields are those of
+/// [`InputErrorData`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError(pub Box<InputErrorData>);
+
+impl std::ops::Deref for InputError {
+    type Target = InputErrorData;
+    fn deref(&self) -> &InputErrorData {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for InputError {
+    fn deref_mut(&mut self) -> &mut InputErrorData {
+        &mut self.0
+    }
+}
+
+/// What an [`InputError`] says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputErrorData {
+    pub kind: InputErrorKind,
     /// Byte offset of the offending text in the whole input.
     pub offset: usize,
     /// Length in bytes of the offending text (0 at end of input).
     pub len: usize,
+    /// 1-based line and column (in characters); 0 when unknown.
+    pub line: usize,
+    pub column: usize,
+    /// The offending line, when it was at hand.
+    pub excerpt: Option<Excerpt>,
     /// What was wrong, e.g. "expected a card, found `1O`".
     pub message: String,
     /// A hint for fixing the input, when one is known.
@@ -22,9 +84,18 @@ pub struct InputError {
 }
 
 impl InputError {
-    /// An error covering `len` bytes at `offset`.
-    pub fn new(offset: usize, len: usize, message: impl Into<String>) -> Self {
-        InputError { offset, len, message: message.into(), help: None }
+    /// An error at a known line and column, without an excerpt.
+    pub fn at(offset: usize, line: usize, column: usize, message: impl Into<String>) -> Self {
+        InputError(Box::new(InputErrorData {
+            kind: InputErrorKind::Invalid,
+            offset,
+            len: 0,
+            line,
+            column,
+            excerpt: None,
+            message: message.into(),
+            help: None,
+        }))
     }
 
     /// Adds a help line.
@@ -33,14 +104,14 @@ impl InputError {
         self
     }
 
-    /// 1-based line and column (in characters) of the error in `input`.
-    pub fn line_col(&self, input: &str) -> (usize, usize) {
-        let at = self.offset.min(input.len());
-        let before = &input.as_bytes()[..at];
-        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        let col = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
-        (line, col)
+    fn kind(mut self, kind: InputErrorKind) -> Self {
+        self.kind = kind;
+        self
+    }
+
+    /// "line L, column C", as diagnostics print it.
+    pub fn place(&self) -> String {
+        format!("line {}, column {}", self.line, self.column)
     }
 }
 
@@ -52,21 +123,33 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
-/// A token: a run of non-whitespace bytes and where it starts in the input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Token<'a> {
-    pub text: &'a str,
-    pub offset: usize,
+/// `text` in backquotes for a message: control characters escaped and
+/// anything past 40 characters cut, so that no input can flood a
+/// diagnostic or write escape sequences to a terminal.
+pub fn quote(text: &str) -> String {
+    const MAX: usize = 40;
+    let mut out = String::from("`");
+    for (i, c) in text.chars().enumerate() {
+        if i == MAX {
+            out.push('…');
+            break;
+        }
+        push_escaped(&mut out, c);
+    }
+    out.push('`');
+    out
 }
 
-impl<'a> Token<'a> {
-    /// An error pointing at this token.
-    pub fn error(&self, message: impl Into<String>) -> InputError {
-        InputError::new(self.offset, self.text.len(), message)
+/// Appends `c`, or its escape when it is a control character.
+fn push_escaped(out: &mut String, c: char) {
+    if c.is_control() && c != '\t' {
+        out.extend(c.escape_default());
+    } else {
+        out.push(c);
     }
 }
 
-/// One input line without its line terminator (`\n` or `\r\n`).
+/// One input line without its terminator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Line<'a> {
     pub text: &'a str,
@@ -76,97 +159,416 @@ pub struct Line<'a> {
     pub number: usize,
 }
 
+/// A token: a run of non-whitespace bytes and the line it is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token<'a> {
+    pub text: &'a str,
+    /// Byte offset of the token in the whole input.
+    pub offset: usize,
+    pub line: Line<'a>,
+}
+
+impl<'a> Token<'a> {
+    /// An error pointing at this token.
+    pub fn error(&self, message: impl Into<String>) -> InputError {
+        self.line.error_in(self.offset - self.line.offset, self.text.len(), message)
+    }
+
+    /// The 1-based column (in characters) where the token starts.
+    pub fn column(&self) -> usize {
+        let before = &self.line.text.as_bytes()[..self.offset - self.line.offset];
+        if before.is_ascii() {
+            before.len() + 1
+        } else {
+            String::from_utf8_lossy(before).chars().count() + 1
+        }
+    }
+
+    /// The token quoted for a message (see [`quote`]).
+    pub fn quoted(&self) -> String {
+        quote(self.text)
+    }
+}
+
 impl<'a> Line<'a> {
     /// The whitespace-separated tokens of the line, with their offsets.
-    pub fn tokens(&self) -> impl Iterator<Item = Token<'a>> + 'a {
-        let base = self.offset;
-        let text = self.text;
-        let bytes = text.as_bytes();
-        let mut i = 0;
-        std::iter::from_fn(move || {
-            while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            if i >= bytes.len() {
-                return None;
-            }
-            let start = i;
-            while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            Some(Token { text: &text[start..i], offset: base + start })
-        })
+    pub fn tokens(&self) -> Tokens<'a> {
+        Tokens { line: *self, at: 0 }
     }
 
     /// True when the line holds only whitespace.
     pub fn is_blank(&self) -> bool {
-        self.text.trim().is_empty()
+        self.text.bytes().all(|b| b.is_ascii_whitespace())
     }
 
-    /// An error covering the whole line (or its end when it is empty).
+    /// The line without surrounding whitespace.
+    pub fn trimmed(&self) -> &'a str {
+        self.text.trim_ascii()
+    }
+
+    /// An error covering the line's text, leading and trailing blanks left
+    /// out (its end when it is empty).
     pub fn error(&self, message: impl Into<String>) -> InputError {
-        InputError::new(self.offset, self.text.len(), message)
+        let t = self.text.trim_end();
+        let lead = t.len() - t.trim_start().len();
+        self.error_in(lead, t.len() - lead, message)
     }
 
     /// An error pointing just past the end of the line.
     pub fn error_at_end(&self, message: impl Into<String>) -> InputError {
-        InputError::new(self.offset + self.text.len(), 0, message)
+        self.error_in(self.text.trim_end().len(), 0, message)
+    }
+
+    /// An error covering `len` bytes from byte `at` of the line.
+    pub fn error_in(&self, at: usize, len: usize, message: impl Into<String>) -> InputError {
+        let at = at.min(self.text.len());
+        let len = len.min(self.text.len() - at);
+        let column = self.text.get(..at).map_or(at, |s| s.chars().count()) + 1;
+        InputError(Box::new(InputErrorData {
+            kind: InputErrorKind::Invalid,
+            offset: self.offset + at,
+            len,
+            line: self.number,
+            column,
+            excerpt: Some(excerpt(self.text, at, len)),
+            message: message.into(),
+            help: None,
+        }))
     }
 }
 
-/// A cursor over the lines of an input, keeping byte offsets.
-#[derive(Debug, Clone)]
-pub struct Lines<'a> {
-    input: &'a str,
-    pos: usize,
-    number: usize,
+/// The part of `text` around bytes `at..at + len`, escaped, with the
+/// error's new place in it.
+fn excerpt(text: &str, at: usize, len: usize) -> Excerpt {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let first = chars.partition_point(|&(i, _)| i < at);
+    let last = chars.partition_point(|&(i, _)| i < at + len);
+    // Keep up to a third of the window before the error, the rest after.
+    let from = first.saturating_sub(EXCERPT / 3);
+    let to = (from + EXCERPT).max(first + 1).min(chars.len());
+    let mut out = String::new();
+    if from > 0 {
+        out.push('…');
+    }
+    let (mut start, mut end) = (None, None);
+    for (k, &(_, c)) in chars.iter().enumerate().take(to).skip(from) {
+        if k == first {
+            start = Some(out.len());
+        }
+        if k == last {
+            end = Some(out.len());
+        }
+        push_escaped(&mut out, c);
+    }
+    let start = start.unwrap_or(out.len());
+    let end = end.unwrap_or(out.len()).max(start);
+    if to < chars.len() {
+        out.push('…');
+    }
+    Excerpt { text: out, start, len: end - start }
 }
 
-impl<'a> Lines<'a> {
-    pub fn new(input: &'a str) -> Self {
-        Lines { input, pos: 0, number: 0 }
-    }
+/// The tokens of a line, in order.
+#[derive(Debug, Clone, Copy)]
+pub struct Tokens<'a> {
+    line: Line<'a>,
+    at: usize,
+}
 
-    /// The whole input.
-    pub fn input(&self) -> &'a str {
-        self.input
-    }
+impl<'a> Iterator for Tokens<'a> {
+    type Item = Token<'a>;
 
-    /// Byte offset of the next unread line (the input length at the end).
-    pub fn offset(&self) -> usize {
-        self.pos
-    }
-
-    /// The next line, or `None` at the end of the input.
-    pub fn next_line(&mut self) -> Option<Line<'a>> {
-        if self.pos >= self.input.len() {
+    #[inline]
+    fn next(&mut self) -> Option<Token<'a>> {
+        let bytes = self.line.text.as_bytes();
+        let mut i = self.at;
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i >= bytes.len() {
+            self.at = i;
             return None;
         }
-        let rest = &self.input[self.pos..];
-        let (raw, advance) = match rest.find('\n') {
-            Some(n) => (&rest[..n], n + 1),
-            None => (rest, rest.len()),
-        };
-        let text = raw.strip_suffix('\r').unwrap_or(raw);
-        let line = Line { text, offset: self.pos, number: self.number + 1 };
-        self.pos += advance;
-        self.number += 1;
-        Some(line)
+        let start = i;
+        while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        self.at = i;
+        Some(Token { text: &self.line.text[start..i], offset: self.line.offset + start, line: self.line })
+    }
+}
+
+/// A streaming cursor over the lines of an input, keeping byte offsets and
+/// line numbers.
+pub struct Input<'r> {
+    src: Box<dyn Read + 'r>,
+    buf: Vec<u8>,
+    /// Unread bytes are `buf[pos..end]`.
+    pos: usize,
+    end: usize,
+    /// Input offset of `buf[0]`.
+    base: usize,
+    /// Lines read so far.
+    number: usize,
+    eof: bool,
+    started: bool,
+    /// Whether the last line read ended with a line terminator.
+    terminated: bool,
+    /// `buf[..valid]` is known to be UTF-8 (validated a block at a time);
+    /// `invalid`: a bad byte was found at `valid`.
+    valid: usize,
+    invalid: bool,
+    /// The last line read: its start in `buf` and length, and number (the
+    /// place of errors at the end of the input).
+    last: Option<(usize, usize, usize)>,
+}
+
+impl<'r> Input<'r> {
+    /// An input read from `src` as needed.
+    pub fn new(src: impl Read + 'r) -> Self {
+        Input {
+            src: Box::new(src),
+            buf: Vec::new(),
+            pos: 0,
+            end: 0,
+            base: 0,
+            number: 0,
+            eof: false,
+            started: false,
+            terminated: false,
+            valid: 0,
+            invalid: false,
+            last: None,
+        }
     }
 
-    /// The next line that is not blank.
-    pub fn next_nonblank(&mut self) -> Option<Line<'a>> {
+    /// An input held in memory (tests, worked examples).
+    pub fn from_text(text: &'r str) -> Self {
+        Input::new(text.as_bytes())
+    }
+
+    /// Byte offset of the next unread line.
+    pub fn offset(&self) -> usize {
+        self.base + self.pos
+    }
+
+    /// The number of the last line read (0 before the first).
+    pub fn line_number(&self) -> usize {
+        self.number
+    }
+
+    /// Reads more of the source into the buffer, keeping the unread bytes
+    /// (and the last line, for errors at the end). False at the end.
+    fn fill(&mut self) -> Result<bool, InputError> {
+        if self.eof {
+            return Ok(false);
+        }
+        let keep = self.last.map_or(self.pos, |(s, _, _)| s.min(self.pos));
+        if keep > 0 {
+            self.buf.copy_within(keep..self.end, 0);
+            self.base += keep;
+            self.pos -= keep;
+            self.end -= keep;
+            self.valid = self.valid.saturating_sub(keep);
+            if let Some((s, _, _)) = &mut self.last {
+                *s -= keep;
+            }
+        }
+        if self.buf.len() < self.end + BLOCK {
+            self.buf.resize(self.end + BLOCK, 0);
+        }
         loop {
-            let line = self.next_line()?;
-            if !line.is_blank() {
-                return Some(line);
+            match self.src.read(&mut self.buf[self.end..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(false);
+                }
+                Ok(n) => {
+                    self.end += n;
+                    self.validate();
+                    return Ok(true);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let at = self.offset();
+                    return Err(InputError::at(at, self.number + 1, 1, format!("cannot read the input: {e}"))
+                        .kind(InputErrorKind::Unreadable(e.kind())));
+                }
             }
         }
     }
 
-    /// An error pointing at the end of the input ("expected ..., found end of input").
+    /// The text of a line read earlier (checked when it was read).
+    fn text_at(&self, start: usize, len: usize) -> &str {
+        let bytes = &self.buf[start..start + len];
+        if start + len <= self.valid {
+            // SAFETY: `buf[..valid]` was checked to be UTF-8 in `validate`,
+            // and lines start and end at ASCII line terminators (or just
+            // after a byte order mark), never inside a multi-byte sequence.
+            unsafe { std::str::from_utf8_unchecked(bytes) }
+        } else {
+            std::str::from_utf8(bytes).unwrap_or("")
+        }
+    }
+
+    /// Extends the part of the buffer known to be UTF-8 over what was read
+    /// (a sequence cut at the end waits for the next read).
+    fn validate(&mut self) {
+        if self.invalid {
+            return;
+        }
+        match std::str::from_utf8(&self.buf[self.valid..self.end]) {
+            Ok(_) => self.valid = self.end,
+            Err(e) => {
+                self.valid += e.valid_up_to();
+                self.invalid = e.error_len().is_some();
+            }
+        }
+    }
+
+    /// The next line, `None` at the end of the input.
+    pub fn next_line(&mut self) -> Result<Option<Line<'_>>, InputError> {
+        if !self.started {
+            // Skip a byte order mark.
+            self.started = true;
+            while self.end < 3 && self.fill()? {}
+            if self.buf[..self.end].starts_with(&[0xEF, 0xBB, 0xBF]) {
+                self.pos = 3;
+            }
+        }
+        // Find the end of the line, reading more as needed.
+        let mut scanned = 0;
+        let (len, advance) = loop {
+            let rest = &self.buf[self.pos + scanned..self.end];
+            match memchr::memchr2(b'\n', b'\r', rest) {
+                Some(i) => {
+                    let at = self.pos + scanned + i;
+                    if self.buf[at] == b'\n' {
+                        break (at - self.pos, at - self.pos + 1);
+                    }
+                    // `\r`: a `\r\n` pair when a `\n` follows.
+                    if at + 1 < self.end {
+                        let two = self.buf[at + 1] == b'\n';
+                        break (at - self.pos, at - self.pos + 1 + two as usize);
+                    }
+                    scanned = at - self.pos;
+                    if !self.fill()? {
+                        break (scanned, scanned + 1);
+                    }
+                }
+                None => {
+                    scanned = self.end - self.pos;
+                    if scanned > MAX_LINE {
+                        return Err(self.too_long());
+                    }
+                    if !self.fill()? {
+                        if scanned == 0 {
+                            return Ok(None);
+                        }
+                        break (scanned, scanned);
+                    }
+                }
+            }
+        };
+        if len > MAX_LINE {
+            return Err(self.too_long());
+        }
+        let start = self.pos;
+        self.pos += advance;
+        self.number += 1;
+        self.terminated = advance > len;
+        self.last = Some((start, len, self.number));
+        let offset = self.base + start;
+        if start + len <= self.valid {
+            let text = self.text_at(start, len);
+            return Ok(Some(Line { text, offset, number: self.number }));
+        }
+        let bytes = &self.buf[start..start + len];
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Ok(Some(Line { text, offset, number: self.number })),
+            Err(e) => {
+                let good = e.valid_up_to();
+                let text = std::str::from_utf8(&bytes[..good]).unwrap_or("");
+                let line = Line { text, offset, number: self.number };
+                Err(line
+                    .error_in(good, 0, "the input is not valid UTF-8")
+                    .with_help("save the input as UTF-8 (or ASCII)")
+                    .kind(InputErrorKind::NotUtf8))
+            }
+        }
+    }
+
+    fn too_long(&self) -> InputError {
+        InputError::at(
+            self.offset(),
+            self.number + 1,
+            1,
+            format!("line {} is longer than {MAX_LINE} bytes", self.number + 1),
+        )
+        .with_help("no game's input has lines this long; is this the right file?")
+        .kind(InputErrorKind::LineTooLong)
+    }
+
+    /// Reads up to the next line that is not blank; false at the end.
+    fn advance_nonblank(&mut self) -> Result<bool, InputError> {
+        loop {
+            match self.next_line()? {
+                None => return Ok(false),
+                Some(l) if !l.is_blank() => return Ok(true),
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// The last line read.
+    fn last_line(&self) -> Line<'_> {
+        let (start, len, number) = self.last.unwrap_or((self.pos, 0, self.number));
+        let text = self.text_at(start, len);
+        Line { text, offset: self.base + start, number }
+    }
+
+    /// The next line that is not blank, `None` at the end of the input.
+    pub fn next_nonblank(&mut self) -> Result<Option<Line<'_>>, InputError> {
+        Ok(if self.advance_nonblank()? { Some(self.last_line()) } else { None })
+    }
+
+    /// The next line that is not blank, or the error `end` makes at the end
+    /// of the input (usually with [`Input::error_at_end`]).
+    pub fn next_nonblank_or(&mut self, end: impl FnOnce(&Self) -> InputError) -> Result<Line<'_>, InputError> {
+        if self.advance_nonblank()? {
+            Ok(self.last_line())
+        } else {
+            Err(end(self))
+        }
+    }
+
+    /// An error at the end of the input ("expected ..., found end of
+    /// input"): on the empty line after the last one, or at the end of the
+    /// last line when it has no line terminator.
     pub fn error_at_end(&self, message: impl Into<String>) -> InputError {
-        InputError::new(self.input.len(), 0, message)
+        match self.last {
+            Some((_, _, number)) if self.terminated => {
+                let line = Line { text: "", offset: self.offset(), number: number + 1 };
+                line.error_in(0, 0, message)
+            }
+            Some((start, len, number)) => {
+                let text = self.text_at(start, len);
+                let line = Line { text, offset: self.base + start, number };
+                let mut e = line.error_in(text.len(), 0, message);
+                e.offset = self.offset();
+                e
+            }
+            None => InputError::at(self.offset(), 1, 1, message),
+        }
+    }
+}
+
+impl From<InputError> for io::Error {
+    fn from(e: InputError) -> io::Error {
+        match e.kind {
+            InputErrorKind::Unreadable(kind) => io::Error::new(kind, e.0.message),
+            _ => io::Error::new(io::ErrorKind::InvalidData, e.0.message),
+        }
     }
 }
 
@@ -174,18 +576,92 @@ impl<'a> Lines<'a> {
 mod tests {
     use super::*;
 
+    /// A reader that hands out one byte per call, to cross every block
+    /// boundary.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match (self.0.split_first(), buf.is_empty()) {
+                (Some((&b, rest)), false) => {
+                    buf[0] = b;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    fn lines(input: &mut Input) -> Vec<(String, usize, usize)> {
+        let mut out = Vec::new();
+        while let Some(l) = input.next_line().unwrap() {
+            out.push((l.text.to_string(), l.offset, l.number));
+        }
+        out
+    }
+
     #[test]
-    fn tokens_carry_offsets_across_lines() {
+    fn every_line_ending_and_a_bom() {
+        let text = "\u{feff}ab  cd\r\n\n  ef\rgh\r\rij";
+        let want = vec![
+            ("ab  cd".to_string(), 3, 1),
+            (String::new(), 11, 2),
+            ("  ef".to_string(), 12, 3),
+            ("gh".to_string(), 17, 4),
+            (String::new(), 20, 5),
+            ("ij".to_string(), 21, 6),
+        ];
+        assert_eq!(lines(&mut Input::from_text(text)), want);
+        assert_eq!(lines(&mut Input::new(Trickle(text.as_bytes()))), want);
+    }
+
+    #[test]
+    fn tokens_carry_offsets_and_errors_their_place() {
         let input = "ab  cd\r\n\n  ef\n";
-        let mut lines = Lines::new(input);
-        let first = lines.next_line().unwrap();
-        let toks: Vec<_> = first.tokens().map(|t| (t.text, t.offset)).collect();
+        let mut r = Input::from_text(input);
+        let toks: Vec<_> = r.next_line().unwrap().unwrap().tokens().map(|t| (t.text, t.offset)).collect();
         assert_eq!(toks, vec![("ab", 0), ("cd", 4)]);
-        let third = lines.next_nonblank().unwrap();
+        let third = r.next_nonblank().unwrap().unwrap();
         assert_eq!(third.number, 3);
         let ef = third.tokens().next().unwrap();
         assert_eq!(&input[ef.offset..ef.offset + 2], "ef");
-        assert_eq!(ef.error("x").line_col(input), (3, 3));
-        assert!(lines.next_line().is_none());
+        let e = ef.error("x");
+        assert_eq!((e.line, e.column), (3, 3));
+        let x = e.excerpt.clone().unwrap();
+        assert_eq!(&x.text[x.start..x.start + x.len], "ef");
+        assert!(r.next_line().unwrap().is_none());
+        let end = r.error_at_end("y");
+        assert_eq!((end.offset, end.line, end.column), (input.len(), 4, 1));
+        let mut r = Input::from_text("ab\ncd");
+        while r.next_line().unwrap().is_some() {}
+        let end = r.error_at_end("y");
+        assert_eq!((end.offset, end.line, end.column), (5, 2, 3));
+    }
+
+    #[test]
+    fn long_tokens_and_control_characters_are_shown_safely() {
+        let line = format!("ok \x1b]0;x\x07{} end", "X".repeat(5000));
+        let mut r = Input::from_text(&line);
+        let l = r.next_line().unwrap().unwrap();
+        let tok = l.tokens().nth(1).unwrap();
+        assert!(tok.quoted().chars().count() < 60, "{}", tok.quoted());
+        assert!(!tok.quoted().contains('\x1b'));
+        let x = tok.error("bad").excerpt.clone().unwrap();
+        assert!(x.text.chars().count() < 2 * EXCERPT);
+        assert!(!x.text.contains('\x1b') && x.text.contains("\\u{1b}"));
+        assert!(x.text[x.start..].starts_with("\\u{1b}]0;x"));
+    }
+
+    #[test]
+    fn lines_too_long_and_bad_utf8_are_errors() {
+        let big = "x".repeat(MAX_LINE + 10);
+        let e = Input::from_text(&big).next_line().unwrap_err();
+        assert_eq!(e.kind, InputErrorKind::LineTooLong);
+        let bytes = b"ab\ncd\xffef\n";
+        let mut r = Input::new(&bytes[..]);
+        r.next_line().unwrap();
+        let e = r.next_line().unwrap_err();
+        assert_eq!((e.kind, e.line, e.column, e.offset), (InputErrorKind::NotUtf8, 2, 3, 5));
     }
 }

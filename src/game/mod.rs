@@ -1,46 +1,39 @@
-//! Running a lowered rule file on an input: the [`Game`] every engine
-//! implements, the buffered [`Output`] they write lines to, and the errors
-//! a run can end with.
+//! The engine contract: what a compiled rule file offers and how it is
+//! driven. Every engine implements [`Game`]; engines whose cases are
+//! independent implement [`Cases`] and let [`run_cases`] read, solve and
+//! write them. Nothing here renders anything: presentation (miette, JSON,
+//! terminals) lives in `crate::report` and the binary.
 
 pub mod explain;
 pub mod input;
+mod output;
+pub mod records;
 
-use std::io::{self, Write};
+use std::io;
 
-use crate::game::input::InputError;
+pub use explain::{Explain, Explanation};
+pub use input::{Input, InputError, Line, Token};
+pub use output::Output;
 
 /// How a run can fail after it started.
 #[derive(Debug)]
 pub enum RunError {
     /// The input is malformed; outputs before it were written.
     Input(InputError),
-    /// Writing the output failed (a closed pipe, a full disk).
+    /// Reading the input or writing the output failed (a closed pipe, a
+    /// full disk).
     Io(io::Error),
     /// A resource limit stopped the run (`--max-nodes`); outputs before it
     /// were written. The message says which limit, and where.
     Limit(String),
 }
 
-/// The node budget of search engines per case (`arbiter run --max-nodes`);
-/// 0 means no limit.
-static MAX_NODES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// Sets the search budget per case (0: none).
-pub fn set_max_nodes(n: u64) {
-    MAX_NODES.store(n, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// The search budget per case, if any.
-pub fn max_nodes() -> Option<u64> {
-    match MAX_NODES.load(std::sync::atomic::Ordering::Relaxed) {
-        0 => None,
-        n => Some(n),
-    }
-}
-
 impl From<InputError> for RunError {
     fn from(e: InputError) -> Self {
-        RunError::Input(e)
+        match e.kind {
+            input::InputErrorKind::Unreadable(_) => RunError::Io(e.into()),
+            _ => RunError::Input(e),
+        }
     }
 }
 
@@ -50,71 +43,18 @@ impl From<io::Error> for RunError {
     }
 }
 
-/// Buffered output that engines write whole lines to. It is flushed when
-/// the buffer grows past a threshold, when the run ends, and before any
-/// diagnostic is printed, so no computed line is ever lost.
-pub struct Output<'w> {
-    buf: Vec<u8>,
-    sink: &'w mut dyn Write,
-    /// Flush after every case (interactive use).
-    eager: bool,
-}
-
-const FLUSH_AT: usize = 1 << 16;
-
-impl<'w> Output<'w> {
-    pub fn new(sink: &'w mut dyn Write) -> Self {
-        Output { buf: Vec::with_capacity(FLUSH_AT + 1024), sink, eager: false }
-    }
-
-    /// Flush after every write (for terminals and pipes read line by line).
-    pub fn eager(mut self, eager: bool) -> Self {
-        self.eager = eager;
-        self
-    }
-
-    /// Appends bytes (one or more whole lines).
-    pub fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.buf.extend_from_slice(bytes);
-        if self.eager || self.buf.len() >= FLUSH_AT {
-            self.flush()?;
-        }
-        Ok(())
-    }
-
-    /// The buffer to render into directly; call [`Output::end_case`] after.
-    pub fn buffer(&mut self) -> &mut Vec<u8> {
-        &mut self.buf
-    }
-
-    /// Marks the end of a case: flushes when due.
-    pub fn end_case(&mut self) -> io::Result<()> {
-        if self.eager || self.buf.len() >= FLUSH_AT {
-            self.flush()?;
-        }
-        Ok(())
-    }
-
-    pub fn flush(&mut self) -> io::Result<()> {
-        if !self.buf.is_empty() {
-            let r = self.sink.write_all(&self.buf);
-            self.buf.clear();
-            r?;
-        }
-        self.sink.flush()
-    }
-}
-
-impl Drop for Output<'_> {
-    fn drop(&mut self) {
-        let _ = self.flush();
-    }
+/// Options of one run, passed down to the engines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RunOptions {
+    /// Search nodes allowed per case (`--max-nodes`); `None`: no limit.
+    pub max_nodes: Option<u64>,
 }
 
 /// A rule file compiled for one of the engines, ready to run.
 pub trait Game: Send + Sync {
-    /// Runs every case of `input`, writing the outputs to `out`.
-    fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError>;
+    /// Runs every case of `input`, writing the outputs to `out` case by
+    /// case; on an error, every case before it has been written.
+    fn run(&self, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError>;
 
     /// The engine's analysis, when it has one.
     fn analysis(&self) -> Option<&dyn Analyze> {
@@ -122,15 +62,92 @@ pub trait Game: Send + Sync {
     }
 
     /// The engine's explanations, when it has them.
-    fn explainer(&self) -> Option<&dyn crate::game::explain::Explain> {
+    fn explainer(&self) -> Option<&dyn Explain> {
         None
     }
+}
+
+/// A game whose input is a sequence of independent cases: it says how to
+/// read one case and how to solve it; [`run_cases`] does the rest.
+pub trait Cases: Sync {
+    /// One case as read (reused from case to case).
+    type Case: Send + Default;
+    /// What reading carries from case to case (a count from a first line,
+    /// the case number).
+    type Reader: Default;
+    /// Working memory of a solver (search tables), reused across cases.
+    type Scratch: Send + Default;
+
+    /// Reads the next case into `case`; false at the end of the input.
+    fn read(&self, input: &mut Input, reader: &mut Self::Reader, case: &mut Self::Case) -> Result<bool, InputError>;
+
+    /// Solves a case and appends its output line(s) to `out`. On an error
+    /// nothing is appended.
+    fn solve(
+        &self,
+        case: &Self::Case,
+        scratch: &mut Self::Scratch,
+        opts: &RunOptions,
+        out: &mut Vec<u8>,
+    ) -> Result<(), RunError>;
+
+    /// Explains a case: one explanation per output line (or group of
+    /// lines), whose outputs are exactly what `solve` appends.
+    fn explain(
+        &self,
+        case: &Self::Case,
+        scratch: &mut Self::Scratch,
+        opts: &RunOptions,
+        each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
+    ) -> Result<(), RunError>;
+}
+
+/// Reads, solves and writes every case of `input` in order, flushing per
+/// case when the output is interactive.
+pub fn run_cases<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
+    let mut reader = C::Reader::default();
+    let mut case = C::Case::default();
+    let mut scratch = C::Scratch::default();
+    while game.read(input, &mut reader, &mut case)? {
+        game.solve(&case, &mut scratch, opts, out.buffer())?;
+        out.end_case()?;
+    }
+    Ok(())
+}
+
+/// Reads and explains every case of `input` in order.
+pub fn explain_cases<C: Cases>(
+    game: &C,
+    input: &mut Input,
+    opts: &RunOptions,
+    each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
+) -> Result<(), RunError> {
+    let mut reader = C::Reader::default();
+    let mut case = C::Case::default();
+    let mut scratch = C::Scratch::default();
+    while game.read(input, &mut reader, &mut case)? {
+        game.explain(&case, &mut scratch, opts, each)?;
+    }
+    Ok(())
+}
+
+/// Runs `game` on an input held in memory and returns what it printed,
+/// with the error that ended the run, if any (tests, worked examples).
+pub fn run_text(game: &dyn Game, input: &str, opts: &RunOptions) -> (String, Result<(), RunError>) {
+    let mut printed = Vec::new();
+    let result = {
+        let mut out = Output::new(&mut printed);
+        let r = game.run(&mut Input::from_text(input), &mut out, opts);
+        r.and(out.flush().map_err(RunError::Io))
+    };
+    (String::from_utf8_lossy(&printed).into_owned(), result)
 }
 
 /// Options of `arbiter analyze`.
 #[derive(Debug, Clone, Copy)]
 pub struct AnalyzeOptions {
-    /// Random samples for engines that sample (decks, deals).
+    /// Random samples for engines that sample (decks, deals); see
+    /// [`Analyze::default_samples`].
     pub samples: u64,
     /// Seed of the sampler: the same seed gives the same figures.
     pub seed: u64,
@@ -143,4 +160,11 @@ pub type Analysis = Vec<(String, String)>;
 /// `progress(done, total)` is called now and then for long runs.
 pub trait Analyze {
     fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis;
+
+    /// How many random samples an analysis takes when none are asked for
+    /// (a few seconds' work); `None` for an exact analysis, which samples
+    /// nothing.
+    fn default_samples(&self) -> Option<u64> {
+        None
+    }
 }

@@ -8,6 +8,7 @@ use pest::Parser;
 use pest_derive::Parser;
 
 use super::ast::*;
+use crate::diag::codes;
 use crate::diag::Diag;
 use crate::source::{FileId, Span};
 
@@ -29,7 +30,7 @@ pub const MAX_FILE_SIZE: usize = 1 << 20;
 pub fn parse(file: FileId, text: &str) -> Result<Vec<Item>, Diag> {
     if text.len() > MAX_FILE_SIZE {
         return Err(Diag::error(
-            "too-large",
+            codes::TOO_LARGE,
             Span::new(file, 0, 0),
             format!("rule file is {} bytes; the limit is {} bytes", text.len(), MAX_FILE_SIZE),
         )
@@ -41,7 +42,7 @@ pub fn parse(file: FileId, text: &str) -> Result<Vec<Item>, Diag> {
     pest::set_call_limit(std::num::NonZeroUsize::new(CALLS_PER_BYTE * text.len() + 100_000));
     let mut pairs = Grammar::parse(Rule::file, text).map_err(|e| match e.variant {
         ErrorVariant::CustomError { ref message } if message.contains("call limit") => {
-            Diag::error("too-complex", Span::new(file, 0, 0), "the rule file is too complex to parse")
+            Diag::error(codes::TOO_COMPLEX, Span::new(file, 0, 0), "the rule file is too complex to parse")
                 .label("the parser gave up on this file")
                 .help("look for long runs of unclosed or deeply nested brackets and calls")
         }
@@ -92,7 +93,7 @@ fn check_nesting(file: FileId, text: &str) -> Result<(), Diag> {
                 depth += 1;
                 if depth > MAX_NESTING {
                     return Err(Diag::error(
-                        "too-deep",
+                        codes::TOO_DEEP,
                         Span::new(file, i, i + 1),
                         format!("brackets nested more than {MAX_NESTING} deep"),
                     )
@@ -193,7 +194,7 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
     };
     let len = found.len().max(usize::from(pos < text.len()));
     let shown = if found.is_empty() { "end of file".to_string() } else { format!("`{found}`") };
-    let mut d = Diag::error("syntax", Span::new(file, pos, pos + len), format!("expected {list}, found {shown}"))
+    let mut d = Diag::error(codes::SYNTAX, Span::new(file, pos, pos + len), format!("expected {list}, found {shown}"))
         .label(format!("expected {list} here"));
     if let Some(h) = syntax_help(text, pos, &found) {
         d = d.help(h);
@@ -286,9 +287,8 @@ impl Builder {
             if matches!(q.as_rule(), Rule::neg | Rule::not) {
                 run += 1;
                 if run > MAX_PREFIX_RUN {
-                    return Err(
-                        Diag::error("too-deep", self.span(&q), "too many `-` or `not` in a row").label("one too many")
-                    );
+                    return Err(Diag::error(codes::TOO_DEEP, self.span(&q), "too many `-` or `not` in a row")
+                        .label("one too many"));
                 }
             } else {
                 run = 0;
@@ -344,7 +344,7 @@ impl Builder {
         let span = self.span(&p);
         let kind = match p.as_rule() {
             Rule::number => ExprKind::Int(p.as_str().parse::<i64>().map_err(|_| {
-                Diag::error("number-too-large", span, "number too large")
+                Diag::error(codes::NUMBER_TOO_LARGE, span, "number too large")
                     .label("this does not fit in 64 bits")
                     .help(format!("numbers range up to {}", i64::MAX))
             })?),
@@ -394,7 +394,7 @@ impl Builder {
                 Some((j, c)) => {
                     let at = raw_span.start as usize;
                     return Err(Diag::error(
-                        "bad-escape",
+                        codes::BAD_ESCAPE,
                         Span::new(self.file, at + i, at + j + c.len_utf8()),
                         format!("unknown escape `\\{c}` in a string"),
                     )

@@ -12,6 +12,7 @@
 //! ```
 
 use crate::check::{Block, Cx};
+use crate::diag::codes;
 use crate::diag::Diag;
 use crate::engines::cards::Deck;
 use crate::syntax::{Expr, ExprKind};
@@ -37,7 +38,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Deck> {
             if vals.len() != ranks.len() {
                 cx.push(
                     Diag::error(
-                        "arity",
+                        codes::ARITY,
                         p.values_span(),
                         format!("{} face values for {} ranks", vals.len(), ranks.len()),
                     )
@@ -56,7 +57,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Deck> {
             if let Some((r0, s0)) = seen.insert(name.clone(), (r.clone(), s.clone())) {
                 cx.push(
                     Diag::error(
-                        "ambiguous-card",
+                        codes::AMBIGUOUS_CARD,
                         section.head,
                         format!("card name `{name}` is both {r0}+{s0} and {r}+{s}"),
                     )
@@ -74,8 +75,12 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Deck> {
         Some(p) => {
             if p.values.len() != n_suits {
                 cx.push(
-                    Diag::error("arity", p.values_span(), format!("{} colours for {} suits", p.values.len(), n_suits))
-                        .label("one colour per suit, in suit order"),
+                    Diag::error(
+                        codes::ARITY,
+                        p.values_span(),
+                        format!("{} colours for {} suits", p.values.len(), n_suits),
+                    )
+                    .label("one colour per suit, in suit order"),
                 );
                 return None;
             }
@@ -98,13 +103,13 @@ fn names(b: &Block, cx: &mut Cx, key: &'static str, what: &str, example: &str) -
     let p = b.require(cx, key, example)?;
     if p.values.is_empty() {
         cx.push(
-            Diag::error("arity", p.key.span, format!("a deck needs at least one {what}"))
+            Diag::error(codes::ARITY, p.key.span, format!("a deck needs at least one {what}"))
                 .label(format!("no {what} given")),
         );
         return None;
     }
     if p.values.len() > MAX_NAMES {
-        cx.push(Diag::error("too-large", p.values_span(), format!("at most {MAX_NAMES} {key}")).label("too many"));
+        cx.push(Diag::error(codes::TOO_LARGE, p.values_span(), format!("at most {MAX_NAMES} {key}")).label("too many"));
         return None;
     }
     let mut out: Vec<String> = Vec::new();
@@ -121,7 +126,7 @@ fn names(b: &Block, cx: &mut Cx, key: &'static str, what: &str, example: &str) -
         };
         if let Some(j) = out.iter().position(|o| *o == name) {
             cx.push(
-                Diag::error("duplicate", v.span, format!("{what} `{name}` is listed twice"))
+                Diag::error(codes::DUPLICATE, v.span, format!("{what} `{name}` is listed twice"))
                     .label("listed again here")
                     .note(p.values[j].span, "first listed here"),
             );
@@ -158,7 +163,7 @@ pub fn ranks(deck: &Deck, es: &[Expr], cx: &mut Cx) -> Option<Vec<usize>> {
                 let (a, b) = (rank(deck, a, cx)?, rank(deck, b, cx)?);
                 if a > b {
                     cx.push(
-                        Diag::error("empty-range", e.span, "this range of ranks is empty")
+                        Diag::error(codes::EMPTY_RANGE, e.span, "this range of ranks is empty")
                             .label("the first rank comes after the last")
                             .help("ranges follow the order of `ranks` in the deck"),
                     );

@@ -6,6 +6,8 @@ pub mod lower;
 
 use std::collections::HashMap;
 
+use crate::game::input::{quote, InputError, Token};
+
 #[derive(Debug, Clone)]
 pub struct Deck {
     /// Rank names as written in cards (`A`, `2`, ..., `T` or `1`..`13`).
@@ -104,15 +106,67 @@ impl Deck {
         let rank = self.ranks.iter().filter(|r| token.starts_with(r.as_str())).max_by_key(|r| r.len());
         match rank {
             Some(r) => format!(
-                "expected a card, found `{token}`: `{}` is not a suit (suits: {})",
-                &token[r.len()..],
+                "expected a card, found {}: {} is not a suit (suits: {})",
+                quote(token),
+                quote(&token[r.len()..]),
                 self.suits.join(" ")
             ),
             None => format!(
-                "expected a card, found `{token}`: it does not start with a rank (ranks: {})",
+                "expected a card, found {}: it does not start with a rank (ranks: {})",
+                quote(token),
                 self.ranks.join(" ")
             ),
         }
+    }
+
+    /// The card a token names, or the input error saying why it is none.
+    pub fn card(&self, tok: &Token) -> Result<Card, InputError> {
+        self.parse_card(tok.text).ok_or_else(|| tok.error(self.explain_bad_card(tok.text)))
+    }
+}
+
+/// The cards of one case seen so far, so that a card dealt twice is an
+/// input error (one check and one message for every engine that deals).
+#[derive(Debug, Clone, Default)]
+pub struct Dealt {
+    /// Per card: the case number it was last dealt in (1-based; 0: never),
+    /// and its line and byte offset in that line.
+    seen: Vec<(u32, u32, u32)>,
+    case: u32,
+}
+
+impl Dealt {
+    /// Starts a new case over a deck of `size` cards.
+    pub fn start(&mut self, size: usize) {
+        if self.seen.len() != size || self.case == u32::MAX {
+            self.seen = vec![(0, 0, 0); size];
+            self.case = 0;
+        }
+        self.case += 1;
+    }
+
+    /// Reads the card of `tok`, which must not have been dealt yet in this
+    /// case (`what`: "this deal", "deck 3"; called for an error only).
+    #[inline]
+    pub fn card(&mut self, deck: &Deck, tok: &Token, what: impl FnOnce() -> String) -> Result<Card, InputError> {
+        let card = deck.card(tok)?;
+        let at = (tok.offset - tok.line.offset) as u32;
+        let slot = &mut self.seen[card as usize];
+        if slot.0 == self.case {
+            let (line, at) = (slot.1 as usize, slot.2 as usize);
+            // The column in characters when the first one is on this line;
+            // elsewhere the line is gone, and bytes are counted.
+            let column = if line == tok.line.number {
+                tok.line.text.get(..at).map_or(at, |s| s.chars().count()) + 1
+            } else {
+                at + 1
+            };
+            return Err(tok
+                .error(format!("card {} appears twice in {}", tok.quoted(), what()))
+                .with_help(format!("it was already dealt at line {line}, column {column}")));
+        }
+        *slot = (self.case, tok.line.number as u32, at);
+        Ok(card)
     }
 }
 

@@ -11,282 +11,29 @@
 //! ```
 
 use crate::check::{Block, Cx};
+use crate::diag::codes;
 use crate::diag::Diag;
-use crate::engines::connection::board::{HexBoard, MAX_SIDE, MIN_SIDE};
+use crate::engines::connection::board::{MAX_SIDE, MIN_SIDE};
 use crate::engines::connection::{
-    Connection, ConnectionSpec, Enclose, Goal, Outcome, Primitive, MAX_MEMBERS, MAX_STRUCTURES,
+    Connection, ConnectionGame, ConnectionSpans, ConnectionSpec, Enclose, Goal, NoneFields, Primitive, WinFields,
+    MAX_MEMBERS, MAX_STRUCTURES,
 };
-use crate::game::explain::Explanation;
-use crate::game::{Game, Output, RunError};
+use crate::engines::Engine;
+use crate::game::Game;
 use crate::source::Span;
 use crate::syntax::{Expr, ExprKind, Section};
-use crate::template::{Template, Val};
-use std::collections::HashSet;
+use crate::template::OutputLine;
 
 const SHAPES: [&str; 1] = ["hexagon"];
 const PRIMITIVES: [&str; 3] = ["corners", "sides", "sides-with-corners"];
 const ENCLOSES: [&str; 2] = ["empty", "any"];
 
-/// A lowered connection game: the engine plus the output wording.
-pub struct ConnectionGame {
-    pub engine: Connection,
-    /// Structure names, in rule-file order.
-    pub names: Vec<String>,
-    pub win: Template,
-    pub none: Template,
-    pub spans: ConnectionSpans,
-}
-
-/// Where the rules an explanation cites are written.
-#[derive(Debug, Clone, Default)]
-pub struct ConnectionSpans {
-    /// Each structure's and each cell family's section header.
-    pub structures: Vec<Span>,
-    pub families: Vec<Span>,
-    pub family_names: Vec<String>,
-    pub win: Span,
-    pub none: Span,
-}
-
-impl Game for ConnectionGame {
-    fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
-        let mut names: Vec<&str> = Vec::with_capacity(self.names.len());
-        self.engine.run(input, |case, outcome: Outcome| {
-            let buf = out.buffer();
-            match outcome.win {
-                None => self.none.line(buf, &[Val::Int(case as i64)]),
-                Some(w) => {
-                    names.clear();
-                    names.extend(w.indices().map(|i| self.names[i].as_str()));
-                    self.win.line(buf, &[Val::Int(case as i64), Val::Strs(&names), Val::Int(w.turn as i64)]);
-                }
-            }
-            out.end_case()?;
-            Ok::<(), RunError>(())
-        })
-    }
-
-    fn explainer(&self) -> Option<&dyn crate::game::explain::Explain> {
-        Some(self)
-    }
-}
-
-type Cells = Vec<(u32, u32)>;
-
-/// Cells a flood fill of an explanation visits at most.
-const TRACE_CELLS: usize = 1 << 20;
-
-fn cell((x, y): (u32, u32)) -> String {
-    format!("({x}, {y})")
-}
-
-/// At most `n` cells, then how many more.
-fn cells(list: &[(u32, u32)], n: usize) -> String {
-    let mut s: Vec<String> = list.iter().take(n).map(|&c| cell(c)).collect();
-    if list.len() > n {
-        s.push(format!("... ({} in all)", list.len()));
-    }
-    s.join(" ")
-}
-
-/// The stones of the group holding `start` (which must be a stone).
-fn group(stones: &HashSet<(u32, u32)>, start: (u32, u32)) -> Vec<(u32, u32)> {
-    let mut seen: HashSet<(u32, u32)> = HashSet::from([start]);
-    let mut todo = vec![start];
-    let mut out = Vec::new();
-    while let Some(c) = todo.pop() {
-        out.push(c);
-        for n in HexBoard::around(c.0, c.1) {
-            if stones.contains(&n) && seen.insert(n) {
-                todo.push(n);
-            }
-        }
-    }
-    out.sort_unstable();
-    out
-}
-
-/// An empty region next to `at` that cannot reach the outside of the
-/// board: its cells and the stones around it. `None` when every region
-/// next to `at` escapes (or is too large to trace).
-fn enclosed_near(board: &HexBoard, stones: &HashSet<(u32, u32)>, at: (u32, u32)) -> Option<(Cells, Cells)> {
-    // A cell beyond the stones' bounding box reaches the outside in a
-    // straight line, so the fill stops there as well as at the board's edge.
-    let (lo_x, hi_x) = stones.iter().fold((u32::MAX, 0), |(a, b), c| (a.min(c.0), b.max(c.0)));
-    let (lo_y, hi_y) = stones.iter().fold((u32::MAX, 0), |(a, b), c| (a.min(c.1), b.max(c.1)));
-    let on_board = |c: (u32, u32)| {
-        board.contains(c.0 as i64, c.1 as i64) && (lo_x..=hi_x).contains(&c.0) && (lo_y..=hi_y).contains(&c.1)
-    };
-    for start in HexBoard::around(at.0, at.1) {
-        if !on_board(start) || stones.contains(&start) {
-            continue;
-        }
-        let mut seen: HashSet<(u32, u32)> = HashSet::from([start]);
-        let mut todo = vec![start];
-        let mut wall: HashSet<(u32, u32)> = HashSet::new();
-        let mut escapes = false;
-        while let Some(c) = todo.pop() {
-            for n in HexBoard::around(c.0, c.1) {
-                if !on_board(n) {
-                    escapes = true;
-                    break;
-                }
-                if stones.contains(&n) {
-                    wall.insert(n);
-                } else if seen.insert(n) {
-                    todo.push(n);
-                }
-            }
-            if escapes || seen.len() > TRACE_CELLS {
-                escapes = true;
-                break;
-            }
-        }
-        if !escapes {
-            let mut region: Vec<_> = seen.into_iter().collect();
-            let mut wall: Vec<_> = wall.into_iter().collect();
-            region.sort_unstable();
-            wall.sort_unstable();
-            return Some((region, wall));
-        }
-    }
-    None
-}
-
-impl crate::game::explain::Explain for ConnectionGame {
-    /// For each case: the winning move, and for each structure it formed
-    /// the group and the family members it touches, or the enclosed cells
-    /// and the stones around them; when nothing wins, how close each
-    /// connection came.
-    fn explain(&self, input: &str, each: &mut dyn FnMut(Explanation)) -> Result<(), RunError> {
-        let conn = &self.engine;
-        let sp = &self.spans;
-        self.engine.run_keeping_moves(input, |case, side, outcome, moves| {
-            let board = HexBoard::new(side);
-            let stones: HashSet<(u32, u32)> = moves.iter().copied().collect();
-            let mut e = Explanation::default();
-            let mut buf = Vec::new();
-            // The family members a group touches, with a cell for each.
-            let touched = |g: &[(u32, u32)], family: usize| -> Vec<(usize, (u32, u32))> {
-                let base = conn.family_base(family);
-                let mut out: Vec<(usize, (u32, u32))> = Vec::new();
-                for &c in g {
-                    let m = conn.cell_members(side, c.0, c.1) >> base & 0x3f;
-                    for i in (0..6).filter(|i| m >> i & 1 == 1) {
-                        if !out.iter().any(|&(j, _)| j == i) {
-                            out.push((i, c));
-                        }
-                    }
-                }
-                out.sort_unstable();
-                out
-            };
-            let members = |t: &[(usize, (u32, u32))], family: usize| -> String {
-                t.iter()
-                    .map(|&(i, c)| format!("{} {} at {}", sp.family_names[family], i + 1, cell(c)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            match outcome.win {
-                Some(w) => {
-                    let names: Vec<&str> = w.indices().map(|i| self.names[i].as_str()).collect();
-                    self.win.line(&mut buf, &[Val::Int(case as i64), Val::Strs(&names), Val::Int(w.turn as i64)]);
-                    let last = moves[moves.len() - 1];
-                    e.summary = format!("case {case}: move {} at {} forms {}", w.turn, cell(last), names.join(", "));
-                    e.values
-                        .push(("board".into(), format!("side {side}, {} stones after move {}", moves.len(), w.turn)));
-                    for i in w.indices() {
-                        match conn.spec.structures[i] {
-                            Goal::Connects { family, count } => {
-                                let g = group(&stones, last);
-                                let t = touched(&g, family);
-                                e.rules.push((
-                                    sp.structures[i],
-                                    format!(
-                                        "formed: one group touches {} `{}` members ({count} needed)",
-                                        t.len(),
-                                        sp.family_names[family]
-                                    ),
-                                ));
-                                e.rules.push((sp.families[family], members(&t, family)));
-                                e.values.push((
-                                    format!("{} group", self.names[i]),
-                                    format!("{} stones: {}", g.len(), cells(&g, 24)),
-                                ));
-                            }
-                            Goal::Encloses(_) => match enclosed_near(&board, &stones, last) {
-                                Some((region, wall)) => {
-                                    e.rules.push((
-                                        sp.structures[i],
-                                        format!("formed: {} cannot reach the outside", cells(&region, 3)),
-                                    ));
-                                    e.values.push((format!("{} encloses", self.names[i]), cells(&region, 24)));
-                                    e.values.push((format!("{} stones around", self.names[i]), cells(&wall, 24)));
-                                }
-                                None => {
-                                    // `any`: a stone with six stone neighbours.
-                                    let inner =
-                                        std::iter::once(last).chain(HexBoard::around(last.0, last.1)).find(|&c| {
-                                            stones.contains(&c)
-                                                && HexBoard::around(c.0, c.1).iter().all(|n| stones.contains(n))
-                                        });
-                                    let says = inner.map_or("formed".to_string(), |c| {
-                                        format!("formed: the stone at {} is surrounded by stones", cell(c))
-                                    });
-                                    e.rules.push((sp.structures[i], says));
-                                }
-                            },
-                        }
-                    }
-                    e.rules.push((sp.win, "writes the line".into()));
-                }
-                None => {
-                    self.none.line(&mut buf, &[Val::Int(case as i64)]);
-                    e.summary = format!("case {case}: after all {} moves no structure is formed", moves.len());
-                    // Each connection goal: the best any group got.
-                    let mut groups: Vec<Vec<(u32, u32)>> = Vec::new();
-                    let mut seen: HashSet<(u32, u32)> = HashSet::new();
-                    for &m in moves {
-                        if !seen.contains(&m) {
-                            let g = group(&stones, m);
-                            seen.extend(g.iter().copied());
-                            groups.push(g);
-                        }
-                    }
-                    for (i, goal) in conn.spec.structures.iter().enumerate() {
-                        let says = match *goal {
-                            Goal::Connects { family, count } => {
-                                let best = groups
-                                    .iter()
-                                    .map(|g| touched(g, family))
-                                    .max_by_key(|t| t.len())
-                                    .unwrap_or_default();
-                                if !best.is_empty() {
-                                    e.values.push((format!("closest to {}", self.names[i]), members(&best, family)));
-                                }
-                                format!(
-                                    "not formed: one group touches at most {} `{}` members ({count} needed)",
-                                    best.len(),
-                                    sp.family_names[family]
-                                )
-                            }
-                            Goal::Encloses(_) => "not formed: every cell can reach the outside".to_string(),
-                        };
-                        e.rules.push((sp.structures[i], says));
-                    }
-                    e.values.push((
-                        "board".into(),
-                        format!("side {side}, {} stones in {} group(s)", moves.len(), groups.len()),
-                    ));
-                    e.rules.push((sp.none, "writes the line".into()));
-                }
-            }
-            e.output = String::from_utf8_lossy(&buf).trim_end().to_string();
-            each(e);
-            Ok::<(), RunError>(())
-        })
-    }
-}
+/// The connection engine in the registry.
+pub const ENGINE: Engine = Engine {
+    name: "connection",
+    summary: "stones placed on a board; the first move that forms a winning structure",
+    lower: |top, cx| lower(top, cx).map(|g| Box::new(g) as Box<dyn Game>),
+};
 
 /// Lowers the file into a [`ConnectionGame`].
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<ConnectionGame> {
@@ -339,25 +86,33 @@ fn board_section(s: &Section, cx: &mut Cx) -> Option<(u32, u32)> {
             let mut ok = true;
             if lo_n < MIN_SIDE as i64 {
                 cx.push(
-                    Diag::error("out-of-range", lo.span, format!("a hexagonal board of side {lo_n} makes no sense"))
-                        .label(format!("the smallest side is {MIN_SIDE}"))
-                        .help(format!(
-                            "at side {MIN_SIDE} the six corners are six different cells; write `side: {MIN_SIDE}..{}`",
-                            hi_n.max(MIN_SIDE as i64)
-                        )),
+                    Diag::error(
+                        codes::OUT_OF_RANGE,
+                        lo.span,
+                        format!("a hexagonal board of side {lo_n} makes no sense"),
+                    )
+                    .label(format!("the smallest side is {MIN_SIDE}"))
+                    .help(format!(
+                        "at side {MIN_SIDE} the six corners are six different cells; write `side: {MIN_SIDE}..{}`",
+                        hi_n.max(MIN_SIDE as i64)
+                    )),
                 );
                 ok = false;
             }
             if hi_n > MAX_SIDE as i64 {
                 cx.push(
-                    Diag::error("too-large", hi.span, format!("board side {hi_n} is above the largest supported side"))
-                        .label(format!("at most {MAX_SIDE}")),
+                    Diag::error(
+                        codes::TOO_LARGE,
+                        hi.span,
+                        format!("board side {hi_n} is above the largest supported side"),
+                    )
+                    .label(format!("at most {MAX_SIDE}")),
                 );
                 ok = false;
             }
             if ok && lo_n > hi_n {
                 cx.push(
-                    Diag::error("out-of-range", e.span, format!("the range {lo_n}..{hi_n} holds no side"))
+                    Diag::error(codes::OUT_OF_RANGE, e.span, format!("the range {lo_n}..{hi_n} holds no side"))
                         .label("the smallest side is above the largest")
                         .help(format!("write `side: {hi_n}..{lo_n}`")),
                 );
@@ -394,7 +149,7 @@ fn cell_families(sections: &[&Section], top: &Block, cx: &mut Cx) -> Option<Vec<
         b.finish(cx);
         let Some(name) = s.name() else {
             cx.push(
-                Diag::error("missing", s.head, "a cell family needs a name")
+                Diag::error(codes::MISSING, s.head, "a cell family needs a name")
                     .label("no name")
                     .help("write `cells \"corner\" { of: corners }`"),
             );
@@ -403,7 +158,7 @@ fn cell_families(sections: &[&Section], top: &Block, cx: &mut Cx) -> Option<Vec<
         };
         if let Some(first) = out.iter().find(|f| f.name == name.value) {
             cx.push(
-                Diag::error("duplicate", name.span, format!("cell family `{}` is defined twice", name.value))
+                Diag::error(codes::DUPLICATE, name.span, format!("cell family `{}` is defined twice", name.value))
                     .label("defined again here")
                     .note(first.span, "first defined here"),
             );
@@ -417,7 +172,7 @@ fn cell_families(sections: &[&Section], top: &Block, cx: &mut Cx) -> Option<Vec<
     let members: usize = out.iter().map(|f| f.primitive.members()).sum();
     if members > MAX_MEMBERS {
         cx.push(
-            Diag::error("too-large", top.head, format!("the cell families have {members} members in all"))
+            Diag::error(codes::TOO_LARGE, top.head, format!("the cell families have {members} members in all"))
                 .label(format!("at most {MAX_MEMBERS}")),
         );
         return None;
@@ -434,7 +189,7 @@ fn structure_sections(
 ) -> Option<(Vec<String>, Vec<Goal>)> {
     if sections.is_empty() {
         cx.push(
-            Diag::error("missing", top.head, "the rule file has no `structure`")
+            Diag::error(codes::MISSING, top.head, "the rule file has no `structure`")
                 .label("nothing can win")
                 .help("add a winning structure such as `structure \"bridge\" { connects: 2 of corner }`"),
         );
@@ -442,8 +197,12 @@ fn structure_sections(
     }
     if sections.len() > MAX_STRUCTURES {
         cx.push(
-            Diag::error("too-large", sections[MAX_STRUCTURES].head, format!("at most {MAX_STRUCTURES} structures"))
-                .label("one too many"),
+            Diag::error(
+                codes::TOO_LARGE,
+                sections[MAX_STRUCTURES].head,
+                format!("at most {MAX_STRUCTURES} structures"),
+            )
+            .label("one too many"),
         );
         return None;
     }
@@ -458,7 +217,7 @@ fn structure_sections(
         let goal = match (connects, encloses) {
             (Some(c), Some(e)) => {
                 cx.push(
-                    Diag::error("conflict", e.key.span, "a structure either connects or encloses, not both")
+                    Diag::error(codes::CONFLICT, e.key.span, "a structure either connects or encloses, not both")
                         .label("second goal")
                         .note(c.key.span, "first goal")
                         .help("define two structures"),
@@ -468,7 +227,7 @@ fn structure_sections(
             (None, None) => {
                 cx.push(
                     Diag::error(
-                        "missing",
+                        codes::MISSING,
                         s.head,
                         format!("{} says neither what it connects nor what it encloses", b.what),
                     )
@@ -488,7 +247,7 @@ fn structure_sections(
         b.finish(cx);
         let Some(name) = s.name() else {
             cx.push(
-                Diag::error("missing", s.head, "a structure needs a name")
+                Diag::error(codes::MISSING, s.head, "a structure needs a name")
                     .label("no name")
                     .help("write `structure \"bridge\" { ... }`; the name is printed in the output"),
             );
@@ -497,7 +256,7 @@ fn structure_sections(
         };
         if let Some((_, first)) = names.iter().find(|(n, _)| *n == name.value) {
             cx.push(
-                Diag::error("duplicate", name.span, format!("structure `{}` is defined twice", name.value))
+                Diag::error(codes::DUPLICATE, name.span, format!("structure `{}` is defined twice", name.value))
                     .label("defined again here")
                     .note(*first, "first defined here"),
             );
@@ -512,7 +271,7 @@ fn structure_sections(
     for (f, used) in families.iter().zip(&used) {
         if !used && ok {
             cx.push(
-                Diag::warning("unused", f.span, format!("cell family `{}` is used by no structure", f.name))
+                Diag::warning(codes::UNUSED, f.span, format!("cell family `{}` is used by no structure", f.name))
                     .label("never used")
                     .help("remove it, or use it in a structure (`connects: 2 of ...`)"),
             );
@@ -529,7 +288,9 @@ fn connects_goal(values: &[Expr], key: Span, families: &[Family], used: &mut [bo
             (Some(a), Some(b)) => a.span.to(b.span),
             _ => key,
         };
-        cx.push(Diag::error("arity", span, format!("`connects` takes {shape}")).label(format!("expected {shape}")));
+        cx.push(
+            Diag::error(codes::ARITY, span, format!("`connects` takes {shape}")).label(format!("expected {shape}")),
+        );
         return None;
     };
     if of.as_word() != Some("of") {
@@ -538,14 +299,14 @@ fn connects_goal(values: &[Expr], key: Span, families: &[Family], used: &mut [bo
     let count = cx.int(k, "the number of family members to connect")?;
     let name = cx.name(fam, "a cell family")?;
     let Some(index) = families.iter().position(|f| f.name == name) else {
-        cx.unknown(fam.span, "a cell family", name, families.iter().map(|f| f.name.as_str()));
+        cx.unknown(fam.span, "a cell family", &name, families.iter().map(|f| f.name.as_str()));
         return None;
     };
     used[index] = true;
     let members = families[index].primitive.members() as i64;
     if count < 1 {
         cx.push(
-            Diag::error("out-of-range", k.span, format!("connecting {count} members of `{name}` is no goal"))
+            Diag::error(codes::OUT_OF_RANGE, k.span, format!("connecting {count} members of `{name}` is no goal"))
                 .label("at least 1")
                 .help("a structure needs at least one member of its family"),
         );
@@ -554,7 +315,7 @@ fn connects_goal(values: &[Expr], key: Span, families: &[Family], used: &mut [bo
     if count > members {
         cx.push(
             Diag::error(
-                "unformable",
+                codes::UNFORMABLE,
                 k.span,
                 format!("`{name}` has {members} members; no group can connect {count} of them"),
             )
@@ -567,12 +328,12 @@ fn connects_goal(values: &[Expr], key: Span, families: &[Family], used: &mut [bo
     Some(Goal::Connects { family: index, count: count as u32 })
 }
 
-fn output_section(s: &Section, cx: &mut Cx) -> Option<(Template, Template)> {
+type Lines = (OutputLine<WinFields<'static>>, OutputLine<NoneFields>);
+
+fn output_section(s: &Section, cx: &mut Cx) -> Option<Lines> {
     let b = Block::of_section(s);
-    let win = b
-        .require(cx, "win", "\"Case #{case}: {structures|-} in move {move}\"")
-        .and_then(|p| cx.template(p, &["case", "structures", "move"]));
-    let none = b.require(cx, "none", "\"Case #{case}: none\"").and_then(|p| cx.template(p, &["case"]));
+    let win = b.require(cx, "win", "\"Case #{case}: {structures|-} in move {move}\"").and_then(|p| cx.template(p));
+    let none = b.require(cx, "none", "\"Case #{case}: none\"").and_then(|p| cx.template(p));
     b.finish(cx);
     Some((win?, none?))
 }

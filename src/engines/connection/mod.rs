@@ -29,10 +29,14 @@
 //!   change in O(1) per move. `tests` checks this against flood fills.
 
 pub mod board;
+mod explain;
 pub mod lower;
 
 use crate::engines::connection::board::{Feature, HexBoard, MAX_SIDE, MIN_SIDE};
-use crate::game::input::{InputError, Line, Lines, Token};
+use crate::game::records::Counted;
+use crate::game::{Game, Input, InputError, Line, Output, RunError, RunOptions, Token};
+use crate::source::Span;
+use crate::template::OutputLine;
 
 /// Most structures a rule file can define (one bit each in a result mask).
 pub const MAX_STRUCTURES: usize = 64;
@@ -158,7 +162,7 @@ impl Connection {
     /// Runs every case of `input`, calling `emit` with each case's result
     /// as soon as the case is read whole (so the outputs of earlier cases
     /// are written before a later case's input error is returned).
-    pub fn run<E>(&self, input: &str, mut emit: impl FnMut(u64, Outcome) -> Result<(), E>) -> Result<(), E>
+    pub fn run<E>(&self, input: &mut Input, mut emit: impl FnMut(u64, Outcome) -> Result<(), E>) -> Result<(), E>
     where
         E: From<InputError>,
     {
@@ -169,7 +173,7 @@ impl Connection {
     /// and its moves up to the win (all of them when nothing wins).
     pub fn run_keeping_moves<E>(
         &self,
-        input: &str,
+        input: &mut Input,
         emit: impl FnMut(u64, u32, Outcome, &[(u32, u32)]) -> Result<(), E>,
     ) -> Result<(), E>
     where
@@ -180,29 +184,24 @@ impl Connection {
 
     fn cases<E>(
         &self,
-        input: &str,
+        input: &mut Input,
         keep: bool,
         mut emit: impl FnMut(u64, u32, Outcome, &[(u32, u32)]) -> Result<(), E>,
     ) -> Result<(), E>
     where
         E: From<InputError>,
     {
-        let mut reader = CaseReader::new(input, self.spec.min_side, self.spec.max_side)?;
+        let mut reader = CaseReader::new(self.spec.min_side, self.spec.max_side);
         let mut play = Play::new(self);
         let mut kept = Vec::new();
-        while let Some(case) = reader.next_case()? {
+        while let Some(case) = reader.next_case(input)? {
             play.reset(HexBoard::new(case.side));
             kept.clear();
             let mut outcome = Outcome { win: None };
             for k in 1..=case.moves {
-                let mv = reader.next_move(&case, k)?;
+                let mv = reader.next_move(input, &case, k)?;
                 if k >= MAX_MOVES {
-                    let e = InputError::new(
-                        mv.line.offset,
-                        mv.line.text.len(),
-                        format!("more than {MAX_MOVES} moves in one case"),
-                    );
-                    return Err(e.into());
+                    return Err(mv.line.error(format!("more than {MAX_MOVES} moves in one case")).into());
                 }
                 if outcome.win.is_some() {
                     // Ignored, but still checked for repeats.
@@ -515,12 +514,11 @@ impl<'c> Play<'c> {
 
 /// The header of one case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CaseHeader<'a> {
+pub struct CaseHeader {
     /// 1-based case number.
     pub number: u64,
     pub side: u32,
     pub moves: u64,
-    pub line: Line<'a>,
 }
 
 /// One move as read, with its place in the input.
@@ -534,22 +532,15 @@ pub struct Move<'a> {
 impl Move<'_> {
     /// The error for a move onto a cell taken by move `j + 1`.
     pub fn repeated(&self, j: u64) -> InputError {
-        let text = self.line.text.trim_end();
-        let lead = text.len() - text.trim_start().len();
-        InputError::new(
-            self.line.offset + lead,
-            text.len() - lead,
-            format!("cell ({}, {}) already holds a stone (move {})", self.x, self.y, j + 1),
-        )
-        .with_help("the moves of a case never repeat a cell")
+        self.line
+            .error(format!("cell ({}, {}) already holds a stone (move {})", self.x, self.y, j + 1))
+            .with_help("the moves of a case never repeat a cell")
     }
 }
 
 /// Reads the cases of an input one at a time.
-pub struct CaseReader<'a> {
-    lines: Lines<'a>,
-    cases: u64,
-    done: u64,
+pub struct CaseReader {
+    cases: Counted,
     min_side: u32,
     max_side: u32,
 }
@@ -557,15 +548,15 @@ pub struct CaseReader<'a> {
 fn count(tok: &Token, what: &str) -> Result<u64, InputError> {
     let t = tok.text;
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(tok.error(format!("expected {what}, found `{t}`")));
+        return Err(tok.error(format!("expected {what}, found {}", tok.quoted())));
     }
-    t.parse::<u64>().map_err(|_| tok.error(format!("{what} `{t}` is too large")))
+    t.parse::<u64>().map_err(|_| tok.error(format!("{what} {} is too large", tok.quoted())))
 }
 
 /// Exactly `N` tokens on a line, or an error naming `what`.
 fn tokens<'a, const N: usize>(line: &Line<'a>, what: &str) -> Result<[Token<'a>; N], InputError> {
     let mut it = line.tokens();
-    let mut out = [Token { text: "", offset: 0 }; N];
+    let mut out = [Token { text: "", offset: line.offset, line: *line }; N];
     for (i, slot) in out.iter_mut().enumerate() {
         match it.next() {
             Some(t) => *slot = t,
@@ -579,95 +570,68 @@ fn tokens<'a, const N: usize>(line: &Line<'a>, what: &str) -> Result<[Token<'a>;
         }
     }
     if let Some(extra) = it.next() {
-        let end = (line.offset + line.text.trim_end().len()).max(extra.offset + extra.text.len());
-        return Err(InputError::new(
-            extra.offset,
-            end - extra.offset,
+        let at = extra.offset - line.offset;
+        return Err(line.error_in(
+            at,
+            line.text.trim_end().len().saturating_sub(at),
             format!("expected {what}, found more on the line"),
         ));
     }
     Ok(out)
 }
 
-impl<'a> CaseReader<'a> {
-    /// Reads the number of cases.
-    pub fn new(input: &'a str, min_side: u32, max_side: u32) -> Result<Self, InputError> {
-        let mut lines = Lines::new(input);
-        let Some(line) = lines.next_nonblank() else {
-            return Err(lines.error_at_end("expected the number of cases, found end of input"));
-        };
-        let [t] = tokens::<1>(&line, "the number of cases")?;
-        let cases = count(&t, "the number of cases")?;
-        Ok(CaseReader { lines, cases, done: 0, min_side, max_side })
+/// Most cases an input may announce.
+pub const MAX_CASES: u64 = 1 << 40;
+
+impl CaseReader {
+    pub fn new(min_side: u32, max_side: u32) -> Self {
+        CaseReader { cases: Counted::default(), min_side, max_side }
     }
 
     /// The next case's header, or `None` after the last case (when the
     /// input must end).
-    pub fn next_case(&mut self) -> Result<Option<CaseHeader<'a>>, InputError> {
-        if self.done == self.cases {
-            if let Some(line) = self.lines.next_nonblank() {
-                let text = line.text.trim_end();
-                let lead = text.len() - text.trim_start().len();
-                return Err(InputError::new(
-                    line.offset + lead,
-                    text.len() - lead,
-                    format!(
-                        "unexpected input after the last of {} case{}",
-                        self.cases,
-                        if self.cases == 1 { "" } else { "s" }
-                    ),
-                )
-                .with_help("the first line gives the number of cases"));
-            }
+    pub fn next_case(&mut self, input: &mut Input) -> Result<Option<CaseHeader>, InputError> {
+        let Some(number) = self.cases.next(input, "case", MAX_CASES)? else {
             return Ok(None);
-        }
-        let number = self.done + 1;
-        let Some(line) = self.lines.next_nonblank() else {
-            return Err(self
-                .lines
-                .error_at_end(format!("expected case {number} of {}: a line `S M`, found end of input", self.cases))
-                .with_help("the first line gives the number of cases"));
         };
+        let total = self.cases.total();
+        let line = input.next_nonblank_or(|input| {
+            input
+                .error_at_end(format!("expected case {number} of {total}: a line `S M`, found end of input"))
+                .with_help("the first line gives the number of cases")
+        })?;
         let what = format!("the board side and the number of moves of case {number}");
         let [s, m] = tokens::<2>(&line, &what)?;
-        let side_what = "the board side";
-        let side = number_in(&s, side_what)?;
+        let side = number_in(&s, "the board side")?;
         if side < self.min_side as u64 || side > self.max_side as u64 {
             let (a, b) = (self.min_side, self.max_side);
             return Err(s
-                .error(format!("board side {side} is outside the supported sides {a} to {b}"))
+                .error(format!("board side {} is outside the supported sides {a} to {b}", shown(&s)))
                 .with_help(format!("the rule file allows sides from {a} to {b}")));
         }
         let moves = count(&m, "the number of moves")?;
-        self.done += 1;
-        Ok(Some(CaseHeader { number, side: side as u32, moves, line }))
+        Ok(Some(CaseHeader { number, side: side as u32, moves }))
     }
 
     /// Reads move `k` (1-based) of `case`, which must be on the board.
-    pub fn next_move(&mut self, case: &CaseHeader, k: u64) -> Result<Move<'a>, InputError> {
-        let Some(line) = self.lines.next_nonblank() else {
-            return Err(self
-                .lines
+    pub fn next_move<'i>(&mut self, input: &'i mut Input, case: &CaseHeader, k: u64) -> Result<Move<'i>, InputError> {
+        let line = input.next_nonblank_or(|input| {
+            input
                 .error_at_end(format!(
                     "expected move {k} of {} of case {}, found end of input",
                     case.moves, case.number
                 ))
-                .with_help("each move is a line `x y`"));
-        };
+                .with_help("each move is a line `x y`")
+        })?;
         let [tx, ty] = tokens::<2>(&line, "a move `x y`")?;
         let x = coordinate(&tx)?;
         let y = coordinate(&ty)?;
         let board = HexBoard::new(case.side);
         if !board.contains(x, y) {
             let s = case.side as i64;
-            let text = line.text.trim_end();
-            let lead = text.len() - text.trim_start().len();
-            return Err(InputError::new(
-                line.offset + lead,
-                text.len() - lead,
-                format!("cell ({x}, {y}) is not on the board of side {s}"),
-            )
-            .with_help(format!("cells have 1 <= x, y <= {} and |x - y| <= {}", 2 * s - 1, s - 1)));
+            return Err(line
+                .error(format!("cell ({}, {}) is not on the board of side {s}", shown(&tx), shown(&ty)))
+                .with_help(format!("cells have 1 <= x, y <= {} and |x - y| <= {}", 2 * s - 1, s - 1)));
         }
         Ok(Move { x: x as u32, y: y as u32, line })
     }
@@ -677,7 +641,7 @@ impl<'a> CaseReader<'a> {
 fn number_in(tok: &Token, what: &str) -> Result<u64, InputError> {
     let t = tok.text;
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(tok.error(format!("expected {what}, found `{t}`")));
+        return Err(tok.error(format!("expected {what}, found {}", tok.quoted())));
     }
     // Anything longer than 12 digits is above every limit.
     let digits = t.trim_start_matches('0');
@@ -685,6 +649,14 @@ fn number_in(tok: &Token, what: &str) -> Result<u64, InputError> {
         return Ok(u64::MAX);
     }
     Ok(digits.parse::<u64>().unwrap_or(0))
+}
+
+/// A coordinate as written (a number, checked), cut when it is long.
+fn shown(tok: &Token) -> String {
+    match tok.text.char_indices().nth(20) {
+        Some((at, _)) => format!("{}…", &tok.text[..at]),
+        None => tok.text.to_string(),
+    }
 }
 
 /// A coordinate: a whole number, possibly negative (then off the board).
@@ -696,7 +668,7 @@ fn coordinate(tok: &Token) -> Result<i64, InputError> {
         _ => (false, t),
     };
     if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return Err(tok.error(format!("expected a coordinate (a whole number), found `{}`", tok.text)));
+        return Err(tok.error(format!("expected a coordinate (a whole number), found {}", tok.quoted())));
     }
     // Saturates far beyond any board (sides are at most 10^6).
     let v = digits.iter().fold(0i64, |v, &d| (v * 10 + (d - b'0') as i64).min(1 << 40));
@@ -705,6 +677,71 @@ fn coordinate(tok: &Token) -> Result<i64, InputError> {
 
 // The largest side must keep keys within 21 bits.
 const _: () = assert!(2 * MAX_SIDE < 1 << 21);
+
+/// A lowered connection game: the engine plus the output wording.
+pub struct ConnectionGame {
+    pub engine: Connection,
+    /// Structure names, in rule-file order.
+    pub names: Vec<String>,
+    pub win: OutputLine<WinFields<'static>>,
+    pub none: OutputLine<NoneFields>,
+    pub spans: ConnectionSpans,
+}
+
+/// Where the rules an explanation cites are written.
+#[derive(Debug, Clone, Default)]
+pub struct ConnectionSpans {
+    /// Each structure's and each cell family's section header.
+    pub structures: Vec<Span>,
+    pub families: Vec<Span>,
+    pub family_names: Vec<String>,
+    pub win: Span,
+    pub none: Span,
+}
+
+crate::fields! {
+    /// The line of a case won: its number, the structures formed, and the
+    /// winning move's number.
+    pub struct WinFields<'a> {
+        "case" case: i64,
+        "structures" structures: &'a [&'a str],
+        "move" turn: i64,
+    }
+}
+
+crate::fields! {
+    /// The line of a case nobody won: its number.
+    pub struct NoneFields {
+        "case" case: i64,
+    }
+}
+
+impl ConnectionGame {
+    /// Writes the output line of case `case`.
+    fn line(&self, out: &mut Vec<u8>, case: u64, outcome: Outcome) {
+        match outcome.win {
+            None => self.none.line(out, &NoneFields { case: case as i64 }),
+            Some(w) => {
+                let names: Vec<&str> = w.indices().map(|i| self.names[i].as_str()).collect();
+                self.win.line(out, &WinFields { case: case as i64, structures: &names, turn: w.turn as i64 });
+            }
+        }
+    }
+}
+
+impl Game for ConnectionGame {
+    fn run(&self, input: &mut Input, out: &mut Output, _: &RunOptions) -> Result<(), RunError> {
+        self.engine.run(input, |case, outcome: Outcome| {
+            self.line(out.buffer(), case, outcome);
+            out.end_case()?;
+            Ok::<(), RunError>(())
+        })
+    }
+
+    fn explainer(&self) -> Option<&dyn crate::game::Explain> {
+        Some(self)
+    }
+}
 
 #[cfg(test)]
 mod tests;

@@ -19,7 +19,7 @@ fn base(fork: u32, ring: Enclose) -> Connection {
 
 fn outcomes(conn: &Connection, input: &str) -> Result<Vec<Option<(u64, u64)>>, InputError> {
     let mut out = Vec::new();
-    conn.run(input, |_, o: Outcome| {
+    conn.run(&mut Input::from_text(input), |_, o: Outcome| {
         out.push(o.win.map(|w| (w.turn, w.structures)));
         Ok::<_, InputError>(())
     })?;
@@ -276,13 +276,13 @@ fn large_ring_and_long_lines_on_a_big_board() {
 
 fn error(conn: &Connection, input: &str) -> (String, String, usize) {
     let e = outcomes(conn, input).unwrap_err();
-    (input[e.offset..e.offset + e.len].to_string(), e.message, outcomes_before(conn, input))
+    (input[e.offset..e.offset + e.len].to_string(), e.message.clone(), outcomes_before(conn, input))
 }
 
 /// How many cases were emitted before the error.
 fn outcomes_before(conn: &Connection, input: &str) -> usize {
     let mut n = 0;
-    let _ = conn.run(input, |_, _| {
+    let _ = conn.run(&mut Input::from_text(input), |_, _| {
         n += 1;
         Ok::<_, InputError>(())
     });

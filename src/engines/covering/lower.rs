@@ -2,63 +2,20 @@
 //! `output` sections. See docs/engines/covering.md.
 
 use crate::check::{Block, Cx};
+use crate::diag::codes;
 use crate::diag::Diag;
 use crate::engines::cards::Deck;
-use crate::engines::covering::{Covering, CoveringSpans, Group, Outcome, MAX_PILES};
-use crate::game::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
+use crate::engines::covering::{Covering, CoveringSpans, Group, MAX_PILES};
+use crate::engines::Engine;
+use crate::game::Game;
 use crate::syntax::Section;
 
-impl Game for Covering {
-    fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
-        Covering::run(self, input, out)
-    }
-
-    fn analysis(&self) -> Option<&dyn Analyze> {
-        Some(self)
-    }
-
-    fn explainer(&self) -> Option<&dyn crate::game::explain::Explain> {
-        Some(self)
-    }
-}
-
-impl crate::game::explain::Explain for Covering {
-    fn explain(&self, input: &str, each: &mut dyn FnMut(crate::game::explain::Explanation)) -> Result<(), RunError> {
-        Covering::explain(self, input, each)
-    }
-}
-
-impl Analyze for Covering {
-    /// The rate of decks played without overflow over seeded random decks.
-    fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
-        let mut rng = crate::rng::SplitMix64::new(opts.seed);
-        let mut deck: Vec<u16> = (0..self.deck.size() as u16).collect();
-        let (mut played, mut piles) = (0u64, 0u64);
-        let n = opts.samples.max(1);
-        for i in 0..n {
-            rng.shuffle(&mut deck);
-            if let Outcome::Played(p) = self.play(&deck) {
-                played += 1;
-                piles += p.len() as u64;
-            }
-            if i % 4096 == 0 {
-                progress(i, n);
-            }
-        }
-        progress(n, n);
-        let mut out = vec![
-            ("decks".to_string(), format!("{n} random decks (seed {})", opts.seed)),
-            (
-                "played without overflow".to_string(),
-                format!("{played} of {n} = {:.4} %", played as f64 * 100.0 / n as f64),
-            ),
-        ];
-        if played > 0 {
-            out.push(("piles when played".to_string(), format!("{:.3} on average", piles as f64 / played as f64)));
-        }
-        out
-    }
-}
+/// The covering engine in the registry.
+pub const ENGINE: Engine = Engine {
+    name: "covering",
+    summary: "cards dealt onto piles; exposed groups are covered by the next cards",
+    lower: |top, cx| lower(top, cx).map(|g| Box::new(g) as Box<dyn Game>),
+};
 
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
     let deck = crate::engines::cards::lower::lower(top, cx);
@@ -80,7 +37,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
             let n = cx.prop_int(p, 1, "the number of piles (at least 1)")?;
             if n as usize > MAX_PILES {
                 cx.push(
-                    Diag::error("out-of-range", p.values_span(), format!("{n} piles is too many"))
+                    Diag::error(codes::OUT_OF_RANGE, p.values_span(), format!("{n} piles is too many"))
                         .label(format!("at most {MAX_PILES}")),
                 );
                 return None;
@@ -100,7 +57,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
                 if deck.size() % n != 0 {
                     cx.push(
                         Diag::error(
-                            "out-of-range",
+                            codes::OUT_OF_RANGE,
                             p.values_span(),
                             format!("a deck of {} cards cannot be written on {n} equal lines", deck.size()),
                         )
@@ -122,11 +79,11 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
         let b = Block::of_section(s);
         let played = b.require(cx, "played", "\"{deck:>3}:{piles:>3|}\"").and_then(|p| {
             spans.played = p.span;
-            cx.template(p, &["deck", "piles"])
+            cx.template(p)
         });
         let overflow = b.require(cx, "overflow", "\"{deck:>3}: no pile for card {card}\"").and_then(|p| {
             spans.overflow = p.span;
-            cx.template(p, &["deck", "card"])
+            cx.template(p)
         });
         b.finish(cx);
         Some((played?, overflow?))
@@ -149,7 +106,7 @@ fn lower_groups(
 ) -> Option<Vec<Group>> {
     if sections.is_empty() {
         cx.push(
-            Diag::error("missing", top.head, "the rule file has no `group`")
+            Diag::error(codes::MISSING, top.head, "the rule file has no `group`")
                 .label("nothing can ever be covered")
                 .help("add a group such as `group \"pair\" { cards: 2  ranks: A..T  sum: 11 }`"),
         );
@@ -160,13 +117,15 @@ fn lower_groups(
     for s in sections {
         let b = Block::of_section(s);
         let Some(name) = s.name() else {
-            cx.push(Diag::error("missing", s.head, "a group needs a name").label("write `group \"pair\" { ... }`"));
+            cx.push(
+                Diag::error(codes::MISSING, s.head, "a group needs a name").label("write `group \"pair\" { ... }`"),
+            );
             ok = false;
             continue;
         };
         if let Some((_, first)) = out.iter().find(|(_, f)| f.name().is_some_and(|n| n.value == name.value)) {
             cx.push(
-                Diag::error("duplicate", name.span, format!("group `{}` is defined twice", name.value))
+                Diag::error(codes::DUPLICATE, name.span, format!("group `{}` is defined twice", name.value))
                     .label("defined again here")
                     .note(first.head, "first defined here"),
             );
@@ -195,7 +154,7 @@ fn lower_groups(
                             let listed: Vec<&str> = ranks.iter().map(|&r| deck.ranks[r].as_str()).collect();
                             cx.push(
                                 Diag::error(
-                                    "never-matches",
+                                    codes::NEVER_MATCHES,
                                     sp.values_span(),
                                     format!("group `{}` can never match", name.value),
                                 )
@@ -216,7 +175,7 @@ fn lower_groups(
                     if cx.prop_int(p, 1, "the number of cards").is_some_and(|n| n as usize != ranks.len()) {
                         cx.push(
                             Diag::error(
-                                "arity",
+                                codes::ARITY,
                                 p.values_span(),
                                 format!("a group of one card of each rank has {} cards", ranks.len()),
                             )
@@ -229,7 +188,7 @@ fn lower_groups(
                 if let Some(&r) = ranks.iter().find(|&&r| ranks.iter().filter(|&&x| x == r).count() > suits) {
                     cx.push(
                         Diag::error(
-                            "never-matches",
+                            codes::NEVER_MATCHES,
                             ranks_p.map_or(s.head, |p| p.values_span()),
                             format!("group `{}` can never match", name.value),
                         )
@@ -251,7 +210,7 @@ fn lower_groups(
                     if g.size() > piles {
                         cx.push(
                             Diag::error(
-                                "group-too-large",
+                                codes::GROUP_TOO_LARGE,
                                 s.head,
                                 format!(
                                     "group `{}` has {} cards but the layout has {piles} piles",
@@ -268,7 +227,7 @@ fn lower_groups(
                 if let Some((_, same)) = out.iter().find(|(h, _)| *h == g) {
                     cx.push(
                         Diag::error(
-                            "duplicate",
+                            codes::DUPLICATE,
                             s.head,
                             format!(
                                 "group `{}` is the same as group `{}`",
@@ -298,7 +257,7 @@ fn lower_groups(
         if let [first, second, ..] = holders.as_slice() {
             cx.push(
                 Diag::warning(
-                    "overlapping-groups",
+                    codes::OVERLAPPING_GROUPS,
                     second.1.head,
                     format!("rank `{}` belongs to two groups", deck.ranks[r]),
                 )

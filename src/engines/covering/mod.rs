@@ -15,14 +15,14 @@
 //! that still lets the group be completed. The engine sees ranks as indices
 //! and piles as bit masks; nothing of the game's numbers is in here.
 
+mod analyze;
+mod explain;
 pub mod lower;
 
-use crate::engines::cards::{Card, Deck};
-use crate::game::explain::Explanation;
-use crate::game::input::{InputError, Lines};
-use crate::game::{Output, RunError};
+use crate::engines::cards::{Card, Dealt, Deck};
+use crate::game::{records, Cases, Explanation, Game, Input, InputError, Output, RunError, RunOptions};
 use crate::source::Span;
-use crate::template::{Template, Val};
+use crate::template::OutputLine;
 
 /// Most piles a layout may have (piles are bits of a `u64`).
 pub const MAX_PILES: usize = 64;
@@ -73,9 +73,89 @@ pub struct Covering {
     /// Lines a deck is written on in the input.
     pub lines_per_deck: usize,
     pub terminator: String,
-    pub played: Template,
-    pub overflow: Template,
+    pub played: OutputLine<PlayedFields<'static>>,
+    pub overflow: OutputLine<OverflowFields>,
     pub spans: CoveringSpans,
+}
+
+crate::fields! {
+    /// The line of a deck played to the end: its number and the size of
+    /// each pile.
+    pub struct PlayedFields<'a> {
+        "deck" deck: i64,
+        "piles" piles: &'a [i64],
+    }
+}
+
+crate::fields! {
+    /// The line of a deck that overflowed: its number and the card that
+    /// found no pile.
+    pub struct OverflowFields {
+        "deck" deck: i64,
+        "card" card: i64,
+    }
+}
+
+/// One deck as read, with its number (1-based).
+#[derive(Debug, Clone, Default)]
+pub struct DeckCase {
+    pub number: usize,
+    pub cards: Vec<Card>,
+}
+
+/// What reading carries from deck to deck.
+#[derive(Debug, Clone, Default)]
+pub struct DeckReader {
+    decks: usize,
+    dealt: Dealt,
+}
+
+impl Game for Covering {
+    fn run(&self, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
+        crate::game::run_cases(self, input, out, opts)
+    }
+
+    fn analysis(&self) -> Option<&dyn crate::game::Analyze> {
+        Some(self)
+    }
+
+    fn explainer(&self) -> Option<&dyn crate::game::Explain> {
+        Some(self)
+    }
+}
+
+impl Cases for Covering {
+    type Case = DeckCase;
+    type Reader = DeckReader;
+    type Scratch = Option<Table>;
+
+    fn read(&self, input: &mut Input, reader: &mut DeckReader, deck: &mut DeckCase) -> Result<bool, InputError> {
+        self.read_deck(input, reader, deck)
+    }
+
+    fn solve(
+        &self,
+        deck: &DeckCase,
+        table: &mut Option<Table>,
+        _: &RunOptions,
+        out: &mut Vec<u8>,
+    ) -> Result<(), RunError> {
+        let table = table.get_or_insert_with(|| Table::new(self.piles, self.deck.ranks.len()));
+        let ended = self.play_on(table, &deck.cards, &mut |_| {});
+        self.line(out, deck.number, table, ended);
+        Ok(())
+    }
+
+    fn explain(
+        &self,
+        deck: &DeckCase,
+        table: &mut Option<Table>,
+        _: &RunOptions,
+        each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
+    ) -> Result<(), RunError> {
+        let table = table.get_or_insert_with(|| Table::new(self.piles, self.deck.ranks.len()));
+        each(self.explain_deck(deck, table))
+    }
 }
 
 /// How one deal ended.
@@ -111,7 +191,7 @@ pub struct CoveringSpans {
 
 /// The exposed cards: the top rank of each pile and, per rank, the piles
 /// showing it.
-struct Table {
+pub struct Table {
     top: Vec<usize>,
     count: Vec<usize>,
     showing: Vec<u64>,
@@ -140,8 +220,8 @@ impl Covering {
         groups: Vec<Group>,
         lines_per_deck: usize,
         terminator: String,
-        played: Template,
-        overflow: Template,
+        played: OutputLine<PlayedFields<'static>>,
+        overflow: OutputLine<OverflowFields>,
     ) -> Covering {
         let nr = deck.ranks.len();
         let fast = groups
@@ -398,36 +478,28 @@ impl Covering {
         false
     }
 
-    /// Reads one deck: `lines_per_deck` lines of cards, no card twice.
-    /// `None` at the terminator line.
-    /// `stamp[card]` is the number of the last deck holding the card and
-    /// `first[card]` its offset there (reused from deck to deck).
-    fn read_deck(
-        &self,
-        lines: &mut Lines<'_>,
-        cards: &mut Vec<Card>,
-        deck_no: usize,
-        stamp: &mut [usize],
-        first: &mut [usize],
-    ) -> Result<Option<()>, InputError> {
-        cards.clear();
+    /// Reads one deck (`lines_per_deck` lines of cards, no card twice)
+    /// into `deck`; false at the terminator line.
+    fn read_deck(&self, input: &mut Input, reader: &mut DeckReader, deck: &mut DeckCase) -> Result<bool, InputError> {
         let size = self.deck.size();
         let per_line = size / self.lines_per_deck;
+        let number = reader.decks + 1;
+        deck.cards.clear();
+        reader.dealt.start(size);
+        let what = || format!("deck {number}");
         for l in 0..self.lines_per_deck {
-            let Some(line) = lines.next_nonblank() else {
-                let what = if l == 0 {
-                    format!("a deck or `{}`", self.terminator)
-                } else {
-                    format!("line {} of deck {deck_no}", l + 1)
-                };
-                return Err(lines.error_at_end(format!("expected {what}, found end of input")).with_help(format!(
-                    "a deck is {size} cards on {} lines; the input ends with `{}`",
-                    self.lines_per_deck, self.terminator
-                )));
+            let line = if l == 0 {
+                match records::until_terminator(input, &self.terminator, || "a deck".to_string())? {
+                    Some(line) => line,
+                    None => return Ok(false),
+                }
+            } else {
+                input.next_nonblank_or(|input| {
+                    input
+                        .error_at_end(format!("expected line {} of deck {number}, found end of input", l + 1))
+                        .with_help(format!("a deck is {size} cards on {} lines", self.lines_per_deck))
+                })?
             };
-            if l == 0 && line.text.trim() == self.terminator {
-                return Ok(None);
-            }
             let mut n = 0;
             for tok in line.tokens() {
                 if n == per_line {
@@ -435,18 +507,7 @@ impl Covering {
                         .error(format!("expected {per_line} cards on this line, found more"))
                         .with_help(format!("a deck is {size} cards on {} lines of {per_line}", self.lines_per_deck)));
                 }
-                let Some(card) = self.deck.parse_card(tok.text) else {
-                    return Err(tok.error(self.deck.explain_bad_card(tok.text)));
-                };
-                if stamp[card as usize] == deck_no {
-                    let (fl, fc) = InputError::new(first[card as usize], 0, "").line_col(lines.input());
-                    return Err(tok.error(format!("card `{}` appears twice in deck {deck_no}", tok.text)).with_help(
-                        format!("it was already dealt at line {fl}, column {fc}; a deck holds each card once"),
-                    ));
-                }
-                stamp[card as usize] = deck_no;
-                first[card as usize] = tok.offset;
-                cards.push(card);
+                deck.cards.push(reader.dealt.card(&self.deck, &tok, what)?);
                 n += 1;
             }
             if n < per_line {
@@ -455,112 +516,20 @@ impl Covering {
                     .with_help(format!("a deck is {size} cards on {} lines of {per_line}", self.lines_per_deck)));
             }
         }
-        Ok(Some(()))
+        reader.decks = number;
+        deck.number = number;
+        Ok(true)
     }
 
-    /// Reads every deck of the input and hands each to `each` with its
-    /// number (1-based) and a table to play it on.
-    fn decks(
-        &self,
-        input: &str,
-        mut each: impl FnMut(usize, &[Card], &mut Table) -> Result<(), RunError>,
-    ) -> Result<(), RunError> {
-        let mut lines = Lines::new(input);
-        let mut cards = Vec::with_capacity(self.deck.size());
-        let mut table = Table::new(self.piles, self.deck.ranks.len());
-        let (mut stamp, mut first) = (vec![0usize; self.deck.size()], vec![0usize; self.deck.size()]);
-        for deck_no in 1.. {
-            if self.read_deck(&mut lines, &mut cards, deck_no, &mut stamp, &mut first)?.is_none() {
-                break;
+    /// Writes the output line of a deal that ended with `ended`.
+    fn line(&self, out: &mut Vec<u8>, number: usize, table: &Table, ended: Option<usize>) {
+        match ended {
+            None => {
+                let sizes: Vec<i64> = table.count.iter().map(|&n| n as i64).collect();
+                self.played.line(out, &PlayedFields { deck: number as i64, piles: &sizes });
             }
-            each(deck_no, &cards, &mut table)?;
+            Some(card) => self.overflow.line(out, &OverflowFields { deck: number as i64, card: card as i64 }),
         }
-        Ok(())
-    }
-
-    /// Plays every deck of the input, one output line each.
-    pub fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
-        let mut sizes: Vec<i64> = Vec::with_capacity(self.piles);
-        self.decks(input, |deck_no, cards, table| {
-            let buf = out.buffer();
-            match self.play_on(table, cards, &mut |_| {}) {
-                None => {
-                    sizes.clear();
-                    sizes.extend(table.count.iter().map(|&n| n as i64));
-                    self.played.line(buf, &[Val::Int(deck_no as i64), Val::Ints(&sizes)]);
-                }
-                Some(card) => self.overflow.line(buf, &[Val::Int(deck_no as i64), Val::Int(card as i64)]),
-            }
-            Ok(out.end_case()?)
-        })
-    }
-
-    /// Plays every deck of the input and explains each output line: the
-    /// groups covered (which cards, by which), the piles used, and on an
-    /// overflow the exposed cards that formed no group.
-    pub fn explain(&self, input: &str, each: &mut dyn FnMut(Explanation)) -> Result<(), RunError> {
-        self.decks(input, |deck_no, cards, table| {
-            let name = |c: Card| self.deck.card_name(c);
-            // The card on top of each pile, and each group's coverings.
-            let mut tops: Vec<Card> = Vec::new();
-            let mut covers = vec![0usize; self.groups.len()];
-            let mut values = Vec::new();
-            let ended = self.play_on(table, cards, &mut |s| match s {
-                Step::Pile { card } => tops.push(cards[card]),
-                Step::Cover { group, piles, first } => {
-                    let by = &cards[first.min(cards.len())..(first + piles.len()).min(cards.len())];
-                    let under: Vec<String> = piles.iter().map(|&p| name(tops[p])).collect();
-                    let over: Vec<String> = by.iter().map(|&c| name(c)).collect();
-                    let what = if over.is_empty() { "the deck ran out".to_string() } else { format!("covered by {}", over.join(" ")) };
-                    let at = if by.len() > 1 { format!("cards {}-{}", first + 1, first + by.len()) } else { format!("card {}", first + 1) };
-                    let on: Vec<String> = piles.iter().map(|p| (p + 1).to_string()).collect();
-                    covers[group] += 1;
-                    values.push((at, format!("`{}` {} on piles {}: {what}", self.spans.names[group], under.join(" "), on.join(" "))));
-                    for (&p, &c) in piles.iter().zip(by) {
-                        tops[p] = c;
-                    }
-                }
-            });
-            let mut line = Vec::new();
-            let mut e = Explanation::default();
-            match ended {
-                None => {
-                    let sizes: Vec<i64> = table.count.iter().map(|&n| n as i64).collect();
-                    self.played.line(&mut line, &[Val::Int(deck_no as i64), Val::Ints(&sizes)]);
-                    e.summary = format!(
-                        "deck {deck_no}: every card was dealt, on {} of the {} piles; {} groups were covered",
-                        sizes.len(),
-                        self.piles,
-                        covers.iter().sum::<usize>()
-                    );
-                    e.rules.push((self.spans.piles, format!("{} of {} piles used", sizes.len(), self.piles)));
-                }
-                Some(card) => {
-                    self.overflow.line(&mut line, &[Val::Int(deck_no as i64), Val::Int(card as i64)]);
-                    e.summary = format!(
-                        "deck {deck_no}: card {card} ({}) needs a new pile, but all {} are in use and no group lies exposed",
-                        name(cards[card - 1]),
-                        self.piles
-                    );
-                    e.rules.push((self.spans.piles, format!("all {} piles in use at card {card}", self.piles)));
-                    values.push(("exposed".to_string(), tops.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ")));
-                }
-            }
-            for (g, &n) in covers.iter().enumerate() {
-                let says = match n {
-                    0 => "never covered".to_string(),
-                    1 => "covered once".to_string(),
-                    _ => format!("covered {n} times"),
-                };
-                e.rules.push((self.spans.groups[g], says));
-            }
-            let template = if ended.is_none() { self.spans.played } else { self.spans.overflow };
-            e.rules.push((template, "writes the line".to_string()));
-            e.output = String::from_utf8_lossy(&line).trim_end().to_string();
-            e.values = values;
-            each(e);
-            Ok(())
-        })
     }
 }
 
@@ -573,7 +542,7 @@ mod tests {
         let deck = Deck::new(names("A 2 3 4 5 6 7 8 9 T J Q K"), names("S H C D"), (1..=13).collect(), false);
         let pair = Group::Sum { cards: 2, allowed: (0..13).map(|r| r < 10).collect(), total: 11 };
         let triple = Group::Set { ranks: vec![10, 11, 12] };
-        Covering::new(deck, 16, vec![pair, triple], 4, "#".into(), Template::literal(""), Template::literal(""))
+        Covering::new(deck, 16, vec![pair, triple], 4, "#".into(), OutputLine::literal(""), OutputLine::literal(""))
     }
 
     fn cards(c: &Covering, s: &str) -> Vec<Card> {

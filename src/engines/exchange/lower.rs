@@ -3,47 +3,32 @@
 //! See docs/language.md, "The exchange engine".
 
 use crate::check::{Block, Cx};
+use crate::diag::codes;
 use crate::diag::Diag;
 use crate::engines::cards::Deck;
-use crate::engines::exchange::{Exchange, ExchangeSpans, ExchangeSpec, Part, Prefer, Row, RowStats};
-use crate::game::{Analysis, Analyze, AnalyzeOptions, Game, Output, RunError};
+use crate::engines::exchange::{Exchange, ExchangeFields, ExchangeSpans, ExchangeSpec, Part, Prefer, Row, RowStats};
+use crate::engines::Engine;
+use crate::game::Game;
 use crate::syntax::{BinOp, Expr, ExprKind, Section};
-use crate::template::Template;
+use crate::template::{NoFields, OutputLine};
 
 use crate::engines::exchange::{MAX_HAND, MAX_PAYOUT, MAX_RANKS};
 
 const PREFER: [&str; 4] = ["fewer-cards", "more-cards", "leftmost", "rightmost"];
 const PARTS: [&str; 4] = ["run", "kind", "ranks", "any"];
 
-impl Game for Exchange {
-    fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
-        Exchange::run(self, input, out)
-    }
+/// The exchange engine in the registry.
+pub const ENGINE: Engine = Engine {
+    name: "exchange",
+    summary: "a hand is kept or partly exchanged for random cards; a combination table pays",
+    lower: lower_game,
+};
 
-    fn analysis(&self) -> Option<&dyn Analyze> {
-        Some(self)
-    }
-
-    fn explainer(&self) -> Option<&dyn crate::game::explain::Explain> {
-        Some(self)
-    }
-}
-
-impl Analyze for Exchange {
-    fn analyze(&self, _: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
-        let r = self.expected_return(progress);
-        let pct = |(n, d): (i128, i128)| format!("{:.4} %", n as f64 * 100.0 / d as f64);
-        let frac = |(n, d): (i128, i128)| format!("{n}/{d} = {:.6}", n as f64 / d as f64);
-        vec![
-            (
-                "deals".into(),
-                format!("{} (every deal of {} cards, each equally likely; optimal play)", r.deals, self.hand),
-            ),
-            ("expected earning per game".into(), frac(r.earning)),
-            ("expected stake per game".into(), frac(r.stake)),
-            ("return to player".into(), format!("{} ({})", pct(r.return_to_player()), frac(r.return_to_player()))),
-        ]
-    }
+fn lower_game(top: &Block, cx: &mut Cx) -> Option<Box<dyn Game>> {
+    let rows = top.sections("combination");
+    let (game, stats) = lower(top, cx)?;
+    check_rows(&rows, &stats, &game, cx);
+    Some(Box::new(game))
 }
 
 /// Lowers the file into an [`Exchange`] game, with its row statistics.
@@ -55,7 +40,11 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
     let output = top.require_section(cx, "output");
     let deck = deck?;
     if deck.ranks.len() > MAX_RANKS {
-        cx.push(Diag::error("too-large", top.head, format!("the exchange engine takes at most {MAX_RANKS} ranks")));
+        cx.push(Diag::error(
+            codes::TOO_LARGE,
+            top.head,
+            format!("the exchange engine takes at most {MAX_RANKS} ranks"),
+        ));
         return None;
     }
 
@@ -100,19 +89,19 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
 }
 
 /// Checks the row statistics: a row that is never the paying one is an error.
-pub fn check_rows(rows: &[&Section], stats: &RowStats, game: &Exchange, cx: &mut Cx) {
+fn check_rows(rows: &[&Section], stats: &RowStats, game: &Exchange, cx: &mut Cx) {
     for (i, s) in rows.iter().enumerate() {
         if stats.best[i] > 0 {
             continue;
         }
         let name = &game.rows[i].name;
         let d = if stats.formable[i] == 0 {
-            Diag::error("unformable", s.head, format!("combination `{name}` can never be formed"))
+            Diag::error(codes::UNFORMABLE, s.head, format!("combination `{name}` can never be formed"))
                 .label("no hand forms this pattern")
                 .help(format!("a hand has {} cards of {} ranks; check the pattern", game.hand, game.deck.ranks.len()))
         } else {
             let by = stats.shadowed_by[i].map(|j| (rows[j].head, game.rows[j].name.clone()));
-            let mut d = Diag::error("shadowed", s.head, format!("combination `{name}` can never be the best one"))
+            let mut d = Diag::error(codes::SHADOWED, s.head, format!("combination `{name}` can never be the best one"))
                 .label("every hand that forms it forms a combination above it first");
             if let Some((span, other)) = by {
                 d = d
@@ -128,7 +117,7 @@ pub fn check_rows(rows: &[&Section], stats: &RowStats, game: &Exchange, cx: &mut
         if game.rows[i].pays > game.rows[i - 1].pays && stats.best[i] > 0 {
             cx.push(
                 Diag::warning(
-                    "paytable-order",
+                    codes::PAYTABLE_ORDER,
                     rows[i].head,
                     format!("`{}` pays more than `{}` above it", game.rows[i].name, game.rows[i - 1].name),
                 )
@@ -149,7 +138,7 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
         let n = n as usize;
         if n > MAX_HAND || n > deck.size() {
             cx.push(
-                Diag::error("out-of-range", p.values_span(), format!("a hand of {n} cards is too large"))
+                Diag::error(codes::OUT_OF_RANGE, p.values_span(), format!("a hand of {n} cards is too large"))
                     .label(format!("at most {} here", MAX_HAND.min(deck.size()))),
             );
             return None;
@@ -157,7 +146,7 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
         if Exchange::table_size(deck.ranks.len(), n, n).is_none() {
             cx.push(
                 Diag::error(
-                    "too-large",
+                    codes::TOO_LARGE,
                     p.values_span(),
                     format!("the combination table for {n} cards of {} ranks is too large", deck.ranks.len()),
                 )
@@ -173,7 +162,7 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
         let n = cx.prop_int(p, 0, what)?;
         if n > MAX_PAYOUT {
             cx.push(
-                Diag::error("out-of-range", p.values_span(), format!("`{key}` is too large"))
+                Diag::error(codes::OUT_OF_RANGE, p.values_span(), format!("`{key}` is too large"))
                     .label(format!("at most {MAX_PAYOUT}")),
             );
             return None;
@@ -191,7 +180,7 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
                         (cx.int_at_least(a, 0, "a number of cards")?, cx.int_at_least(z, 0, "a number of cards")?);
                     if z > MAX_HAND as i64 {
                         cx.push(
-                            Diag::error("out-of-range", v.span, format!("cannot exchange {z} cards"))
+                            Diag::error(codes::OUT_OF_RANGE, v.span, format!("cannot exchange {z} cards"))
                                 .label(format!("at most {MAX_HAND}")),
                         );
                         return None;
@@ -203,7 +192,8 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
         }
         if sizes.is_empty() {
             cx.push(
-                Diag::error("arity", p.key.span, "no exchange sizes given").label("expected `0..1` or a list of sizes"),
+                Diag::error(codes::ARITY, p.key.span, "no exchange sizes given")
+                    .label("expected `0..1` or a list of sizes"),
             );
             return None;
         }
@@ -212,7 +202,7 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
     let prefer = b.require(cx, "prefer", "fewer-cards leftmost").and_then(|p| {
         if p.values.is_empty() {
             cx.push(
-                Diag::error("empty-tiebreak", p.key.span, "the tie-break names nothing")
+                Diag::error(codes::EMPTY_TIEBREAK, p.key.span, "the tie-break names nothing")
                     .label("no criterion after `prefer:`")
                     .help("for example `prefer: fewer-cards leftmost`"),
             );
@@ -229,7 +219,7 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
             };
             if out.contains(&pref) {
                 cx.push(
-                    Diag::error("duplicate", v.span, format!("`{c}` is named twice in the tie-break"))
+                    Diag::error(codes::DUPLICATE, v.span, format!("`{c}` is named twice in the tie-break"))
                         .label("named again"),
                 );
                 return None;
@@ -242,8 +232,12 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
     let ((hand, _), (sizes, sp)) = (hand?, sizes?);
     if let Some(&big) = sizes.iter().find(|&&k| k > hand) {
         cx.push(
-            Diag::error("out-of-range", sp.values_span(), format!("cannot exchange {big} cards of a {hand}-card hand"))
-                .label(format!("at most {hand}")),
+            Diag::error(
+                codes::OUT_OF_RANGE,
+                sp.values_span(),
+                format!("cannot exchange {big} cards of a {hand}-card hand"),
+            )
+            .label(format!("at most {hand}")),
         );
         return None;
     }
@@ -253,7 +247,7 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
 fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &mut Cx) -> Option<Vec<Row>> {
     if rows.is_empty() {
         cx.push(
-            Diag::error("missing", top.head, "the rule file has no `combination`")
+            Diag::error(codes::MISSING, top.head, "the rule file has no `combination`")
                 .label("no combination table")
                 .help("add rows such as `combination \"five in a row\" { pattern: run(5) pays: 100 }`"),
         );
@@ -265,7 +259,7 @@ fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &m
         let b = Block::of_section(s);
         let Some(name) = s.name() else {
             cx.push(
-                Diag::error("missing", s.head, "a combination needs a name")
+                Diag::error(codes::MISSING, s.head, "a combination needs a name")
                     .label("no name")
                     .help("write `combination \"name\" { ... }`"),
             );
@@ -274,7 +268,7 @@ fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &m
         };
         if let Some(j) = out.iter().position(|r| r.name == name.value) {
             cx.push(
-                Diag::error("duplicate", name.span, format!("combination `{}` is defined twice", name.value))
+                Diag::error(codes::DUPLICATE, name.span, format!("combination `{}` is defined twice", name.value))
                     .label("defined again here")
                     .note(rows[j].head, "first defined here"),
             );
@@ -289,14 +283,14 @@ fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &m
             let n = cx.int(e, "a payout (a whole number)")?;
             if n > MAX_PAYOUT {
                 cx.push(
-                    Diag::error("out-of-range", e.span, format!("payout `{n}` is too large"))
+                    Diag::error(codes::OUT_OF_RANGE, e.span, format!("payout `{n}` is too large"))
                         .label(format!("at most {MAX_PAYOUT}")),
                 );
                 return None;
             }
             if n < 0 {
                 cx.push(
-                    Diag::error("negative-payout", e.span, format!("payout `{n}` is negative"))
+                    Diag::error(codes::NEGATIVE_PAYOUT, e.span, format!("payout `{n}` is negative"))
                         .label("a combination pays 0 or more")
                         .help("the cost of playing is `entry` and `cost` in the `play` section"),
                 );
@@ -312,7 +306,7 @@ fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &m
         let _ = i;
     }
     if out.len() > 250 {
-        cx.push(Diag::error("too-large", rows[250].head, "at most 250 combinations").label("one too many"));
+        cx.push(Diag::error(codes::TOO_LARGE, rows[250].head, "at most 250 combinations").label("one too many"));
         return None;
     }
     ok.then_some(out)
@@ -331,7 +325,7 @@ fn pattern(e: &Expr, deck: &Deck, hand: usize, cx: &mut Cx) -> Option<Vec<Part>>
             "run" | "kind" => {
                 let [n] = args.as_slice() else {
                     cx.push(
-                        Diag::error("arity", e.span, format!("`{}` takes one number", f.name))
+                        Diag::error(codes::ARITY, e.span, format!("`{}` takes one number", f.name))
                             .label(format!("write `{}(3)`", f.name)),
                     );
                     return None;
@@ -342,7 +336,7 @@ fn pattern(e: &Expr, deck: &Deck, hand: usize, cx: &mut Cx) -> Option<Vec<Part>>
             "ranks" => {
                 let rs = crate::engines::cards::lower::ranks(deck, args, cx)?;
                 if rs.is_empty() {
-                    cx.push(Diag::error("arity", e.span, "`ranks` needs at least one rank").label("no ranks"));
+                    cx.push(Diag::error(codes::ARITY, e.span, "`ranks` needs at least one rank").label("no ranks"));
                     return None;
                 }
                 Some(vec![Part::Ranks(rs)])
@@ -363,10 +357,12 @@ fn pattern(e: &Expr, deck: &Deck, hand: usize, cx: &mut Cx) -> Option<Vec<Part>>
     }
 }
 
-fn output_section(s: &Section, cx: &mut Cx) -> Option<(Template, Template)> {
+type Lines = (OutputLine<NoFields>, OutputLine<ExchangeFields<'static>>);
+
+fn output_section(s: &Section, cx: &mut Cx) -> Option<Lines> {
     let b = Block::of_section(s);
-    let stay = b.require(cx, "stay", "\"Stay\"").and_then(|p| cx.template(p, &[]));
-    let exchange = b.require(cx, "exchange", "\"Exchange {cards}\"").and_then(|p| cx.template(p, &["cards", "count"]));
+    let stay = b.require(cx, "stay", "\"Stay\"").and_then(|p| cx.template(p));
+    let exchange = b.require(cx, "exchange", "\"Exchange {cards}\"").and_then(|p| cx.template(p));
     b.finish(cx);
     Some((stay?, exchange?))
 }

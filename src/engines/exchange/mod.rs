@@ -9,16 +9,17 @@
 //! row of every (kept multiset, k drawn ranks), so the expectation loop does
 //! one byte load and one multiply-add per possible draw.
 
+mod analyze;
+mod explain;
 pub mod lower;
 
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
-use crate::engines::cards::{Card, Deck};
-use crate::game::input::Lines;
-use crate::game::{Output, RunError};
+use crate::engines::cards::{Card, Dealt, Deck};
+use crate::game::{records, Cases, Explanation, Game, Input, InputError, RunError, RunOptions};
 use crate::source::Span;
-use crate::template::{Template, Val};
+use crate::template::{NoFields, OutputLine};
 
 /// Largest lookup table accepted (entries of one table).
 pub const MAX_TABLE: usize = 1 << 24;
@@ -28,6 +29,84 @@ pub const MAX_RANKS: usize = 64;
 pub const MAX_HAND: usize = 16;
 /// Largest payout (payout sums stay far from overflow).
 pub const MAX_PAYOUT: i64 = 1_000_000_000;
+
+crate::fields! {
+    /// The fields of the `exchange` line: the discarded cards as written,
+    /// and how many.
+    pub struct ExchangeFields<'a> {
+        "cards" cards: &'a [&'a str],
+        "count" count: i64,
+    }
+}
+
+/// One deal as read: its cards, and the line they are written on with
+/// each card's place in it.
+#[derive(Debug, Clone, Default)]
+pub struct Deal {
+    pub cards: Vec<Card>,
+    line: String,
+    tokens: Vec<(u32, u32)>,
+}
+
+impl Deal {
+    fn start(&mut self, line: &str) {
+        self.cards.clear();
+        self.tokens.clear();
+        self.line.clear();
+        self.line.push_str(line);
+    }
+
+    fn push(&mut self, card: Card, at: usize, len: usize) {
+        self.cards.push(card);
+        self.tokens.push((at as u32, (at + len) as u32));
+    }
+
+    /// Card `i` as written in the input.
+    pub fn token(&self, i: usize) -> &str {
+        let (a, b) = self.tokens[i];
+        &self.line[a as usize..b as usize]
+    }
+}
+
+impl Game for Exchange {
+    fn run(&self, input: &mut Input, out: &mut crate::game::Output, opts: &RunOptions) -> Result<(), RunError> {
+        crate::game::run_cases(self, input, out, opts)
+    }
+
+    fn analysis(&self) -> Option<&dyn crate::game::Analyze> {
+        Some(self)
+    }
+
+    fn explainer(&self) -> Option<&dyn crate::game::Explain> {
+        Some(self)
+    }
+}
+
+impl Cases for Exchange {
+    type Case = Deal;
+    type Reader = Dealt;
+    type Scratch = ();
+
+    fn read(&self, input: &mut Input, dealt: &mut Dealt, deal: &mut Deal) -> Result<bool, InputError> {
+        self.read_deal(input, dealt, deal)
+    }
+
+    fn solve(&self, deal: &Deal, _: &mut (), _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {
+        let mask = self.best(&deal.cards);
+        self.render(out, mask, deal);
+        Ok(())
+    }
+
+    fn explain(
+        &self,
+        deal: &Deal,
+        _: &mut (),
+        _: &RunOptions,
+        each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
+    ) -> Result<(), RunError> {
+        each(self.explain_deal(deal))
+    }
+}
 
 /// One component of a combination's pattern. Components of one pattern use
 /// different cards.
@@ -178,8 +257,8 @@ pub struct Exchange {
     pays: [i64; 256],
     /// `binom[n][m]` = C(n, m) for n up to the suit count.
     binom: Vec<Vec<i64>>,
-    pub stay: Template,
-    pub exchange: Template,
+    pub stay: OutputLine<NoFields>,
+    pub exchange: OutputLine<ExchangeFields<'static>>,
     pub terminator: String,
     /// Where the rules that decide are written (for explanations).
     pub spans: ExchangeSpans,
@@ -205,8 +284,8 @@ pub struct ExchangeSpec {
     pub sizes: Vec<usize>,
     pub prefer: Vec<Prefer>,
     pub rows: Vec<Row>,
-    pub stay: Template,
-    pub exchange: Template,
+    pub stay: OutputLine<NoFields>,
+    pub exchange: OutputLine<ExchangeFields<'static>>,
     pub terminator: String,
     pub spans: ExchangeSpans,
 }
@@ -262,9 +341,9 @@ impl Exchange {
             }
             full[ranker.rank(&sorted)] = best.map_or(u8::MAX, |b| b as u8);
         });
-        for i in 0..n_rows {
+        for (i, takers) in taker.iter().enumerate() {
             if stats.best[i] == 0 && stats.formable[i] > 0 {
-                stats.shadowed_by[i] = (0..i).max_by_key(|&j| taker[i][j]);
+                stats.shadowed_by[i] = (0..i).max_by_key(|&j| takers[j]);
             }
         }
 
@@ -547,7 +626,7 @@ impl Exchange {
             stake += weight * v.cost as i128;
             deals += weight;
             done += 1;
-            if done % 256 == 0 {
+            if done.is_multiple_of(256) {
                 progress(done, total);
             }
         });
@@ -560,60 +639,32 @@ impl Exchange {
         self.choices.len() > 1 && self.choices[0].count_ones() > self.choices[self.choices.len() - 1].count_ones()
     }
 
-    /// Reads every deal of the input and hands its cards and their tokens
-    /// (as written) to `each`.
-    pub fn deals<'a>(
-        &self,
-        input: &'a str,
-        mut each: impl FnMut(&[Card], &[&'a str]) -> Result<(), RunError>,
-    ) -> Result<(), RunError> {
-        let mut lines = Lines::new(input);
-        let mut cards = vec![0 as Card; self.hand];
-        let mut tokens: Vec<&str> = Vec::with_capacity(self.hand);
-        loop {
-            let Some(line) = lines.next_nonblank() else {
-                return Err(lines
-                    .error_at_end(format!(
-                        "expected a deal of {} cards or `{}`, found end of input",
-                        self.hand, self.terminator
-                    ))
-                    .with_help(format!("the input ends with a line holding only `{}`", self.terminator))
-                    .into());
-            };
-            if line.text.trim() == self.terminator {
-                return Ok(());
+    /// Reads one deal into `deal`; false at the terminator line.
+    fn read_deal(&self, input: &mut Input, dealt: &mut Dealt, deal: &mut Deal) -> Result<bool, InputError> {
+        let what = || format!("a deal of {} cards", self.hand);
+        let Some(line) = records::until_terminator(input, &self.terminator, what)? else {
+            return Ok(false);
+        };
+        deal.start(line.text);
+        dealt.start(self.deck.size());
+        for (i, tok) in line.tokens().enumerate() {
+            if i == self.hand {
+                return Err(tok
+                    .error(format!("expected {} cards on this line, found more", self.hand))
+                    .with_help("one deal per line, cards separated by spaces"));
             }
-            tokens.clear();
-            for (i, tok) in line.tokens().enumerate() {
-                if i == self.hand {
-                    return Err(tok
-                        .error(format!("expected {} cards on this line, found more", self.hand))
-                        .with_help("one deal per line, cards separated by spaces")
-                        .into());
-                }
-                let Some(card) = self.deck.parse_card(tok.text) else {
-                    return Err(tok.error(self.deck.explain_bad_card(tok.text)).into());
-                };
-                if let Some(first) = cards[..i].iter().position(|&c| c == card) {
-                    return Err(tok
-                        .error(format!("card `{}` appears twice in this deal", tok.text))
-                        .with_help(format!("it is already card {} of the deal", first + 1))
-                        .into());
-                }
-                cards[i] = card;
-                tokens.push(tok.text);
-            }
-            if tokens.len() < self.hand {
-                return Err(line
-                    .error_at_end(format!("expected {} cards on this line, found {}", self.hand, tokens.len()))
-                    .with_help(format!(
-                        "one deal of {} cards per line; the input ends with `{}`",
-                        self.hand, self.terminator
-                    ))
-                    .into());
-            }
-            each(&cards, &tokens)?;
+            let card = dealt.card(&self.deck, &tok, || "this deal".to_string())?;
+            deal.push(card, tok.offset - line.offset, tok.text.len());
         }
+        if deal.cards.len() < self.hand {
+            return Err(line
+                .error_at_end(format!("expected {} cards on this line, found {}", self.hand, deal.cards.len()))
+                .with_help(format!(
+                    "one deal of {} cards per line; the input ends with `{}`",
+                    self.hand, self.terminator
+                )));
+        }
+        Ok(true)
     }
 
     /// The value of keeping the deal.
@@ -623,30 +674,20 @@ impl Exchange {
     }
 
     /// Renders the output line of a choice (with its newline).
-    pub fn render(&self, buf: &mut Vec<u8>, mask: u32, tokens: &[&str]) {
+    pub fn render(&self, buf: &mut Vec<u8>, mask: u32, deal: &Deal) {
         if mask == 0 {
-            self.stay.line(buf, &[]);
+            self.stay.line(buf, &NoFields);
         } else {
             let mut chosen = [""; MAX_HAND];
             let mut n = 0;
-            for (i, t) in tokens.iter().enumerate() {
+            for i in 0..deal.cards.len() {
                 if mask >> i & 1 == 1 {
-                    chosen[n] = t;
+                    chosen[n] = deal.token(i);
                     n += 1;
                 }
             }
-            self.exchange.line(buf, &[Val::Strs(&chosen[..n]), Val::Int(n as i64)]);
+            self.exchange.line(buf, &ExchangeFields { cards: &chosen[..n], count: n as i64 });
         }
-    }
-
-    /// Runs every deal of the input, one output line each.
-    pub fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
-        self.deals(input, |cards, tokens| {
-            let mask = self.best(cards);
-            self.render(out.buffer(), mask, tokens);
-            out.end_case()?;
-            Ok(())
-        })
     }
 
     /// The discard mask of each choice, in preference order.
@@ -932,83 +973,5 @@ mod tests {
     fn leftmost_choices_come_first_within_a_size() {
         let order = choice_order(3, &[0, 1, 2], &[Prefer::FewerCards, Prefer::Leftmost]);
         assert_eq!(order, vec![0b000, 0b001, 0b010, 0b100, 0b011, 0b101, 0b110]);
-    }
-}
-
-impl crate::game::explain::Explain for Exchange {
-    /// For each deal: the row that pays now, the value of every choice as an
-    /// exact fraction, the rows the chosen exchange's draws land in, the
-    /// cost, and the tie-break when several choices are equally good.
-    fn explain(&self, input: &str, each: &mut dyn FnMut(crate::game::explain::Explanation)) -> Result<(), RunError> {
-        self.deals(input, |cards, tokens| {
-            let (mask, values) = self.decide(cards);
-            let mut line = Vec::new();
-            self.render(&mut line, mask, tokens);
-            let output = String::from_utf8_lossy(&line).trim_end().to_string();
-            let name_of = |m: u32| -> String {
-                let mut b = Vec::new();
-                self.render(&mut b, m, tokens);
-                String::from_utf8_lossy(&b).trim_end().to_string()
-            };
-            let show = |v: &Value| {
-                let (n, d) = v.fraction();
-                let pays = if v.ways == 1 { format!("{}", v.sum) } else { format!("{}/{}", v.sum, v.ways) };
-                let exact = if d == 1 { format!("{n}") } else { format!("{n}/{d}") };
-                format!("{pays} - {} = {exact}", v.cost)
-            };
-            let mut e = crate::game::explain::Explanation { output, ..Default::default() };
-            let best_i = self.choices.iter().position(|&m| m == mask).unwrap_or(0);
-            let best = values[best_i];
-            let now = self.row_of_ranks(&cards.iter().map(|&c| self.deck.rank(c)).collect::<Vec<_>>());
-            e.rules.push((
-                self.spans.rows[now],
-                format!(
-                    "the deal forms `{}` first: staying is worth {}",
-                    self.rows[now].name,
-                    show(&self.stay_value(cards))
-                ),
-            ));
-            if mask != 0 {
-                let draws = self.draw_rows(cards, mask);
-                let total: i64 = draws.iter().sum();
-                for (row, &n) in draws.iter().enumerate() {
-                    if n > 0 && row != now {
-                        e.rules.push((
-                            self.spans.rows[row],
-                            format!("{n} of {total} draws make it: pays {}", self.rows[row].pays),
-                        ));
-                    } else if n > 0 {
-                        e.rules.push((self.spans.rows[row], format!("{n} of {total} draws keep it")));
-                    }
-                }
-                e.rules.push((
-                    self.spans.cost,
-                    format!(
-                        "exchanging {} card(s) costs {} more",
-                        mask.count_ones(),
-                        self.cost * mask.count_ones() as i64
-                    ),
-                ));
-            }
-            let tied: Vec<String> = self
-                .choices
-                .iter()
-                .zip(&values)
-                .filter(|(_, v)| **v == best)
-                .map(|(&m, _)| format!("`{}`", name_of(m)))
-                .collect();
-            if tied.len() > 1 {
-                e.rules.push((
-                    self.spans.prefer,
-                    format!("{} are equally good: this order picks the first", tied.join(", ")),
-                ));
-            }
-            e.summary = format!("`{}` has the highest expected earning, {}", e.output, show(&best));
-            for (&m, v) in self.choices.iter().zip(&values) {
-                e.values.push((name_of(m), show(v)));
-            }
-            each(e);
-            Ok(())
-        })
     }
 }

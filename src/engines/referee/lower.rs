@@ -3,32 +3,25 @@
 //! See docs/engines/referee.md.
 
 use crate::check::{Block, Cx};
+use crate::diag::codes;
 use crate::diag::Diag;
 use crate::engines::referee::{Foul, Nominate, Referee, RefereeSpans, Wording, MAX_BALLS, VARS};
+use crate::engines::Engine;
 use crate::expr::{compile_bool, compile_int, compile_set, Env, Scope, SetFn, Ty};
-use crate::game::{Game, Output, RunError};
+use crate::game::Game;
 use crate::source::Span;
 use crate::syntax::{Expr, Property, Section};
-use crate::template::Template;
+use crate::template::OutputLine;
 
 /// Most balls of one kind.
 pub const MAX_COUNT: i64 = 1000;
 
-impl Game for Referee {
-    fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
-        Referee::run(self, input, out)
-    }
-
-    fn explainer(&self) -> Option<&dyn crate::game::explain::Explain> {
-        Some(self)
-    }
-}
-
-impl crate::game::explain::Explain for Referee {
-    fn explain(&self, input: &str, each: &mut dyn FnMut(crate::game::explain::Explanation)) -> Result<(), RunError> {
-        Referee::explain(self, input, each)
-    }
-}
+/// The referee engine in the registry.
+pub const ENGINE: Engine = Engine {
+    name: "referee",
+    summary: "a frame of a cue sport followed stroke by stroke: fouls, scores, respots, turns",
+    lower: |top, cx| lower(top, cx).map(|g| Box::new(g) as Box<dyn Game>),
+};
 
 const SCOPE_VARS: [(&str, Ty); 3] = [(VARS[0], Ty::Set), (VARS[1], Ty::Set), (VARS[2], Ty::Set)];
 
@@ -81,7 +74,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         if b == cue {
             cx.push(
                 Diag::error(
-                    "phase-never-left",
+                    codes::PHASE_NEVER_LEFT,
                     span,
                     format!("the cue ball `{}` cannot be an alternate ball", names[b]),
                 )
@@ -97,14 +90,14 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
             for &(b, span) in &list {
                 if b == cue || alt_mask >> b & 1 == 1 {
                     cx.push(
-                        Diag::error("sequence", span, format!("`{}` cannot be in the sequence", names[b]))
+                        Diag::error(codes::SEQUENCE, span, format!("`{}` cannot be in the sequence", names[b]))
                             .label(if b == cue { "the cue ball" } else { "an alternate ball" }),
                     );
                     ok = false;
                 }
                 if let Some(&(_, first)) = list.iter().find(|(x, s)| *x == b && s.start < span.start) {
                     cx.push(
-                        Diag::error("duplicate", span, format!("`{}` is in the sequence twice", names[b]))
+                        Diag::error(codes::DUPLICATE, span, format!("`{}` is in the sequence twice", names[b]))
                             .label("again here")
                             .note(first, "first here"),
                     );
@@ -115,7 +108,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
                 if i != cue && alt_mask >> i & 1 == 0 && !list.iter().any(|&(b, _)| b == i) {
                     cx.push(
                         Diag::error(
-                            "sequence-never-ends",
+                            codes::SEQUENCE_NEVER_ENDS,
                             p.values_span(),
                             format!("`{}` is never on: the sequence can never end", bl.name),
                         )
@@ -144,7 +137,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         if sequence_mask >> b & 1 == 0 {
             let p = play.items.iter().find(|i| i.key().name == "nominate").map_or(play.head, |i| i.span());
             cx.push(
-                Diag::error("sequence", p, format!("`{}` can never be nominated", names[b]))
+                Diag::error(codes::SEQUENCE, p, format!("`{}` can never be nominated", names[b]))
                     .label("not a ball of the sequence")
                     .help("nominate `lowest`, `highest` or a ball of the sequence"),
             );
@@ -181,7 +174,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     if min > max {
         cx.push(
             Diag::error(
-                "penalty-range",
+                codes::PENALTY_RANGE,
                 min_p.values_span(),
                 format!("the smallest penalty ({min}) is above the largest ({max})"),
             )
@@ -212,7 +205,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         let b = back.trailing_zeros() as usize;
         cx.push(
             Diag::error(
-                "phase-never-left",
+                codes::PHASE_NEVER_LEFT,
                 fe.span,
                 format!("`{}` can be respotted, so the first phase can never be left", names[b]),
             )
@@ -228,7 +221,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         if second(&Env { sets: &[one, one, one], ints: &[] }) & one != 0 {
             cx.push(
                 Diag::error(
-                    "sequence-never-ends",
+                    codes::SEQUENCE_NEVER_ENDS,
                     se.span,
                     format!("`{}` comes back after it is potted fairly: the sequence can never end", names[b]),
                 )
@@ -293,7 +286,7 @@ fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
         let b = Block::of_section(s);
         let Some(name) = s.name() else {
             cx.push(
-                Diag::error("missing", s.head, "a ball needs a name")
+                Diag::error(codes::MISSING, s.head, "a ball needs a name")
                     .label("no name")
                     .help("write `ball \"NAME\" { value: 1 }`"),
             );
@@ -302,7 +295,7 @@ fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
         };
         if let Some(j) = out.iter().position(|o| o.name == name.value) {
             cx.push(
-                Diag::error("duplicate", name.span, format!("ball `{}` is defined twice", name.value))
+                Diag::error(codes::DUPLICATE, name.span, format!("ball `{}` is defined twice", name.value))
                     .label("defined again here")
                     .note(out[j].head, "first defined here"),
             );
@@ -313,7 +306,7 @@ fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
             let n = cx.prop_int(p, 1, "the number of such balls")?;
             if n > MAX_COUNT {
                 cx.push(
-                    Diag::error("too-large", p.values_span(), format!("at most {MAX_COUNT} balls of a kind"))
+                    Diag::error(codes::TOO_LARGE, p.values_span(), format!("at most {MAX_COUNT} balls of a kind"))
                         .label("too many"),
                 );
                 return None;
@@ -331,7 +324,7 @@ fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
     }
     if out.len() > MAX_BALLS {
         cx.push(
-            Diag::error("too-large", sections[MAX_BALLS].head, format!("at most {MAX_BALLS} balls"))
+            Diag::error(codes::TOO_LARGE, sections[MAX_BALLS].head, format!("at most {MAX_BALLS} balls"))
                 .label("one too many"),
         );
         return None;
@@ -339,7 +332,7 @@ fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
     let cues: Vec<&Ball> = out.iter().filter(|b| b.cue).collect();
     if ok && cues.is_empty() {
         cx.push(
-            Diag::error("missing", top.head, "no ball is the cue ball")
+            Diag::error(codes::MISSING, top.head, "no ball is the cue ball")
                 .label("no `cue: yes`")
                 .help("add `ball \"White\" { value: 0  cue: yes }`"),
         );
@@ -347,7 +340,7 @@ fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
     }
     if cues.len() > 1 {
         cx.push(
-            Diag::error("duplicate", cues[1].head, "two cue balls")
+            Diag::error(codes::DUPLICATE, cues[1].head, "two cue balls")
                 .label("a second `cue: yes`")
                 .note(cues[0].head, "the first cue ball"),
         );
@@ -358,7 +351,7 @@ fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
 
 fn ball(e: &Expr, names: &[String], cx: &mut Cx) -> Option<usize> {
     let w = cx.name(e, "a ball")?;
-    match names.iter().position(|n| n == w) {
+    match names.iter().position(|n| *n == w) {
         Some(i) => Some(i),
         None => {
             let w = w.to_string();
@@ -388,7 +381,7 @@ fn input_section(s: Option<&Section>, cx: &mut Cx) -> (Option<String>, Option<Ve
             let e = cx.one(p, "a string")?;
             let s = cx.string(e, "a string")?;
             if s.value.split_whitespace().next().is_none() {
-                cx.push(Diag::error("empty", e.span, format!("`{key}` cannot be empty")).label("no words"));
+                cx.push(Diag::error(codes::EMPTY, e.span, format!("`{key}` cannot be empty")).label("no words"));
                 return None;
             }
             Some(s.value.clone())
@@ -400,7 +393,8 @@ fn input_section(s: Option<&Section>, cx: &mut Cx) -> (Option<String>, Option<Ve
         if n.split_whitespace().count() != 1 {
             let p = s.items.iter().find(|i| i.key().name == "no-hit").map_or(s.head, |i| i.span());
             cx.push(
-                Diag::error("type", p, "`no-hit` must be one word").label("it is read as the first word of a stroke"),
+                Diag::error(codes::TYPE, p, "`no-hit` must be one word")
+                    .label("it is read as the first word of a stroke"),
             );
         }
     }
@@ -410,18 +404,15 @@ fn input_section(s: Option<&Section>, cx: &mut Cx) -> (Option<String>, Option<Ve
 
 fn output_section(s: &Section, cx: &mut Cx) -> Option<Wording> {
     let b = Block::of_section(s);
-    let mut t = |key: &'static str, example: &str, fields: &[&str]| -> Option<Template> {
-        b.require(cx, key, example).and_then(|p| cx.template(p, fields))
-    };
-    let frame = t("frame", "\"frame {frame}\"", &["frame"]);
-    let turn = t("turn", "\"{player}'s turn\"", &["player"]);
-    let in_hand = t("in-hand", "\"{player}'s turn, in-hand\"", &["player"]);
-    let foul = t("foul", "\"foul\"", &[]);
-    let score = t("score", "\"{first} : {second}\"", &["first", "second"]);
-    let respot = t("respot", "\"respot {balls}\"", &["balls"]);
-    let tie = t("tie", "\"tie\"", &[]);
-    let wins = t("wins", "\"{player} wins\"", &["player"]);
-    let between = b.prop(cx, "between").map_or(Some(Template::literal("")), |p| cx.template(p, &[]));
+    let frame = b.require(cx, "frame", "\"frame {frame}\"").and_then(|p| cx.template(p));
+    let turn = b.require(cx, "turn", "\"{player}'s turn\"").and_then(|p| cx.template(p));
+    let in_hand = b.require(cx, "in-hand", "\"{player}'s turn, in-hand\"").and_then(|p| cx.template(p));
+    let foul = b.require(cx, "foul", "\"foul\"").and_then(|p| cx.template(p));
+    let score = b.require(cx, "score", "\"{first} : {second}\"").and_then(|p| cx.template(p));
+    let respot = b.require(cx, "respot", "\"respot {balls}\"").and_then(|p| cx.template(p));
+    let tie = b.require(cx, "tie", "\"tie\"").and_then(|p| cx.template(p));
+    let wins = b.require(cx, "wins", "\"{player} wins\"").and_then(|p| cx.template(p));
+    let between = b.prop(cx, "between").map_or(Some(OutputLine::literal("")), |p| cx.template(p));
     b.finish(cx);
     Some(Wording {
         frame: frame?,
@@ -439,7 +430,6 @@ fn output_section(s: &Section, cx: &mut Cx) -> Option<Wording> {
 #[cfg(test)]
 mod tests {
     use crate::engines::compile;
-    use crate::game::Output;
     use crate::load::load_text;
 
     /// A tiny game with neutral names: cue ball `Q`, two `A`s alternating
@@ -465,12 +455,9 @@ output { frame: "F{frame}" turn: "{player}" in-hand: "{player}*" foul: "!" score
         let (compiled, diags) = compile(&loaded);
         let game =
             compiled.unwrap_or_else(|| panic!("{:?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>())).game;
-        let mut buf = Vec::new();
-        {
-            let mut out = Output::new(&mut buf);
-            game.run(input, &mut out).unwrap();
-        }
-        String::from_utf8(buf).unwrap()
+        let (printed, result) = crate::game::run_text(game.as_ref(), input, &Default::default());
+        result.unwrap();
+        printed
     }
 
     #[test]

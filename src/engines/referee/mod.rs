@@ -17,17 +17,21 @@
 
 pub mod lower;
 
+use crate::game::{Explain, Explanation, Game, RunOptions};
+
 use crate::diag::did_you_mean;
 use crate::expr::{BoolFn, Env, IntFn, SetFn};
-use crate::game::input::{InputError, Line, Lines};
-use crate::game::{Output, RunError};
+use crate::game::records::Counted;
+use crate::game::{Input, InputError, Line, Output, RunError, Token};
 use crate::source::Span;
-use crate::template::{Template, Val};
+use crate::template::{NoFields, OutputLine};
 
 /// Most balls a rule file may name (one bit each in a set).
 pub const MAX_BALLS: usize = 64;
 /// Most frames in one input.
 pub const MAX_FRAMES: u64 = 1 << 40;
+/// A frame's lines are handed to the output when they grow past this.
+const FLUSH_AT: usize = 1 << 16;
 
 /// The index of each variable in `Env::sets` for the rule expressions.
 pub const VARS: [&str; 3] = ["first", "potted", "on"];
@@ -82,17 +86,46 @@ pub enum Event<'a> {
     Lot { player: usize, players: [&'a str; 2] },
 }
 
+crate::fields! {
+    /// The first line of a frame: its number.
+    pub struct FrameFields {
+        "frame" frame: i64,
+    }
+}
+
+crate::fields! {
+    /// A line about one player (whose turn it is, who wins).
+    pub struct PlayerFields<'a> {
+        "player" player: &'a str,
+    }
+}
+
+crate::fields! {
+    /// The score line: each player's score, in the order the frame named them.
+    pub struct ScoreFields {
+        "first" first: i64,
+        "second" second: i64,
+    }
+}
+
+crate::fields! {
+    /// The respot line: the balls put back, in ascending value.
+    pub struct RespotFields<'a> {
+        "balls" balls: &'a [&'a str],
+    }
+}
+
 /// The output lines.
 pub struct Wording {
-    pub frame: Template,
-    pub turn: Template,
-    pub in_hand: Template,
-    pub foul: Template,
-    pub score: Template,
-    pub respot: Template,
-    pub tie: Template,
-    pub wins: Template,
-    pub between: Template,
+    pub frame: OutputLine<FrameFields>,
+    pub turn: OutputLine<PlayerFields<'static>>,
+    pub in_hand: OutputLine<PlayerFields<'static>>,
+    pub foul: OutputLine<NoFields>,
+    pub score: OutputLine<ScoreFields>,
+    pub respot: OutputLine<RespotFields<'static>>,
+    pub tie: OutputLine<NoFields>,
+    pub wins: OutputLine<PlayerFields<'static>>,
+    pub between: OutputLine<NoFields>,
 }
 
 /// The lowered rules of a referee game.
@@ -291,7 +324,7 @@ impl Referee {
         stroke.first = if first.text == self.no_hit {
             None
         } else {
-            let b = self.ball(first.text).ok_or_else(|| self.unknown_ball(first.text, first.offset, true))?;
+            let b = self.ball(first.text).ok_or_else(|| self.unknown_ball(&first, true))?;
             if b == self.cue {
                 return Err(first
                     .error(format!("`{}` is the cue ball: it cannot be the ball hit first", first.text))
@@ -305,7 +338,7 @@ impl Referee {
         taken.clear();
         taken.resize(self.names.len(), 0);
         for t in toks {
-            let b = self.ball(t.text).ok_or_else(|| self.unknown_ball(t.text, t.offset, false))?;
+            let b = self.ball(t.text).ok_or_else(|| self.unknown_ball(&t, false))?;
             taken[b] += 1;
             if taken[b] > st.counts[b] {
                 let left = st.counts[b];
@@ -329,11 +362,11 @@ impl Referee {
         self.names.iter().position(|n| n == text)
     }
 
-    fn unknown_ball(&self, text: &str, offset: usize, first: bool) -> InputError {
+    fn unknown_ball(&self, tok: &Token, first: bool) -> InputError {
         let what = if first { format!("a ball or `{}`", self.no_hit) } else { "a ball".to_string() };
-        let e = InputError::new(offset, text.len(), format!("expected {what}, found `{text}`"));
+        let e = tok.error(format!("expected {what}, found {}", tok.quoted()));
         let names = self.names.iter().map(String::as_str).chain(first.then_some(self.no_hit.as_str()));
-        match did_you_mean(text, names) {
+        match did_you_mean(tok.text, names) {
             Some(s) => e.with_help(format!("did you mean `{s}`?")),
             None => e.with_help(format!("the balls are {}", self.names.join(" "))),
         }
@@ -347,67 +380,55 @@ impl Referee {
 
     fn turn_line(&self, buf: &mut Vec<u8>, name: &str, in_hand: bool) {
         let t = if in_hand { &self.out.in_hand } else { &self.out.turn };
-        t.line(buf, &[Val::Str(name)]);
+        t.line(buf, &PlayerFields { player: name });
     }
 
     fn respot_line(&self, buf: &mut Vec<u8>, mask: u64) {
         let names: Vec<&str> =
             self.by_value.iter().filter(|&&b| mask >> b & 1 == 1).map(|&b| self.names[b].as_str()).collect();
-        self.out.respot.line(buf, &[Val::Strs(&names)]);
+        self.out.respot.line(buf, &RespotFields { balls: &names });
     }
 
     /// Runs every frame of the input. On bad input, the lines of the
     /// frames before it (and of the current frame up to it) are written
     /// before the error is returned.
-    pub fn run(&self, input: &str, out: &mut Output) -> Result<(), RunError> {
-        let mut buf: Vec<u8> = Vec::with_capacity(1 << 17);
-        let r = self.run_frames::<false>(input, out, &mut buf, &mut |_, _| {});
+    pub fn run(&self, input: &mut Input, out: &mut Output) -> Result<(), RunError> {
+        let mut buf: Vec<u8> = Vec::with_capacity(FLUSH_AT * 2);
+        let r = self.run_frames::<false>(input, out, &mut buf, &mut |_, _| Ok(()));
         out.write(&buf)?;
         r
     }
 
-    /// Reads and referees every frame, writing the lines to `buf` (flushed
-    /// to `out` between frames) and reporting to `see` as it goes.
+    /// Reads and referees every frame, writing the lines to `buf` (handed
+    /// to `out` at the end of each frame, and within a frame whenever it
+    /// grows past [`FLUSH_AT`]) and reporting to `see` as it goes.
     pub fn run_frames<const TRACE: bool>(
         &self,
-        input: &str,
+        input: &mut Input,
         out: &mut Output,
         buf: &mut Vec<u8>,
-        see: &mut impl FnMut(Event<'_>, &[u8]),
+        see: &mut impl FnMut(Event<'_>, &[u8]) -> Result<(), RunError>,
     ) -> Result<(), RunError> {
         let mark = std::cell::Cell::new(buf.len());
         // `run` passes TRACE = false: no report costs anything there.
-        let mut report = |e: Event<'_>, buf: &[u8]| {
+        let mut report = |e: Event<'_>, buf: &[u8]| -> Result<(), RunError> {
             if TRACE {
-                see(e, &buf[mark.get().min(buf.len())..]);
+                see(e, &buf[mark.get().min(buf.len())..])?;
                 mark.set(buf.len());
             }
+            Ok(())
         };
-        let mut lines = Lines::new(input);
-        let Some(head) = lines.next_nonblank() else {
-            return Err(lines.error_at_end("expected the number of frames, found end of input").into());
-        };
-        let frames = {
-            let mut toks = head.tokens();
-            let t = toks.next().ok_or_else(|| head.error("expected the number of frames"))?;
-            let n: u64 = t.text.parse().ok().filter(|&n| n <= MAX_FRAMES).ok_or_else(|| {
-                t.error(format!("expected the number of frames, found `{}`", t.text))
-                    .with_help("the first line holds one whole number")
-            })?;
-            if let Some(extra) = toks.next() {
-                return Err(extra.error("expected only the number of frames on the first line").into());
-            }
-            n
-        };
+        let mut frames = Counted::default();
         let mut taken = Vec::new();
         let mut stroke = Stroke { first: None, potted: Vec::new() };
-        for k in 1..=frames {
-            let Some(names_line) = lines.next_nonblank() else {
-                return Err(lines
+        let mut players = [String::new(), String::new()];
+        while let Some(k) = frames.next(input, "frame", MAX_FRAMES)? {
+            let total = frames.total();
+            let names_line = input.next_nonblank_or(|input| {
+                input
                     .error_at_end(format!("expected the players of frame {k}, found end of input"))
-                    .with_help(format!("the first line says there are {frames} frames"))
-                    .into());
-            };
+                    .with_help(format!("the first line says there are {total} frames"))
+            })?;
             let mut toks = names_line.tokens();
             let (Some(a), Some(b)) = (toks.next(), toks.next()) else {
                 let e = names_line.error_at_end(format!("expected the names of the two players of frame {k}"));
@@ -434,25 +455,34 @@ impl Referee {
                     .into());
             }
             if a.text == b.text {
-                return Err(b.error(format!("the two players are both named `{}`", b.text)).into());
+                return Err(b.error(format!("the two players are both named {}", b.quoted())).into());
             }
-            let players = [a.text, b.text];
+            players[0].clear();
+            players[0].push_str(a.text);
+            players[1].clear();
+            players[1].push_str(b.text);
+            let players = [players[0].as_str(), players[1].as_str()];
             if k > 1 {
-                self.out.between.line(buf, &[]);
+                self.out.between.line(buf, &NoFields);
             }
-            self.out.frame.line(buf, &[Val::Int(k as i64)]);
+            self.out.frame.line(buf, &FrameFields { frame: k as i64 });
             let mut st = self.start();
             self.turn_line(buf, players[0], true);
-            report(Event::Frame { frame: k }, buf);
+            report(Event::Frame { frame: k }, buf)?;
             // After a foul: (offender, in hand) while "play again" may come.
             let mut last_foul: Option<(usize, bool)> = None;
             loop {
-                let Some(line) = lines.next_nonblank() else {
-                    return Err(lines
+                if buf.len() >= FLUSH_AT {
+                    // A long frame: hand over what is reported so far.
+                    out.write(buf)?;
+                    buf.clear();
+                    mark.set(0);
+                }
+                let line = input.next_nonblank_or(|input| {
+                    input
                         .error_at_end(format!("expected a stroke, found end of input: frame {k} has not ended"))
                         .with_help("a frame ends on the first score or foul when only one ball is left")
-                        .into());
-                };
+                })?;
                 if self.is_play_again(&line) {
                     let Some((offender, in_hand)) = last_foul.take() else {
                         return Err(line
@@ -465,7 +495,7 @@ impl Referee {
                     st.player = offender;
                     st.in_hand = in_hand;
                     self.turn_line(buf, players[offender], in_hand);
-                    report(Event::PlayAgain { player: offender, players }, buf);
+                    report(Event::PlayAgain { player: offender, players }, buf)?;
                     continue;
                 }
                 self.read_stroke(&line, &st, &mut taken, &mut stroke)?;
@@ -475,39 +505,40 @@ impl Referee {
                     None
                 };
                 let striker = st.player;
-                report(Event::Before { st: &st, stroke: &stroke }, buf);
+                report(Event::Before { st: &st, stroke: &stroke }, buf)?;
                 let o = self.stroke(&mut st, &stroke);
                 if o.foul {
-                    self.out.foul.line(buf, &[]);
+                    self.out.foul.line(buf, &NoFields);
                 }
-                self.out.score.line(buf, &[Val::Int(st.scores[0]), Val::Int(st.scores[1])]);
+                self.out.score.line(buf, &ScoreFields { first: st.scores[0], second: st.scores[1] });
                 last_foul = o.foul.then_some((striker, st.in_hand));
                 if o.decisive {
                     if st.scores[0] != st.scores[1] {
                         let w = if st.scores[0] > st.scores[1] { 0 } else { 1 };
-                        self.out.wins.line(buf, &[Val::Str(players[w])]);
-                        report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf);
+                        self.out.wins.line(buf, &PlayerFields { player: players[w] });
+                        report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
                         break;
                     }
                     // A tie: the last ball comes back, a lot decides who plays.
                     if let Some(b) = last {
                         st.counts[b] = 1;
                     }
-                    self.out.tie.line(buf, &[]);
+                    self.out.tie.line(buf, &NoFields);
                     self.respot_line(buf, last.map_or(0, |b| 1 << b));
-                    report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf);
-                    let Some(lot) = lines.next_nonblank() else {
-                        return Err(lines
-                            .error_at_end(format!(
-                                "expected the name of the player who won the lot ({} or {}), found end of input",
-                                players[0], players[1]
-                            ))
-                            .into());
-                    };
-                    let name = lot.text.trim();
+                    report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
+                    let lot = input.next_nonblank_or(|input| {
+                        input.error_at_end(format!(
+                            "expected the name of the player who won the lot ({} or {}), found end of input",
+                            players[0], players[1]
+                        ))
+                    })?;
+                    let name = lot.trimmed();
                     let Some(p) = players.iter().position(|n| *n == name) else {
                         return Err(lot
-                            .error(format!("expected the name of the player who won the lot, found `{name}`"))
+                            .error(format!(
+                                "expected the name of the player who won the lot, found {}",
+                                crate::game::input::quote(name)
+                            ))
                             .with_help(format!("after a tie, a line names `{}` or `{}`", players[0], players[1]))
                             .into());
                     };
@@ -515,7 +546,7 @@ impl Referee {
                     st.in_hand = true;
                     last_foul = None;
                     self.turn_line(buf, players[p], true);
-                    report(Event::Lot { player: p, players }, buf);
+                    report(Event::Lot { player: p, players }, buf)?;
                     continue;
                 }
                 if o.respot != 0 {
@@ -524,19 +555,13 @@ impl Referee {
                 if o.turn_ends {
                     self.turn_line(buf, players[st.player], st.in_hand);
                 }
-                report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf);
+                report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
             }
-            if buf.len() >= 1 << 16 {
-                out.write(buf)?;
-                buf.clear();
-                mark.set(0);
-            }
-        }
-        if let Some(extra) = lines.next_nonblank() {
-            return Err(extra
-                .error(format!("expected end of input after {frames} frames"))
-                .with_help("the first line gives the number of frames")
-                .into());
+            // The frame is over: it is one case of the output.
+            out.write(buf)?;
+            buf.clear();
+            mark.set(0);
+            out.end_case()?;
         }
         Ok(())
     }
@@ -558,10 +583,10 @@ impl Referee {
     /// penalty formula's value and its bounds, the points, the respot rule.
     pub fn explain(
         &self,
-        input: &str,
-        each: &mut dyn FnMut(crate::game::explain::Explanation),
+        input: &mut Input,
+        each: &mut dyn FnMut(crate::game::Explanation) -> Result<(), RunError>,
     ) -> Result<(), RunError> {
-        use crate::game::explain::Explanation;
+        use crate::game::Explanation;
         let mut sink = std::io::sink();
         let mut out = Output::new(&mut sink);
         let mut buf = Vec::new();
@@ -590,9 +615,12 @@ impl Referee {
                 rules: vec![(sp.tie, "a tie on the last ball is replayed after a lot".to_string())],
                 ..Default::default()
             }),
-            Event::Before { st, stroke } => before = Some((st.clone(), stroke.clone())),
+            Event::Before { st, stroke } => {
+                before = Some((st.clone(), stroke.clone()));
+                Ok(())
+            }
             Event::Stroke { outcome: o, striker, st, players } => {
-                let Some((was, stroke)) = before.take() else { return };
+                let Some((was, stroke)) = before.take() else { return Ok(()) };
                 let on = self.on(&was, stroke.first);
                 let first = stroke.first.map_or(0, |b| 1u64 << b);
                 let potted = stroke.potted.iter().fold(0u64, |m, &b| m | 1 << b);
@@ -664,8 +692,29 @@ impl Referee {
                     "score".into(),
                     format!("{} {}, {} {}", players[0], st.scores[0], players[1], st.scores[1]),
                 ));
-                each(e);
+                each(e)
             }
         })
+    }
+}
+
+impl Game for Referee {
+    fn run(&self, input: &mut Input, out: &mut Output, _: &RunOptions) -> Result<(), RunError> {
+        Referee::run(self, input, out)
+    }
+
+    fn explainer(&self) -> Option<&dyn Explain> {
+        Some(self)
+    }
+}
+
+impl Explain for Referee {
+    fn explain(
+        &self,
+        input: &mut Input,
+        _: &RunOptions,
+        each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
+    ) -> Result<(), RunError> {
+        Referee::explain(self, input, each)
     }
 }

@@ -1,0 +1,96 @@
+//! `arbiter fmt`: print, check or rewrite rule files in canonical layout.
+
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use arbiter::diag::codes;
+use arbiter::load::read_rule_file;
+use arbiter::report::diag::of_diag;
+use arbiter::source::{SourceMap, Span};
+use arbiter::syntax::fmt::format;
+use arbiter::syntax::parse::MAX_FILE_SIZE;
+
+use super::print;
+use super::term::{exit, Term};
+
+pub fn fmt(term: &Term, paths: &[PathBuf], write: bool, check: bool) -> u8 {
+    let mut code = exit::OK;
+    let mut out = Vec::new();
+    for path in paths {
+        let stdin = path.as_os_str() == "-";
+        let name = if stdin { "<stdin>".to_string() } else { path.display().to_string() };
+        let bytes = if stdin { read_stdin() } else { read_rule_file(path) };
+        let text = match bytes.map(String::from_utf8) {
+            Ok(Ok(t)) if t.len() <= MAX_FILE_SIZE => t,
+            Ok(Ok(_)) => {
+                code = exit::worst(
+                    code,
+                    term.fail(codes::TOO_LARGE, format!("`{name}` is larger than {MAX_FILE_SIZE} bytes")),
+                );
+                continue;
+            }
+            Ok(Err(_)) => {
+                code = exit::worst(code, term.fail(codes::NOT_UTF8, format!("`{name}` is not valid UTF-8")));
+                continue;
+            }
+            Err(e) => {
+                code = exit::worst(code, term.fail(codes::UNREADABLE, format!("cannot read `{name}`: {e}")));
+                continue;
+            }
+        };
+        let formatted = match format(&text) {
+            Ok(f) => f,
+            Err(d) => {
+                let mut sources = SourceMap::new();
+                let id = sources.add(name, text.as_str());
+                let d = arbiter::diag::Diag { span: Span { file: id, ..d.span }, ..d };
+                term.report(&of_diag(&d, &sources));
+                code = exit::worst(code, exit::RULES);
+                continue;
+            }
+        };
+        if check {
+            if formatted != text {
+                out.extend_from_slice(format!("{name}: not in canonical layout\n").as_bytes());
+                code = exit::worst(code, exit::UNFORMATTED);
+            }
+        } else if write && !stdin {
+            if formatted != text {
+                if let Err(e) = write_atomically(path, formatted.as_bytes()) {
+                    code = exit::worst(code, term.fail(codes::IO, format!("cannot write `{name}`: {e}")));
+                }
+            }
+        } else {
+            out.extend_from_slice(formatted.as_bytes());
+        }
+    }
+    exit::worst(code, print(term, &out))
+}
+
+fn read_stdin() -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    io::stdin().lock().take(MAX_FILE_SIZE as u64 + 1).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Replaces the file at `path` with `bytes` in one step: the bytes go to a
+/// temporary file beside it, which is then renamed over it. A full disk or
+/// a concurrent writer never leaves a cut or empty file.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map_or_else(|| "rules".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(".{name}.arbiter-{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        if let Ok(meta) = std::fs::metadata(path) {
+            std::fs::set_permissions(&tmp, meta.permissions())?;
+        }
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

@@ -1,0 +1,118 @@
+//! The terminal: whether to use colour (decided once, from `--color`,
+//! `NO_COLOR` and whether stderr is a terminal), and the one path every
+//! diagnostic takes to stderr. Writing to stderr never panics: when stderr
+//! is closed, diagnostics are dropped and the exit code still tells.
+
+use std::io::{self, IsTerminal, Write};
+
+use arbiter::diag::codes::{self, Code, Family};
+use arbiter::report::diag::{render, Report};
+
+/// Exit codes, documented in `--help`, the README and docs/cli.md.
+pub mod exit {
+    pub const OK: u8 = 0;
+    pub const USAGE: u8 = 2;
+    pub const RULES: u8 = 3;
+    pub const INPUT: u8 = 4;
+    pub const IO: u8 = 5;
+    pub const EXAMPLE: u8 = 6;
+    pub const UNFORMATTED: u8 = 7;
+    pub const LIMIT: u8 = 8;
+
+    /// Of several failures, the code of the most serious one: a file that
+    /// cannot be read or written (5) over a resource limit (8) over an
+    /// invalid rule file (3) over an invalid input (4) over a failed
+    /// example (6) or an unformatted file (7).
+    pub fn worst(a: u8, b: u8) -> u8 {
+        const ORDER: [u8; 7] = [IO, LIMIT, RULES, INPUT, EXAMPLE, UNFORMATTED, USAGE];
+        let rank = |c: u8| ORDER.iter().position(|&o| o == c).unwrap_or(ORDER.len());
+        if a == OK {
+            b
+        } else if b == OK || rank(a) <= rank(b) {
+            a
+        } else {
+            b
+        }
+    }
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// How diagnostics and explanations are drawn.
+#[derive(Debug, Clone, Copy)]
+pub struct Term {
+    pub colour: bool,
+    /// Whether stdout is a terminal (then outputs are flushed per case).
+    pub stdout_is_terminal: bool,
+    width: usize,
+}
+
+impl Term {
+    pub fn new(choice: ColorChoice) -> Term {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let colour = match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => !no_color && io::stderr().is_terminal(),
+        };
+        Term { colour, stdout_is_terminal: io::stdout().is_terminal(), width: 100 }
+    }
+
+    /// Renders a diagnostic (or an explanation) as text.
+    pub fn render(&self, d: &dyn miette::Diagnostic) -> String {
+        render(d, self.colour, self.width)
+    }
+
+    /// Writes a diagnostic to stderr.
+    pub fn report(&self, d: &dyn miette::Diagnostic) {
+        let text = self.render(d);
+        let _ = io::stderr().lock().write_all(text.as_bytes());
+    }
+
+    /// Writes an error with no place in a file and returns its exit code.
+    pub fn fail(&self, code: Code, message: impl Into<String>) -> u8 {
+        let report = Report::plain(code, message);
+        self.report(&report);
+        exit_of(code)
+    }
+}
+
+/// The exit code of an error with this code.
+pub fn exit_of(code: Code) -> u8 {
+    match codes::family(code) {
+        Family::Rules => exit::RULES,
+        Family::Input => exit::INPUT,
+        Family::Io => exit::IO,
+        Family::Limit => exit::LIMIT,
+        Family::Usage => exit::USAGE,
+    }
+}
+
+/// The exit code for a failed write to stdout: none for a closed pipe (the
+/// reader has what it wanted), 5 otherwise, with a diagnostic.
+pub fn write_failed(term: &Term, e: &io::Error) -> u8 {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        exit::OK
+    } else {
+        term.fail(codes::IO, format!("cannot write the output: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exit;
+
+    #[test]
+    fn the_most_serious_failure_decides() {
+        assert_eq!(exit::worst(exit::UNFORMATTED, exit::IO), exit::IO);
+        assert_eq!(exit::worst(exit::IO, exit::UNFORMATTED), exit::IO);
+        assert_eq!(exit::worst(exit::RULES, exit::UNFORMATTED), exit::RULES);
+        assert_eq!(exit::worst(exit::OK, exit::EXAMPLE), exit::EXAMPLE);
+    }
+}

@@ -1,0 +1,113 @@
+//! Explanations of the tower engine: one line of perfect play, turn by
+//! turn (the card drawn, the move, the triangle and who scores it), the
+//! owner entries that gave each triangle away, the held cards' worth, and
+//! the totals.
+
+use super::{Action, Case, Tower, Tt};
+use crate::game::{explain_cases, Explain, Explanation, Input, RunError, RunOptions};
+
+impl Explain for Tower {
+    fn explain(
+        &self,
+        input: &mut Input,
+        opts: &RunOptions,
+        each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
+    ) -> Result<(), RunError> {
+        explain_cases(self, input, opts, each)
+    }
+}
+
+impl Tower {
+    /// Explains a case worth `v0` to the first player.
+    pub(super) fn explain_case(&self, case: &Case, tt: &mut Tt, v0: i32) -> Explanation {
+        let (line, held) = self.rules.principal_line(&case.deck, tt);
+        let name = |c: u8| self.deck.card_name(c as u16);
+        let sp = &self.spans;
+        let mut e = Explanation::default();
+        let mut buf = Vec::new();
+        self.verdict(&mut buf, case, v0);
+        e.output = String::from_utf8_lossy(&buf).trim_end().to_string();
+
+        let first = line.first().map_or(0, |t| t.mover as usize);
+        let by_card = self.rules.first_by_card.iter().any(|&p| p != self.rules.first_by_card[0]);
+        let why = if by_card {
+            format!("moves first: the first card, {}, is of this player's colour", name(case.deck[0]))
+        } else {
+            "moves first".to_string()
+        };
+        e.rules.push((sp.players[first], why));
+        e.rules.push((sp.first, format!("{} takes the first turn", self.players[first])));
+        let peaks: Vec<String> = (0..self.rules.peaks)
+            .map(|i| format!("{} {}", name(case.deck[2 * i]), name(case.deck[2 * i + 1])))
+            .collect();
+        e.rules.push((sp.peaks, format!("the peaks: {}", peaks.join(" | "))));
+
+        let k = sp.colours;
+        let mut scores = [0i64; 2];
+        let mut used: Vec<(usize, usize, i64)> = Vec::new(); // (owner entry, triangles, points)
+        for (i, turn) in line.iter().enumerate() {
+            let who = &self.players[turn.mover as usize];
+            let what = match turn.action {
+                Action::Hold => "holds it".to_string(),
+                Action::Floor { level, place, card } if card == turn.card => {
+                    format!("lays it on valley {} of level {}", place + 1, level + 1)
+                }
+                Action::Floor { level, place, card } => format!(
+                    "lays the held {} on valley {} of level {}, holds {}",
+                    name(card),
+                    place + 1,
+                    level + 1,
+                    name(turn.card)
+                ),
+                Action::Peak { level, place, left, right } => format!(
+                    "builds the peak {} {} on level {} at place {}",
+                    name(left),
+                    name(right),
+                    level + 1,
+                    place + 1
+                ),
+            };
+            let scored = match turn.triangle {
+                Some(tri) => {
+                    let owner = if turn.gain >= 0 { turn.mover as usize } else { 1 - turn.mover as usize };
+                    let pts = turn.gain.unsigned_abs() as i64;
+                    scores[owner] += pts;
+                    let mut key = tri.map(|c| sp.colour[c as usize]);
+                    key.sort_unstable();
+                    let entry = (key[0] * k + key[1]) * k + key[2];
+                    match used.iter_mut().find(|u| u.0 == entry) {
+                        Some(u) => (u.1, u.2) = (u.1 + 1, u.2 + pts),
+                        None => used.push((entry, 1, pts)),
+                    }
+                    format!(": triangle {} scores {pts} for {}", tri.map(name).join(" "), self.players[owner])
+                }
+                None => String::new(),
+            };
+            e.values.push((format!("turn {}: {who} draws {}", i + 1, name(turn.card)), format!("{what}{scored}")));
+        }
+        for (entry, n, pts) in used {
+            let s = if n == 1 { "" } else { "s" };
+            e.rules.push((sp.owner[entry], format!("{n} triangle{s}, {pts} points")));
+        }
+        for (p, h) in held.iter().enumerate() {
+            if let Some(c) = h {
+                let v = self.rules.held[p][*c as usize] as i64;
+                scores[p] += v;
+                let span = if sp.colour[*c as usize] == sp.player_colour[p] { sp.held_own } else { sp.held_other };
+                e.rules.push((span, format!("{} holds {} at the end: {v:+}", self.players[p], name(*c))));
+                e.values.push((format!("{} holds at the end", self.players[p]), format!("{} ({v:+})", name(*c))));
+            }
+        }
+        let template = match (if case.player == 0 { v0 } else { -v0 }).signum() {
+            1 => sp.wins,
+            -1 => sp.loses,
+            _ => sp.tie,
+        };
+        e.rules.push((template, "writes the line".to_string()));
+        e.summary = format!(
+            "case {}: both play perfectly; {} scores {} and {} scores {}",
+            case.number, self.players[0], scores[0], self.players[1], scores[1]
+        );
+        e
+    }
+}

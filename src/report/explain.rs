@@ -1,0 +1,96 @@
+//! Explanations rendered for people (miette labels on the rule file) and
+//! for tools (one JSON object per line).
+
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{Diagnostic, LabeledSpan, Severity, SourceCode};
+
+use crate::game::Explanation;
+use crate::source::{SourceFile, SourceMap};
+
+/// An explanation rendered by miette: the output line as the message, the
+/// rules as labels on the rule file, the values as help lines.
+#[derive(Debug)]
+pub struct Rendered {
+    message: String,
+    src: Arc<SourceFile>,
+    labels: Vec<LabeledSpan>,
+    help: String,
+    related: Vec<Rendered>,
+}
+
+/// An explanation as a miette report: the output line as the message,
+/// the rules as labels on the rule file, the values as help lines.
+pub fn render(e: &Explanation, sources: &SourceMap) -> Rendered {
+    let mut by_file: Vec<(u32, Vec<LabeledSpan>)> = Vec::new();
+    for (span, label) in &e.rules {
+        let l = LabeledSpan::new_with_span(Some(label.clone()), span.miette());
+        match by_file.iter_mut().find(|(f, _)| *f == span.file) {
+            Some((_, ls)) => ls.push(l),
+            None => by_file.push((span.file, vec![l])),
+        }
+    }
+    let values: Vec<String> = e.values.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+    let help =
+        std::iter::once(e.summary.clone()).chain(values).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n");
+    let mut files = by_file.into_iter();
+    let (first, labels) = files.next().unwrap_or((0, Vec::new()));
+    let related = files
+        .map(|(f, labels)| Rendered {
+            message: format!("rules in {}", sources.file(f).name),
+            src: sources.file(f).clone(),
+            labels,
+            help: String::new(),
+            related: Vec::new(),
+        })
+        .collect();
+    Rendered { message: e.output.clone(), src: sources.file(first).clone(), labels, help, related }
+}
+
+impl fmt::Display for Rendered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Rendered {}
+
+impl Diagnostic for Rendered {
+    fn severity(&self) -> Option<Severity> {
+        Some(Severity::Advice)
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        (!self.help.is_empty()).then(|| Box::new(&self.help) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&*self.src)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        (!self.related.is_empty())
+            .then(|| Box::new(self.related.iter().map(|r| r as &dyn Diagnostic)) as Box<dyn Iterator<Item = _>>)
+    }
+}
+
+/// One JSON object (one line): output, summary, rules with file, line,
+/// column and source text, and values.
+pub fn to_json(e: &Explanation, sources: &SourceMap) -> String {
+    let rules: Vec<serde_json::Value> = e
+        .rules
+        .iter()
+        .map(|(span, label)| {
+            let file = sources.file(span.file);
+            let (line, column) = file.line_col(span.start as usize);
+            serde_json::json!({
+                "file": file.name, "line": line, "column": column,
+                "text": sources.slice(*span), "says": label,
+            })
+        })
+        .collect();
+    let values: Vec<serde_json::Value> =
+        e.values.iter().map(|(k, v)| serde_json::json!({ "what": k, "value": v })).collect();
+    serde_json::json!({ "output": e.output, "summary": e.summary, "rules": rules, "values": values }).to_string()
+}
