@@ -27,6 +27,9 @@ pub const MAX_EXTENDS: usize = 16;
 pub struct Loaded {
     pub sources: SourceMap,
     pub items: Vec<Item>,
+    /// Warnings found while loading (a variant section that adds where it
+    /// probably meant to change).
+    pub warnings: Vec<Diag>,
 }
 
 mod bundled {
@@ -119,7 +122,7 @@ pub fn load_bundled(name: &str) -> Option<Result<Loaded, LoadError>> {
     let mut diags = Vec::new();
     let items = load_file(Files::Bundled, &path, &mut sources, &mut diags, &mut Vec::new(), None);
     Some(match items {
-        Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items }),
+        Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items, warnings: diags }),
         _ => Err(LoadError { sources, diags }),
     })
 }
@@ -169,7 +172,7 @@ pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
     let mut diags = Vec::new();
     let items = load_file(Files::Disk, path, &mut sources, &mut diags, &mut Vec::new(), None);
     match items {
-        Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items }),
+        Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items, warnings: diags }),
         _ => Err(LoadError { sources, diags }),
     }
 }
@@ -182,7 +185,7 @@ pub fn load_text(name: &str, text: &str, dir: &Path) -> Result<Loaded, LoadError
     let id = sources.add(name, text);
     let items = parse_and_extend(Files::Disk, id, text, dir, &mut sources, &mut diags, &mut Vec::new());
     match items {
-        Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items }),
+        Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items, warnings: diags }),
         _ => Err(LoadError { sources, diags }),
     }
 }
@@ -331,6 +334,8 @@ fn same_section(a: &Section, b: &Section) -> bool {
 
 /// Merges `over` (a variant's items) into `base`.
 pub fn merge(base: &mut Vec<Item>, over: Vec<Item>, diags: &mut Vec<Diag>) {
+    // The sections that came from the base (not those the variant adds).
+    let from_base = base.len();
     for item in over {
         match item {
             Item::Property(p) if p.key.name == "remove" => remove(base, &p, diags),
@@ -354,12 +359,44 @@ pub fn merge(base: &mut Vec<Item>, over: Vec<Item>, diags: &mut Vec<Diag>) {
                             .label("not in the base rule file")
                             .help("drop `replace` to add the section"),
                         );
+                    } else if let Some(close) = near_miss(&base[..from_base.min(base.len())], &s) {
+                        diags.push(
+                            Diag::warning(
+                                codes::NEW_SECTION,
+                                s.head,
+                                format!(
+                                    "`{}` is not in the base rule file: it is added as a new section",
+                                    head_text(&s)
+                                ),
+                            )
+                            .label("a new section")
+                            .note(close.head, "the base has this one")
+                            .help(format!("to change the base's section, write `{}`", head_text(close))),
+                        );
                     }
                     base.push(Item::Section(Section { replace: false, ..s }));
                 }
             },
         }
     }
+}
+
+/// A base section of the same kind whose label is close to the new
+/// section's (a misspelt label in a variant would add a section silently).
+fn near_miss<'b>(base: &'b [Item], s: &Section) -> Option<&'b Section> {
+    if s.kind.name == NOT_INHERITED {
+        return None;
+    }
+    let label = &s.labels.first()?.value;
+    let same_kind = || {
+        base.iter().filter_map(move |b| match b {
+            Item::Section(t) if t.kind.name == s.kind.name && t.labels.len() == s.labels.len() => Some(t),
+            _ => None,
+        })
+    };
+    let names: Vec<&str> = same_kind().filter_map(|t| t.labels.first()).map(|l| l.value.as_str()).collect();
+    let close = crate::diag::did_you_mean(label, names.iter().copied())?;
+    same_kind().find(|t| t.labels.first().is_some_and(|l| l.value == close))
 }
 
 fn head_text(s: &Section) -> String {

@@ -55,6 +55,7 @@ pub struct Compiled {
 /// error, and every diagnostic (warnings included) in source order.
 pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
     let mut cx = Cx::new();
+    cx.diags.extend(loaded.warnings.iter().cloned());
     let top = Block::new(&loaded.items, "the rule file", Span::new(0, 0, 0));
     let title = top.prop(&mut cx, "game").and_then(|p| {
         let e = cx.one(p, "the game's title")?;
