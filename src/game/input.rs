@@ -558,7 +558,7 @@ impl<'r> Input<'r> {
                 e.offset = self.offset();
                 e
             }
-            None => InputError::at(self.offset(), 1, 1, message),
+            None => Line { text: "", offset: self.offset(), number: 1 }.error_in(0, 0, message),
         }
     }
 }

@@ -113,7 +113,12 @@ pub fn of_input(e: &InputError, name: &str) -> Report {
             // miette draws no label past the end of a line: a blank stands
             // there for the end of the line or of the input.
             let text = if x.start >= x.text.len() { format!("{} ", x.text) } else { x.text.clone() };
-            let src = LineSource { name: name.to_string(), text, line: e.line.saturating_sub(1) };
+            let src = LineSource {
+                name: name.to_string(),
+                text,
+                line: e.line.saturating_sub(1),
+                column: e.column.saturating_sub(1),
+            };
             let label = LabeledSpan::new_primary_with_span(Some(place.clone()), (x.start, x.len.max(1)));
             (Src::Line(Arc::new(src)), vec![label], e.message.clone())
         }
@@ -135,8 +140,10 @@ pub fn of_input(e: &InputError, name: &str) -> Report {
 struct LineSource {
     name: String,
     text: String,
-    /// 0-based line number.
+    /// 0-based line number, and the error's 0-based column in the whole
+    /// line (the excerpt may be cut).
     line: usize,
+    column: usize,
 }
 
 impl SourceCode for LineSource {
@@ -150,7 +157,7 @@ impl SourceCode for LineSource {
             return Err(MietteError::OutOfBounds);
         }
         // The header shows the span's column when no context is asked for.
-        let column = if before == 0 { span.offset() } else { 0 };
+        let column = if before == 0 { self.column } else { 0 };
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),
             self.text.as_bytes(),
