@@ -46,7 +46,7 @@ fn a_rule_file_that_is_not_utf8_is_located() {
     let out = bin().arg("check").arg(&path).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3));
-    assert!(err.contains("not valid UTF-8") && err.contains(":1:11"), "{err}");
+    assert!(err.contains("arbiter::not-utf8") && err.contains("not valid UTF-8") && err.contains(":1:11"), "{err}");
 }
 
 #[test]
@@ -70,4 +70,29 @@ fn outputs_before_a_bad_case_are_flushed_first() {
     assert_eq!(out.status.code(), Some(4));
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 5000);
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 5001, column 13"));
+}
+
+#[test]
+fn a_missing_rule_file_is_unreadable_with_exit_5() {
+    let out = bin().args(["check", "no/such/file.rules"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(err.contains("arbiter::unreadable") && err.contains("no/such/file.rules"), "{err}");
+}
+
+#[test]
+fn an_output_that_cannot_be_written_is_exit_5() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else { return };
+    let out = bin().args(["check", "rules/get_straight.rules"]).stdout(full).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(err.contains("arbiter::io"), "{err}");
+}
+
+#[test]
+fn an_engine_without_an_analysis_is_a_usage_error() {
+    let out = bin().args(["analyze", "rules/snooker_referee.rules"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("arbiter::unsupported") && err.contains("has no analysis"), "{err}");
 }

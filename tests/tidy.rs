@@ -1,0 +1,214 @@
+//! Keeps the docs honest and the tree tidy:
+//! - every source file under `src/` is in the code map of docs/ARCHITECTURE.md;
+//! - the diagnostic codes of `src/diag/codes.rs` are exactly those of
+//!   docs/diagnostics.md, each used in `src/` and triggered by the test it
+//!   names;
+//! - every rule snippet in the docs checks: a fenced block marked `rules` is
+//!   a whole rule file and compiles without errors; one marked
+//!   `rules-excerpt` parses, and each of its lines is in a shipped rule file,
+//!   so that no example drifts from the files it quotes;
+//! - no bundled game's title appears in `src/`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use arbiter::engines::compile;
+use arbiter::load::load_text;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else { return out };
+    let mut entries: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            out.extend(files(&p, ext));
+        } else if p.extension().is_some_and(|e| e == ext) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn rel(p: &Path) -> String {
+    p.strip_prefix(root()).unwrap().to_string_lossy().replace('\\', "/")
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn every_source_file_is_in_the_code_map() {
+    let map = read(&root().join("docs/ARCHITECTURE.md"));
+    let missing: Vec<String> =
+        files(&root().join("src"), "rs").iter().map(|p| rel(p)).filter(|r| !map.contains(&format!("`{r}`"))).collect();
+    assert!(missing.is_empty(), "add these files to the code map in docs/ARCHITECTURE.md: {missing:?}");
+    // And the map names no file that is gone.
+    let gone: Vec<&str> = map
+        .split('`')
+        .filter(|w| w.starts_with("src/") && w.ends_with(".rs") && !w.contains('<'))
+        .filter(|w| !root().join(w).is_file())
+        .collect();
+    assert!(gone.is_empty(), "docs/ARCHITECTURE.md names files that do not exist: {gone:?}");
+}
+
+/// The codes of the registry: (constant name, code).
+fn registry() -> Vec<(String, String)> {
+    read(&root().join("src/diag/codes.rs"))
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let (name, rest) = l.split_once(" = \"")?;
+            let (code, _) = rest.split_once('"')?;
+            name.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                .then(|| (name.into(), code.into()))
+        })
+        .collect()
+}
+
+/// The rows of the code tables of docs/diagnostics.md: (code, triggers).
+fn documented() -> Vec<(String, Vec<String>)> {
+    read(&root().join("docs/diagnostics.md"))
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split(" | ").collect();
+            let code = cells[0].trim_start_matches("| ").trim_matches('`').to_string();
+            let triggers =
+                cells.last().unwrap().trim_end_matches(" |").split(", ").map(|t| t.trim_matches('`').to_string());
+            (code, triggers.filter(|t| !t.is_empty()).collect())
+        })
+        .collect()
+}
+
+#[test]
+fn the_diagnostic_codes_are_documented_used_and_tested() {
+    let registry = registry();
+    let docs = documented();
+    let reg: BTreeSet<&str> = registry.iter().map(|(_, c)| c.as_str()).collect();
+    let doc: BTreeSet<&str> = docs.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(reg, doc, "src/diag/codes.rs and docs/diagnostics.md must list the same codes");
+
+    let sources: String =
+        files(&root().join("src"), "rs").iter().filter(|p| !p.ends_with("diag/codes.rs")).map(|p| read(p)).collect();
+    for (name, code) in &registry {
+        assert!(sources.contains(&format!("codes::{name}")), "code `{code}` ({name}) is never used in src/");
+    }
+
+    for (code, triggers) in &docs {
+        assert!(!triggers.is_empty(), "docs/diagnostics.md: `{code}` names no test that triggers it");
+        for t in triggers {
+            let (file, function) = t.split_once("::").map_or((t.as_str(), None), |(f, n)| (f, Some(n)));
+            let path = root().join(file);
+            assert!(path.is_file(), "docs/diagnostics.md: `{code}`: no file {file}");
+            let text = std::fs::read(&path).unwrap();
+            let text = String::from_utf8_lossy(&text);
+            if let Some(f) = function {
+                assert!(text.contains(&format!("fn {f}(")), "{file} has no test `{f}` (for `{code}`)");
+            } else if file.starts_with("tests/check/") {
+                let first = text.lines().next().unwrap_or_default();
+                assert_eq!(first, format!("# expect: {code}"), "{file} must start with `# expect: {code}`");
+            } else if let Some(input) = file.strip_prefix("tests/input_errors/") {
+                let snap =
+                    format!("tests/snapshots/input_errors__{}.snap", input.trim_end_matches(".in").replace('/', "__"));
+                let snap = read(&root().join(&snap));
+                assert!(snap.contains(&format!("arbiter::{code}")), "{snap} does not show `{code}`");
+            } else {
+                panic!("docs/diagnostics.md: `{code}`: {file} is not a kind of test this check knows");
+            }
+        }
+    }
+}
+
+/// The fenced blocks marked `rules` or `rules-excerpt` of a Markdown file:
+/// (line, whole file?, text).
+fn rule_snippets(md: &str) -> Vec<(usize, bool, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<(usize, bool, String)> = None;
+    for (i, line) in md.lines().enumerate() {
+        let t = line.trim_start();
+        match &mut current {
+            None if t == "```rules" => current = Some((i + 1, true, String::new())),
+            None if t == "```rules-excerpt" => current = Some((i + 1, false, String::new())),
+            Some(_) if t.starts_with("```") => out.push(current.take().unwrap()),
+            Some((_, _, text)) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// A line of a rule file with its comment dropped and its spacing folded.
+fn normalised(line: &str) -> String {
+    let code = match line.find(" #") {
+        Some(i) if !line[..i].contains('"') || line[..i].matches('"').count() % 2 == 0 => &line[..i],
+        _ => line,
+    };
+    code.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn every_rule_snippet_in_the_docs_checks() {
+    let shipped: BTreeSet<String> = files(&root().join("rules"), "rules")
+        .iter()
+        .flat_map(|p| read(p).lines().map(normalised).collect::<Vec<_>>())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut docs = files(&root().join("docs"), "md");
+    docs.push(root().join("README.md"));
+    let mut checked = 0;
+    for md in docs {
+        let name = rel(&md);
+        for (line, whole, text) in rule_snippets(&read(&md)) {
+            if whole {
+                // `# file: rules/x/y.rules` places the snippet (for `extends:`).
+                let at = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("# file: "))
+                    .map_or(root().join("rules/snippet.rules"), |f| root().join(f.trim()));
+                let loaded = load_text(&format!("{name}:{line}"), &text, at.parent().unwrap())
+                    .unwrap_or_else(|e| panic!("{name}:{line}: the snippet does not load: {:?}", msgs(&e.diags)));
+                let (compiled, diags) = compile(&loaded);
+                assert!(compiled.is_some(), "{name}:{line}: the snippet does not check: {:?}", msgs(&diags));
+            } else {
+                arbiter::syntax::parse(0, &text)
+                    .unwrap_or_else(|d| panic!("{name}:{line}: the snippet does not parse: {}", d.message));
+                for l in text.lines().map(normalised).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+                    assert!(shipped.contains(&l), "{name}:{line}: `{l}` is in no shipped rule file");
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4, "only {checked} rule snippets found in the docs");
+}
+
+fn msgs(diags: &[arbiter::diag::Diag]) -> Vec<String> {
+    diags.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect()
+}
+
+#[test]
+fn no_game_title_appears_in_src() {
+    let titles: BTreeSet<String> = files(&root().join("rules"), "rules")
+        .iter()
+        .filter_map(|p| {
+            read(p).lines().find_map(|l| l.strip_prefix("game:").map(|t| t.trim().trim_matches('"').to_string()))
+        })
+        .collect();
+    assert!(!titles.is_empty());
+    for p in files(&root().join("src"), "rs") {
+        let text = read(&p);
+        for t in &titles {
+            assert!(!text.contains(t.as_str()), "{}: the game title `{t}` belongs in rules/, not src/", rel(&p));
+        }
+    }
+}
