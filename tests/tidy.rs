@@ -150,7 +150,7 @@ fn rule_snippets(md: &str) -> Vec<(usize, bool, String)> {
 /// A line of a rule file with its comment dropped and its spacing folded.
 fn normalised(line: &str) -> String {
     let code = match line.find(" #") {
-        Some(i) if !line[..i].contains('"') || line[..i].matches('"').count() % 2 == 0 => &line[..i],
+        Some(i) if line[..i].matches('"').count().is_multiple_of(2) => &line[..i],
         _ => line,
     };
     code.split_whitespace().collect::<Vec<_>>().join(" ")
