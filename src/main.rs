@@ -69,6 +69,10 @@ enum Command {
         /// Format of --explain: text for a terminal, json (one object per line) for tools.
         #[arg(long, value_enum, default_value_t = Format::Text, requires = "explain")]
         format: Format,
+        /// Threads that solve cases (default: the processors available).
+        /// The output is the same, in input order, whatever the number.
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        jobs: Option<u64>,
     },
     /// Check rule files without running them.
     #[command(after_help = "Examples:\n  arbiter check rules/get_straight.rules\n  \
@@ -129,8 +133,9 @@ fn main() -> ExitCode {
     };
     let term = Term::new(cli.color);
     let code = match cli.command {
-        Command::Run { rules, input, explain, format, max_nodes } => {
-            let opts = arbiter::game::RunOptions { max_nodes };
+        Command::Run { rules, input, explain, format, max_nodes, jobs } => {
+            let jobs = jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |n| n as usize);
+            let opts = arbiter::game::RunOptions { max_nodes, jobs };
             let explain = explain.then_some(format == Format::Json);
             cli::run::run(&term, &rules, input.as_deref(), explain, &opts)
         }

@@ -352,6 +352,12 @@ impl<'r> Input<'r> {
         self.base + self.pos
     }
 
+    /// Whether a whole line is already read from the source: the next line
+    /// can be had without waiting for it.
+    pub fn has_buffered_line(&self) -> bool {
+        memchr::memchr2(b'\n', b'\r', &self.buf[self.pos..self.end]).is_some()
+    }
+
     /// The number of the last line read (0 before the first).
     pub fn line_number(&self) -> usize {
         self.number

@@ -4,6 +4,7 @@
 //! write them. Nothing here renders anything: presentation (miette, JSON,
 //! terminals) lives in `crate::report` and the binary.
 
+mod driver;
 pub mod explain;
 pub mod input;
 mod output;
@@ -11,6 +12,7 @@ pub mod records;
 
 use std::io;
 
+pub use driver::{explain_cases, run_cases};
 pub use explain::{Explain, Explanation};
 pub use input::{Input, InputError, Line, Token};
 pub use output::Output;
@@ -48,6 +50,8 @@ impl From<io::Error> for RunError {
 pub struct RunOptions {
     /// Search nodes allowed per case (`--max-nodes`); `None`: no limit.
     pub max_nodes: Option<u64>,
+    /// Threads that solve cases (`--jobs`); 0 or 1: the calling thread only.
+    pub jobs: usize,
 }
 
 /// A rule file compiled for one of the engines, ready to run.
@@ -71,7 +75,7 @@ pub trait Game: Send + Sync {
 /// read one case and how to solve it; [`run_cases`] does the rest.
 pub trait Cases: Sync {
     /// One case as read (reused from case to case).
-    type Case: Send + Default;
+    type Case: Send + Sync + Default;
     /// What reading carries from case to case (a count from a first line,
     /// the case number).
     type Reader: Default;
@@ -100,35 +104,6 @@ pub trait Cases: Sync {
         opts: &RunOptions,
         each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
     ) -> Result<(), RunError>;
-}
-
-/// Reads, solves and writes every case of `input` in order, flushing per
-/// case when the output is interactive.
-pub fn run_cases<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
-    let mut reader = C::Reader::default();
-    let mut case = C::Case::default();
-    let mut scratch = C::Scratch::default();
-    while game.read(input, &mut reader, &mut case)? {
-        game.solve(&case, &mut scratch, opts, out.buffer())?;
-        out.end_case()?;
-    }
-    Ok(())
-}
-
-/// Reads and explains every case of `input` in order.
-pub fn explain_cases<C: Cases>(
-    game: &C,
-    input: &mut Input,
-    opts: &RunOptions,
-    each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
-) -> Result<(), RunError> {
-    let mut reader = C::Reader::default();
-    let mut case = C::Case::default();
-    let mut scratch = C::Scratch::default();
-    while game.read(input, &mut reader, &mut case)? {
-        game.explain(&case, &mut scratch, opts, each)?;
-    }
-    Ok(())
 }
 
 /// Runs `game` on an input held in memory and returns what it printed,
