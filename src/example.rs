@@ -33,7 +33,7 @@ pub struct Example {
 
 /// How an example went.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Verdict {
     Pass,
     /// The output differs: (expected, got).
     Differs(String, String),
@@ -80,7 +80,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Vec<Example> {
 }
 
 /// Runs one example.
-pub fn run(game: &dyn Game, ex: &Example) -> Outcome {
+pub fn run(game: &dyn Game, ex: &Example) -> Verdict {
     let (got, result) = run_text(game, &ex.input, &RunOptions::default());
     let error = match result {
         Ok(()) => None,
@@ -91,12 +91,12 @@ pub fn run(game: &dyn Game, ex: &Example) -> Outcome {
     match (&ex.error, &error) {
         (None, None) => {}
         (Some(want), Some(got)) if got.contains(want.as_str()) => {}
-        _ => return Outcome::WrongError { expected: ex.error.clone(), got: error },
+        _ => return Verdict::WrongError { expected: ex.error.clone(), got: error },
     }
     if got == ex.output {
-        Outcome::Pass
+        Verdict::Pass
     } else {
-        Outcome::Differs(ex.output.clone(), got)
+        Verdict::Differs(ex.output.clone(), got)
     }
 }
 

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use arbiter::engines::compile;
-use arbiter::example::{diff, run as run_example, Outcome};
+use arbiter::example::{diff, run as run_example, Verdict};
 use arbiter::load::load;
 use arbiter::report::diag::of_diag;
 
@@ -61,18 +61,18 @@ pub fn test(term: &Term, paths: &[PathBuf]) -> u8 {
         }
         for ex in &compiled.examples {
             match run_example(compiled.game.as_ref(), ex) {
-                Outcome::Pass => {
+                Verdict::Pass => {
                     passed += 1;
                     let _ = writeln!(out, "  ok    {}", ex.name);
                 }
-                Outcome::Differs(want, got) => {
+                Verdict::Differs(want, got) => {
                     failed += 1;
                     let _ = writeln!(out, "  FAIL  {}: the output differs", ex.name);
                     for line in diff(&want, &got).lines() {
                         let _ = writeln!(out, "        {line}");
                     }
                 }
-                Outcome::WrongError { expected, got } => {
+                Verdict::WrongError { expected, got } => {
                     failed += 1;
                     let show = |e: &Option<String>| {
                         e.as_deref().map_or("no input error".to_string(), |m| format!("an input error with `{m}`"))
