@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""The benchmark table: every game against its hand-written C++ reference.
+
+    benches/table.py [RUNS] [GAME ...]
+
+Builds the release binary, generates each game's large input
+deterministically (the generators in benches/, fixed seeds) into
+target/bench/, checks that arbiter and the reference print the same
+output, then times both RUNS times (default 5), interleaved, and prints one
+row per game: the medians of CPU time (user + system, all threads), the
+ratio arbiter / reference (the goal is at most 0.5), arbiter's wall time
+on all cores and on one, and both peak memories. The references are
+../shared/bench/GAME-ref; a game without one is timed alone.
+"""
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "target", "bench")
+BIN = os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "arbiter")
+REFS = os.path.join(ROOT, "..", "shared", "bench")
+
+# game: (input file, generator command, description)
+GAMES = {
+    "get_straight": ("gs-1M.txt", ["gen_get_straight.py", "1000000", "2026"], "1,000,000 deals"),
+    "video_poker": ("vp-1M.txt", ["gen_video_poker.py", "1000000", "2026"], "1,000,000 deals"),
+    "shuffling_patience": ("sp-100k.txt", ["gen_shuffling_patience.py", "100000", "2026"], "100,000 decks"),
+    "snooker_referee": ("sr-100k.txt", ["snooker_referee_gen.py", "100000", "3719"], "100,000 frames"),
+    "havannah": ("hav-large.txt", ["gen_havannah.py", "large", "2012"], "20 cases, side 3000, 10,000 moves"),
+    "hex": ("hex-large.txt", ["gen_hex.py", "large", "2012"], "large set, side 3000"),
+    "y": ("y-large.txt", ["gen_y.py", "large", "2012"], "large set, side 3000"),
+    "house_of_cards": ("hoc-1000.txt", ["gen_house_of_cards.py", "1000", "13", "13", "2028"], "1,000 cases, M = 13"),
+}
+
+
+def run(cmd, stdin_path):
+    """CPU seconds (all threads), wall seconds and peak KiB of one run, as
+    GNU time reports them for the process itself."""
+    with open(stdin_path, "rb") as inp:
+        res = subprocess.run(
+            ["/usr/bin/time", "-f", "%U %S %e %M"] + cmd,
+            stdin=inp,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            check=False,
+        )
+    if res.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed with status {res.returncode}")
+    user, system, wall, peak = res.stderr.decode().strip().splitlines()[-1].split()
+    return float(user) + float(system), float(wall), float(peak)
+
+
+def output(cmd, stdin_path):
+    with open(stdin_path, "rb") as inp:
+        return subprocess.run(cmd, stdin=inp, capture_output=True, check=False).stdout
+
+
+def main():
+    args = sys.argv[1:]
+    runs = int(args.pop(0)) if args and args[0].isdigit() else 5
+    games = args or list(GAMES)
+    subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
+    os.makedirs(BENCH, exist_ok=True)
+    cores = os.cpu_count()
+    print(f"{runs} interleaved runs per figure, medians; {cores} processors; CPU is user + system of all threads")
+    print()
+    print("| game | input | arbiter CPU s | reference CPU s | ratio | arbiter wall s (-j %d / -j 1) | peak MiB (arbiter / reference) |" % cores)
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for game in games:
+        name, gen, what = GAMES[game]
+        rules = os.path.join(ROOT, "rules", f"{game}.rules")
+        generator = os.path.join(ROOT, "benches", gen[0])
+        if not os.path.exists(rules) or not os.path.exists(generator):
+            print(f"| {game} | {what} | (no rule file or generator yet) | | | | |")
+            continue
+        path = os.path.join(BENCH, name)
+        if not os.path.exists(path):
+            with open(path + ".tmp", "wb") as f:
+                subprocess.run([sys.executable, generator] + gen[1:], stdout=f, check=True)
+            os.replace(path + ".tmp", path)
+        ours = [BIN, "run", rules]
+        single = ours + ["--jobs", "1"]
+        ref = os.path.join(REFS, f"{game}-ref")
+        has_ref = os.access(ref, os.X_OK)
+        if has_ref and output(ours, path) != output([ref], path):
+            print(f"| {game} | {what} | outputs differ from the reference | | | | |")
+            continue
+        a, r, w1 = [], [], []
+        for _ in range(runs):
+            a.append(run(ours, path))
+            if has_ref:
+                r.append(run([ref], path))
+            w1.append(run(single, path))
+        med = lambda xs, i: statistics.median(x[i] for x in xs)
+        ratio = f"{med(a, 0) / med(r, 0):.2f}" if r and med(r, 0) > 0 else "-"
+        ref_cpu = f"{med(r, 0):.3f}" if r else "-"
+        ref_mem = f"{med(r, 2) / 1024:.1f}" if r else "-"
+        print(
+            f"| {game} | {what} | {med(a, 0):.3f} | {ref_cpu} | {ratio} | {med(a, 1):.3f} / {med(w1, 1):.3f} "
+            f"| {med(a, 2) / 1024:.1f} / {ref_mem} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
