@@ -163,6 +163,13 @@ macro_rules! fields {
     };
 }
 
+/// Values given by position (tests, and lines whose fields vary).
+impl FieldValues for &[Val<'_>] {
+    fn value(&self, index: usize) -> Val<'_> {
+        self.get(index).copied().unwrap_or(Val::Str(""))
+    }
+}
+
 /// A line with no fields.
 #[derive(Debug, Clone, Copy)]
 pub struct NoFields;
@@ -197,14 +204,16 @@ impl<F: Fields> OutputLine<F> {
     }
 
     /// Appends the rendered line and a newline to `out`.
+    #[inline]
     pub fn line(&self, out: &mut Vec<u8>, f: &F::Values<'_>) {
-        self.template.render_with(out, &|i| f.value(i));
+        self.template.render_values(out, f);
         out.push(b'\n');
     }
 
     /// Appends the rendered line without a newline.
+    #[inline]
     pub fn render(&self, out: &mut Vec<u8>, f: &F::Values<'_>) {
-        self.template.render_with(out, &|i| f.value(i));
+        self.template.render_values(out, f);
     }
 
     /// Where the template is written in the rule file.
@@ -295,16 +304,16 @@ impl Template {
 
     /// Appends the rendered template (without a newline) to `out`.
     pub fn render(&self, out: &mut Vec<u8>, vals: &[Val]) {
-        self.render_with(out, &|i| vals.get(i).copied().unwrap_or(Val::Str("")));
+        self.render_values(out, &vals);
     }
 
-    /// Appends the rendered template, asking `value` for each field.
+    /// Appends the rendered template, asking `values` for each field.
     #[inline]
-    pub fn render_with<'v>(&self, out: &mut Vec<u8>, value: &dyn Fn(usize) -> Val<'v>) {
+    pub fn render_values(&self, out: &mut Vec<u8>, values: &impl FieldValues) {
         for part in &self.parts {
             match part {
                 Part::Lit(s) => out.extend_from_slice(s.as_bytes()),
-                Part::Field { index, fill, align, width, sep } => match value(*index) {
+                Part::Field { index, fill, align, width, sep } => match values.value(*index) {
                     Val::Int(n) => pad_int(out, n, *fill, align.unwrap_or(Align::Right), *width),
                     Val::Str(s) => pad(out, s, *fill, align.unwrap_or(Align::Left), *width),
                     Val::Ints(ns) => {
@@ -394,7 +403,12 @@ fn field(body: &str, offset: usize, fields: &[&str], at: &dyn Fn(usize, usize) -
     Ok(Part::Field { index, fill, align, width, sep })
 }
 
+#[inline]
 fn pad(out: &mut Vec<u8>, s: &str, fill: char, align: Align, width: usize) {
+    if width == 0 {
+        out.extend_from_slice(s.as_bytes());
+        return;
+    }
     let len = s.chars().count();
     let gap = width.saturating_sub(len);
     let (left, right) = match align {
