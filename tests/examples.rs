@@ -2,7 +2,7 @@
 //! all pass; a failing example makes `arbiter test` exit 6 with a diff.
 
 use arbiter::engines::compile;
-use arbiter::example::{run, Outcome};
+use arbiter::example::{run, Verdict};
 use arbiter::load::load_path;
 use assert_cmd::Command;
 
@@ -26,7 +26,7 @@ fn every_rule_file_has_passing_examples() {
         let compiled = compile(&load_path(&f).unwrap()).0.unwrap();
         assert!(compiled.examples.len() >= 2, "{}: fewer than two examples", f.display());
         for ex in &compiled.examples {
-            assert_eq!(run(compiled.game.as_ref(), ex), Outcome::Pass, "{}: example `{}`", f.display(), ex.name);
+            assert_eq!(run(compiled.game.as_ref(), ex), Verdict::Pass, "{}: example `{}`", f.display(), ex.name);
         }
     }
 }

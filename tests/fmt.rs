@@ -3,7 +3,7 @@
 //! formatted file means the same (same checks, same worked examples).
 
 use arbiter::engines::compile;
-use arbiter::example::{run, Outcome};
+use arbiter::example::{run, Verdict};
 use arbiter::load::load_text;
 use arbiter::syntax::fmt::format;
 
@@ -34,7 +34,7 @@ fn formatting_keeps_comments_and_meaning() {
         let compiled = compile(&load_text("formatted", &formatted, dir).unwrap()).0.expect("formatted file checks");
         assert!(compiled.examples.len() >= 2);
         for ex in &compiled.examples {
-            assert_eq!(run(compiled.game.as_ref(), ex), Outcome::Pass, "{}: `{}` after fmt", f.display(), ex.name);
+            assert_eq!(run(compiled.game.as_ref(), ex), Verdict::Pass, "{}: `{}` after fmt", f.display(), ex.name);
         }
     }
 }
