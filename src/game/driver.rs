@@ -17,7 +17,7 @@ use std::sync::Mutex;
 use super::{Cases, Explanation, Input, InputError, Output, RunError, RunOptions};
 
 /// Most cases read ahead in one batch.
-const BATCH: usize = 4096;
+const BATCH: usize = 16384;
 /// Batches smaller than this are solved on the calling thread.
 const SMALL: usize = 16;
 /// Cases a thread takes at a time.
@@ -59,22 +59,34 @@ struct Batch<C: Cases> {
     cases: Vec<C::Case>,
     /// Cases in use (the rest are kept for their allocations).
     len: usize,
-    /// Each case's output lines, or the error that stopped it.
-    outputs: Vec<Result<Vec<u8>, RunError>>,
+    /// The outputs, a block of `BLOCK` cases each (kept for their
+    /// allocations too).
+    blocks: Vec<BlockOutput>,
     /// How reading ended: `None` while more cases may follow.
     end: Option<Result<(), InputError>>,
 }
 
+/// The output lines of a block of cases.
+#[derive(Default)]
+struct BlockOutput {
+    bytes: Vec<u8>,
+    /// Where each case's lines end in `bytes`.
+    ends: Vec<usize>,
+    /// The error that stopped the block: it comes right after the cases of
+    /// `ends`.
+    error: Option<RunError>,
+}
+
 impl<C: Cases> Batch<C> {
     fn new() -> Self {
-        Batch { cases: Vec::new(), len: 0, outputs: Vec::new(), end: None }
+        Batch { cases: Vec::new(), len: 0, blocks: Vec::new(), end: None }
     }
 
-    /// Reads up to `BATCH` cases, stopping early when the input has no
+    /// Reads up to `limit` cases, stopping early when the input has no
     /// complete line at hand.
-    fn fill(&mut self, game: &C, input: &mut Input, reader: &mut C::Reader) {
+    fn fill(&mut self, game: &C, input: &mut Input, reader: &mut C::Reader, limit: usize) {
         self.len = 0;
-        while self.len < BATCH {
+        while self.len < limit {
             if self.len == self.cases.len() {
                 self.cases.push(C::Case::default());
             }
@@ -94,43 +106,57 @@ impl<C: Cases> Batch<C> {
             }
         }
     }
+
+    /// Writes the solved cases in order, up to the first error.
+    fn write(&mut self, out: &mut Output) -> Result<(), RunError> {
+        for block in &mut self.blocks[..self.len.div_ceil(BLOCK)] {
+            let mut from = 0;
+            for &end in &block.ends {
+                out.buffer().extend_from_slice(&block.bytes[from..end]);
+                out.end_case()?;
+                from = end;
+            }
+            if let Some(e) = block.error.take() {
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
 }
 
 fn run_parallel<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
     let scratches: Mutex<Vec<C::Scratch>> = Mutex::new(Vec::new());
     let mut reader = C::Reader::default();
     let (mut current, mut next) = (Batch::<C>::new(), Batch::<C>::new());
-    current.fill(game, input, &mut reader);
+    // Batches grow while the input keeps up, so that a short input is
+    // answered at once and a long one spawns few threads.
+    let mut limit = SMALL;
+    current.fill(game, input, &mut reader, limit);
     loop {
         let more = current.end.is_none();
+        limit = (limit * 2).min(BATCH);
         if current.len < SMALL {
             solve_batch(game, &mut current, &scratches, opts, 0, || {});
             if more {
-                next.fill(game, input, &mut reader);
+                next.fill(game, input, &mut reader, limit);
             }
         } else {
             // The workers solve this batch while this thread reads the next
             // one, then helps them.
             let read_next = || {
                 if more {
-                    next.fill(game, input, &mut reader);
+                    next.fill(game, input, &mut reader, limit);
                 }
             };
             solve_batch(game, &mut current, &scratches, opts, opts.jobs - 1, read_next);
         }
-        for output in current.outputs.drain(..current.len) {
-            out.buffer().extend_from_slice(&output?);
-            out.end_case()?;
-        }
+        current.write(out)?;
         if let Some(end) = current.end.take() {
             return end.map_err(RunError::from);
         }
         std::mem::swap(&mut current, &mut next);
     }
 }
-
-/// The cases of one block and the slots for their outputs.
-type Block<'b, C> = (&'b [<C as Cases>::Case], &'b mut [Result<Vec<u8>, RunError>]);
 
 /// Solves every case of a batch in blocks: `workers` threads take blocks
 /// while this thread does `first`, then takes blocks too.
@@ -143,24 +169,29 @@ fn solve_batch<C: Cases>(
     first: impl FnOnce(),
 ) {
     let cases = &batch.cases[..batch.len];
-    batch.outputs.clear();
-    batch.outputs.resize_with(cases.len(), || Ok(Vec::new()));
-    let blocks: Vec<Mutex<Option<Block<C>>>> =
-        cases.chunks(BLOCK).zip(batch.outputs.chunks_mut(BLOCK)).map(|b| Mutex::new(Some(b))).collect();
+    let n_blocks = cases.len().div_ceil(BLOCK);
+    if batch.blocks.len() < n_blocks {
+        batch.blocks.resize_with(n_blocks, BlockOutput::default);
+    }
+    let blocks: Vec<Mutex<Option<(&[C::Case], &mut BlockOutput)>>> =
+        cases.chunks(BLOCK).zip(batch.blocks.iter_mut()).map(|b| Mutex::new(Some(b))).collect();
     let taken = AtomicUsize::new(0);
     let work = || {
         let mut scratch = scratches.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
         loop {
             let i = taken.fetch_add(1, Ordering::Relaxed);
             let Some(block) = blocks.get(i) else { break };
-            let Some((cases, outputs)) = block.lock().ok().and_then(|mut b| b.take()) else { continue };
-            for (case, output) in cases.iter().zip(outputs.iter_mut()) {
-                let mut buf = Vec::new();
-                *output = game.solve(case, &mut scratch, opts, &mut buf).map(|()| buf);
-                if output.is_err() {
+            let Some((cases, output)) = block.lock().ok().and_then(|mut b| b.take()) else { continue };
+            output.bytes.clear();
+            output.ends.clear();
+            output.error = None;
+            for case in cases {
+                if let Err(e) = game.solve(case, &mut scratch, opts, &mut output.bytes) {
                     // Cases after an error are never written.
+                    output.error = Some(e);
                     break;
                 }
+                output.ends.push(output.bytes.len());
             }
         }
         if let Ok(mut s) = scratches.lock() {
