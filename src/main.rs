@@ -107,6 +107,11 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Serve the Language Server Protocol on stdin and stdout, for editors:
+    /// diagnostics as you type, hover, completion, go to definition,
+    /// formatting, outline (docs/editors.md).
+    #[command(after_help = "Examples:\n  arbiter lsp    (started by the editor; see docs/editors.md)")]
+    Lsp,
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(
         after_help = "Examples:\n  arbiter completions bash > ~/.local/share/bash-completion/completions/arbiter"
@@ -138,6 +143,7 @@ fn main() -> ExitCode {
         Command::Test { rules } => cli::check::test(&term, &rules),
         Command::Fmt { rules, write, check } => cli::fmt::fmt(&term, &rules, write, check),
         Command::Analyze { rules, samples, seed } => cli::analyze::analyze(&term, &rules, samples, seed),
+        Command::Lsp => cli::lsp::lsp(&term),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut script = Vec::new();

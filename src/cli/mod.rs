@@ -5,6 +5,7 @@
 pub mod analyze;
 pub mod check;
 pub mod fmt;
+pub mod lsp;
 pub mod run;
 pub mod term;
 
