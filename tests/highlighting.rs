@@ -36,6 +36,10 @@ enum Rule {
     Include(Vec<usize>),
 }
 
+/// The best match so far: its start, its rank (the end rule first, then
+/// the patterns in order), the rule (`None` for the end) and its groups.
+type Best = (usize, usize, Option<usize>, Vec<Option<(usize, usize)>>);
+
 struct Grammar {
     rules: Vec<Rule>,
     root: Vec<usize>,
@@ -137,7 +141,7 @@ impl Grammar {
                 };
                 self.flatten(active, &mut candidates);
                 // (start, order, rule or None for the end, captures)
-                let mut best: Option<(usize, usize, Option<usize>, Vec<Option<(usize, usize)>>)> = None;
+                let mut best: Option<Best> = None;
                 let mut consider =
                     |start: usize, order: usize, rule: Option<usize>, caps: Vec<Option<(usize, usize)>>| {
                         if best.as_ref().is_none_or(|b| (start, order) < (b.0, b.1)) {
@@ -200,10 +204,7 @@ impl Grammar {
                         paint(&mut scopes, &region_scopes, end_caps);
                     }
                     Some(r) => match &self.rules[r] {
-                        Rule::Match { captures, name, .. } => {
-                            let _ = name;
-                            paint(&mut scopes, &region_scopes, captures);
-                        }
+                        Rule::Match { captures, .. } => paint(&mut scopes, &region_scopes, captures),
                         Rule::Region { end, name, begin_caps, .. } => {
                             let mut inner = region_scopes.clone();
                             inner.extend(name.clone());
