@@ -22,7 +22,6 @@ use arbiter::syntax::{Expr, ExprKind, Item};
 enum Rule {
     Match {
         re: Regex,
-        name: Option<String>,
         captures: Vec<(usize, String)>,
     },
     Region {
@@ -87,11 +86,7 @@ impl Grammar {
             if let Some(n) = &name {
                 caps.insert(0, (0, n.clone()));
             }
-            return Rule::Match {
-                re: Regex::new(m).unwrap_or_else(|e| panic!("{m}: {e}")),
-                name: None,
-                captures: caps,
-            };
+            return Rule::Match { re: Regex::new(m).unwrap_or_else(|e| panic!("{m}: {e}")), captures: caps };
         }
         let patterns: Vec<usize> =
             v["patterns"].as_array().map(|ps| ps.iter().map(|p| self.add(p, names)).collect()).unwrap_or_default();
