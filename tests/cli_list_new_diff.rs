@@ -292,3 +292,19 @@ fn diff_of_two_pay_tables_shows_both_returns() {
     let (code, _, err) = arbiter(&["diff", "get_straight", "no-such-game"]);
     assert_eq!(code, 5, "{err}");
 }
+
+/// The outputs shown in docs/variants.md are what the commands print.
+#[test]
+fn the_outputs_in_the_docs_are_real() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/variants.md")).unwrap();
+    let mut shown = 0;
+    for block in doc.split("```text\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        let Some((command, output)) = block.split_once('\n') else { continue };
+        let Some(args) = command.strip_prefix("$ arbiter ") else { continue };
+        let args: Vec<&str> = args.split_whitespace().collect();
+        assert_eq!(ok(&args), output, "docs/variants.md: `arbiter {}` prints otherwise", args.join(" "));
+        shown += 1;
+    }
+    assert!(shown >= 4);
+}

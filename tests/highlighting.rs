@@ -346,3 +346,14 @@ fn the_extension_declares_the_grammar_and_the_server() {
     let main = std::fs::read_to_string(root.join(pkg["main"].as_str().unwrap())).unwrap();
     assert!(main.contains("args: [\"lsp\"]"), "the extension starts `arbiter lsp`");
 }
+
+/// The setups shown in docs/editors.md are the files shipped in editors/.
+#[test]
+fn the_editor_setups_in_the_docs_are_the_shipped_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/editors.md")).unwrap();
+    for file in ["editors/neovim/arbiter.lua", "editors/helix/languages.toml"] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        assert!(doc.contains(&text), "docs/editors.md does not show {file} as shipped");
+    }
+}

@@ -229,7 +229,10 @@ fn text(d: &Diff, (bn, bc): (&str, &Compiled), (vn, vc): (&str, &Compiled)) -> S
             Change::Removed(t) => rows.push((name, Some(t.clone()), Some("(removed)".into()))),
         }
     }
-    let figures = d.figures.as_deref().unwrap_or(&[]);
+    // Figures alike in both are printed once, after the others.
+    let all = d.figures.as_deref().unwrap_or(&[]);
+    let figures: Vec<&(String, String, String)> = all.iter().filter(|f| f.1 != f.2).collect();
+    let alike: Vec<&(String, String, String)> = all.iter().filter(|f| f.1 == f.2).collect();
     let kw = rows
         .iter()
         .filter(|r| r.1.is_some())
@@ -262,10 +265,13 @@ fn text(d: &Diff, (bn, bc): (&str, &Compiled), (vn, vc): (&str, &Compiled)) -> S
             _ => out.push_str(&format!("{k}\n")),
         }
     }
-    if let Some(f) = &d.figures {
+    if d.figures.is_some() {
         out.push_str("analysis\n");
-        for (k, a, b) in f {
+        for (k, a, b) in &figures {
             out.push_str(&format!("{:kw$}  {a:bw$}  {b}\n", format!("  {k}")));
+        }
+        for (k, a, _) in &alike {
+            out.push_str(&format!("  {k} (alike): {a}\n"));
         }
     }
     if !d.unchanged.is_empty() {
