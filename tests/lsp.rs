@@ -386,6 +386,13 @@ fn completion_offers_missing_keys_sections_and_defined_names() {
     want.extend(balls);
     assert_eq!(l, want);
 
+    // `remove:` offers the base's named sections.
+    let u = uri(&root().join("rules/shuffling_patience/new.rules"));
+    let edited = "extends: \"../shuffling_patience.rules\"\nremove: \n";
+    c.change_or_open(&u, edited);
+    let l = labels(&c.at("textDocument/completion", &u, (1, 8)));
+    assert_eq!(l, ["group \"pair\"", "group \"triple\""]);
+
     // Ranks in a group of the patience game.
     let (u, text) = read("rules/shuffling_patience.rules");
     let edited = text.replacen("ranks: J Q K", "ranks: J Q ", 1);
@@ -483,6 +490,24 @@ fn formatting_and_outline() {
     let hand = play["children"].as_array().unwrap().iter().find(|s| s["name"] == "hand").unwrap();
     assert_eq!(hand["detail"], "5");
     assert_eq!(hand["selectionRange"]["start"]["line"], json!(pos(&text, "hand: 5", 0).0));
+    c.shutdown();
+}
+
+/// Thousands of problems in a large buffer are published at once.
+#[test]
+fn a_large_buffer_with_many_problems_is_answered() {
+    let mut c = Client::start();
+    let mut text = String::from("engine: exchange\n");
+    for i in 0..20_000 {
+        text.push_str(&format!("key{i}: 1  # é𝄞\n"));
+    }
+    let u = "file:///nowhere/large.rules";
+    let diags = c.open(u, &text);
+    assert!(diags.len() > 20_000, "{}", diags.len());
+    let last = diags.iter().filter(|d| d["code"] == "unknown-key").last().unwrap();
+    assert_eq!(last["range"]["start"], json!({ "line": 20_000, "character": 0 }));
+    let h = c.at("textDocument/hover", u, (20_000, 12));
+    assert!(h.is_null(), "a comment");
     c.shutdown();
 }
 

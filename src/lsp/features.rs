@@ -23,12 +23,22 @@ use crate::syntax::{Item, Property, Section};
 pub struct Locator<'a> {
     pub analysis: &'a Analysis,
     pub uri: &'a Uri,
+    /// A line index per file of the analysis, built when first needed.
+    lines: Vec<std::cell::OnceCell<LineIndex>>,
 }
 
-impl Locator<'_> {
+impl<'a> Locator<'a> {
+    pub fn new(analysis: &'a Analysis, uri: &'a Uri) -> Self {
+        Locator { analysis, uri, lines: (0..analysis.sources.len()).map(|_| std::cell::OnceCell::new()).collect() }
+    }
+
     fn range(&self, span: Span) -> Range {
         let text = &self.analysis.sources.file(span.file).text;
-        LineIndex::new(text).range(text, span.start as usize, span.end as usize)
+        let index = match self.lines.get(span.file as usize) {
+            Some(cell) => cell.get_or_init(|| LineIndex::new(text)),
+            None => return Range::default(),
+        };
+        index.range(text, span.start as usize, span.end as usize)
     }
 
     /// The location of a span, when its file is on disk.
@@ -402,6 +412,19 @@ fn values(a: &Analysis, engine: Option<&'static Engine>, section: &str, key: &st
     };
     if section.is_empty() && key == "engine" {
         out.extend(ENGINES.iter().map(|e| item(e.name.into(), CompletionItemKind::ENUM_MEMBER, e.summary.into())));
+        return;
+    }
+    if section.is_empty() && key == "remove" {
+        // The base's named sections: `group "triple"`.
+        for it in a.items.iter().flatten() {
+            if let Item::Section(s) = it {
+                if s.labels.is_empty() || s.head.file == 0 || s.kind.name == crate::load::NOT_INHERITED {
+                    continue;
+                }
+                let text = s.labels.iter().fold(s.kind.name.clone(), |t, l| format!("{t} \"{}\"", l.value));
+                out.push(item(text, CompletionItemKind::REFERENCE, "a section of the base".into()));
+            }
+        }
         return;
     }
     if section.is_empty() && key == "extends" {

@@ -119,8 +119,18 @@ impl Server {
             Completion::METHOD => {
                 let snippets = self.snippets;
                 self.on_position(req, move |doc, _, offset| {
-                    let analysis = match (&doc.analysis.items, &doc.good) {
-                        (None, Some(good)) => good,
+                    // A buffer being typed often does not load: then the
+                    // buffer without the cursor's line, else the last
+                    // analysis that loaded.
+                    let blanked = doc.analysis.items.is_none().then(|| {
+                        let start = doc.text[..offset].rfind('\n').map_or(0, |n| n + 1);
+                        let end = doc.text[offset..].find('\n').map_or(doc.text.len(), |n| offset + n);
+                        let text = format!("{}{}", &doc.text[..start], &doc.text[end..]);
+                        Analysis::new(&doc.analysis.path, &text)
+                    });
+                    let analysis = match (&blanked, &doc.good) {
+                        (Some(b), _) if b.items.is_some() => b,
+                        (Some(_), Some(good)) => good,
                         _ => &doc.analysis,
                     };
                     serde_json::to_value(features::completion(analysis, &doc.text, offset, snippets))
@@ -170,7 +180,7 @@ impl Server {
         let uri = params.text_document.uri;
         let doc = self.doc(&uri)?;
         let offset = LineIndex::new(&doc.text).offset(&doc.text, params.position);
-        let loc = Locator { analysis: &doc.analysis, uri: &uri };
+        let loc = Locator::new(&doc.analysis, &uri);
         Ok(f(doc, &loc, offset))
     }
 
@@ -221,7 +231,7 @@ impl Server {
             _ => None,
         };
         let doc = Document { text, version, analysis, good };
-        let diags = features::diagnostics(&Locator { analysis: &doc.analysis, uri: &uri }, &doc.text);
+        let diags = features::diagnostics(&Locator::new(&doc.analysis, &uri), &doc.text);
         self.docs.insert(uri.clone(), doc);
         self.publish(&uri, diags)
     }
