@@ -378,7 +378,7 @@ mod tests {
         let c = s.cursor(after_hand_line);
         assert_eq!(c.place, Place::Key);
         assert_eq!(c.frames.last().unwrap().kind, "play");
-        assert_eq!(c.frames.last().unwrap().seen, ["hand"]);
+        assert_eq!(c.frames.last().unwrap().seen, ["hand", "prefer"], "keys after the cursor too");
         let in_prefer = TEXT.find("fewer").unwrap() + 3;
         let c = s.cursor(in_prefer);
         assert_eq!(c.place, Place::Value { key: Some("prefer".into()), also_key: false });
