@@ -521,8 +521,54 @@ fn unknown_requests_and_unopened_files_are_errors_not_crashes() {
         json!({ "textDocument": { "uri": "file:///nowhere.rules" }, "position": { "line": 0, "character": 0 } }),
     );
     assert!(r.get("error").is_some(), "{r}");
+    // Columns count UTF-16 code units: 𝄞 is two, é one.
+    let text = "engine: exchange\ngame: \"𝄞é\" zzz: 1\n";
+    let diags = c.open("file:///nowhere/utf16.rules", text);
+    let d = diags.iter().find(|d| d["code"] == "unknown-key").unwrap();
+    let (line, character) = pos(text, "zzz", 0);
+    assert_eq!((line, character), (1, 12));
+    assert_eq!(d["range"]["start"], json!({ "line": line, "character": character }));
+    assert_eq!(d["range"]["end"]["character"], json!(character + 3));
     // A buffer with no file behind it still gets diagnostics.
     let diags = c.open("untitled:Untitled-1", "engine: exchange\n");
     assert!(diags.iter().any(|d| d["code"] == "missing"), "{diags:?}");
     c.shutdown();
+}
+
+/// Hover, definition and completion at every offset of every bundled and
+/// broken file, and completion at the end of every prefix of the bundled
+/// ones (a file being typed), with symbols and formatting: never a panic.
+#[test]
+fn every_position_of_every_file_is_answered_without_panic() {
+    use arbiter::lsp::analysis::Analysis;
+    use arbiter::lsp::features::{completion, definition, hover, Locator};
+    let mut paths: Vec<PathBuf> =
+        arbiter::load::bundled_names().iter().map(|n| root().join(format!("rules/{n}.rules"))).collect();
+    let check = root().join("tests/check");
+    for d in std::fs::read_dir(&check).unwrap() {
+        for f in std::fs::read_dir(d.unwrap().path()).unwrap() {
+            paths.push(f.unwrap().path());
+        }
+    }
+    for path in paths {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let analysis = Analysis::new(&path, &text);
+        let u: lsp_types::Uri = uri(&path).parse().unwrap();
+        let loc = Locator::new(&analysis, &u);
+        for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+            let _ = hover(&loc, &text, offset);
+            let _ = definition(&loc, &text, offset);
+            let _ = completion(&analysis, &text, offset, offset % 2 == 0);
+        }
+        if path.starts_with(&check) {
+            continue;
+        }
+        for cut in (0..text.len()).step_by(97).filter(|&o| text.is_char_boundary(o)) {
+            let typed = &text[..cut];
+            let a = Analysis::new(&path, typed);
+            let _ = completion(&a, typed, cut, true);
+            let _ = arbiter::lsp::features::symbols(typed);
+            let _ = arbiter::lsp::features::formatting(typed);
+        }
+    }
 }

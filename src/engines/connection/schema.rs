@@ -13,7 +13,7 @@ pub const SCHEMA: Schema = Schema {
                     .example("hexagon")
                     .words(&[("hexagon", "a hexagon of hexagonal cells, `side` cells a side")]),
                 Key::new("side", "a range of whole numbers (`2..1000`)", "the board sizes an input case may give")
-                    .default("2..3000")
+                    .default("2..1000000")
                     .example("2..1000"),
             ],
         )
