@@ -106,7 +106,9 @@ fn to_lsp(loc: &Locator, d: &Diag, range: Range) -> Diagnostic {
         message.push_str(&format!("\nhelp: {help}"));
     }
     let mut related = Vec::new();
-    if !d.label.is_empty() {
+    // The label says at the place what the message says in general; it is
+    // kept when it adds something.
+    if !d.label.is_empty() && !d.message.contains(&d.label) {
         if let Some(l) = loc.location(d.span) {
             related.push(DiagnosticRelatedInformation { location: l, message: d.label.clone() });
         }
