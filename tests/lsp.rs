@@ -393,6 +393,14 @@ fn completion_offers_missing_keys_sections_and_defined_names() {
     let l = labels(&c.at("textDocument/completion", &u, (1, 8)));
     assert_eq!(l, ["group \"pair\"", "group \"triple\""]);
 
+    // `extends:` offers the rule files around and the bundled games.
+    let edited = "extends: \nremove: group \"triple\"\n";
+    c.change_or_open(&u, edited);
+    let l = labels(&c.at("textDocument/completion", &u, (0, 9)));
+    assert!(l.contains(&"\"../shuffling_patience.rules\"".to_string()), "{l:?}");
+    assert!(l.contains(&"\"tens.rules\"".to_string()), "{l:?}");
+    assert!(l.contains(&"\"get_straight/no-wrap\"".to_string()), "{l:?}");
+
     // Ranks in a group of the patience game.
     let (u, text) = read("rules/shuffling_patience.rules");
     let edited = text.replacen("ranks: J Q K", "ranks: J Q ", 1);

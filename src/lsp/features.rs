@@ -430,6 +430,25 @@ fn values(a: &Analysis, engine: Option<&'static Engine>, section: &str, key: &st
         return;
     }
     if section.is_empty() && key == "extends" {
+        // Rule files beside this one and in the directory above, then the
+        // bundled games.
+        let dir = a.path.parent().unwrap_or(Path::new(""));
+        for (sub, prefix) in [(dir.to_path_buf(), ""), (dir.join(".."), "../")] {
+            let Ok(entries) = std::fs::read_dir(&sub) else { continue };
+            let mut files: Vec<String> = entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "rules") && p.is_file())
+                .filter(|p| p.file_name() != a.path.file_name() || !prefix.is_empty())
+                .filter_map(|p| p.file_name().map(|n| format!("{prefix}{}", n.to_string_lossy())))
+                .collect();
+            files.sort();
+            for f in files.into_iter().take(200) {
+                let mut it = item(format!("\"{f}\""), CompletionItemKind::FILE, "a rule file".into());
+                it.filter_text = Some(f);
+                out.push(it);
+            }
+        }
         for n in crate::load::bundled_names() {
             let mut it = item(format!("\"{n}\""), CompletionItemKind::FILE, "a bundled game".into());
             it.filter_text = Some(n.to_string());
