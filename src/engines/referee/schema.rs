@@ -37,7 +37,7 @@ pub const SCHEMA: Schema = Schema {
             &[
                 Key::new("alternate", "balls", "the balls of the first phase, on at the start of every visit")
                     .required()
-                    .example("Red")
+                    .example("BALL")
                     .refers(&["ball"]),
                 Key::new(
                     "sequence",
@@ -45,7 +45,7 @@ pub const SCHEMA: Schema = Schema {
                     "the other object balls, on one after another in the second phase",
                 )
                 .default("the other object balls by value")
-                .example("Yellow Green Brown Blue Pink Black")
+                .example("BALL BALL BALL")
                 .refers(&["ball"]),
                 Key::new(
                     "nominate",
@@ -103,7 +103,7 @@ pub const SCHEMA: Schema = Schema {
             &[
                 Key::new("first-phase", "a set of balls", "after every stroke of the first phase")
                     .required()
-                    .example("potted - Red")
+                    .example("potted - BALL")
                     .words(VARIABLES)
                     .refers(&["ball"]),
                 Key::new("second-phase", "a set of balls", "after a fair stroke of the second phase")
@@ -126,10 +126,10 @@ pub const SCHEMA: Schema = Schema {
             &[
                 Key::new("no-hit", "a string (one word)", "a stroke in which the cue ball hits no ball")
                     .required()
-                    .example("\"None\""),
+                    .example("\"WORD\""),
                 Key::new("play-again", "a string", "the line asking the offender to play again")
                     .required()
-                    .example("\"Play again\""),
+                    .example("\"WORDS\""),
             ],
         )
         .required(),
@@ -139,7 +139,7 @@ pub const SCHEMA: Schema = Schema {
             &[
                 Key::new("frame", "a template; field `frame`", "at the start of a frame")
                     .required()
-                    .example("\"Frame {frame}\""),
+                    .example("\"frame {frame}\""),
                 Key::new("turn", "a template; field `player`", "the next player")
                     .required()
                     .example("\"{player}'s turn\""),
@@ -148,14 +148,14 @@ pub const SCHEMA: Schema = Schema {
                     .example("\"{player}'s turn, in-hand\""),
                 Key::new("foul", "a template (no fields)", "before the score of a foul stroke")
                     .required()
-                    .example("\"Foul!\""),
+                    .example("\"foul\""),
                 Key::new("score", "a template; fields `first` and `second`", "after every stroke")
                     .required()
                     .example("\"{first} : {second}\""),
                 Key::new("respot", "a template; field `balls`", "the balls put back")
                     .required()
-                    .example("\"Respot {balls}\""),
-                Key::new("tie", "a template (no fields)", "a tie on the last ball").required().example("\"Tie\""),
+                    .example("\"respot {balls}\""),
+                Key::new("tie", "a template (no fields)", "a tie on the last ball").required().example("\"tie\""),
                 Key::new("wins", "a template; field `player`", "the winner of the frame")
                     .required()
                     .example("\"{player} wins\""),
