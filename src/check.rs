@@ -177,11 +177,38 @@ pub struct Block<'a> {
     /// Where to point when a required key is missing.
     pub head: Span,
     asked: RefCell<Vec<&'static str>>,
+    /// The section's kind (empty for the top level): what [`record_asks`]
+    /// records.
+    kind: &'a str,
+}
+
+/// A key a lowering asked a [`Block`] for, as [`record_asks`] records it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Asked {
+    /// The kind of the section asked (empty for the top level).
+    pub section: String,
+    pub key: &'static str,
+    /// Asked as a section kind (`sections`), not as a property (`prop`).
+    pub is_section: bool,
+}
+
+thread_local! {
+    static RECORDING: RefCell<Option<Vec<Asked>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` and returns, with its result, every key a lowering asked a
+/// [`Block`] for meanwhile (the schema test compares them with
+/// `engines::schema`).
+pub fn record_asks<T>(f: impl FnOnce() -> T) -> (T, Vec<Asked>) {
+    let before = RECORDING.with(|r| r.replace(Some(Vec::new())));
+    let out = f();
+    let asked = RECORDING.with(|r| r.replace(before)).unwrap_or_default();
+    (out, asked)
 }
 
 impl<'a> Block<'a> {
     pub fn new(items: &'a [Item], what: impl Into<String>, head: Span) -> Self {
-        Block { items, what: what.into(), head, asked: RefCell::new(Vec::new()) }
+        Block { items, what: what.into(), head, asked: RefCell::new(Vec::new()), kind: "" }
     }
 
     pub fn of_section(s: &'a Section) -> Self {
@@ -189,10 +216,15 @@ impl<'a> Block<'a> {
             Some(l) => format!("`{} \"{}\"`", s.kind.name, l.value),
             None => format!("the `{}` section", s.kind.name),
         };
-        Block::new(&s.items, what, s.head)
+        Block { kind: &s.kind.name, ..Block::new(&s.items, what, s.head) }
     }
 
-    fn ask(&self, key: &'static str) {
+    fn ask(&self, key: &'static str, is_section: bool) {
+        RECORDING.with(|r| {
+            if let Some(rec) = r.borrow_mut().as_mut() {
+                rec.push(Asked { section: self.kind.to_string(), key, is_section });
+            }
+        });
         let mut asked = self.asked.borrow_mut();
         if !asked.contains(&key) {
             asked.push(key);
@@ -201,7 +233,7 @@ impl<'a> Block<'a> {
 
     /// The property `key`, if present. A repeated key is reported.
     pub fn prop(&self, cx: &mut Cx, key: &'static str) -> Option<&'a Property> {
-        self.ask(key);
+        self.ask(key, false);
         let mut found = self.items.iter().filter_map(|i| match i {
             Item::Property(p) if p.key.name == key => Some(p),
             _ => None,
@@ -232,7 +264,7 @@ impl<'a> Block<'a> {
 
     /// All sections of a kind, in order.
     pub fn sections(&self, kind: &'static str) -> Vec<&'a Section> {
-        self.ask(kind);
+        self.ask(kind, true);
         self.items
             .iter()
             .filter_map(|i| match i {

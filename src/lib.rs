@@ -19,6 +19,7 @@ pub mod expr;
 pub mod fuzz;
 pub mod game;
 pub mod load;
+pub mod lsp;
 pub mod report;
 pub mod rng;
 pub mod source;

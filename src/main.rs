@@ -18,6 +18,9 @@ Examples:
   arbiter run get_straight/no-wrap deals.txt     (a bundled game, from anywhere)
   arbiter check rules/*.rules rules/*/*.rules
   arbiter test rules/get_straight.rules
+  arbiter list
+  arbiter new my-variant.rules --from get_straight
+  arbiter diff get_straight my-variant.rules
 
 Exit codes:
   0  success (also when the reader of the output closes it early)
@@ -111,6 +114,50 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// List the bundled games and their variants, with engines and titles.
+    #[command(after_help = "Examples:\n  arbiter list\n  arbiter list --format json")]
+    List {
+        /// text for people, json for tools.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Start a variant: write a rule file that extends GAME, with the
+    /// sections a variant usually changes as comments. Never overwrites.
+    #[command(after_help = "Examples:\n  arbiter new my-paytable.rules --from get_straight\n  \
+                            arbiter new rules/get_straight/big.rules --from rules/get_straight.rules\n  \
+                            arbiter new - --from snooker_referee    (print it)")]
+    New {
+        /// The file to write (`-` prints it).
+        path: PathBuf,
+        /// The game to extend: a rule file, or a bundled game's name.
+        #[arg(long, value_name = "GAME")]
+        from: PathBuf,
+    },
+    /// Show what a variant changes: both files merged and compared section
+    /// by section, and, where the engine has an analysis, its figures for
+    /// both.
+    #[command(after_help = "Examples:\n  arbiter diff get_straight get_straight/paytable\n  \
+                            arbiter diff rules/snooker_referee.rules my-variant.rules --format json")]
+    Diff {
+        /// The base rule file (a path or a bundled name).
+        base: PathBuf,
+        /// The variant (any rule file: it need not extend BASE).
+        variant: PathBuf,
+        /// text (side by side) for people, json for tools.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Random samples of sampled analyses (default: the engine's).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        samples: Option<u64>,
+        /// Seed of the sampler (both files get the same deals).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Serve the Language Server Protocol on stdin and stdout, for editors:
+    /// diagnostics as you type, hover, completion, go to definition,
+    /// formatting, outline (docs/editors.md).
+    #[command(after_help = "Examples:\n  arbiter lsp    (started by the editor; see docs/editors.md)")]
+    Lsp,
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(
         after_help = "Examples:\n  arbiter completions bash > ~/.local/share/bash-completion/completions/arbiter"
@@ -143,6 +190,12 @@ fn main() -> ExitCode {
         Command::Test { rules } => cli::check::test(&term, &rules),
         Command::Fmt { rules, write, check } => cli::fmt::fmt(&term, &rules, write, check),
         Command::Analyze { rules, samples, seed } => cli::analyze::analyze(&term, &rules, samples, seed),
+        Command::List { format } => cli::list::list(&term, format),
+        Command::New { path, from } => cli::new::new(&term, &path, &from),
+        Command::Diff { base, variant, format, samples, seed } => {
+            cli::diff::run(&term, &base, &variant, format, samples, seed)
+        }
+        Command::Lsp => cli::lsp::lsp(&term),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut script = Vec::new();

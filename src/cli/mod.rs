@@ -4,7 +4,11 @@
 
 pub mod analyze;
 pub mod check;
+pub mod diff;
 pub mod fmt;
+pub mod list;
+pub mod lsp;
+pub mod new;
 pub mod run;
 pub mod term;
 

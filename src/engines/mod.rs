@@ -9,6 +9,7 @@ pub mod connection;
 pub mod covering;
 pub mod exchange;
 pub mod referee;
+pub mod schema;
 pub mod tower;
 
 use crate::check::{Block, Cx};
@@ -25,6 +26,9 @@ pub struct Engine {
     /// Reads the engine's sections (reporting every problem to `cx`) and
     /// builds the game, or `None` when the file has errors.
     pub lower: fn(&Block, &mut Cx) -> Option<Box<dyn Game>>,
+    /// The sections and keys the lowering reads, with their docs
+    /// (`<engine>/schema.rs`; hover, completion, docs/reference.md).
+    pub schema: &'static schema::Schema,
 }
 
 /// Every engine, by name.

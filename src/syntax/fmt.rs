@@ -292,6 +292,12 @@ fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n").replace('\t', "\\t")
 }
 
+/// A property's values in canonical layout (`arbiter diff`, the language
+/// server's outline).
+pub fn values_text(p: &Property) -> String {
+    p.values.iter().map(|v| expr(v, 0)).collect::<Vec<_>>().join(" ")
+}
+
 fn property(p: &Property) -> String {
     let values: Vec<String> = p.values.iter().map(|v| expr(v, 0)).collect();
     if values.is_empty() {

@@ -3,6 +3,7 @@
 //! `rank * suits + suit`; engines see only these numbers.
 
 pub mod lower;
+pub mod schema;
 
 use std::collections::HashMap;
 

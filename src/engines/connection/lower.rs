@@ -33,6 +33,7 @@ pub const ENGINE: Engine = Engine {
     name: "connection",
     summary: "stones placed on a board; the first move that forms a winning structure",
     lower: |top, cx| lower(top, cx).map(|g| Box::new(g) as Box<dyn Game>),
+    schema: &super::schema::SCHEMA,
 };
 
 /// Lowers the file into a [`ConnectionGame`].

@@ -31,6 +31,7 @@
 pub mod board;
 mod explain;
 pub mod lower;
+pub mod schema;
 
 use crate::engines::connection::board::{Feature, HexBoard, MAX_SIDE, MIN_SIDE};
 use crate::game::records::Counted;

@@ -15,6 +15,7 @@ pub const ENGINE: Engine = Engine {
     name: "covering",
     summary: "cards dealt onto piles; exposed groups are covered by the next cards",
     lower: |top, cx| lower(top, cx).map(|g| Box::new(g) as Box<dyn Game>),
+    schema: &super::schema::SCHEMA,
 };
 
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {

@@ -18,6 +18,7 @@
 mod analyze;
 mod explain;
 pub mod lower;
+pub mod schema;
 
 use crate::engines::cards::{Card, Dealt, Deck};
 use crate::game::{records, Cases, Explanation, Game, Input, InputError, Output, RunError, RunOptions};

@@ -22,6 +22,7 @@ pub const ENGINE: Engine = Engine {
     name: "exchange",
     summary: "a hand is kept or partly exchanged for random cards; a combination table pays",
     lower: lower_game,
+    schema: &super::schema::SCHEMA,
 };
 
 fn lower_game(top: &Block, cx: &mut Cx) -> Option<Box<dyn Game>> {

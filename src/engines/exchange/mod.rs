@@ -12,6 +12,7 @@
 mod analyze;
 mod explain;
 pub mod lower;
+pub mod schema;
 
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};

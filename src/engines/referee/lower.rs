@@ -21,6 +21,7 @@ pub const ENGINE: Engine = Engine {
     name: "referee",
     summary: "a frame of a cue sport followed stroke by stroke: fouls, scores, respots, turns",
     lower: |top, cx| lower(top, cx).map(|g| Box::new(g) as Box<dyn Game>),
+    schema: &super::schema::SCHEMA,
 };
 
 const SCOPE_VARS: [(&str, Ty); 3] = [(VARS[0], Ty::Set), (VARS[1], Ty::Set), (VARS[2], Ty::Set)];

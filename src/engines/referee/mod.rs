@@ -16,6 +16,7 @@
 //! are closures over an [`Env`] holding the sets `first`, `potted`, `on`.
 
 pub mod lower;
+pub mod schema;
 
 use crate::game::{Explain, Explanation, Game, RunOptions};
 

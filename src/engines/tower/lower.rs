@@ -15,6 +15,7 @@ pub const ENGINE: Engine = Engine {
     name: "tower",
     summary: "two players build a house of cards from a known row; perfect play by game-tree search",
     lower: |top, cx| lower(top, cx).map(|g| Box::new(g) as Box<dyn Game>),
+    schema: &super::schema::SCHEMA,
 };
 
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {

@@ -9,6 +9,7 @@
 mod analyze;
 mod explain;
 pub mod lower;
+pub mod schema;
 pub mod search;
 
 use crate::engines::cards::{Dealt, Deck};

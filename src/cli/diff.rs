@@ -1,0 +1,281 @@
+//! `arbiter diff BASE VARIANT`: two rule files merged (their `extends:`
+//! chains followed) and compared section by section, side by side; where
+//! the engine has an analysis, its figures for both (the return to player
+//! of two pay tables).
+
+use std::path::Path;
+
+use arbiter::engines::Compiled;
+use arbiter::game::{Analysis, AnalyzeOptions};
+use arbiter::load::{Loaded, NOT_INHERITED};
+use arbiter::syntax::fmt::values_text;
+use arbiter::syntax::{Item, Section};
+
+use super::term::Term;
+use super::{load_and_compile, print};
+use crate::Format;
+
+/// How one section (or the top level) differs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// Keys whose values differ: (key, base, variant), `None` when absent.
+    Changed(Vec<(String, Option<String>, Option<String>)>),
+    Added(String),
+    Removed(String),
+}
+
+/// The difference of two merged rule files.
+pub struct Diff {
+    /// (`kind "label"`, or empty for the top level; the change)
+    pub changes: Vec<(String, Change)>,
+    /// The sections both have alike.
+    pub unchanged: Vec<String>,
+    /// (figure, base, variant), when both have an analysis.
+    pub figures: Option<Vec<(String, String, String)>>,
+}
+
+fn head(s: &Section) -> String {
+    let mut t = s.kind.name.clone();
+    for l in &s.labels {
+        t.push_str(&format!(" \"{}\"", l.value));
+    }
+    t
+}
+
+/// A section's body on one line: `{ key: value ... }`.
+fn body(s: &Section) -> String {
+    let parts: Vec<String> = s
+        .items
+        .iter()
+        .map(|i| match i {
+            Item::Property(p) => format!("{}: {}", p.key.name, values_text(p)),
+            Item::Section(inner) => format!("{} {}", head(inner), body(inner)),
+        })
+        .collect();
+    if parts.is_empty() {
+        "{ }".into()
+    } else {
+        format!("{{ {} }}", parts.join("  "))
+    }
+}
+
+/// The entries of a block: key -> canonical text (a property's values, a
+/// nested section's body).
+fn entries(items: &[Item]) -> Vec<(String, String)> {
+    items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Property(p) => Some((p.key.name.clone(), values_text(p))),
+            Item::Section(s) if s.kind.name != NOT_INHERITED => Some((head(s), body(s))),
+            Item::Section(_) => None,
+        })
+        .collect()
+}
+
+fn compare(a: &[(String, String)], b: &[(String, String)]) -> Vec<(String, Option<String>, Option<String>)> {
+    let mut out = Vec::new();
+    for (k, v) in a {
+        match b.iter().find(|(k2, _)| k2 == k) {
+            Some((_, w)) if w == v => {}
+            Some((_, w)) => out.push((k.clone(), Some(v.clone()), Some(w.clone()))),
+            None => out.push((k.clone(), Some(v.clone()), None)),
+        }
+    }
+    for (k, w) in b {
+        if !a.iter().any(|(k2, _)| k2 == k) {
+            out.push((k.clone(), None, Some(w.clone())));
+        }
+    }
+    out
+}
+
+/// Compares two merged files (worked examples aside: they are not
+/// inherited, so they always differ).
+pub fn diff(base: &Loaded, variant: &Loaded) -> Diff {
+    let sections = |items: &[Item]| -> Vec<(String, Section)> {
+        items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Section(s) if s.kind.name != NOT_INHERITED => Some((head(s), s.clone())),
+                _ => None,
+            })
+            .collect()
+    };
+    let props = |items: &[Item]| -> Vec<(String, String)> {
+        items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Property(p) => Some((p.key.name.clone(), values_text(p))),
+                Item::Section(_) => None,
+            })
+            .collect()
+    };
+    let mut changes = Vec::new();
+    let top = compare(&props(&base.items), &props(&variant.items));
+    if !top.is_empty() {
+        changes.push((String::new(), Change::Changed(top)));
+    }
+    let (a, b) = (sections(&base.items), sections(&variant.items));
+    let mut unchanged = Vec::new();
+    for (h, s) in &a {
+        match b.iter().find(|(h2, _)| h2 == h) {
+            None => changes.push((h.clone(), Change::Removed(body(s)))),
+            Some((_, t)) => {
+                let c = compare(&entries(&s.items), &entries(&t.items));
+                if c.is_empty() {
+                    unchanged.push(h.clone());
+                } else {
+                    changes.push((h.clone(), Change::Changed(c)));
+                }
+            }
+        }
+    }
+    for (h, t) in &b {
+        if !a.iter().any(|(h2, _)| h2 == h) {
+            changes.push((h.clone(), Change::Added(body(t))));
+        }
+    }
+    Diff { changes, unchanged, figures: None }
+}
+
+fn analyse(c: &Compiled, samples: Option<u64>, seed: u64) -> Option<Analysis> {
+    let a = c.game.analysis()?;
+    let samples = a.default_samples().map_or(0, |d| samples.unwrap_or(d).max(1));
+    Some(a.analyze(&AnalyzeOptions { samples, seed }, &mut |_, _| {}))
+}
+
+/// The figures of both analyses, paired by label.
+fn figures(a: &Analysis, b: &Analysis) -> Vec<(String, String, String)> {
+    let mut out: Vec<(String, String, String)> = a
+        .iter()
+        .map(|(k, v)| {
+            let w = b.iter().find(|(k2, _)| k2 == k).map_or("-".to_string(), |(_, w)| w.clone());
+            (k.clone(), v.clone(), w)
+        })
+        .collect();
+    for (k, w) in b {
+        if !a.iter().any(|(k2, _)| k2 == k) {
+            out.push((k.clone(), "-".into(), w.clone()));
+        }
+    }
+    out
+}
+
+pub fn run(term: &Term, base: &Path, variant: &Path, format: Format, samples: Option<u64>, seed: u64) -> u8 {
+    let (bl, bc) = match load_and_compile(term, base) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let (vl, vc) = match load_and_compile(term, variant) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let mut d = diff(&bl, &vl);
+    if bc.engine.name == vc.engine.name {
+        if let (Some(a), Some(b)) = (analyse(&bc, samples, seed), analyse(&vc, samples, seed)) {
+            d.figures = Some(figures(&a, &b));
+        }
+    }
+    let (bn, vn) = (base.display().to_string(), variant.display().to_string());
+    let text = match format {
+        Format::Json => json(&d, (&bn, &bc), (&vn, &vc)),
+        Format::Text => text(&d, (&bn, &bc), (&vn, &vc)),
+    };
+    print(term, text.as_bytes())
+}
+
+fn json(d: &Diff, (bn, bc): (&str, &Compiled), (vn, vc): (&str, &Compiled)) -> String {
+    use serde_json::{json, Value};
+    let side = |n: &str, c: &Compiled| json!({ "file": n, "title": c.title, "engine": c.engine.name });
+    let changes: Vec<Value> = d
+        .changes
+        .iter()
+        .map(|(h, c)| match c {
+            Change::Changed(keys) => json!({
+                "section": h, "change": "changed",
+                "keys": keys.iter().map(|(k, a, b)| json!({ "key": k, "base": a, "variant": b })).collect::<Vec<_>>(),
+            }),
+            Change::Added(t) => json!({ "section": h, "change": "added", "variant": t }),
+            Change::Removed(t) => json!({ "section": h, "change": "removed", "base": t }),
+        })
+        .collect();
+    let figures = d
+        .figures
+        .as_ref()
+        .map(|f| f.iter().map(|(k, a, b)| json!({ "figure": k, "base": a, "variant": b })).collect::<Vec<_>>());
+    let v = json!({
+        "base": side(bn, bc), "variant": side(vn, vc),
+        "changes": changes, "unchanged": d.unchanged, "analysis": figures,
+    });
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+fn text(d: &Diff, (bn, bc): (&str, &Compiled), (vn, vc): (&str, &Compiled)) -> String {
+    // Rows: (left column, base, variant); a row with no values is a heading.
+    let mut rows: Vec<(String, Option<String>, Option<String>)> = Vec::new();
+    for (h, c) in &d.changes {
+        let name = if h.is_empty() { "(top level)".to_string() } else { h.clone() };
+        match c {
+            Change::Changed(keys) => {
+                rows.push((name, None, None));
+                for (k, a, b) in keys {
+                    let show = |v: &Option<String>| Some(v.clone().unwrap_or_else(|| "(not set)".into()));
+                    rows.push((format!("  {k}"), show(a), show(b)));
+                }
+            }
+            Change::Added(t) => rows.push((name, Some("(not in base)".into()), Some(t.clone()))),
+            Change::Removed(t) => rows.push((name, Some(t.clone()), Some("(removed)".into()))),
+        }
+    }
+    // Figures alike in both are printed once, after the others.
+    let all = d.figures.as_deref().unwrap_or(&[]);
+    let figures: Vec<&(String, String, String)> = all.iter().filter(|f| f.1 != f.2).collect();
+    let alike: Vec<&(String, String, String)> = all.iter().filter(|f| f.1 == f.2).collect();
+    let kw = rows
+        .iter()
+        .filter(|r| r.1.is_some())
+        .map(|r| r.0.chars().count())
+        .chain(figures.iter().map(|f| f.0.chars().count() + 2))
+        .max()
+        .unwrap_or(0)
+        .max(8);
+    let bw = rows
+        .iter()
+        .filter_map(|r| r.1.as_ref())
+        .chain(figures.iter().map(|f| &f.1))
+        .map(|s| s.chars().count())
+        .chain([bn.chars().count()])
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    let engines = if bc.engine.name == vc.engine.name {
+        bc.engine.name.to_string()
+    } else {
+        format!("{} -> {}", bc.engine.name, vc.engine.name)
+    };
+    out.push_str(&format!("{:kw$}  {:bw$}  {vn}\n", format!("engine {engines}"), bn));
+    if d.changes.is_empty() {
+        out.push_str("(the rules are the same)\n");
+    }
+    for (k, a, b) in &rows {
+        match (a, b) {
+            (Some(a), Some(b)) => out.push_str(&format!("{k:kw$}  {a:bw$}  {b}\n")),
+            _ => out.push_str(&format!("{k}\n")),
+        }
+    }
+    if d.figures.is_some() {
+        out.push_str("analysis\n");
+        for (k, a, b) in &figures {
+            out.push_str(&format!("{:kw$}  {a:bw$}  {b}\n", format!("  {k}")));
+        }
+        for (k, a, _) in &alike {
+            out.push_str(&format!("  {k} (alike): {a}\n"));
+        }
+    }
+    if !d.unchanged.is_empty() {
+        out.push_str(&format!("\nunchanged: {}\n", d.unchanged.join(", ")));
+    }
+    out
+}

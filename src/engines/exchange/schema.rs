@@ -1,0 +1,78 @@
+//! The schema of the `exchange` engine (see [`crate::engines::schema`]).
+
+use crate::engines::cards::schema::DECK;
+use crate::engines::schema::{Key, Schema, SectionSchema};
+
+pub const SCHEMA: Schema = Schema {
+    sections: &[
+        DECK,
+        SectionSchema::new(
+            "play",
+            "a deal: the hand, what it costs, how many cards may be exchanged, and the tie-break",
+            &[
+                Key::new("hand", "a whole number, 1 or more", "cards per deal").required().example("5"),
+                Key::new("entry", "a whole number, 0 or more", "paid for each deal").default("0").example("1"),
+                Key::new("exchange", "numbers of cards, or ranges (`0..1`)", "how many cards the player may exchange")
+                    .required()
+                    .example("0..1"),
+                Key::new("cost", "a whole number, 0 or more", "paid for each exchanged card").default("0").example("1"),
+                Key::new("prefer", "tie-break criteria, in order", "which choice is printed among equally good ones")
+                    .required()
+                    .example("fewer-cards leftmost")
+                    .words(&[
+                        ("fewer-cards", "exchanging fewer cards first"),
+                        ("more-cards", "exchanging more cards first"),
+                        ("leftmost", "the exchanged cards furthest left first"),
+                        ("rightmost", "the exchanged cards furthest right first"),
+                    ]),
+            ],
+        )
+        .required()
+        .often_changed(),
+        SectionSchema::new(
+            "combination",
+            "a row of the pay table: the first row the final hand forms pays",
+            &[
+                Key::new(
+                    "pattern",
+                    "a pattern: `run(N)`, `kind(N)`, `ranks(...)`, `any`, joined with `+`",
+                    "what the hand must form",
+                )
+                .required()
+                .example("run(5)")
+                .words(&[
+                    ("run", "`run(N)`: N cards of consecutive distinct ranks"),
+                    ("kind", "`kind(N)`: N cards of one rank"),
+                    ("ranks", "`ranks(A K ...)`: one card of each rank listed"),
+                    ("any", "every hand"),
+                ])
+                .refers(&["rank"]),
+                Key::new("pays", "a whole number, 0 or more", "what the row pays").required().example("10"),
+            ],
+        )
+        .named("combination")
+        .often_changed(),
+        SectionSchema::new(
+            "input",
+            "the input's format",
+            &[Key::new("end", "a string", "the line that ends the input").default("\"#\"").example("\"#\"")],
+        ),
+        SectionSchema::new(
+            "output",
+            "the wording of the output",
+            &[
+                Key::new("stay", "a template (no fields)", "printed when keeping the hand is best")
+                    .required()
+                    .example("\"Stay\""),
+                Key::new(
+                    "exchange",
+                    "a template; fields `cards` (the cards to exchange) and `count`",
+                    "printed when an exchange is best",
+                )
+                .required()
+                .example("\"Exchange {cards}\""),
+            ],
+        )
+        .required(),
+    ],
+};

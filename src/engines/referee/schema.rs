@@ -1,0 +1,167 @@
+//! The schema of the `referee` engine (see [`crate::engines::schema`]).
+
+use crate::engines::schema::{Key, Schema, SectionSchema};
+
+/// The variables of rule expressions, with their meaning.
+const VARIABLES: &[(&str, &str)] = &[
+    ("first", "the ball hit first (empty when none)"),
+    ("potted", "the balls potted by the stroke"),
+    ("on", "the ball or balls on for the stroke"),
+    ("highest", "`highest(SET)`: the value of the most valuable ball of a set"),
+    ("lowest", "`lowest(SET)`: the value of the least valuable ball of a set"),
+    ("count", "`count(SET)`: how many balls a set holds"),
+    ("min", "`min(A, B)`: the smaller number"),
+    ("max", "`max(A, B)`: the larger number"),
+];
+
+pub const SCHEMA: Schema = Schema {
+    sections: &[
+        SectionSchema::new(
+            "ball",
+            "a kind of ball: its value, how many, and whether it is the cue ball",
+            &[
+                Key::new("value", "a whole number, 0 or more", "the points the ball is worth").required().example("1"),
+                Key::new("count", "a whole number, 1 to 1000", "balls of this kind at the start of a frame")
+                    .default("1")
+                    .example("15"),
+                Key::new("cue", "`yes` or `no`", "this is the cue ball (exactly one ball is)")
+                    .default("no")
+                    .example("yes"),
+            ],
+        )
+        .named("ball")
+        .often_changed(),
+        SectionSchema::new(
+            "play",
+            "which balls are on: the alternate balls, then the sequence",
+            &[
+                Key::new("alternate", "balls", "the balls of the first phase, on at the start of every visit")
+                    .required()
+                    .example("BALL")
+                    .refers(&["ball"]),
+                Key::new(
+                    "sequence",
+                    "balls, in order",
+                    "the other object balls, on one after another in the second phase",
+                )
+                .default("the other object balls by value")
+                .example("BALL BALL BALL")
+                .refers(&["ball"]),
+                Key::new(
+                    "nominate",
+                    "`lowest`, `highest` or a ball",
+                    "the ball on after an alternate ball when the ball hit first names none",
+                )
+                .default("lowest")
+                .example("lowest")
+                .words(&[
+                    ("lowest", "the least valuable ball on the table"),
+                    ("highest", "the most valuable ball on the table"),
+                ])
+                .refers(&["ball"]),
+            ],
+        )
+        .required()
+        .often_changed(),
+        SectionSchema::new(
+            "foul",
+            "a foul: a condition over the stroke",
+            &[Key::new(
+                "when",
+                "a condition over `first`, `potted`, `on` and balls",
+                "the stroke is a foul when this holds",
+            )
+            .required()
+            .example("first == []")
+            .words(VARIABLES)
+            .refers(&["ball"])],
+        )
+        .named("foul")
+        .often_changed(),
+        SectionSchema::new(
+            "penalty",
+            "what a foul costs",
+            &[
+                Key::new("min", "a whole number, 0 or more", "the smallest penalty").required().example("4"),
+                Key::new("max", "a whole number, 0 or more", "the largest penalty").required().example("7"),
+                Key::new(
+                    "value",
+                    "a number expression over `first`, `potted` and `on`",
+                    "the penalty before it is clamped to `min..max`",
+                )
+                .required()
+                .example("highest(on + first + potted)")
+                .words(VARIABLES)
+                .refers(&["ball"]),
+            ],
+        )
+        .required()
+        .often_changed(),
+        SectionSchema::new(
+            "respot",
+            "the balls put back on the table after a stroke",
+            &[
+                Key::new("first-phase", "a set of balls", "after every stroke of the first phase")
+                    .required()
+                    .example("potted - BALL")
+                    .words(VARIABLES)
+                    .refers(&["ball"]),
+                Key::new("second-phase", "a set of balls", "after a fair stroke of the second phase")
+                    .required()
+                    .example("[]")
+                    .words(VARIABLES)
+                    .refers(&["ball"]),
+                Key::new("second-phase-foul", "a set of balls", "after a foul in the second phase")
+                    .required()
+                    .example("potted")
+                    .words(VARIABLES)
+                    .refers(&["ball"]),
+            ],
+        )
+        .required()
+        .often_changed(),
+        SectionSchema::new(
+            "input",
+            "the words of the input that are not balls",
+            &[
+                Key::new("no-hit", "a string (one word)", "a stroke in which the cue ball hits no ball")
+                    .required()
+                    .example("\"WORD\""),
+                Key::new("play-again", "a string", "the line asking the offender to play again")
+                    .required()
+                    .example("\"WORDS\""),
+            ],
+        )
+        .required(),
+        SectionSchema::new(
+            "output",
+            "the wording of the output",
+            &[
+                Key::new("frame", "a template; field `frame`", "at the start of a frame")
+                    .required()
+                    .example("\"frame {frame}\""),
+                Key::new("turn", "a template; field `player`", "the next player")
+                    .required()
+                    .example("\"{player}'s turn\""),
+                Key::new("in-hand", "a template; field `player`", "the next player, with the cue ball in hand")
+                    .required()
+                    .example("\"{player}'s turn, in-hand\""),
+                Key::new("foul", "a template (no fields)", "before the score of a foul stroke")
+                    .required()
+                    .example("\"foul\""),
+                Key::new("score", "a template; fields `first` and `second`", "after every stroke")
+                    .required()
+                    .example("\"{first} : {second}\""),
+                Key::new("respot", "a template; field `balls`", "the balls put back")
+                    .required()
+                    .example("\"respot {balls}\""),
+                Key::new("tie", "a template (no fields)", "a tie on the last ball").required().example("\"tie\""),
+                Key::new("wins", "a template; field `player`", "the winner of the frame")
+                    .required()
+                    .example("\"{player} wins\""),
+                Key::new("between", "a template (no fields)", "between two frames").default("\"\"").example("\"\""),
+            ],
+        )
+        .required(),
+    ],
+};

@@ -1,0 +1,238 @@
+//! What a rule file may say, engine by engine: each engine declares its
+//! sections and their keys, with a type and a one-line doc, in its own
+//! `schema.rs`; this module holds the types, the top level every rule file
+//! shares (`game`, `engine`, `extends`, `remove`, `example`), and lookups.
+//!
+//! The schema is documentation that is checked: `tests/schema.rs` compiles
+//! every bundled and broken rule file, records the keys the lowerings ask
+//! `check::Block` for, and fails when a key is asked for that the schema
+//! does not list, or listed and never asked for. The language server
+//! (hover, completion) and `arbiter new` read it; `docs/reference.md` is
+//! generated from it.
+
+/// The sections of one engine.
+#[derive(Debug)]
+pub struct Schema {
+    /// Top-level sections, in the order a rule file usually writes them.
+    pub sections: &'static [SectionSchema],
+}
+
+/// A section: `kind { ... }` or `kind "NAME" { ... }`.
+#[derive(Debug, Clone, Copy)]
+pub struct SectionSchema {
+    pub kind: &'static str,
+    pub doc: &'static str,
+    /// For a named section, the kind of name its label defines (`ball`,
+    /// `combination`).
+    pub names: Option<&'static str>,
+    pub required: bool,
+    /// The section may be written several times (with different names).
+    pub repeated: bool,
+    /// A section a variant usually changes (`arbiter new` shows it).
+    pub often_changed: bool,
+    pub keys: &'static [Key],
+}
+
+/// A property of a section (or of the top level): `key: values`.
+#[derive(Debug, Clone, Copy)]
+pub struct Key {
+    pub name: &'static str,
+    /// What the values are, in words ("a whole number, 1 or more").
+    pub ty: &'static str,
+    pub doc: &'static str,
+    pub required: bool,
+    /// The value when the key is left out.
+    pub default: Option<&'static str>,
+    /// A typical value (completion inserts it after `key: `).
+    pub example: &'static str,
+    /// The words the values may be, each with its meaning.
+    pub words: &'static [(&'static str, &'static str)],
+    /// Each value defines a name of this kind (`ranks` defines ranks).
+    pub defines: Option<&'static str>,
+    /// The kinds of names the values use (`ball`, `rank`).
+    pub refers: &'static [&'static str],
+}
+
+impl Key {
+    /// An optional key with no default.
+    pub const fn new(name: &'static str, ty: &'static str, doc: &'static str) -> Key {
+        Key { name, ty, doc, required: false, default: None, example: "", words: &[], defines: None, refers: &[] }
+    }
+
+    pub const fn required(self) -> Key {
+        Key { required: true, ..self }
+    }
+
+    pub const fn default(self, value: &'static str) -> Key {
+        Key { default: Some(value), ..self }
+    }
+
+    pub const fn example(self, example: &'static str) -> Key {
+        Key { example, ..self }
+    }
+
+    pub const fn words(self, words: &'static [(&'static str, &'static str)]) -> Key {
+        Key { words, ..self }
+    }
+
+    pub const fn defines(self, kind: &'static str) -> Key {
+        Key { defines: Some(kind), ..self }
+    }
+
+    pub const fn refers(self, kinds: &'static [&'static str]) -> Key {
+        Key { refers: kinds, ..self }
+    }
+}
+
+impl SectionSchema {
+    /// An optional section written at most once.
+    pub const fn new(kind: &'static str, doc: &'static str, keys: &'static [Key]) -> SectionSchema {
+        SectionSchema { kind, doc, names: None, required: false, repeated: false, often_changed: false, keys }
+    }
+
+    pub const fn required(self) -> SectionSchema {
+        SectionSchema { required: true, ..self }
+    }
+
+    /// `kind "NAME" { ... }`, any number of them; the label names a `noun`.
+    pub const fn named(self, noun: &'static str) -> SectionSchema {
+        SectionSchema { names: Some(noun), repeated: true, ..self }
+    }
+
+    pub const fn often_changed(self) -> SectionSchema {
+        SectionSchema { often_changed: true, ..self }
+    }
+
+    /// The key called `name`.
+    pub fn key(&self, name: &str) -> Option<&'static Key> {
+        self.keys.iter().find(|k| k.name == name)
+    }
+
+    /// How the section is written: `play { ... }`, `ball "NAME" { ... }`.
+    pub fn head(&self) -> String {
+        match self.names {
+            Some(_) => format!("{} \"NAME\"", self.kind),
+            None => self.kind.to_string(),
+        }
+    }
+}
+
+impl Schema {
+    /// The section of kind `kind`, among the engine's and the shared ones.
+    pub fn section(&self, kind: &str) -> Option<&'static SectionSchema> {
+        self.sections.iter().chain(TOP.sections).find(|s| s.kind == kind)
+    }
+
+    /// Every top-level section a rule file of this engine may have.
+    pub fn all_sections(&self) -> impl Iterator<Item = &'static SectionSchema> + '_ {
+        self.sections.iter().chain(TOP.sections)
+    }
+}
+
+/// The top level of every rule file: what `load` and `compile` read
+/// whatever the engine.
+pub const TOP: Schema = Schema { sections: &[EXAMPLE] };
+
+/// The properties of the top level of every rule file.
+pub const TOP_KEYS: &[Key] = &[
+    Key::new("game", "a string", "the game's title").example("\"My Game\""),
+    Key::new("engine", "an engine's name", "the engine that plays the rules").required().example("exchange"),
+    Key::new(
+        "extends",
+        "a path (a string)",
+        "the base rule file this variant changes, relative to this file, or the name of a bundled game",
+    )
+    .example("\"../game.rules\""),
+    Key::new("remove", "a section kind and its label", "in a variant: drops a section of the base")
+        .example("group \"NAME\""),
+];
+
+/// Top-level keys that loading handles (before any engine reads the file).
+pub const LOADER_KEYS: &[&str] = &["extends", "remove"];
+
+/// Worked examples, run by `arbiter test`.
+pub const EXAMPLE: SectionSchema = SectionSchema::new(
+    "example",
+    "a worked example: an input and the output the rules must print for it (`arbiter test`); not inherited by variants",
+    &[
+        Key::new("input", "a string (`\"\"\"` spans lines)", "the input, in the game's own format")
+            .required()
+            .example("\"\"\"\n\"\"\""),
+        Key::new("output", "a string (`\"\"\"` spans lines)", "the exact output expected")
+            .required()
+            .example("\"\"\"\n\"\"\""),
+        Key::new("error", "a string", "text the input error after the output must contain").example("\"\""),
+    ],
+)
+.named("example");
+
+/// The top-level key called `name`.
+pub fn top_key(name: &str) -> Option<&'static Key> {
+    TOP_KEYS.iter().find(|k| k.name == name)
+}
+
+/// The schema's reference tables, in Markdown (docs/reference.md).
+pub fn reference() -> String {
+    let mut out = String::from(
+        "# Reference: sections and keys\n\n\
+         Generated from the engines' schemas (`src/engines/*/schema.rs`) by\n\
+         `ARBITER_BLESS=1 cargo test --test schema`; `tests/schema.rs` fails when\n\
+         this page, the schemas and what the lowerings read differ.\n\n",
+    );
+    out.push_str("## Every rule file\n\n");
+    keys_table(&mut out, TOP_KEYS);
+    section_table(&mut out, &EXAMPLE);
+    for e in super::ENGINES {
+        out.push_str(&format!("## `engine: {}`\n\n{}.\n\n", e.name, capitalise(e.summary)));
+        for s in e.schema.sections {
+            section_table(&mut out, s);
+        }
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+fn section_table(out: &mut String, s: &SectionSchema) {
+    let mut how = Vec::new();
+    if s.required {
+        how.push("required");
+    }
+    if s.repeated {
+        how.push("any number, each with its own name");
+    }
+    let how = if how.is_empty() { String::new() } else { format!(" ({})", how.join("; ")) };
+    out.push_str(&format!("### `{}`\n\n{}{how}.\n\n", s.head(), capitalise(s.doc)));
+    keys_table(out, s.keys);
+}
+
+fn keys_table(out: &mut String, keys: &[Key]) {
+    if keys.is_empty() {
+        return;
+    }
+    out.push_str("| key | value | default | meaning |\n| --- | --- | --- | --- |\n");
+    for k in keys {
+        let default = match (k.required, k.default) {
+            (true, _) => "required".to_string(),
+            (false, Some(d)) => format!("`{d}`"),
+            (false, None) => String::new(),
+        };
+        let mut meaning = k.doc.to_string();
+        if !k.words.is_empty() {
+            let words: Vec<String> = k.words.iter().map(|(w, d)| format!("`{w}`: {d}")).collect();
+            meaning.push_str(&format!(" ({})", words.join("; ")));
+        }
+        out.push_str(&format!(
+            "| `{}` | {} | {default} | {} |\n",
+            k.name,
+            k.ty.replace('|', "\\|"),
+            meaning.replace('|', "\\|")
+        ));
+    }
+    out.push('\n');
+}

@@ -1,0 +1,125 @@
+//! One analysis of an editor buffer: loaded like a file (its `extends:`
+//! chain followed from its directory), checked and lowered by its engine,
+//! with every diagnostic, and the names it and its bases define.
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::Diag;
+use crate::engines::schema::Schema;
+use crate::engines::{compile, engine, Engine};
+use crate::load::{load_text, BUNDLED_DIR};
+use crate::source::{FileId, SourceMap, Span};
+use crate::syntax::{ExprKind, Item, Section};
+
+/// A name a rule file defines: a rank in `deck { ranks }`, a ball in
+/// `ball "Red"`, a group, a player, a structure...
+#[derive(Debug, Clone)]
+pub struct Name {
+    /// Its kind, from the schema (`rank`, `ball`).
+    pub kind: &'static str,
+    pub name: String,
+    /// Where the name is written.
+    pub span: Span,
+    /// The section or property that defines it (shown on hover).
+    pub context: Span,
+}
+
+/// The result of analysing one buffer.
+pub struct Analysis {
+    /// The buffer is file 0; the files it extends follow.
+    pub sources: SourceMap,
+    /// The merged items (the buffer over its bases), when loading worked.
+    pub items: Option<Vec<Item>>,
+    /// Every diagnostic, warnings included.
+    pub diags: Vec<Diag>,
+    /// The engine the merged file names.
+    pub engine: Option<&'static Engine>,
+    pub names: Vec<Name>,
+    /// The buffer's path on disk (its directory resolves `extends:`).
+    pub path: PathBuf,
+}
+
+impl Analysis {
+    pub fn new(path: &Path, text: &str) -> Analysis {
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let name = path.display().to_string();
+        match load_text(&name, text, &dir) {
+            Ok(loaded) => {
+                let (_, diags) = compile(&loaded);
+                let engine = engine_of(&loaded.items);
+                let names = engine.map_or_else(Vec::new, |e| names(&loaded.items, e.schema));
+                Analysis { sources: loaded.sources, items: Some(loaded.items), diags, engine, names, path: path.into() }
+            }
+            Err(e) => Analysis {
+                sources: e.sources,
+                items: None,
+                diags: e.diags,
+                engine: None,
+                names: Vec::new(),
+                path: path.into(),
+            },
+        }
+    }
+
+    /// The path of file `id` on disk (`None` for a bundled file).
+    pub fn file_path(&self, id: FileId) -> Option<PathBuf> {
+        if id == 0 {
+            return Some(self.path.clone());
+        }
+        let name = &self.sources.file(id).name;
+        (!name.starts_with(BUNDLED_DIR)).then(|| PathBuf::from(name))
+    }
+
+    /// The names of the given kinds (every name when `kinds` is empty).
+    pub fn names_of<'a>(&'a self, kinds: &'a [&str]) -> impl Iterator<Item = &'a Name> + 'a {
+        self.names.iter().filter(move |n| kinds.is_empty() || kinds.contains(&n.kind))
+    }
+
+    /// The merged top-level section with this kind and labels.
+    pub fn section(&self, kind: &str, labels: &[String]) -> Option<&Section> {
+        self.items.as_ref()?.iter().find_map(|i| match i {
+            Item::Section(s)
+                if s.kind.name == kind
+                    && s.labels.len() == labels.len()
+                    && s.labels.iter().zip(labels).all(|(a, b)| a.value == *b) =>
+            {
+                Some(s)
+            }
+            _ => None,
+        })
+    }
+}
+
+/// The engine an item list names with `engine:`.
+pub fn engine_of(items: &[Item]) -> Option<&'static Engine> {
+    items.iter().find_map(|i| match i {
+        Item::Property(p) if p.key.name == "engine" => p.values.first().and_then(|v| v.as_word()).and_then(engine),
+        _ => None,
+    })
+}
+
+/// The names the merged items define, as the schema says.
+fn names(items: &[Item], schema: &Schema) -> Vec<Name> {
+    let mut out = Vec::new();
+    for item in items {
+        let Item::Section(s) = item else { continue };
+        let Some(sc) = schema.section(&s.kind.name) else { continue };
+        if let (Some(kind), Some(label)) = (sc.names, s.name()) {
+            out.push(Name { kind, name: label.value.clone(), span: label.span, context: s.span });
+        }
+        for i in &s.items {
+            let Item::Property(p) = i else { continue };
+            let Some(kind) = sc.key(&p.key.name).and_then(|k| k.defines) else { continue };
+            for v in &p.values {
+                let name = match &v.kind {
+                    ExprKind::Word(w) => w.clone(),
+                    ExprKind::Int(n) => n.to_string(),
+                    ExprKind::Str(s) => s.value.clone(),
+                    _ => continue,
+                };
+                out.push(Name { kind, name, span: v.span, context: p.span });
+            }
+        }
+    }
+    out
+}
