@@ -158,6 +158,9 @@ fn run_parallel<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: &
     }
 }
 
+/// The cases of one block and where their outputs go.
+type Block<'b, C> = (&'b [<C as Cases>::Case], &'b mut BlockOutput);
+
 /// Solves every case of a batch in blocks: `workers` threads take blocks
 /// while this thread does `first`, then takes blocks too.
 fn solve_batch<C: Cases>(
@@ -173,7 +176,7 @@ fn solve_batch<C: Cases>(
     if batch.blocks.len() < n_blocks {
         batch.blocks.resize_with(n_blocks, BlockOutput::default);
     }
-    let blocks: Vec<Mutex<Option<(&[C::Case], &mut BlockOutput)>>> =
+    let blocks: Vec<Mutex<Option<Block<C>>>> =
         cases.chunks(BLOCK).zip(batch.blocks.iter_mut()).map(|b| Mutex::new(Some(b))).collect();
     let taken = AtomicUsize::new(0);
     let work = || {
