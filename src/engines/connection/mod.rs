@@ -277,6 +277,16 @@ impl Win {
     }
 }
 
+/// A placed stone in the union-find: its parent, and for a root the size
+/// of its group and the family members the group touches (one record, so
+/// that a step of a search reads one cache line).
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    parent: u32,
+    size: u32,
+    members: u64,
+}
+
 /// The state of one case: stones, groups and enclosure counters.
 pub struct Play<'c> {
     conn: &'c Connection,
@@ -284,14 +294,13 @@ pub struct Play<'c> {
     table: CellTable,
     /// Stones on the board (placed or only occupied).
     stones: usize,
-    /// Per placed stone: union-find parent, group size (roots), member
-    /// bits (roots), stone neighbours on the board.
-    parent: Vec<u32>,
-    size: Vec<u32>,
-    members: Vec<u64>,
+    /// Per placed stone, in move order.
+    nodes: Vec<Node>,
+    /// Per placed stone: its stone neighbours on the board (kept only when
+    /// a structure encloses `any`).
     around: Vec<u8>,
-    /// Stones placed through [`Play::place`] (later ones are only occupied).
-    placed: usize,
+    /// Whether `around` and `surrounded` are kept.
+    count_around: bool,
     /// `E - V + C - T`: bounded faces that are not unit triangles.
     holes: i64,
     /// Stones whose six neighbours are all stones on the board.
@@ -305,11 +314,9 @@ impl<'c> Play<'c> {
             board: Board::new(conn.spec.shape, conn.spec.min_side.max(1)),
             table: CellTable::new(),
             stones: 0,
-            parent: Vec::new(),
-            size: Vec::new(),
-            members: Vec::new(),
+            nodes: Vec::new(),
             around: Vec::new(),
-            placed: 0,
+            count_around: conn.any_bits & !conn.empty_bits != 0,
             holes: 0,
             surrounded: 0,
         }
@@ -320,40 +327,24 @@ impl<'c> Play<'c> {
         self.table.clear();
         self.board = board;
         self.stones = 0;
-        self.parent.clear();
-        self.size.clear();
-        self.members.clear();
+        self.nodes.clear();
         self.around.clear();
-        self.placed = 0;
         self.holes = 0;
         self.surrounded = 0;
     }
 
     #[inline]
     fn find(&mut self, mut a: u32) -> u32 {
-        while self.parent[a as usize] != a {
-            let p = self.parent[a as usize];
-            let g = self.parent[p as usize];
-            self.parent[a as usize] = g;
+        loop {
+            let p = self.nodes[a as usize].parent;
+            if p == a {
+                return a;
+            }
+            // Path halving.
+            let g = self.nodes[p as usize].parent;
+            self.nodes[a as usize].parent = g;
             a = g;
         }
-        a
-    }
-
-    /// Joins the groups of `a` and `b`; false when they were one group.
-    #[inline]
-    fn union(&mut self, a: u32, b: u32) -> bool {
-        let (mut a, mut b) = (self.find(a), self.find(b));
-        if a == b {
-            return false;
-        }
-        if self.size[a as usize] < self.size[b as usize] {
-            std::mem::swap(&mut a, &mut b);
-        }
-        self.parent[b as usize] = a;
-        self.size[a as usize] += self.size[b as usize];
-        self.members[a as usize] |= self.members[b as usize];
-        true
     }
 
     /// Marks `(x, y)` occupied without updating groups (moves after the
@@ -369,31 +360,33 @@ impl<'c> Play<'c> {
     /// the structures that exist after it. `Err(j)`: the cell already holds
     /// stone `j` (0-based move).
     pub fn place(&mut self, x: u32, y: u32) -> Result<u64, u64> {
-        debug_assert_eq!(self.placed, self.stones, "place after occupy");
+        debug_assert_eq!(self.nodes.len(), self.stones, "place after occupy");
         self.occupy(x, y)?;
-        let idx = self.placed as u32;
-        self.placed += 1;
-        self.parent.push(idx);
-        self.size.push(1);
-        self.members.push(self.conn.members_of(&self.board, x, y));
+        let idx = self.nodes.len() as u32;
         let mut near = [NONE; 6];
         let mut n = 0u8;
         for (i, (a, b)) in self.board.around(x, y).into_iter().enumerate() {
             let j = self.table.get(Board::key(a, b));
             near[i] = j;
-            if j != NONE {
-                n += 1;
+            n += (j != NONE) as u8;
+        }
+        if self.count_around {
+            for &j in near.iter().filter(|&&j| j != NONE) {
                 let c = &mut self.around[j as usize];
                 *c += 1;
                 if *c == 6 {
                     self.surrounded += 1;
                 }
             }
+            self.around.push(n);
+            if n == 6 {
+                self.surrounded += 1;
+            }
         }
-        self.around.push(n);
-        if n == 6 {
-            self.surrounded += 1;
-        }
+        // The new stone's group: joined with each neighbouring group in turn
+        // (union by size, the larger root stays).
+        self.nodes.push(Node { parent: idx, size: 1, members: self.conn.members_of(&self.board, x, y) });
+        let mut root = idx;
         let mut triangles = 0i64;
         let mut merged = 0i64;
         for i in 0..6 {
@@ -403,14 +396,26 @@ impl<'c> Play<'c> {
             if near[(i + 1) % 6] != NONE {
                 triangles += 1;
             }
-            if self.union(idx, near[i]) {
-                merged += 1;
+            let r = self.find(near[i]);
+            if r == root {
+                continue;
             }
+            merged += 1;
+            let (big, small) = if self.nodes[r as usize].size > self.nodes[root as usize].size {
+                (r, root)
+            } else {
+                (root, r)
+            };
+            let s = self.nodes[small as usize];
+            let b = &mut self.nodes[big as usize];
+            b.size += s.size;
+            b.members |= s.members;
+            self.nodes[small as usize].parent = big;
+            root = big;
         }
         // dE = n, dV = 1, dC = 1 - merged, dT = triangles.
         self.holes += n as i64 - merged - triangles;
-        let root = self.find(idx);
-        let mask = self.members[root as usize];
+        let mask = self.nodes[root as usize].members;
         let mut found = 0u64;
         for (i, c) in self.conn.connects.iter().enumerate() {
             if let Some((fm, k)) = *c {
@@ -430,6 +435,12 @@ impl<'c> Play<'c> {
     /// `E - V + C - T` of the stones placed so far (for tests).
     pub fn holes(&self) -> i64 {
         self.holes
+    }
+
+    /// The group (its root stone) of placed stone `a` (for tests).
+    #[cfg(test)]
+    pub fn group_of(&mut self, a: u32) -> u32 {
+        self.find(a)
     }
 }
 
@@ -549,6 +560,11 @@ impl CaseReader {
                 ))
                 .with_help("each move is a line `x y`")
         })?;
+        if let Some((x, y)) = quick_pair(line.text.as_bytes()) {
+            if case.board.contains(x as i64, y as i64) {
+                return Ok(Move { x, y, line });
+            }
+        }
         let [tx, ty] = tokens::<2>(&line, "a move `x y`")?;
         let x = coordinate(&tx)?;
         let y = coordinate(&ty)?;
@@ -565,6 +581,40 @@ impl CaseReader {
         }
         Ok(Move { x: x as u32, y: y as u32, line })
     }
+}
+
+/// The common move line, two plain numbers of at most 9 digits between
+/// blanks, read without building tokens; `None` for anything else, which
+/// the token reader then reads (or reports) in full.
+#[inline]
+fn quick_pair(t: &[u8]) -> Option<(u32, u32)> {
+    #[inline(always)]
+    fn blanks(t: &[u8], mut i: usize) -> usize {
+        while i < t.len() && t[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    }
+    #[inline(always)]
+    fn digits(t: &[u8], mut i: usize) -> Option<(u32, usize)> {
+        let start = i;
+        let mut v = 0u32;
+        while i < t.len() && t[i].is_ascii_digit() {
+            if i - start == 9 {
+                return None;
+            }
+            v = v * 10 + (t[i] - b'0') as u32;
+            i += 1;
+        }
+        (i > start).then_some((v, i))
+    }
+    let (x, i) = digits(t, blanks(t, 0))?;
+    let j = blanks(t, i);
+    if j == i {
+        return None;
+    }
+    let (y, i) = digits(t, j)?;
+    (blanks(t, i) == t.len()).then_some((x, y))
 }
 
 /// A whole number within `u32`, for the board side.

@@ -1,12 +1,13 @@
 //! The occupied cells of one case: an open-addressing map from a cell's key
-//! to its stone index, keys stored inline so that a probe for an empty
-//! neighbour reads one slot. Memory follows the moves, never the board.
+//! to its stone index, key and index side by side so that a probe reads
+//! one slot. Memory follows the moves, never the board.
 //!
-//! The slot of a key comes from a hash **keyed by a secret drawn when the
-//! table is made** (the process's random hashing keys): an input cannot
-//! choose cells whose keys share a slot, as it could against a fixed
-//! multiplier (160,000 cells aimed at one slot made every insertion scan
-//! all the earlier ones). Results never depend on the slots, only speed.
+//! The places of keys come from a hash **keyed by
+//! a secret drawn when the table is made** (the process's random hashing
+//! keys): an input cannot choose cells whose keys share a slot, as it
+//! could against a fixed multiplier (160,000 cells aimed at one slot made
+//! every insertion scan all the earlier ones). Results never depend on the
+//! slots, only speed.
 
 /// Stone index meaning "no stone".
 pub const NONE: u32 = u32::MAX;
@@ -22,13 +23,31 @@ fn secret() -> u64 {
     std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64) | 1
 }
 
+/// A keyed mix: the secret xored in, then two multiply-xorshift rounds
+/// spread every bit of `v` over the top bits.
+#[inline]
+fn mix(v: u64, seed: u64) -> u64 {
+    let mut h = (v ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^= h >> 32;
+    h.wrapping_mul(0xD6E8_FEB8_6659_FD93)
+}
+
+/// One slot: a cell key ([`EMPTY`] when free) and its stone index, side
+/// by side so that a probe reads one cache line.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    key: u64,
+    val: u32,
+}
+
+const FREE: Slot = Slot { key: EMPTY, val: 0 };
+
 #[derive(Debug, Clone)]
 pub struct CellTable {
-    /// Cell key per slot, [`EMPTY`] for a free slot. Length a power of two.
-    keys: Vec<u64>,
-    /// Stone index per slot.
-    vals: Vec<u32>,
+    /// Length a power of two.
+    slots: Vec<Slot>,
     len: usize,
+    /// `64 - log2(slots)`.
     shift: u32,
     seed: u64,
     /// Slots read so far (for tests of the probe lengths).
@@ -48,27 +67,25 @@ impl CellTable {
     }
 
     fn with_seed(seed: u64) -> Self {
-        let n = 1 << MIN_SLOTS_LOG;
+        Self::sized(seed, MIN_SLOTS_LOG)
+    }
+
+    fn sized(seed: u64, log: u32) -> Self {
+        let n = 1usize << log;
         CellTable {
-            keys: vec![EMPTY; n],
-            vals: vec![0; n],
+            slots: vec![FREE; n],
             len: 0,
-            shift: 64 - MIN_SLOTS_LOG,
+            shift: 64 - log,
             seed,
             #[cfg(test)]
             probes: std::cell::Cell::new(0),
         }
     }
 
-    /// The first slot to try for `key`: the top bits of a keyed mix (the
-    /// secret is xored in, then two multiply-xorshift rounds spread every
-    /// key bit over the top bits).
+    /// The first slot to try for `key`.
     #[inline]
     fn home(&self, key: u64) -> usize {
-        let mut h = (key ^ self.seed).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^= h >> 32;
-        h = h.wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        (h >> self.shift) as usize
+        (mix(key, self.seed) >> self.shift) as usize
     }
 
     #[inline]
@@ -80,15 +97,15 @@ impl CellTable {
     /// The stone at `key`, or [`NONE`].
     #[inline]
     pub fn get(&self, key: u64) -> u32 {
-        let mask = self.keys.len() - 1;
+        let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
             self.probed();
-            let k = self.keys[i];
-            if k == key {
-                return self.vals[i];
+            let s = self.slots[i];
+            if s.key == key {
+                return s.val;
             }
-            if k == EMPTY {
+            if s.key == EMPTY {
                 return NONE;
             }
             i = (i + 1) & mask;
@@ -98,53 +115,51 @@ impl CellTable {
     /// Inserts `key -> idx`, or returns the stone already at `key`.
     #[inline]
     pub fn insert(&mut self, key: u64, idx: u32) -> Result<(), u32> {
-        if (self.len + 1) * 2 > self.keys.len() {
+        if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
-        let mask = self.keys.len() - 1;
+        let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
             self.probed();
-            let k = self.keys[i];
-            if k == EMPTY {
-                self.keys[i] = key;
-                self.vals[i] = idx;
+            let s = &mut self.slots[i];
+            if s.key == EMPTY {
+                *s = Slot { key, val: idx };
                 self.len += 1;
                 return Ok(());
             }
-            if k == key {
-                return Err(self.vals[i]);
+            if s.key == key {
+                return Err(s.val);
             }
             i = (i + 1) & mask;
         }
     }
 
     fn grow(&mut self) {
-        let n = self.keys.len() * 2;
-        let keys = std::mem::replace(&mut self.keys, vec![EMPTY; n]);
-        let vals = std::mem::replace(&mut self.vals, vec![0; n]);
-        self.shift -= 1;
-        let mask = n - 1;
-        for (k, v) in keys.into_iter().zip(vals) {
-            if k != EMPTY {
-                let mut i = self.home(k);
-                while self.keys[i] != EMPTY {
+        let mut bigger = CellTable::sized(self.seed, 64 - self.shift + 1);
+        let mask = bigger.slots.len() - 1;
+        for s in &self.slots {
+            if s.key != EMPTY {
+                let mut i = bigger.home(s.key);
+                while bigger.slots[i].key != EMPTY {
                     i = (i + 1) & mask;
                 }
-                self.keys[i] = k;
-                self.vals[i] = v;
+                bigger.slots[i] = *s;
             }
         }
+        bigger.len = self.len;
+        #[cfg(test)]
+        bigger.probes.set(self.probes.get());
+        *self = bigger;
     }
 
     /// Empties the table; a table much larger than the last case needed
     /// is dropped, so that many small cases after a large one stay cheap.
     pub fn clear(&mut self) {
-        if self.keys.len() > 1 << MIN_SLOTS_LOG && self.keys.len() > 8 * self.len.max(8) {
-            let seed = self.seed;
-            *self = CellTable::with_seed(seed);
+        if self.slots.len() > 1 << MIN_SLOTS_LOG && self.slots.len() > 8 * self.len.max(8) {
+            *self = CellTable::with_seed(self.seed);
         } else {
-            self.keys.iter_mut().for_each(|k| *k = EMPTY);
+            self.slots.fill(FREE);
             self.len = 0;
         }
     }

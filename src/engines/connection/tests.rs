@@ -308,7 +308,7 @@ proptest! {
         let group_of = |c: (i64, i64)| groups.iter().position(|g| g.contains(&c)).unwrap();
         for i in 0..moves.len() {
             for j in 0..moves.len() {
-                let same = play.find(i as u32) == play.find(j as u32);
+                let same = play.group_of(i as u32) == play.group_of(j as u32);
                 prop_assert_eq!(same, group_of(slow.stones[i]) == group_of(slow.stones[j]));
             }
         }
