@@ -90,7 +90,12 @@ static HEXAGON: ShapeDef = ShapeDef {
 static RHOMBUS: ShapeDef = ShapeDef {
     name: "rhombus",
     neighbours: SLANTED,
-    sides: &[side("top", -1, 0, 0, -1), side("right", 0, 1, 1, 0), side("bottom", 1, 0, 1, 0), side("left", 0, -1, 0, -1)],
+    sides: &[
+        side("top", -1, 0, 0, -1),
+        side("right", 0, 1, 1, 0),
+        side("bottom", 1, 0, 1, 0),
+        side("left", 0, -1, 0, -1),
+    ],
     corners: &["top-left", "top-right", "bottom-right", "bottom-left"],
     extent: (1, 0),
     describe: |s| format!("cells `x y` have 1 <= x, y <= {s}"),
@@ -299,7 +304,10 @@ mod tests {
             let b = Board::new(shape, s);
             let m = b.sides_of(c.0, c.1);
             let def = shape.def();
-            (0..def.sides.len()).filter(|&i| m & shape.corner_sides(i) == shape.corner_sides(i)).map(|i| def.corners[i]).collect()
+            (0..def.sides.len())
+                .filter(|&i| m & shape.corner_sides(i) == shape.corner_sides(i))
+                .map(|i| def.corners[i])
+                .collect()
         };
         assert_eq!(name_of(Shape::Hexagon, 5, (1, 1)), ["bottom"]);
         assert_eq!(name_of(Shape::Hexagon, 5, (9, 9)), ["top"]);

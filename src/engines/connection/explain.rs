@@ -31,7 +31,7 @@ fn cell((x, y): Cell) -> String {
 fn cells(list: &[Cell], n: usize, complete: bool) -> String {
     let mut s: Vec<String> = list.iter().take(n).map(|&c| cell(c)).collect();
     if !complete {
-        s.push(format!("... (more than {})", list.len()));
+        s.push(format!("... (more than {} in all)", list.len()));
     } else if list.len() > n {
         s.push(format!("... ({} in all)", list.len()));
     }
@@ -103,8 +103,8 @@ fn enclosed_near(board: &Board, stones: &HashSet<Cell>, at: Cell, work: &mut usi
     let off = board.offsets();
     let on_board = |c: Cell| board.contains(c.0 as i64, c.1 as i64);
     let stone_dirs: Vec<usize> = (0..6).filter(|&i| stones.contains(&step(at, off[i]))).collect();
-    for g in 0..6 {
-        let start = step(at, off[g]);
+    for (g, &o) in off.iter().enumerate() {
+        let start = step(at, o);
         if !on_board(start) || stones.contains(&start) {
             continue;
         }

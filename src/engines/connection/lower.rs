@@ -55,10 +55,10 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<ConnectionGame> {
         Some(b) => board_section(b, cx),
         None => (None, None),
     };
-    let families = cell_families(&families, shape, top, cx);
+    let families = cell_families(&families, shape.map(|(s, _)| s), top, cx);
     let goals = families.as_ref().and_then(|f| structure_sections(&structures, f, shape, top, cx));
     let output = output.and_then(|o| output_section(o, cx));
-    let (shape, (min_side, max_side), families, (names, structures), (win, none)) =
+    let ((shape, _), (min_side, max_side), families, (names, structures), (win, none)) =
         (shape?, sides?, families?, goals?, output?);
     if cx.has_errors() {
         return None;
@@ -73,13 +73,16 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<ConnectionGame> {
     Some(ConnectionGame { engine: Connection::new(spec), names, win, none, spans })
 }
 
+/// The board's shape and where the rule file says it.
+type ShapeAt = (Shape, Span);
+
 /// `shape: hexagon|rhombus|triangle` and `side: MIN..MAX`.
-fn board_section(s: &Section, cx: &mut Cx) -> (Option<Shape>, Option<(u32, u32)>) {
+fn board_section(s: &Section, cx: &mut Cx) -> (Option<ShapeAt>, Option<(u32, u32)>) {
     let b = Block::of_section(s);
     let shape = b.require(cx, "shape", "hexagon").and_then(|p| {
         let e = cx.one(p, "a board shape")?;
         let names = Shape::ALL.map(Shape::name);
-        cx.choice(e, &names, "a board shape").and_then(Shape::named)
+        cx.choice(e, &names, "a board shape").and_then(Shape::named).map(|s| (s, e.span))
     });
     let side = match b.prop(cx, "side") {
         None => Some((MIN_SIDE, MAX_SIDE)),
@@ -189,7 +192,7 @@ fn cell_families(sections: &[&Section], shape: Option<Shape>, top: &Block, cx: &
 fn structure_sections(
     sections: &[&Section],
     families: &[Family],
-    shape: Option<Shape>,
+    shape: Option<ShapeAt>,
     top: &Block,
     cx: &mut Cx,
 ) -> Option<(Vec<String>, Vec<Goal>)> {
@@ -304,7 +307,7 @@ fn connects_goal(
     values: &[Expr],
     key: Span,
     families: &[Family],
-    shape: Option<Shape>,
+    shape: Option<ShapeAt>,
     used: &mut [bool],
     cx: &mut Cx,
 ) -> Option<Goal> {
@@ -321,8 +324,11 @@ fn connects_goal(
         return cx.expected(of, "`of` (as in `2 of corner`)");
     }
     let mut named = Vec::new();
-    let by_name = !matches!(k.kind, ExprKind::Int(_)) && and_words(k, &mut named);
-    let count = if by_name { None } else { Some(cx.int(k, "the number of family members to connect")?) };
+    let count = match k.kind {
+        ExprKind::Int(_) => Some(cx.int(k, "the number of family members to connect")?),
+        _ if and_words(k, &mut named) => None,
+        _ => return cx.expected(k, "a count or the names of members (`2 of corner`, `top and bottom of side`)"),
+    };
     let name = cx.name(fam, "a cell family")?;
     let Some(index) = families.iter().position(|f| f.name == name) else {
         cx.unknown(fam.span, "a cell family", &name, families.iter().map(|f| f.name.as_str()));
@@ -330,7 +336,8 @@ fn connects_goal(
     };
     used[index] = true;
     // Without a shape (already reported), the members are unknown.
-    let shape = shape?;
+    let (shape, shape_at) = shape?;
+    let on_shape = format!("the board is a {}", shape.name());
     let family = &families[index];
     let members = family.primitive.members(shape);
     let all = (1u64 << members) - 1;
@@ -342,17 +349,29 @@ fn connects_goal(
         for (at, w) in named.iter().enumerate() {
             let word = w.as_word().unwrap_or_default();
             let Some(i) = member_names.iter().position(|m| *m == word) else {
-                let part = if family.primitive == Primitive::Corners { "corner" } else { "side" };
-                cx.push(
-                    Diag::error(
-                        codes::UNKNOWN_NAME,
-                        w.span,
-                        format!("a {} has no {part} `{word}`", shape.name()),
-                    )
-                    .label(format!("not a member of `{name}`"))
-                    .note(family.span, format!("`{name}` has the {part}s {}", quoted_list(&member_names)))
-                    .suggest_among(word, member_names.iter().copied()),
-                );
+                let (part, other, other_of) = if family.primitive == Primitive::Corners {
+                    ("corner", "side", "sides-with-corners")
+                } else {
+                    ("side", "corner", "corners")
+                };
+                let mut d =
+                    Diag::error(codes::UNKNOWN_NAME, w.span, format!("a {} has no {part} `{word}`", shape.name()))
+                        .label(format!("not a member of `{name}`"))
+                        .note(family.span, format!("`{name}` has the {part}s {}", quoted_list(&member_names)))
+                        .note(shape_at, on_shape.clone());
+                let is_other = match family.primitive {
+                    Primitive::Corners => shape.def().sides.iter().any(|s| s.name == word),
+                    _ => shape.def().corners.contains(&word),
+                };
+                d = if is_other {
+                    d.help(format!(
+                        "`{word}` is a {other} of the {}: name it in a family `of: {other_of}`",
+                        shape.name()
+                    ))
+                } else {
+                    d.suggest_among(word, member_names.iter().copied())
+                };
+                cx.push(d);
                 ok = false;
                 continue;
             };
@@ -387,6 +406,7 @@ fn connects_goal(
             )
             .label(format!("at most {members}"))
             .note(family.span, format!("`{name}` is defined here"))
+            .note(shape_at, on_shape)
             .help(format!("use a count from 1 to {members}")),
         );
         return None;

@@ -401,11 +401,8 @@ impl<'c> Play<'c> {
                 continue;
             }
             merged += 1;
-            let (big, small) = if self.nodes[r as usize].size > self.nodes[root as usize].size {
-                (r, root)
-            } else {
-                (root, r)
-            };
+            let (big, small) =
+                if self.nodes[r as usize].size > self.nodes[root as usize].size { (r, root) } else { (root, r) };
             let s = self.nodes[small as usize];
             let b = &mut self.nodes[big as usize];
             b.size += s.size;
@@ -571,12 +568,7 @@ impl CaseReader {
         let board = &case.board;
         if !board.contains(x, y) {
             return Err(line
-                .error(format!(
-                    "cell ({}, {}) is not on the board of side {}",
-                    shown(&tx),
-                    shown(&ty),
-                    board.side()
-                ))
+                .error(format!("cell ({}, {}) is not on the board of side {}", shown(&tx), shown(&ty), board.side()))
                 .with_help(format!("on a {} of side {}, {}", board.shape().name(), board.side(), board.describe())));
         }
         Ok(Move { x: x as u32, y: y as u32, line })
