@@ -314,6 +314,12 @@ proptest! {
         }
     }
 
+}
+
+proptest! {
+    // Whole runs repeat the per-move oracle over several cases: fewer.
+    #![proptest_config(ProptestConfig { cases: 100, .. ProptestConfig::default() })]
+
     /// Whole runs: first winning move and the structures at that moment,
     /// several cases in one input (the state resets between cases).
     #[test]
