@@ -255,7 +255,10 @@ fn havannah_names_the_structure_and_its_stones() {
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/havannah/00-sample.in")).unwrap();
     let all = json(rules, &input);
     assert_eq!(all[0]["output"], "Case #1: bridge in move 2");
-    assert_eq!(rule(&all[0], "corner 1 at (1, 1), corner 2 at (1, 2)")["line"], line_of(rules, "cells \"corner\""));
+    assert_eq!(
+        rule(&all[0], "corner `bottom` at (1, 1), corner `lower-right` at (1, 2)")["line"],
+        line_of(rules, "cells \"corner\"")
+    );
     let ring = all.iter().find(|v| v["output"].as_str().unwrap().contains("ring")).unwrap();
     assert_eq!(value(ring, "ring encloses"), "(3, 3)");
     assert_eq!(value(ring, "ring stones around").split(") (").count(), 6);

@@ -1,69 +1,214 @@
-//! A hexagonal board of hexagonal cells, side `S` cells, in axial
-//! coordinates `(x, y)`:
+//! Board shapes of hexagonal cells, as data: each shape is a convex region
+//! of the triangular lattice cut out by a few half-planes (its **sides**),
+//! with the lattice's six neighbour offsets in cyclic order.
 //!
-//! - cells: `1 <= x, y <= 2S-1` and `|x - y| <= S-1` (`3S(S-1)+1` cells);
-//! - the six neighbours of `(x, y)`, clockwise: `(x+1, y+1)`, `(x, y+1)`,
-//!   `(x-1, y)`, `(x-1, y-1)`, `(x, y-1)`, `(x+1, y)`. Two neighbours that
-//!   follow each other in this order are neighbours of each other too;
-//! - six corners, numbered 0..6: `(1, 1)`, `(1, S)`, `(S, 2S-1)`,
-//!   `(2S-1, 2S-1)`, `(2S-1, S)`, `(S, 1)`;
-//! - six sides without their corners, numbered 0..6: side `i` runs from
-//!   corner `i` to corner `i+1` (`x = 1`, `y - x = S-1`, `y = 2S-1`,
-//!   `x = 2S-1`, `x - y = S-1`, `y = 1`).
+//! A cell is a pair `(x, y)` of whole numbers (the input's two numbers). A
+//! shape of side `S` holds the cells with `a·x + b·y <= p·S + q` for each of
+//! its sides `(a, b, p, q)`; a cell lies **on** a side when that inequality
+//! is an equality. Sides are listed in order around the board, and corner
+//! `i` is where side `i - 1` meets side `i`: a cell is on corner `i` when it
+//! is on both. So a cell belongs to its corners and to the sides through
+//! them, and every question the engine asks about the border ("which side
+//! members and corner members does this cell touch?") is a function of the
+//! set of sides the cell lies on, a bitmask of at most six bits.
 //!
-//! The board is never stored cell by cell: a board of side 10^6 has 3·10^12
-//! cells. Everything here is arithmetic on coordinates.
+//! | shape | cells (`S` = side) | sides, in order | corners, in order |
+//! | --- | --- | --- | --- |
+//! | `hexagon` | `1 <= x, y <= 2S-1`, `\|x-y\| <= S-1` | `bottom-right` (x = 1), `right` (y - x = S-1), `top-right` (y = 2S-1), `top-left` (x = 2S-1), `left` (x - y = S-1), `bottom-left` (y = 1) | `bottom` (1, 1), `lower-right` (1, S), `upper-right` (S, 2S-1), `top` (2S-1, 2S-1), `upper-left` (2S-1, S), `lower-left` (S, 1) |
+//! | `rhombus` | `1 <= x, y <= S` | `top` (x = 1), `right` (y = S), `bottom` (x = S), `left` (y = 1) | `top-left` (1, 1), `top-right` (1, S), `bottom-right` (S, S), `bottom-left` (S, 1) |
+//! | `triangle` | `1 <= y <= x <= S` | `left` (y = 1), `bottom` (x = S), `right` (y = x) | `top` (1, 1), `bottom-left` (S, 1), `bottom-right` (S, S) |
+//!
+//! The hexagon and the triangle use the lattice whose neighbours of
+//! `(x, y)` are `(x±1, y)`, `(x, y±1)`, `(x+1, y+1)`, `(x-1, y-1)`; the
+//! rhombus the one with `(x+1, y-1)`, `(x-1, y+1)` instead of the last two.
+//! Every side runs along a lattice direction, so each shape is convex in
+//! the lattice: a lattice point inside a loop of cells is a cell.
+//!
+//! The board is never stored cell by cell: a hexagon of side 10^6 has
+//! 3·10^12 cells. Everything here is arithmetic on coordinates.
 
-/// Largest side the board supports: coordinates stay below 2^21, so a cell
-/// packs into one `u64` key and sums of coordinates never overflow.
+/// Largest side of every shape: coordinates (at most `2S - 1` on the
+/// hexagon) stay below 2^21, so a cell packs into one `u64` key and sums
+/// of coordinates never overflow.
 pub const MAX_SIDE: u32 = 1_000_000;
 
-/// Smallest side at which the six corners are six different cells.
-pub const MIN_SIDE: u32 = 2;
+/// Smallest side: a board of one cell, which lies on every side and is
+/// every corner.
+pub const MIN_SIDE: u32 = 1;
 
-/// Offsets of the six neighbours, clockwise from twelve o'clock.
-pub const NEIGHBOURS: [(i32, i32); 6] = [(1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1), (1, 0)];
-
-/// A geometric feature a cell can lie on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Feature {
-    /// Corner `0..6`.
-    Corner(u8),
-    /// Side `0..6`, corners excluded.
-    Side(u8),
-    /// Not on the border.
-    Inside,
+/// One side of a shape: the cells with `a·x + b·y <= p·S + q`.
+#[derive(Debug)]
+pub struct Side {
+    pub name: &'static str,
+    a: i64,
+    b: i64,
+    p: i64,
+    q: i64,
 }
 
-/// The geometry of one board.
+const fn side(name: &'static str, a: i64, b: i64, p: i64, q: i64) -> Side {
+    Side { name, a, b, p, q }
+}
+
+/// Everything the engine knows about a shape.
+#[derive(Debug)]
+pub struct ShapeDef {
+    pub name: &'static str,
+    /// Neighbour offsets in cyclic order: two offsets that follow each
+    /// other are neighbours of each other too. The order turns one way in
+    /// the `(x, y)` plane (counter-clockwise with x to the right and y up).
+    pub neighbours: [(i32, i32); 6],
+    /// Sides in order around the board.
+    pub sides: &'static [Side],
+    /// Corner `i` lies where side `i - 1` meets side `i`.
+    pub corners: &'static [&'static str],
+    /// Largest coordinate: `p·S + q` for `(p, q)`.
+    extent: (i64, i64),
+    /// The cells of a board of side `S` in words, for messages.
+    describe: fn(i64) -> String,
+}
+
+const TRIANGULAR: [(i32, i32); 6] = [(1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1), (1, 0)];
+const SLANTED: [(i32, i32); 6] = [(0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0)];
+
+static HEXAGON: ShapeDef = ShapeDef {
+    name: "hexagon",
+    neighbours: TRIANGULAR,
+    sides: &[
+        side("bottom-right", -1, 0, 0, -1),
+        side("right", -1, 1, 1, -1),
+        side("top-right", 0, 1, 2, -1),
+        side("top-left", 1, 0, 2, -1),
+        side("left", 1, -1, 1, -1),
+        side("bottom-left", 0, -1, 0, -1),
+    ],
+    corners: &["bottom", "lower-right", "upper-right", "top", "upper-left", "lower-left"],
+    extent: (2, -1),
+    describe: |s| format!("cells `x y` have 1 <= x, y <= {} and |x - y| <= {}", 2 * s - 1, s - 1),
+};
+
+static RHOMBUS: ShapeDef = ShapeDef {
+    name: "rhombus",
+    neighbours: SLANTED,
+    sides: &[
+        side("top", -1, 0, 0, -1),
+        side("right", 0, 1, 1, 0),
+        side("bottom", 1, 0, 1, 0),
+        side("left", 0, -1, 0, -1),
+    ],
+    corners: &["top-left", "top-right", "bottom-right", "bottom-left"],
+    extent: (1, 0),
+    describe: |s| format!("cells `x y` have 1 <= x, y <= {s}"),
+};
+
+static TRIANGLE: ShapeDef = ShapeDef {
+    name: "triangle",
+    neighbours: TRIANGULAR,
+    sides: &[side("left", 0, -1, 0, -1), side("bottom", 1, 0, 1, 0), side("right", -1, 1, 0, 0)],
+    corners: &["top", "bottom-left", "bottom-right"],
+    extent: (1, 0),
+    describe: |s| format!("cells `x y` have 1 <= y <= x <= {s}"),
+};
+
+/// The shapes a rule file can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HexBoard {
+pub enum Shape {
+    Hexagon,
+    Rhombus,
+    Triangle,
+}
+
+impl Shape {
+    pub const ALL: [Shape; 3] = [Shape::Hexagon, Shape::Rhombus, Shape::Triangle];
+
+    pub fn def(self) -> &'static ShapeDef {
+        match self {
+            Shape::Hexagon => &HEXAGON,
+            Shape::Rhombus => &RHOMBUS,
+            Shape::Triangle => &TRIANGLE,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.def().name
+    }
+
+    /// The shape called `name`.
+    pub fn named(name: &str) -> Option<Shape> {
+        Shape::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Number of sides (and of corners).
+    pub fn sides(self) -> usize {
+        self.def().sides.len()
+    }
+
+    /// Bit `i` of a side mask is side `i`: the mask of the sides that meet
+    /// at corner `i`.
+    pub fn corner_sides(self, i: usize) -> u8 {
+        let n = self.sides();
+        (1 << i | 1 << ((i + n - 1) % n)) as u8
+    }
+}
+
+/// One board: a shape and a side, with the side's bounds precomputed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Board {
+    shape: Shape,
     side: u32,
+    /// Per side of the shape: `a`, `b` and the bound `p·S + q`.
+    bounds: [(i64, i64, i64); 6],
+    n: usize,
+    neighbours: [(i32, i32); 6],
 }
 
-impl HexBoard {
+impl Board {
     /// A board of side `side` (`MIN_SIDE..=MAX_SIDE`; callers check).
-    pub fn new(side: u32) -> Self {
+    pub fn new(shape: Shape, side: u32) -> Self {
         debug_assert!((MIN_SIDE..=MAX_SIDE).contains(&side));
-        HexBoard { side }
+        let def = shape.def();
+        let s = side as i64;
+        let mut bounds = [(0, 0, 0); 6];
+        for (b, d) in bounds.iter_mut().zip(def.sides) {
+            *b = (d.a, d.b, d.p * s + d.q);
+        }
+        Board { shape, side, bounds, n: def.sides.len(), neighbours: def.neighbours }
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     pub fn side(&self) -> u32 {
         self.side
     }
 
-    /// Number of cells, `3S(S-1)+1`.
-    pub fn cells(&self) -> u64 {
-        let s = self.side as u64;
-        3 * s * (s - 1) + 1
+    /// The largest coordinate of a cell (the smallest is 1).
+    pub fn extent(&self) -> u32 {
+        let (p, q) = self.shape.def().extent;
+        (p * self.side as i64 + q) as u32
+    }
+
+    /// The cells of this board in words, for messages.
+    pub fn describe(&self) -> String {
+        (self.shape.def().describe)(self.side as i64)
     }
 
     /// True when `(x, y)` is a cell of the board.
     #[inline]
     pub fn contains(&self, x: i64, y: i64) -> bool {
-        let s = self.side as i64;
-        let hi = 2 * s - 1;
-        x >= 1 && y >= 1 && x <= hi && y <= hi && (x - y).abs() < s
+        self.bounds[..self.n].iter().all(|&(a, b, c)| a * x + b * y <= c)
+    }
+
+    /// The sides cell `(x, y)` (on the board) lies on, bit `i` for side `i`.
+    #[inline]
+    pub fn sides_of(&self, x: u32, y: u32) -> u8 {
+        let (x, y) = (x as i64, y as i64);
+        let mut mask = 0u8;
+        for (i, &(a, b, c)) in self.bounds[..self.n].iter().enumerate() {
+            mask |= ((a * x + b * y == c) as u8) << i;
+        }
+        mask
     }
 
     /// A key identifying the cell `(x, y)` (any coordinates `0..2^21`,
@@ -73,39 +218,23 @@ impl HexBoard {
         ((x as u64) << 21) | y as u64
     }
 
-    /// The six neighbour positions of `(x, y)`, clockwise, on the board or not.
+    /// The six neighbour offsets, in cyclic order.
     #[inline]
-    pub fn around(x: u32, y: u32) -> [(u32, u32); 6] {
-        NEIGHBOURS.map(|(dx, dy)| ((x as i32 + dx) as u32, (y as i32 + dy) as u32))
+    pub fn offsets(&self) -> &[(i32, i32); 6] {
+        &self.neighbours
     }
 
-    /// Which corner or side `(x, y)` lies on (the cell must be on the board).
+    /// The six neighbour positions of `(x, y)`, in cyclic order, on the
+    /// board or not (coordinates at least 1, so neighbours at least 0).
     #[inline]
-    pub fn feature(&self, x: u32, y: u32) -> Feature {
-        let s = self.side;
-        let hi = 2 * s - 1;
-        let on_border = x == 1 || y == 1 || x == hi || y == hi || x + s - 1 == y || y + s - 1 == x;
-        if !on_border {
-            return Feature::Inside;
-        }
-        let corners = [(1, 1), (1, s), (s, hi), (hi, hi), (hi, s), (s, 1)];
-        if let Some(i) = corners.iter().position(|&c| c == (x, y)) {
-            return Feature::Corner(i as u8);
-        }
-        let side = if x == 1 {
-            0
-        } else if y == x + s - 1 {
-            1
-        } else if y == hi {
-            2
-        } else if x == hi {
-            3
-        } else if x == y + s - 1 {
-            4
-        } else {
-            5
-        };
-        Feature::Side(side)
+    pub fn around(&self, x: u32, y: u32) -> [(u32, u32); 6] {
+        self.neighbours.map(|(dx, dy)| ((x as i32 + dx) as u32, (y as i32 + dy) as u32))
+    }
+
+    /// Every cell, row by row (for tests and small boards).
+    pub fn cells(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let hi = self.extent();
+        (1..=hi).flat_map(move |x| (1..=hi).map(move |y| (x, y))).filter(|&(x, y)| self.contains(x as i64, y as i64))
     }
 }
 
@@ -113,66 +242,99 @@ impl HexBoard {
 mod tests {
     use super::*;
 
-    fn all_cells(b: &HexBoard) -> Vec<(u32, u32)> {
-        let hi = 2 * b.side() - 1;
-        let mut v = Vec::new();
-        for x in 1..=hi {
-            for y in 1..=hi {
-                if b.contains(x as i64, y as i64) {
-                    v.push((x, y));
+    fn on_border(b: &Board, (x, y): (u32, u32)) -> bool {
+        b.around(x, y).iter().any(|&(a, c)| !b.contains(a as i64, c as i64))
+    }
+
+    #[test]
+    fn cell_counts_follow_the_geometry() {
+        for s in 1..9u64 {
+            let count = |shape| Board::new(shape, s as u32).cells().count() as u64;
+            assert_eq!(count(Shape::Hexagon), 3 * s * (s - 1) + 1);
+            assert_eq!(count(Shape::Rhombus), s * s);
+            assert_eq!(count(Shape::Triangle), s * (s + 1) / 2);
+        }
+    }
+
+    #[test]
+    fn border_cells_are_exactly_the_cells_on_a_side() {
+        for shape in Shape::ALL {
+            for s in 1..9 {
+                let b = Board::new(shape, s);
+                for c in b.cells() {
+                    assert_eq!(on_border(&b, c), b.sides_of(c.0, c.1) != 0, "{shape:?} {s} {c:?}");
                 }
             }
         }
-        v
     }
 
     #[test]
-    fn cell_count_and_features_follow_the_geometry() {
-        for s in 2..9 {
-            let b = HexBoard::new(s);
-            let cells = all_cells(&b);
-            assert_eq!(cells.len() as u64, b.cells());
-            let mut corners = [0; 6];
-            let mut sides = [0; 6];
-            for &(x, y) in &cells {
-                let border = HexBoard::around(x, y).iter().any(|&(a, c)| !b.contains(a as i64, c as i64));
-                match b.feature(x, y) {
-                    Feature::Corner(i) => corners[i as usize] += 1,
-                    Feature::Side(i) => sides[i as usize] += 1,
-                    Feature::Inside => assert!(!border, "({x},{y}) is on the border of side {s}"),
+    fn sides_hold_side_cells_and_corners_are_single_cells() {
+        for shape in Shape::ALL {
+            let n = shape.sides();
+            for s in 2..9u32 {
+                let b = Board::new(shape, s);
+                let mut per_side = vec![0u32; n];
+                let mut per_corner = vec![0u32; n];
+                for (x, y) in b.cells() {
+                    let m = b.sides_of(x, y);
+                    assert!(m.count_ones() <= 2, "{shape:?} {s}: ({x}, {y}) on {m:b}");
+                    for (i, c) in per_side.iter_mut().enumerate() {
+                        *c += (m >> i & 1) as u32;
+                    }
+                    for (i, c) in per_corner.iter_mut().enumerate() {
+                        let k = shape.corner_sides(i);
+                        *c += (m & k == k) as u32;
+                    }
                 }
-                if border {
-                    assert_ne!(b.feature(x, y), Feature::Inside);
-                }
+                // A side holds S cells, both end corners included.
+                assert_eq!(per_side, vec![s; n], "{shape:?} {s}");
+                assert_eq!(per_corner, vec![1; n], "{shape:?} {s}");
             }
-            assert_eq!(corners, [1; 6]);
-            assert_eq!(sides, [s - 2; 6]);
+            // Side 1: one cell on every side, every corner.
+            let b = Board::new(shape, 1);
+            assert_eq!(b.cells().collect::<Vec<_>>(), vec![(1, 1)]);
+            assert_eq!(b.sides_of(1, 1), ((1u32 << n) - 1) as u8);
         }
     }
 
     #[test]
-    fn sides_run_between_consecutive_corners() {
-        let b = HexBoard::new(5);
-        // Side i's cells are neighbours of corner i or corner i+1 at their ends.
-        let cells = all_cells(&b);
-        let corner = |i: u8| cells.iter().copied().find(|&(x, y)| b.feature(x, y) == Feature::Corner(i)).unwrap();
-        for i in 0..6u8 {
-            let (a, c) = (corner(i), corner((i + 1) % 6));
-            let touches = |k: (u32, u32)| {
-                HexBoard::around(k.0, k.1)
-                    .iter()
-                    .any(|&(x, y)| b.contains(x as i64, y as i64) && b.feature(x, y) == Feature::Side(i))
-            };
-            assert!(touches(a) && touches(c), "side {i}");
-        }
+    fn the_tables_name_the_cells_they_say() {
+        let name_of = |shape: Shape, s: u32, c: (u32, u32)| -> Vec<&str> {
+            let b = Board::new(shape, s);
+            let m = b.sides_of(c.0, c.1);
+            let def = shape.def();
+            (0..def.sides.len())
+                .filter(|&i| m & shape.corner_sides(i) == shape.corner_sides(i))
+                .map(|i| def.corners[i])
+                .collect()
+        };
+        assert_eq!(name_of(Shape::Hexagon, 5, (1, 1)), ["bottom"]);
+        assert_eq!(name_of(Shape::Hexagon, 5, (9, 9)), ["top"]);
+        assert_eq!(name_of(Shape::Hexagon, 5, (1, 5)), ["lower-right"]);
+        assert_eq!(name_of(Shape::Rhombus, 5, (1, 5)), ["top-right"]);
+        assert_eq!(name_of(Shape::Rhombus, 5, (5, 1)), ["bottom-left"]);
+        assert_eq!(name_of(Shape::Triangle, 5, (1, 1)), ["top"]);
+        assert_eq!(name_of(Shape::Triangle, 5, (5, 5)), ["bottom-right"]);
+        let b = Board::new(Shape::Rhombus, 4);
+        assert_eq!(b.sides_of(1, 2), 1); // top
+        assert_eq!(b.sides_of(4, 2), 4); // bottom
+        let t = Board::new(Shape::Triangle, 4);
+        assert_eq!(t.sides_of(3, 3), 4); // right
+        assert_eq!(t.sides_of(3, 1), 1); // left
     }
 
     #[test]
-    fn consecutive_neighbours_are_adjacent() {
-        for i in 0..6 {
-            let (a, b) = (NEIGHBOURS[i], NEIGHBOURS[(i + 1) % 6]);
-            let d = (a.0 - b.0, a.1 - b.1);
-            assert!(NEIGHBOURS.contains(&d));
+    fn consecutive_neighbours_are_adjacent_and_turn_one_way() {
+        for shape in Shape::ALL {
+            let nb = shape.def().neighbours;
+            for i in 0..6 {
+                let (a, b) = (nb[i], nb[(i + 1) % 6]);
+                assert!(nb.contains(&(a.0 - b.0, a.1 - b.1)), "{shape:?}");
+                // Counter-clockwise: the cross product of a step and the next is positive.
+                assert!(a.0 * b.1 - a.1 * b.0 > 0, "{shape:?}");
+                assert_eq!(nb[(i + 3) % 6], (-a.0, -a.1));
+            }
         }
     }
 }

@@ -2,39 +2,55 @@
 //! structure it formed the group and the family members it touches, or the
 //! enclosed cells and the stones around them; when nothing wins, how close
 //! each connection came.
+//!
+//! Every explanation costs time proportional to the case's stones, however
+//! large the board or an enclosed region: whether the region next to the
+//! last stone is enclosed is read from the boundary walk of its face in the
+//! plane graph of the stones (at most two steps per stone adjacency), and
+//! the region's cells are listed by a flood fill that stops after a number
+//! of cells proportional to the stones.
 
 use std::collections::HashSet;
 
-use super::board::HexBoard;
-use super::{ConnectionGame, Goal};
+use super::board::Board;
+use super::{ConnectionGame, Goal, Primitive};
 use crate::game::{Explain, Explanation, Input, RunError, RunOptions};
 
-type Cells = Vec<(u32, u32)>;
+type Cell = (u32, u32);
 
-/// Cells a flood fill of an explanation visits at most.
-const TRACE_CELLS: usize = 1 << 20;
+/// Cells of an enclosed region a flood fill lists, per stone of the case
+/// (plus [`FLOOD_BASE`]); a larger region is cut there.
+const FLOOD_PER_STONE: usize = 4;
+const FLOOD_BASE: usize = 256;
 
-fn cell((x, y): (u32, u32)) -> String {
+fn cell((x, y): Cell) -> String {
     format!("({x}, {y})")
 }
 
-/// At most `n` cells, then how many more.
-fn cells(list: &[(u32, u32)], n: usize) -> String {
+/// At most `n` cells, then how many more (`complete`: the list is all).
+fn cells(list: &[Cell], n: usize, complete: bool) -> String {
     let mut s: Vec<String> = list.iter().take(n).map(|&c| cell(c)).collect();
-    if list.len() > n {
+    if !complete {
+        s.push(format!("... (more than {} in all)", list.len()));
+    } else if list.len() > n {
         s.push(format!("... ({} in all)", list.len()));
     }
     s.join(" ")
 }
 
+#[inline]
+fn step(c: Cell, (dx, dy): (i32, i32)) -> Cell {
+    ((c.0 as i32 + dx) as u32, (c.1 as i32 + dy) as u32)
+}
+
 /// The stones of the group holding `start` (which must be a stone).
-fn group(stones: &HashSet<(u32, u32)>, start: (u32, u32)) -> Vec<(u32, u32)> {
-    let mut seen: HashSet<(u32, u32)> = HashSet::from([start]);
+fn group(board: &Board, stones: &HashSet<Cell>, start: Cell) -> Vec<Cell> {
+    let mut seen: HashSet<Cell> = HashSet::from([start]);
     let mut todo = vec![start];
     let mut out = Vec::new();
     while let Some(c) = todo.pop() {
         out.push(c);
-        for n in HexBoard::around(c.0, c.1) {
+        for n in board.around(c.0, c.1) {
             if stones.contains(&n) && seen.insert(n) {
                 todo.push(n);
             }
@@ -44,49 +60,90 @@ fn group(stones: &HashSet<(u32, u32)>, start: (u32, u32)) -> Vec<(u32, u32)> {
     out
 }
 
+/// The boundary walk of the face of the stones' plane graph that lies to
+/// the left of the edge from stone `start` to its stone neighbour in
+/// direction `d`: the stones met, and twice the signed area the walk
+/// encloses (positive for a bounded face, which the walk turns around
+/// counter-clockwise; zero or negative for the outside of a group). Each
+/// step is one directed stone adjacency, each used once, so a walk has at
+/// most `6 × stones` steps; `work` counts them.
+fn face_walk(board: &Board, stones: &HashSet<Cell>, start: Cell, d: usize, work: &mut usize) -> (Vec<Cell>, i128) {
+    let off = board.offsets();
+    let (mut u, mut dir) = (start, d);
+    let mut walk = Vec::new();
+    let mut area = 0i128;
+    loop {
+        *work += 1;
+        let v = step(u, off[dir]);
+        area += u.0 as i128 * v.1 as i128 - u.1 as i128 * v.0 as i128;
+        walk.push(u);
+        // At v, turn clockwise from the way back to u to the next stone.
+        let back = (dir + 3) % 6;
+        let next = (1..=6).map(|k| (back + 6 - k) % 6).find(|&c| stones.contains(&step(v, off[c])));
+        (u, dir) = (v, next.unwrap_or(back));
+        if (u, dir) == (start, d) || walk.len() > 6 * stones.len() + 6 {
+            return (walk, area);
+        }
+    }
+}
+
+/// An enclosed region: some of its cells, whether they are all of them,
+/// and the stones around it.
+#[derive(Debug)]
+struct Enclosure {
+    region: Vec<Cell>,
+    complete: bool,
+    wall: Vec<Cell>,
+}
+
 /// An empty region next to `at` that cannot reach the outside of the
-/// board: its cells and the stones around it. `None` when every region
-/// next to `at` escapes (or is too large to trace).
-fn enclosed_near(board: &HexBoard, stones: &HashSet<(u32, u32)>, at: (u32, u32)) -> Option<(Cells, Cells)> {
-    // A cell beyond the stones' bounding box reaches the outside in a
-    // straight line, so the fill stops there as well as at the board's edge.
-    let (lo_x, hi_x) = stones.iter().fold((u32::MAX, 0), |(a, b), c| (a.min(c.0), b.max(c.0)));
-    let (lo_y, hi_y) = stones.iter().fold((u32::MAX, 0), |(a, b), c| (a.min(c.1), b.max(c.1)));
-    let on_board = |c: (u32, u32)| {
-        board.contains(c.0 as i64, c.1 as i64) && (lo_x..=hi_x).contains(&c.0) && (lo_y..=hi_y).contains(&c.1)
-    };
-    for start in HexBoard::around(at.0, at.1) {
+/// board. `None` when every region next to `at` escapes. `work` counts the
+/// walk steps and the cells filled, at most proportional to the stones.
+fn enclosed_near(board: &Board, stones: &HashSet<Cell>, at: Cell, work: &mut usize) -> Option<Enclosure> {
+    let off = board.offsets();
+    let on_board = |c: Cell| board.contains(c.0 as i64, c.1 as i64);
+    let stone_dirs: Vec<usize> = (0..6).filter(|&i| stones.contains(&step(at, off[i]))).collect();
+    for (g, &o) in off.iter().enumerate() {
+        let start = step(at, o);
         if !on_board(start) || stones.contains(&start) {
             continue;
         }
-        let mut seen: HashSet<(u32, u32)> = HashSet::from([start]);
+        // The face holding `start` lies left of the edge to the first stone
+        // clockwise from direction g.
+        let Some(d) = (1..6).map(|k| (g + 6 - k) % 6).find(|d| stone_dirs.contains(d)) else {
+            return None; // no stone next to `at`: nothing is closed here
+        };
+        let (walk, area) = face_walk(board, stones, at, d, work);
+        if area <= 0 {
+            continue;
+        }
+        // Enclosed: list the region, up to a budget.
+        let budget = FLOOD_PER_STONE * stones.len() + FLOOD_BASE;
+        let mut seen: HashSet<Cell> = HashSet::from([start]);
         let mut todo = vec![start];
-        let mut wall: HashSet<(u32, u32)> = HashSet::new();
-        let mut escapes = false;
+        let mut wall: HashSet<Cell> = HashSet::new();
+        let mut complete = true;
         while let Some(c) = todo.pop() {
-            for n in HexBoard::around(c.0, c.1) {
-                if !on_board(n) {
-                    escapes = true;
-                    break;
-                }
+            *work += 1;
+            for n in board.around(c.0, c.1) {
                 if stones.contains(&n) {
                     wall.insert(n);
-                } else if seen.insert(n) {
+                } else if !on_board(n) || seen.contains(&n) {
+                    // Never off the board: the region is enclosed.
+                } else if seen.len() >= budget {
+                    complete = false;
+                } else {
+                    seen.insert(n);
                     todo.push(n);
                 }
             }
-            if escapes || seen.len() > TRACE_CELLS {
-                escapes = true;
-                break;
-            }
         }
-        if !escapes {
-            let mut region: Vec<_> = seen.into_iter().collect();
-            let mut wall: Vec<_> = wall.into_iter().collect();
-            region.sort_unstable();
-            wall.sort_unstable();
-            return Some((region, wall));
-        }
+        let mut region: Vec<_> = seen.into_iter().collect();
+        let mut wall: Vec<_> = if complete { wall.into_iter().collect() } else { walk };
+        region.sort_unstable();
+        wall.sort_unstable();
+        wall.dedup();
+        return Some(Enclosure { region, complete, wall });
     }
     None
 }
@@ -104,18 +161,20 @@ impl Explain for ConnectionGame {
     ) -> Result<(), RunError> {
         let conn = &self.engine;
         let sp = &self.spans;
-        self.engine.run_keeping_moves(input, |case, side, outcome, moves| {
-            let board = HexBoard::new(side);
-            let stones: HashSet<(u32, u32)> = moves.iter().copied().collect();
+        let shape = conn.spec.shape;
+        self.engine.run_keeping_moves(input, |case, board, outcome, moves| {
+            let side = board.side();
+            let stones: HashSet<Cell> = moves.iter().copied().collect();
             let mut e = Explanation::default();
             let mut buf = Vec::new();
-            // The family members a group touches, with a cell for each.
-            let touched = |g: &[(u32, u32)], family: usize| -> Vec<(usize, (u32, u32))> {
+            // The members (of `wanted`) of a family a group touches, with a cell for each.
+            let touched = |g: &[Cell], family: usize, wanted: u64| -> Vec<(usize, Cell)> {
                 let base = conn.family_base(family);
-                let mut out: Vec<(usize, (u32, u32))> = Vec::new();
+                let n = conn.spec.families[family].members(shape);
+                let mut out: Vec<(usize, Cell)> = Vec::new();
                 for &c in g {
-                    let m = conn.cell_members(side, c.0, c.1) >> base & 0x3f;
-                    for i in (0..6).filter(|i| m >> i & 1 == 1) {
+                    let m = conn.cell_members(&board, c.0, c.1) >> base & wanted;
+                    for i in (0..n).filter(|i| m >> i & 1 == 1) {
                         if !out.iter().any(|&(j, _)| j == i) {
                             out.push((i, c));
                         }
@@ -124,11 +183,25 @@ impl Explain for ConnectionGame {
                 out.sort_unstable();
                 out
             };
-            let members = |t: &[(usize, (u32, u32))], family: usize| -> String {
+            let name_of = |family: usize, i: usize| conn.spec.families[family].member_name(shape, i);
+            let members = |t: &[(usize, Cell)], family: usize| -> String {
                 t.iter()
-                    .map(|&(i, c)| format!("{} {} at {}", sp.family_names[family], i + 1, cell(c)))
+                    .map(|&(i, c)| format!("{} `{}` at {}", sp.family_names[family], name_of(family, i), cell(c)))
                     .collect::<Vec<_>>()
                     .join(", ")
+            };
+            // What a connection goal asks for, in words.
+            let needed = |family: usize, wanted: u64, count: u32| -> String {
+                let p: Primitive = conn.spec.families[family];
+                if wanted == (1 << p.members(shape)) - 1 {
+                    format!("{count} needed")
+                } else {
+                    let names: Vec<String> = (0..p.members(shape))
+                        .filter(|i| wanted >> i & 1 == 1)
+                        .map(|i| format!("`{}`", name_of(family, i)))
+                        .collect();
+                    format!("{} needed", names.join(" and "))
+                }
             };
             match outcome.win {
                 Some(w) => {
@@ -140,39 +213,39 @@ impl Explain for ConnectionGame {
                         .push(("board".into(), format!("side {side}, {} stones after move {}", moves.len(), w.turn)));
                     for i in w.indices() {
                         match conn.spec.structures[i] {
-                            Goal::Connects { family, count } => {
-                                let g = group(&stones, last);
-                                let t = touched(&g, family);
+                            Goal::Connects { family, members: wanted, count } => {
+                                let g = group(&board, &stones, last);
+                                let t = touched(&g, family, wanted);
                                 e.rules.push((
                                     sp.structures[i],
                                     format!(
-                                        "formed: one group touches {} `{}` members ({count} needed)",
+                                        "formed: one group touches {} `{}` members ({})",
                                         t.len(),
-                                        sp.family_names[family]
+                                        sp.family_names[family],
+                                        needed(family, wanted, count)
                                     ),
                                 ));
                                 e.rules.push((sp.families[family], members(&t, family)));
                                 e.values.push((
                                     format!("{} group", self.names[i]),
-                                    format!("{} stones: {}", g.len(), cells(&g, 24)),
+                                    format!("{} stones: {}", g.len(), cells(&g, 24, true)),
                                 ));
                             }
-                            Goal::Encloses(_) => match enclosed_near(&board, &stones, last) {
-                                Some((region, wall)) => {
+                            Goal::Encloses(_) => match enclosed_near(&board, &stones, last, &mut 0) {
+                                Some(Enclosure { region, complete, wall }) => {
                                     e.rules.push((
                                         sp.structures[i],
-                                        format!("formed: {} cannot reach the outside", cells(&region, 3)),
+                                        format!("formed: {} cannot reach the outside", cells(&region, 3, complete)),
                                     ));
-                                    e.values.push((format!("{} encloses", self.names[i]), cells(&region, 24)));
-                                    e.values.push((format!("{} stones around", self.names[i]), cells(&wall, 24)));
+                                    e.values
+                                        .push((format!("{} encloses", self.names[i]), cells(&region, 24, complete)));
+                                    e.values.push((format!("{} stones around", self.names[i]), cells(&wall, 24, true)));
                                 }
                                 None => {
                                     // `any`: a stone with six stone neighbours.
-                                    let inner =
-                                        std::iter::once(last).chain(HexBoard::around(last.0, last.1)).find(|&c| {
-                                            stones.contains(&c)
-                                                && HexBoard::around(c.0, c.1).iter().all(|n| stones.contains(n))
-                                        });
+                                    let inner = std::iter::once(last).chain(board.around(last.0, last.1)).find(|&c| {
+                                        stones.contains(&c) && board.around(c.0, c.1).iter().all(|n| stones.contains(n))
+                                    });
                                     let says = inner.map_or("formed".to_string(), |c| {
                                         format!("formed: the stone at {} is surrounded by stones", cell(c))
                                     });
@@ -187,30 +260,31 @@ impl Explain for ConnectionGame {
                     self.line(&mut buf, case, outcome);
                     e.summary = format!("case {case}: after all {} moves no structure is formed", moves.len());
                     // Each connection goal: the best any group got.
-                    let mut groups: Vec<Vec<(u32, u32)>> = Vec::new();
-                    let mut seen: HashSet<(u32, u32)> = HashSet::new();
+                    let mut groups: Vec<Vec<Cell>> = Vec::new();
+                    let mut seen: HashSet<Cell> = HashSet::new();
                     for &m in moves {
                         if !seen.contains(&m) {
-                            let g = group(&stones, m);
+                            let g = group(&board, &stones, m);
                             seen.extend(g.iter().copied());
                             groups.push(g);
                         }
                     }
                     for (i, goal) in conn.spec.structures.iter().enumerate() {
                         let says = match *goal {
-                            Goal::Connects { family, count } => {
+                            Goal::Connects { family, members: wanted, count } => {
                                 let best = groups
                                     .iter()
-                                    .map(|g| touched(g, family))
+                                    .map(|g| touched(g, family, wanted))
                                     .max_by_key(|t| t.len())
                                     .unwrap_or_default();
                                 if !best.is_empty() {
                                     e.values.push((format!("closest to {}", self.names[i]), members(&best, family)));
                                 }
                                 format!(
-                                    "not formed: one group touches at most {} `{}` members ({count} needed)",
+                                    "not formed: one group touches at most {} `{}` members ({})",
                                     best.len(),
-                                    sp.family_names[family]
+                                    sp.family_names[family],
+                                    needed(family, wanted, count)
                                 )
                             }
                             Goal::Encloses(_) => "not formed: every cell can reach the outside".to_string(),
@@ -227,5 +301,60 @@ impl Explain for ConnectionGame {
             e.output = String::from_utf8_lossy(&buf).trim_end().to_string();
             each(e)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::connection::board::Shape;
+
+    /// The cells at hexagonal distance exactly `r` from `(c, c)`.
+    fn hex_ring(c: u32, r: i64) -> Vec<Cell> {
+        let c = c as i64;
+        let mut out = Vec::new();
+        for dx in -r..=r {
+            for dy in -r..=r {
+                if dx.abs().max(dy.abs()).max((dx - dy).abs()) == r {
+                    out.push(((c + dx) as u32, (c + dy) as u32));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_ring_around_a_million_cells_costs_work_in_proportion_to_its_stones() {
+        // FAILURES.md H13: a ring of radius 593 on a side-10^6 hexagon
+        // encloses 3·593·592 + 1 > 2^20 empty cells; its explanation once
+        // flood-filled up to 2^20 cells from each neighbour of the last stone.
+        let s = 1_000_000;
+        let board = Board::new(Shape::Hexagon, s);
+        let ring = hex_ring(s, 593);
+        let stones: HashSet<Cell> = ring.iter().copied().collect();
+        let last = *ring.last().unwrap();
+        let mut work = 0;
+        let found = enclosed_near(&board, &stones, last, &mut work).expect("the ring encloses its inside");
+        assert!(!found.complete);
+        assert!(found.region.iter().all(|c| !stones.contains(c) && board.contains(c.0 as i64, c.1 as i64)));
+        assert_eq!(found.wall.len(), ring.len(), "the wall is the ring");
+        assert!(work <= 20 * ring.len(), "{work} steps for {} stones", ring.len());
+        // The same ring with a gap encloses nothing, for about as much work.
+        let mut open = stones.clone();
+        open.remove(&ring[ring.len() / 2]);
+        let mut work = 0;
+        assert!(enclosed_near(&board, &open, last, &mut work).is_none());
+        assert!(work <= 20 * ring.len(), "{work} steps");
+    }
+
+    #[test]
+    fn small_regions_are_listed_whole() {
+        let board = Board::new(Shape::Hexagon, 4);
+        let ring: Vec<Cell> = hex_ring(4, 1);
+        let stones: HashSet<Cell> = ring.iter().copied().collect();
+        let found = enclosed_near(&board, &stones, ring[0], &mut 0).unwrap();
+        assert!(found.complete);
+        assert_eq!(found.region, vec![(4, 4)]);
+        assert_eq!(found.wall.len(), 6);
     }
 }

@@ -1,20 +1,24 @@
-//! Connection games on a hexagonal board: one player places stones, and the
-//! first move after which some winning structure exists wins.
+//! Connection games on a board of hexagonal cells (a hexagon, a rhombus, a
+//! triangle: see `board`): one player places stones, and the first move
+//! after which some winning structure exists wins.
 //!
 //! The rule file names **cell families** built from geometric primitives of
-//! the board (the six corners, the six sides without their corners, ...);
-//! each family has members, each member a set of border cells. It names
-//! **structures**, each one of:
-//! - `connects k of F`: one connected group of stones touches `k` distinct
-//!   members of family `F`;
+//! the board (its corners, its sides without their corners, its sides with
+//! them); each family has one member per corner or side, each member a set
+//! of border cells. It names **structures**, each one of:
+//! - `connects K of F`: one connected group of stones touches `K` distinct
+//!   members of family `F`; `connects A and B of F`: it touches the named
+//!   members `A` and `B` (all of them);
 //! - `encloses empty`: some empty cell cannot reach the outside of the board
 //!   by steps between adjacent non-stone cells;
 //! - `encloses any`: some cell, stone or empty, is enclosed in that sense
 //!   when every *other* stone blocks.
 //!
 //! The core sees only indices, bitmasks and counters:
-//! - stones live in an open-addressing hash table keyed by cell (memory is
-//!   proportional to the moves, never to the board's 3S(S-1)+1 cells);
+//! - stones live in an open-addressing hash table keyed by cell (`table`;
+//!   memory is proportional to the moves, never to the board's cells);
+//! - a cell's family members are one table lookup by the set of sides it
+//!   lies on (a bitmask of at most 6 bits, computed from its coordinates);
 //! - groups are a union-find over stone indices, each root holding the
 //!   bitmask of family members its group touches;
 //! - enclosures come from Euler's formula. The stones, as an induced
@@ -22,18 +26,21 @@
 //!   faces number `E - V + C` (E adjacent stone pairs, V stones, C groups).
 //!   `T` of them are unit triangles (three mutually adjacent stones); every
 //!   other bounded face holds a non-stone lattice point, which is a board
-//!   cell because the hexagon is convex, and is enclosed. So
+//!   cell because every shape is convex in the lattice, and is enclosed. So
 //!   `holes = E - V + C - T` is positive exactly when an empty cell is
 //!   enclosed. A stone is enclosed (`any`) exactly when a hole exists or
 //!   the stone has six stone neighbours on the board. All four counts
-//!   change in O(1) per move. `tests` checks this against flood fills.
+//!   change in O(1) per move. `tests` checks this against flood fills on
+//!   every shape.
 
 pub mod board;
 mod explain;
 pub mod lower;
 pub mod schema;
+mod table;
 
-use crate::engines::connection::board::{Feature, HexBoard, MAX_SIDE, MIN_SIDE};
+use crate::engines::connection::board::{Board, Shape, MAX_SIDE};
+use crate::engines::connection::table::{CellTable, NONE};
 use crate::game::records::Counted;
 use crate::game::{Game, Input, InputError, Line, Output, RunError, RunOptions, Token};
 use crate::source::Span;
@@ -46,29 +53,49 @@ pub const MAX_MOVES: u64 = u32::MAX as u64 - 1;
 /// Most family members over all families (one bit each in a group mask).
 pub const MAX_MEMBERS: usize = 64;
 
-/// A geometric primitive a cell family is made of.
+/// The border cells a family's members are made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Primitive {
-    /// The six corners, one cell each.
+    /// The corners, one cell each (on a board of side 1, one cell is every corner).
     Corners,
-    /// The six sides without their corners (`S - 2` cells each).
+    /// The sides without their corners (`S - 2` cells each).
     Sides,
-    /// The six sides with both end corners (a corner is in two members).
+    /// The sides with both end corners (a corner is in two members).
     SidesWithCorners,
 }
 
 impl Primitive {
-    /// Number of members of a family made of this primitive.
-    pub fn members(self) -> usize {
-        6
+    /// Number of members of a family made of this primitive on `shape`.
+    pub fn members(self, shape: Shape) -> usize {
+        shape.sides()
+    }
+
+    /// The name of member `i` on `shape` (a corner's or a side's name).
+    pub fn member_name(self, shape: Shape, i: usize) -> &'static str {
+        match self {
+            Primitive::Corners => shape.def().corners[i],
+            Primitive::Sides | Primitive::SidesWithCorners => shape.def().sides[i].name,
+        }
+    }
+
+    /// Whether a cell lying on the sides `on` (bit `i`: side `i`) belongs
+    /// to member `i`.
+    pub fn holds(self, shape: Shape, on: u8, i: usize) -> bool {
+        match self {
+            Primitive::Corners => on & shape.corner_sides(i) == shape.corner_sides(i),
+            Primitive::Sides => on == 1 << i,
+            Primitive::SidesWithCorners => on >> i & 1 == 1,
+        }
     }
 }
 
 /// What a structure asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Goal {
-    /// One group touches at least `count` distinct members of family `family`.
-    Connects { family: usize, count: u32 },
+    /// One group touches at least `count` distinct members of family
+    /// `family` among `members` (bit `i`: the family's member `i`): all
+    /// the family (`3 of edge`) or named ones (`top and bottom of side`).
+    Connects { family: usize, members: u64, count: u32 },
     /// An enclosed cell: empty only, or any (stone or empty).
     Encloses(Enclose),
 }
@@ -82,6 +109,7 @@ pub enum Enclose {
 /// The lowered rules of a connection game: numbers, indices and flags.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConnectionSpec {
+    pub shape: Shape,
     /// Cell families, in rule-file order.
     pub families: Vec<Primitive>,
     /// Winning structures, in rule-file (and output) order.
@@ -91,13 +119,13 @@ pub struct ConnectionSpec {
     pub max_side: u32,
 }
 
-/// The compiled engine: per-feature member masks and per-structure tests.
+/// The compiled engine: member masks by border position, per-structure tests.
 #[derive(Debug, Clone)]
 pub struct Connection {
     pub spec: ConnectionSpec,
-    /// Member bits of a cell on corner `i` (`0..6`), side `i` (`6..12`), inside (`12`).
-    feature_mask: [u64; 13],
-    /// For each structure: (member mask of its family, count); enclosures as `None`.
+    /// The member bits of a cell, indexed by the mask of the sides it lies on.
+    by_sides: [u64; 64],
+    /// For each structure: (member mask it counts in, count); enclosures as `None`.
     connects: Vec<Option<(u64, u32)>>,
     /// Structure bits that an enclosure of each kind satisfies.
     empty_bits: u64,
@@ -109,35 +137,29 @@ impl Connection {
     /// family sizes, at most [`MAX_STRUCTURES`] structures and
     /// [`MAX_MEMBERS`] members, sides within the board's limits).
     pub fn new(spec: ConnectionSpec) -> Connection {
-        let mut feature_mask = [0u64; 13];
-        let mut family_mask = Vec::new();
-        let mut bit = 0u32;
-        for &p in &spec.families {
-            let base = bit;
-            for i in 0..6u32 {
-                let m = 1u64 << (base + i);
-                match p {
-                    Primitive::Corners => feature_mask[i as usize] |= m,
-                    Primitive::Sides => feature_mask[6 + i as usize] |= m,
-                    Primitive::SidesWithCorners => {
-                        feature_mask[6 + i as usize] |= m;
-                        // Side i runs from corner i to corner i+1.
-                        feature_mask[i as usize] |= m;
-                        feature_mask[(i as usize + 1) % 6] |= m;
+        let shape = spec.shape;
+        let n = shape.sides();
+        let mut by_sides = [0u64; 64];
+        for (on, bits) in by_sides.iter_mut().enumerate().take(1 << n) {
+            let mut base = 0;
+            for &p in &spec.families {
+                for i in 0..p.members(shape) {
+                    if p.holds(shape, on as u8, i) {
+                        *bits |= 1 << (base + i);
                     }
                 }
+                base += p.members(shape);
             }
-            family_mask.push(((1u64 << p.members()) - 1) << base);
-            bit += p.members() as u32;
         }
         let mut empty_bits = 0;
         let mut any_bits = 0;
+        let base: Vec<u32> = (0..spec.families.len()).map(|f| family_base(&spec, f)).collect();
         let connects = spec
             .structures
             .iter()
             .enumerate()
             .map(|(i, g)| match *g {
-                Goal::Connects { family, count } => Some((family_mask[family], count)),
+                Goal::Connects { family, members, count } => Some((members << base[family], count)),
                 Goal::Encloses(e) => {
                     any_bits |= 1 << i;
                     if e == Enclose::Empty {
@@ -147,17 +169,13 @@ impl Connection {
                 }
             })
             .collect();
-        Connection { spec, feature_mask, connects, empty_bits, any_bits }
+        Connection { spec, by_sides, connects, empty_bits, any_bits }
     }
 
     /// The member bits of cell `(x, y)` of `board`.
     #[inline]
-    fn members_of(&self, board: &HexBoard, x: u32, y: u32) -> u64 {
-        match board.feature(x, y) {
-            Feature::Corner(i) => self.feature_mask[i as usize],
-            Feature::Side(i) => self.feature_mask[6 + i as usize],
-            Feature::Inside => self.feature_mask[12],
-        }
+    fn members_of(&self, board: &Board, x: u32, y: u32) -> u64 {
+        self.by_sides[board.sides_of(x, y) as usize]
     }
 
     /// Runs every case of `input`, calling `emit` with each case's result
@@ -170,12 +188,12 @@ impl Connection {
         self.cases(input, false, |case, _, outcome, _| emit(case, outcome))
     }
 
-    /// [`Connection::run`] that also hands `emit` each case's board side
-    /// and its moves up to the win (all of them when nothing wins).
+    /// [`Connection::run`] that also hands `emit` each case's board and
+    /// its moves up to the win (all of them when nothing wins).
     pub fn run_keeping_moves<E>(
         &self,
         input: &mut Input,
-        emit: impl FnMut(u64, u32, Outcome, &[(u32, u32)]) -> Result<(), E>,
+        emit: impl FnMut(u64, Board, Outcome, &[(u32, u32)]) -> Result<(), E>,
     ) -> Result<(), E>
     where
         E: From<InputError>,
@@ -187,16 +205,16 @@ impl Connection {
         &self,
         input: &mut Input,
         keep: bool,
-        mut emit: impl FnMut(u64, u32, Outcome, &[(u32, u32)]) -> Result<(), E>,
+        mut emit: impl FnMut(u64, Board, Outcome, &[(u32, u32)]) -> Result<(), E>,
     ) -> Result<(), E>
     where
         E: From<InputError>,
     {
-        let mut reader = CaseReader::new(self.spec.min_side, self.spec.max_side);
+        let mut reader = CaseReader::new(self.spec.shape, self.spec.min_side, self.spec.max_side);
         let mut play = Play::new(self);
         let mut kept = Vec::new();
         while let Some(case) = reader.next_case(input)? {
-            play.reset(HexBoard::new(case.side));
+            play.reset(case.board);
             kept.clear();
             let mut outcome = Outcome { win: None };
             for k in 1..=case.moves {
@@ -217,21 +235,25 @@ impl Connection {
                     outcome.win = Some(Win { turn: k, structures: found });
                 }
             }
-            emit(case.number, case.side, outcome, &kept)?;
+            emit(case.number, case.board, outcome, &kept)?;
         }
         Ok(())
     }
 
-    /// The family members (bits, as in a group's mask) cell `(x, y)` of a
-    /// board of `side` touches.
-    pub fn cell_members(&self, side: u32, x: u32, y: u32) -> u64 {
-        self.members_of(&HexBoard::new(side), x, y)
+    /// The family members (bits, as in a group's mask) cell `(x, y)` of
+    /// `board` touches.
+    pub fn cell_members(&self, board: &Board, x: u32, y: u32) -> u64 {
+        self.members_of(board, x, y)
     }
 
     /// The first member bit of each family.
     pub fn family_base(&self, family: usize) -> u32 {
-        self.spec.families[..family].iter().map(|p| p.members() as u32).sum()
+        family_base(&self.spec, family)
     }
+}
+
+fn family_base(spec: &ConnectionSpec, family: usize) -> u32 {
+    spec.families[..family].iter().map(|p| p.members(spec.shape) as u32).sum()
 }
 
 /// The result of one case.
@@ -256,119 +278,30 @@ impl Win {
     }
 }
 
-const NONE: u32 = u32::MAX;
-
-/// Open-addressing map of occupied cells: cell key -> stone index, keys
-/// stored inline so that a probe for an empty neighbour reads one slot.
-#[derive(Debug, Clone)]
-struct CellTable {
-    /// Cell key per slot, [`EMPTY`] for a free slot. Length a power of two.
-    keys: Vec<u64>,
-    /// Stone index per slot.
-    vals: Vec<u32>,
-    len: usize,
-    shift: u32,
-}
-
-/// No cell has this key (keys use 42 bits).
-const EMPTY: u64 = u64::MAX;
-const MIN_SLOTS_LOG: u32 = 6;
-
-impl CellTable {
-    fn new() -> Self {
-        let n = 1 << MIN_SLOTS_LOG;
-        CellTable { keys: vec![EMPTY; n], vals: vec![0; n], len: 0, shift: 64 - MIN_SLOTS_LOG }
-    }
-
-    #[inline]
-    fn home(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
-    }
-
-    /// The stone at `key`, or [`NONE`].
-    #[inline]
-    fn get(&self, key: u64) -> u32 {
-        let mask = self.keys.len() - 1;
-        let mut i = self.home(key);
-        loop {
-            let k = self.keys[i];
-            if k == key {
-                return self.vals[i];
-            }
-            if k == EMPTY {
-                return NONE;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// Inserts `key -> idx`, or returns the stone already at `key`.
-    fn insert(&mut self, key: u64, idx: u32) -> Result<(), u32> {
-        if (self.len + 1) * 2 > self.keys.len() {
-            self.grow();
-        }
-        let mask = self.keys.len() - 1;
-        let mut i = self.home(key);
-        loop {
-            let k = self.keys[i];
-            if k == EMPTY {
-                self.keys[i] = key;
-                self.vals[i] = idx;
-                self.len += 1;
-                return Ok(());
-            }
-            if k == key {
-                return Err(self.vals[i]);
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    fn grow(&mut self) {
-        let n = self.keys.len() * 2;
-        let keys = std::mem::replace(&mut self.keys, vec![EMPTY; n]);
-        let vals = std::mem::replace(&mut self.vals, vec![0; n]);
-        self.shift -= 1;
-        let mask = n - 1;
-        for (k, v) in keys.into_iter().zip(vals) {
-            if k != EMPTY {
-                let mut i = self.home(k);
-                while self.keys[i] != EMPTY {
-                    i = (i + 1) & mask;
-                }
-                self.keys[i] = k;
-                self.vals[i] = v;
-            }
-        }
-    }
-
-    /// Empties the table; a table much larger than the last case needed
-    /// is dropped, so that many small cases after a large one stay cheap.
-    fn clear(&mut self) {
-        if self.keys.len() > 1 << MIN_SLOTS_LOG && self.keys.len() > 8 * self.len.max(8) {
-            *self = CellTable::new();
-        } else {
-            self.keys.iter_mut().for_each(|k| *k = EMPTY);
-            self.len = 0;
-        }
-    }
+/// A placed stone in the union-find: its parent, and for a root the size
+/// of its group and the family members the group touches (one record, so
+/// that a step of a search reads one cache line).
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    parent: u32,
+    size: u32,
+    members: u64,
 }
 
 /// The state of one case: stones, groups and enclosure counters.
 pub struct Play<'c> {
     conn: &'c Connection,
-    board: HexBoard,
+    board: Board,
     table: CellTable,
     /// Stones on the board (placed or only occupied).
     stones: usize,
-    /// Per placed stone: union-find parent, group size (roots), member
-    /// bits (roots), stone neighbours on the board.
-    parent: Vec<u32>,
-    size: Vec<u32>,
-    members: Vec<u64>,
+    /// Per placed stone, in move order.
+    nodes: Vec<Node>,
+    /// Per placed stone: its stone neighbours on the board (kept only when
+    /// a structure encloses `any`).
     around: Vec<u8>,
-    /// Stones placed through [`Play::place`] (later ones are only occupied).
-    placed: usize,
+    /// Whether `around` and `surrounded` are kept.
+    count_around: bool,
     /// `E - V + C - T`: bounded faces that are not unit triangles.
     holes: i64,
     /// Stones whose six neighbours are all stones on the board.
@@ -379,65 +312,47 @@ impl<'c> Play<'c> {
     pub fn new(conn: &'c Connection) -> Self {
         Play {
             conn,
-            board: HexBoard::new(MIN_SIDE),
+            board: Board::new(conn.spec.shape, conn.spec.min_side.max(1)),
             table: CellTable::new(),
             stones: 0,
-            parent: Vec::new(),
-            size: Vec::new(),
-            members: Vec::new(),
+            nodes: Vec::new(),
             around: Vec::new(),
-            placed: 0,
+            count_around: conn.any_bits & !conn.empty_bits != 0,
             holes: 0,
             surrounded: 0,
         }
     }
 
     /// An empty board.
-    pub fn reset(&mut self, board: HexBoard) {
+    pub fn reset(&mut self, board: Board) {
         self.table.clear();
         self.board = board;
         self.stones = 0;
-        self.parent.clear();
-        self.size.clear();
-        self.members.clear();
+        self.nodes.clear();
         self.around.clear();
-        self.placed = 0;
         self.holes = 0;
         self.surrounded = 0;
     }
 
     #[inline]
     fn find(&mut self, mut a: u32) -> u32 {
-        while self.parent[a as usize] != a {
-            let p = self.parent[a as usize];
-            let g = self.parent[p as usize];
-            self.parent[a as usize] = g;
+        loop {
+            let p = self.nodes[a as usize].parent;
+            if p == a {
+                return a;
+            }
+            // Path halving.
+            let g = self.nodes[p as usize].parent;
+            self.nodes[a as usize].parent = g;
             a = g;
         }
-        a
-    }
-
-    /// Joins the groups of `a` and `b`; false when they were one group.
-    #[inline]
-    fn union(&mut self, a: u32, b: u32) -> bool {
-        let (mut a, mut b) = (self.find(a), self.find(b));
-        if a == b {
-            return false;
-        }
-        if self.size[a as usize] < self.size[b as usize] {
-            std::mem::swap(&mut a, &mut b);
-        }
-        self.parent[b as usize] = a;
-        self.size[a as usize] += self.size[b as usize];
-        self.members[a as usize] |= self.members[b as usize];
-        true
     }
 
     /// Marks `(x, y)` occupied without updating groups (moves after the
     /// win). `Err(j)`: the cell already holds stone `j` (0-based move).
     pub fn occupy(&mut self, x: u32, y: u32) -> Result<(), u64> {
         let idx = self.stones as u32;
-        self.table.insert(HexBoard::key(x, y), idx).map_err(|j| j as u64)?;
+        self.table.insert(Board::key(x, y), idx).map_err(|j| j as u64)?;
         self.stones += 1;
         Ok(())
     }
@@ -446,31 +361,33 @@ impl<'c> Play<'c> {
     /// the structures that exist after it. `Err(j)`: the cell already holds
     /// stone `j` (0-based move).
     pub fn place(&mut self, x: u32, y: u32) -> Result<u64, u64> {
-        debug_assert_eq!(self.placed, self.stones, "place after occupy");
+        debug_assert_eq!(self.nodes.len(), self.stones, "place after occupy");
         self.occupy(x, y)?;
-        let idx = self.placed as u32;
-        self.placed += 1;
-        self.parent.push(idx);
-        self.size.push(1);
-        self.members.push(self.conn.members_of(&self.board, x, y));
+        let idx = self.nodes.len() as u32;
         let mut near = [NONE; 6];
         let mut n = 0u8;
-        for (i, (a, b)) in HexBoard::around(x, y).into_iter().enumerate() {
-            let j = self.table.get(HexBoard::key(a, b));
+        for (i, (a, b)) in self.board.around(x, y).into_iter().enumerate() {
+            let j = self.table.get(Board::key(a, b));
             near[i] = j;
-            if j != NONE {
-                n += 1;
+            n += (j != NONE) as u8;
+        }
+        if self.count_around {
+            for &j in near.iter().filter(|&&j| j != NONE) {
                 let c = &mut self.around[j as usize];
                 *c += 1;
                 if *c == 6 {
                     self.surrounded += 1;
                 }
             }
+            self.around.push(n);
+            if n == 6 {
+                self.surrounded += 1;
+            }
         }
-        self.around.push(n);
-        if n == 6 {
-            self.surrounded += 1;
-        }
+        // The new stone's group: joined with each neighbouring group in turn
+        // (union by size, the larger root stays).
+        self.nodes.push(Node { parent: idx, size: 1, members: self.conn.members_of(&self.board, x, y) });
+        let mut root = idx;
         let mut triangles = 0i64;
         let mut merged = 0i64;
         for i in 0..6 {
@@ -480,14 +397,23 @@ impl<'c> Play<'c> {
             if near[(i + 1) % 6] != NONE {
                 triangles += 1;
             }
-            if self.union(idx, near[i]) {
-                merged += 1;
+            let r = self.find(near[i]);
+            if r == root {
+                continue;
             }
+            merged += 1;
+            let (big, small) =
+                if self.nodes[r as usize].size > self.nodes[root as usize].size { (r, root) } else { (root, r) };
+            let s = self.nodes[small as usize];
+            let b = &mut self.nodes[big as usize];
+            b.size += s.size;
+            b.members |= s.members;
+            self.nodes[small as usize].parent = big;
+            root = big;
         }
         // dE = n, dV = 1, dC = 1 - merged, dT = triangles.
         self.holes += n as i64 - merged - triangles;
-        let root = self.find(idx);
-        let mask = self.members[root as usize];
+        let mask = self.nodes[root as usize].members;
         let mut found = 0u64;
         for (i, c) in self.conn.connects.iter().enumerate() {
             if let Some((fm, k)) = *c {
@@ -508,6 +434,12 @@ impl<'c> Play<'c> {
     pub fn holes(&self) -> i64 {
         self.holes
     }
+
+    /// The group (its root stone) of placed stone `a` (for tests).
+    #[cfg(test)]
+    pub fn group_of(&mut self, a: u32) -> u32 {
+        self.find(a)
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -518,7 +450,8 @@ impl<'c> Play<'c> {
 pub struct CaseHeader {
     /// 1-based case number.
     pub number: u64,
-    pub side: u32,
+    /// The case's board (the rule file's shape, the case's side).
+    pub board: Board,
     pub moves: u64,
 }
 
@@ -542,6 +475,7 @@ impl Move<'_> {
 /// Reads the cases of an input one at a time.
 pub struct CaseReader {
     cases: Counted,
+    shape: Shape,
     min_side: u32,
     max_side: u32,
 }
@@ -585,8 +519,8 @@ fn tokens<'a, const N: usize>(line: &Line<'a>, what: &str) -> Result<[Token<'a>;
 pub const MAX_CASES: u64 = 1 << 40;
 
 impl CaseReader {
-    pub fn new(min_side: u32, max_side: u32) -> Self {
-        CaseReader { cases: Counted::default(), min_side, max_side }
+    pub fn new(shape: Shape, min_side: u32, max_side: u32) -> Self {
+        CaseReader { cases: Counted::default(), shape, min_side, max_side }
     }
 
     /// The next case's header, or `None` after the last case (when the
@@ -611,7 +545,7 @@ impl CaseReader {
                 .with_help(format!("the rule file allows sides from {a} to {b}")));
         }
         let moves = count(&m, "the number of moves")?;
-        Ok(Some(CaseHeader { number, side: side as u32, moves }))
+        Ok(Some(CaseHeader { number, board: Board::new(self.shape, side as u32), moves }))
     }
 
     /// Reads move `k` (1-based) of `case`, which must be on the board.
@@ -624,18 +558,56 @@ impl CaseReader {
                 ))
                 .with_help("each move is a line `x y`")
         })?;
+        if let Some((x, y)) = quick_pair(line.text.as_bytes()) {
+            if case.board.contains(x as i64, y as i64) {
+                return Ok(Move { x, y, line });
+            }
+        }
         let [tx, ty] = tokens::<2>(&line, "a move `x y`")?;
         let x = coordinate(&tx)?;
         let y = coordinate(&ty)?;
-        let board = HexBoard::new(case.side);
+        let board = &case.board;
         if !board.contains(x, y) {
-            let s = case.side as i64;
             return Err(line
-                .error(format!("cell ({}, {}) is not on the board of side {s}", shown(&tx), shown(&ty)))
-                .with_help(format!("cells have 1 <= x, y <= {} and |x - y| <= {}", 2 * s - 1, s - 1)));
+                .error(format!("cell ({}, {}) is not on the board of side {}", shown(&tx), shown(&ty), board.side()))
+                .with_help(format!("on a {} of side {}, {}", board.shape().name(), board.side(), board.describe())));
         }
         Ok(Move { x: x as u32, y: y as u32, line })
     }
+}
+
+/// The common move line, two plain numbers of at most 9 digits between
+/// blanks, read without building tokens; `None` for anything else, which
+/// the token reader then reads (or reports) in full.
+#[inline]
+fn quick_pair(t: &[u8]) -> Option<(u32, u32)> {
+    #[inline(always)]
+    fn blanks(t: &[u8], mut i: usize) -> usize {
+        while i < t.len() && t[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    }
+    #[inline(always)]
+    fn digits(t: &[u8], mut i: usize) -> Option<(u32, usize)> {
+        let start = i;
+        let mut v = 0u32;
+        while i < t.len() && t[i].is_ascii_digit() {
+            if i - start == 9 {
+                return None;
+            }
+            v = v * 10 + (t[i] - b'0') as u32;
+            i += 1;
+        }
+        (i > start).then_some((v, i))
+    }
+    let (x, i) = digits(t, blanks(t, 0))?;
+    let j = blanks(t, i);
+    if j == i {
+        return None;
+    }
+    let (y, i) = digits(t, j)?;
+    (blanks(t, i) == t.len()).then_some((x, y))
 }
 
 /// A whole number within `u32`, for the board side.

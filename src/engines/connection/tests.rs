@@ -2,17 +2,26 @@
 //! flood fills from outside the board), and the input reader's errors.
 
 use super::*;
+use crate::engines::connection::board::{Board, Shape};
 use proptest::prelude::*;
 
 fn spec(structures: Vec<Goal>) -> ConnectionSpec {
-    ConnectionSpec { families: vec![Primitive::Corners, Primitive::Sides], structures, min_side: 2, max_side: MAX_SIDE }
+    ConnectionSpec {
+        shape: Shape::Hexagon,
+        families: vec![Primitive::Corners, Primitive::Sides],
+        structures,
+        min_side: 2,
+        max_side: MAX_SIDE,
+    }
 }
+
+const ALL6: u64 = 0x3f;
 
 /// Bridge, fork (3 sides), ring (empty): the base game's shape.
 fn base(fork: u32, ring: Enclose) -> Connection {
     Connection::new(spec(vec![
-        Goal::Connects { family: 0, count: 2 },
-        Goal::Connects { family: 1, count: fork },
+        Goal::Connects { family: 0, members: ALL6, count: 2 },
+        Goal::Connects { family: 1, members: ALL6, count: fork },
         Goal::Encloses(ring),
     ]))
 }
@@ -41,101 +50,159 @@ fn sample_and_its_variants() {
     assert_eq!(got, vec![Some((2, B)), None, None, Some((6, R)), Some((5, B)), Some((7, B)), None]);
 }
 
+/// One family of sides with their corners on `shape`, and one structure
+/// connecting the named members `wanted`.
+fn named(shape: Shape, wanted: u64) -> Connection {
+    Connection::new(ConnectionSpec {
+        shape,
+        families: vec![Primitive::SidesWithCorners],
+        structures: vec![Goal::Connects { family: 0, members: wanted, count: wanted.count_ones() }],
+        min_side: 1,
+        max_side: MAX_SIDE,
+    })
+}
+
+#[test]
+fn the_samples_of_the_other_shapes() {
+    // A rhombus: sides top (bit 0) and bottom (bit 2), corners included.
+    let chain = named(Shape::Rhombus, 0b101);
+    let got = outcomes(&chain, "3\n3 3\n1 2\n2 2\n3 1\n3 4\n1 1\n2 2\n3 2\n1 2\n1 1\n1 1\n").unwrap();
+    assert_eq!(got, vec![Some((3, 1)), Some((4, 1)), Some((1, 1))]);
+    // A triangle: all three sides, corners included.
+    let y = named(Shape::Triangle, 0b111);
+    let got = outcomes(&y, "2\n3 3\n3 1\n2 1\n1 1\n2 2\n2 1\n1 1\n").unwrap();
+    assert_eq!(got, vec![Some((3, 1)), Some((2, 1))]);
+}
+
 // --- oracle ----------------------------------------------------------------
+
+/// The geometry of the specs, written out shape by shape (independent of
+/// `board`'s half-planes): cells, neighbours, sides and corners.
+#[derive(Clone, Copy, Debug)]
+struct Geo {
+    shape: Shape,
+    s: i64,
+}
+
+impl Geo {
+    fn on(&self, (x, y): (i64, i64)) -> bool {
+        let s = self.s;
+        match self.shape {
+            Shape::Hexagon => x >= 1 && y >= 1 && x < 2 * s && y < 2 * s && (x - y).abs() < s,
+            Shape::Rhombus => (1..=s).contains(&x) && (1..=s).contains(&y),
+            Shape::Triangle => 1 <= y && y <= x && x <= s,
+        }
+    }
+    fn nbrs(&self, (x, y): (i64, i64)) -> [(i64, i64); 6] {
+        match self.shape {
+            Shape::Rhombus => [(x, y - 1), (x, y + 1), (x - 1, y), (x + 1, y), (x - 1, y + 1), (x + 1, y - 1)],
+            _ => [(x + 1, y + 1), (x, y + 1), (x - 1, y), (x - 1, y - 1), (x, y - 1), (x + 1, y)],
+        }
+    }
+    /// Side `i` (in the order of the shape's table) holds `(x, y)`.
+    fn on_side(&self, i: usize, (x, y): (i64, i64)) -> bool {
+        let s = self.s;
+        match self.shape {
+            Shape::Hexagon => [x == 1, y - x == s - 1, y == 2 * s - 1, x == 2 * s - 1, x - y == s - 1, y == 1][i],
+            Shape::Rhombus => [x == 1, y == s, x == s, y == 1][i],
+            Shape::Triangle => [y == 1, x == s, y == x][i],
+        }
+    }
+    fn corners(&self) -> Vec<(i64, i64)> {
+        let s = self.s;
+        match self.shape {
+            Shape::Hexagon => vec![(1, 1), (1, s), (s, 2 * s - 1), (2 * s - 1, 2 * s - 1), (2 * s - 1, s), (s, 1)],
+            Shape::Rhombus => vec![(1, 1), (1, s), (s, s), (s, 1)],
+            Shape::Triangle => vec![(1, 1), (s, 1), (s, s)],
+        }
+    }
+    fn members(&self, p: Primitive, c: (i64, i64)) -> u64 {
+        let corners = self.corners();
+        let mut m = 0;
+        for i in 0..corners.len() {
+            let hit = match p {
+                Primitive::Corners => corners[i] == c,
+                Primitive::Sides => self.on_side(i, c) && !corners.contains(&c),
+                Primitive::SidesWithCorners => self.on_side(i, c),
+            };
+            m |= (hit as u64) << i;
+        }
+        m
+    }
+    fn cells(&self) -> Vec<(i64, i64)> {
+        let hi = 2 * self.s;
+        (1..=hi).flat_map(|x| (1..=hi).map(move |y| (x, y))).filter(|&c| self.on(c)).collect()
+    }
+}
 
 /// Everything the oracle knows about a position, by brute force.
 struct Slow {
-    side: i64,
+    geo: Geo,
     stones: Vec<(i64, i64)>,
 }
 
 impl Slow {
-    fn on(&self, (x, y): (i64, i64)) -> bool {
-        HexBoard::new(self.side as u32).contains(x, y)
-    }
     fn stone(&self, c: (i64, i64)) -> bool {
         self.stones.contains(&c)
     }
-    fn nbrs(c: (i64, i64)) -> impl Iterator<Item = (i64, i64)> {
-        crate::engines::connection::board::NEIGHBOURS.iter().map(move |&(dx, dy)| (c.0 + dx as i64, c.1 + dy as i64))
-    }
-    /// Cells reachable from outside the board (a margin of one cell) by
-    /// steps between non-blocked cells.
+    /// Cells reachable from outside the board (a frame one cell wider than
+    /// the board on every side) by steps between non-blocked cells.
     fn outside(&self, blocked: impl Fn((i64, i64)) -> bool) -> std::collections::HashSet<(i64, i64)> {
-        let hi = 2 * self.side;
+        let hi = 2 * self.geo.s;
         let in_frame = |(x, y): (i64, i64)| x >= 0 && y >= 0 && x <= hi && y <= hi;
         let start = (0, 0);
         let mut seen = std::collections::HashSet::from([start]);
         let mut stack = vec![start];
         while let Some(c) = stack.pop() {
-            for n in Self::nbrs(c) {
+            for n in self.geo.nbrs(c) {
                 // Off-board cells are always free; board cells unless blocked.
-                if in_frame(n) && !(self.on(n) && blocked(n)) && seen.insert(n) {
+                if in_frame(n) && !(self.geo.on(n) && blocked(n)) && seen.insert(n) {
                     stack.push(n);
                 }
             }
         }
         seen
     }
-    fn cells(&self) -> Vec<(i64, i64)> {
-        let hi = 2 * self.side - 1;
-        (1..=hi).flat_map(|x| (1..=hi).map(move |y| (x, y))).filter(|&c| self.on(c)).collect()
-    }
     fn empty_enclosed(&self) -> bool {
         let out = self.outside(|c| self.stone(c));
-        self.cells().into_iter().any(|c| !self.stone(c) && !out.contains(&c))
+        self.geo.cells().into_iter().any(|c| !self.stone(c) && !out.contains(&c))
     }
     /// The variant's literal definition: some cell c cut off when every
     /// stone other than c blocks.
     fn any_enclosed(&self) -> bool {
-        self.cells().into_iter().any(|c| !self.outside(|d| d != c && self.stone(d)).contains(&c))
+        self.geo.cells().into_iter().any(|c| !self.outside(|d| d != c && self.stone(d)).contains(&c))
     }
-    /// Per group: (corners touched, sides touched), by breadth-first search.
-    fn groups(&self, conn_board: &HexBoard) -> Vec<(u32, u32, u32)> {
+    /// The groups, by breadth-first search over stones.
+    fn groups(&self) -> Vec<Vec<(i64, i64)>> {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         for &s in &self.stones {
             if !seen.insert(s) {
                 continue;
             }
-            let (mut corners, mut sides, mut sides_wc) = (0u32, 0u32, 0u32);
+            let mut g = Vec::new();
             let mut stack = vec![s];
             while let Some(c) = stack.pop() {
-                match conn_board.feature(c.0 as u32, c.1 as u32) {
-                    Feature::Corner(i) => {
-                        corners |= 1 << i;
-                        sides_wc |= 1 << i | 1 << ((i + 5) % 6);
-                    }
-                    Feature::Side(i) => {
-                        sides |= 1 << i;
-                        sides_wc |= 1 << i;
-                    }
-                    Feature::Inside => {}
-                }
-                for n in Self::nbrs(c) {
+                g.push(c);
+                for n in self.geo.nbrs(c) {
                     if self.stone(n) && seen.insert(n) {
                         stack.push(n);
                     }
                 }
             }
-            out.push((corners.count_ones(), sides.count_ones(), sides_wc.count_ones()));
+            out.push(g);
         }
         out
     }
     /// The structures of `spec` present now.
     fn structures(&self, spec: &ConnectionSpec) -> u64 {
-        let board = HexBoard::new(self.side as u32);
-        let groups = self.groups(&board);
+        let groups = self.groups();
         let mut found = 0;
         for (i, g) in spec.structures.iter().enumerate() {
             let ok = match *g {
-                Goal::Connects { family, count } => groups.iter().any(|&(c, s, w)| {
-                    let n = match spec.families[family] {
-                        Primitive::Corners => c,
-                        Primitive::Sides => s,
-                        Primitive::SidesWithCorners => w,
-                    };
-                    n >= count
+                Goal::Connects { family, members, count } => groups.iter().any(|g| {
+                    let touched = g.iter().fold(0, |m, &c| m | self.geo.members(spec.families[family], c));
+                    (touched & members).count_ones() >= count
                 }),
                 Goal::Encloses(Enclose::Empty) => self.empty_enclosed(),
                 Goal::Encloses(Enclose::Any) => self.any_enclosed(),
@@ -148,29 +215,42 @@ impl Slow {
     }
 }
 
-/// A board side and a sequence of distinct cells on it.
-fn game() -> impl Strategy<Value = (u32, Vec<(u32, u32)>)> {
-    (2u32..=6).prop_flat_map(|s| {
-        let b = HexBoard::new(s);
-        let hi = 2 * s - 1;
-        let cells: Vec<(u32, u32)> = (1..=hi)
-            .flat_map(|x| (1..=hi).map(move |y| (x, y)))
-            .filter(|&(x, y)| b.contains(x as i64, y as i64))
-            .collect();
+fn shape() -> impl Strategy<Value = Shape> {
+    prop_oneof![Just(Shape::Hexagon), Just(Shape::Rhombus), Just(Shape::Triangle)]
+}
+
+/// A shape, a board side and a sequence of distinct cells on it.
+fn game_on(shape: Shape) -> impl Strategy<Value = (Shape, u32, Vec<(u32, u32)>)> {
+    let sides = if shape == Shape::Hexagon { 1u32..=6 } else { 1u32..=8 };
+    sides.prop_flat_map(move |s| {
+        let cells: Vec<(u32, u32)> = Board::new(shape, s).cells().collect();
         let n = cells.len();
-        (Just(s), Just(cells).prop_shuffle(), 0..=n).prop_map(|(s, cells, m)| (s, cells[..m].to_vec()))
+        (Just(s), Just(cells).prop_shuffle(), 0..=n).prop_map(move |(s, cells, m)| (shape, s, cells[..m].to_vec()))
     })
+}
+
+fn game() -> impl Strategy<Value = (Shape, u32, Vec<(u32, u32)>)> {
+    shape().prop_flat_map(game_on)
 }
 
 fn family() -> impl Strategy<Value = Primitive> {
     prop_oneof![Just(Primitive::Corners), Just(Primitive::Sides), Just(Primitive::SidesWithCorners)]
 }
 
-fn goals() -> impl Strategy<Value = (Vec<Primitive>, Vec<Goal>)> {
-    prop::collection::vec(family(), 1..=3).prop_flat_map(|fams| {
-        let n = fams.len();
+/// Families and structures for `shape`: counted goals, named goals and
+/// enclosures.
+fn goals(shape: Shape) -> impl Strategy<Value = (Vec<Primitive>, Vec<Goal>)> {
+    let n = shape.sides();
+    let all = (1u64 << n) - 1;
+    prop::collection::vec(family(), 1..=3).prop_flat_map(move |fams| {
+        let f = fams.len();
         let goal = prop_oneof![
-            (0..n, 1u32..=6).prop_map(|(family, count)| Goal::Connects { family, count }),
+            (0..f, 1..=n as u32).prop_map(move |(family, count)| Goal::Connects { family, members: all, count }),
+            (0..f, 1..=all).prop_map(|(family, members)| Goal::Connects {
+                family,
+                members,
+                count: members.count_ones()
+            }),
             Just(Goal::Encloses(Enclose::Empty)),
             Just(Goal::Encloses(Enclose::Any)),
         ];
@@ -181,15 +261,17 @@ fn goals() -> impl Strategy<Value = (Vec<Primitive>, Vec<Goal>)> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
 
-    /// After every move: the hole count says whether an empty cell is
-    /// enclosed, and every structure agrees with the oracle.
+    /// After every move, on every shape: the hole count says whether an
+    /// empty cell is enclosed, and every structure agrees with the oracle.
     #[test]
-    fn every_move_agrees_with_flood_fills((side, moves) in game(), (families, structures) in goals()) {
-        let spec = ConnectionSpec { families, structures, min_side: 2, max_side: MAX_SIDE };
+    fn every_move_agrees_with_flood_fills(
+        ((shape, side, moves), (families, structures)) in shape().prop_flat_map(|s| (game_on(s), goals(s)))
+    ) {
+        let spec = ConnectionSpec { shape, families, structures, min_side: 1, max_side: MAX_SIDE };
         let conn = Connection::new(spec.clone());
         let mut play = Play::new(&conn);
-        play.reset(HexBoard::new(side));
-        let mut slow = Slow { side: side as i64, stones: Vec::new() };
+        play.reset(Board::new(shape, side));
+        let mut slow = Slow { geo: Geo { shape, s: side as i64 }, stones: Vec::new() };
         let mut won = false;
         for &(x, y) in &moves {
             let fast = play.place(x, y).unwrap();
@@ -210,16 +292,47 @@ proptest! {
         }
     }
 
+    /// The union-find groups are the oracle's breadth-first groups: after
+    /// every move, two stones share a root exactly when a search joins them.
+    #[test]
+    fn groups_are_the_searched_groups((shape, side, moves) in game()) {
+        let conn = named(shape, 1);
+        let mut play = Play::new(&conn);
+        play.reset(Board::new(shape, side));
+        let mut slow = Slow { geo: Geo { shape, s: side as i64 }, stones: Vec::new() };
+        for &(x, y) in &moves {
+            play.place(x, y).unwrap();
+            slow.stones.push((x as i64, y as i64));
+        }
+        let groups = slow.groups();
+        let group_of = |c: (i64, i64)| groups.iter().position(|g| g.contains(&c)).unwrap();
+        for i in 0..moves.len() {
+            for j in 0..moves.len() {
+                let same = play.group_of(i as u32) == play.group_of(j as u32);
+                prop_assert_eq!(same, group_of(slow.stones[i]) == group_of(slow.stones[j]));
+            }
+        }
+    }
+
+}
+
+proptest! {
+    // Whole runs repeat the per-move oracle over several cases: fewer.
+    #![proptest_config(ProptestConfig { cases: 100, .. ProptestConfig::default() })]
+
     /// Whole runs: first winning move and the structures at that moment,
     /// several cases in one input (the state resets between cases).
     #[test]
-    fn runs_agree_with_the_oracle(cases in prop::collection::vec(game(), 1..4), fork in 3u32..=4, any in any::<bool>()) {
-        let conn = base(fork, if any { Enclose::Any } else { Enclose::Empty });
+    fn runs_agree_with_the_oracle(
+        (cases, (families, structures)) in shape().prop_flat_map(|s| (prop::collection::vec(game_on(s), 1..4), goals(s)))
+    ) {
+        let shape = cases[0].0;
+        let conn = Connection::new(ConnectionSpec { shape, families, structures, min_side: 1, max_side: MAX_SIDE });
         let mut input = format!("{}\n", cases.len());
         let mut want = Vec::new();
-        for (side, moves) in &cases {
+        for (_, side, moves) in &cases {
             input += &format!("{side} {}\n", moves.len());
-            let mut slow = Slow { side: *side as i64, stones: Vec::new() };
+            let mut slow = Slow { geo: Geo { shape, s: *side as i64 }, stones: Vec::new() };
             let mut win = None;
             for (k, &(x, y)) in moves.iter().enumerate() {
                 input += &format!("{x} {y}\n");
@@ -236,9 +349,35 @@ proptest! {
         prop_assert_eq!(outcomes(&conn, &input).unwrap(), want);
     }
 
+    /// Cells are on the board exactly as the specs say, for any pair of
+    /// numbers (off-board cells are input errors).
+    #[test]
+    fn board_membership_follows_the_specs(shape in shape(), side in 1u32..12, x in -3i64..30, y in -3i64..30) {
+        let geo = Geo { shape, s: side as i64 };
+        let board = Board::new(shape, side);
+        prop_assert_eq!(board.contains(x, y), geo.on((x, y)));
+        if geo.on((x, y)) {
+            for p in [Primitive::Corners, Primitive::Sides, Primitive::SidesWithCorners] {
+                let conn = Connection::new(ConnectionSpec {
+                    shape, families: vec![p], structures: vec![], min_side: 1, max_side: MAX_SIDE,
+                });
+                prop_assert_eq!(conn.cell_members(&board, x as u32, y as u32), geo.members(p, (x, y)));
+            }
+            let mine: Vec<(i64, i64)> = board.around(x as u32, y as u32).iter().map(|&(a, b)| (a as i64, b as i64)).collect();
+            let mut theirs = geo.nbrs((x, y)).to_vec();
+            let mut sorted = mine.clone();
+            sorted.sort();
+            theirs.sort();
+            prop_assert_eq!(sorted, theirs);
+        }
+    }
+
     /// No input makes the reader panic; errors point inside the input.
     #[test]
-    fn arbitrary_input_never_panics(s in "[0-9 \\-\\n]{0,60}") {
+    fn arbitrary_input_never_panics(s in "[0-9 \\-\\n]{0,60}", shape in shape()) {
+        if let Err(e) = outcomes(&named(shape, 1), &s) {
+            prop_assert!(e.offset + e.len <= s.len());
+        }
         if let Err(e) = outcomes(&base(3, Enclose::Empty), &s) {
             prop_assert!(e.offset + e.len <= s.len());
         }
@@ -254,7 +393,7 @@ fn large_ring_and_long_lines_on_a_big_board() {
     let r = 1000i64;
     let mut ring = Vec::new();
     // Walk the six sides of the hexagon of radius r around (c, c).
-    let dirs = crate::engines::connection::board::NEIGHBOURS;
+    let dirs = *Board::new(Shape::Hexagon, s).offsets();
     let mut p = (c + r * dirs[4].0 as i64, c + r * dirs[4].1 as i64);
     for (dx, dy) in dirs {
         for _ in 0..r {
@@ -265,11 +404,50 @@ fn large_ring_and_long_lines_on_a_big_board() {
     assert_eq!(p, ring[0]);
     let conn = base(3, Enclose::Empty);
     let mut play = Play::new(&conn);
-    play.reset(HexBoard::new(s));
+    play.reset(Board::new(Shape::Hexagon, s));
     for (k, &(x, y)) in ring.iter().enumerate() {
         let found = play.place(x as u32, y as u32).unwrap();
         assert_eq!(found, if k + 1 == ring.len() { 4 } else { 0 }, "move {}", k + 1);
     }
+}
+
+#[test]
+fn long_chains_on_a_big_rhombus_and_triangle() {
+    let s = 3000u32;
+    // A zigzag from the top side to the bottom side of the rhombus, placed
+    // from both ends: the chain forms with the middle stone.
+    let path: Vec<(u32, u32)> = (1..=s).map(|x| (x, 1500 - x / 3)).collect();
+    let path: Vec<(u32, u32)> = path
+        .windows(2)
+        .flat_map(|w| {
+            // Keep consecutive cells adjacent: (x, y) -> (x + 1, y - 1) or (x + 1, y).
+            let (a, b) = (w[0], w[1]);
+            if a.1 == b.1 || a.1 == b.1 + 1 {
+                vec![a]
+            } else {
+                unreachable!()
+            }
+        })
+        .chain(std::iter::once((s, 1500 - s / 3)))
+        .collect();
+    let chain = named(Shape::Rhombus, 0b101);
+    let mut play = Play::new(&chain);
+    play.reset(Board::new(Shape::Rhombus, s));
+    let mid = path.len() / 2;
+    let order: Vec<usize> = (0..path.len()).filter(|&i| i != mid).chain(std::iter::once(mid)).collect();
+    for (k, &i) in order.iter().enumerate() {
+        let found = play.place(path[i].0, path[i].1).unwrap();
+        assert_eq!(found, (k + 1 == order.len()) as u64, "move {}", k + 1);
+    }
+    // The left side of the triangle (two sides and their corners) is not a Y;
+    // one more stone on the right side is.
+    let y = named(Shape::Triangle, 0b111);
+    let mut play = Play::new(&y);
+    play.reset(Board::new(Shape::Triangle, s));
+    for x in 2..=s {
+        assert_eq!(play.place(x, 1).unwrap(), 0);
+    }
+    assert_eq!(play.place(2, 2).unwrap(), 1);
 }
 
 // --- reader errors -----------------------------------------------------------
@@ -346,7 +524,7 @@ fn input_errors_point_at_the_offending_text() {
 
 #[test]
 fn sides_are_limited_by_the_spec() {
-    let mut s = spec(vec![Goal::Connects { family: 0, count: 2 }]);
+    let mut s = spec(vec![Goal::Connects { family: 0, members: ALL6, count: 2 }]);
     s.min_side = 3;
     s.max_side = 10;
     let c = Connection::new(s);
