@@ -7,9 +7,9 @@ use crate::diag::Diag;
 use crate::engines::tower::search::{house_cards, house_floors, MAX_SCORE};
 use crate::engines::tower::{Tower, TowerRules, TowerSpans, MAX_PEAKS};
 use crate::engines::Engine;
+use crate::expr::{Env, Scope, Ty};
 use crate::game::Game;
 use crate::source::Span;
-use crate::expr::{Env, Scope, Ty};
 use crate::syntax::{BinOp, Expr, ExprKind, Property, UnOp};
 
 /// The tower engine in the registry.
@@ -299,15 +299,24 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
         ("high", lo as i128, hi as i128),
     ];
     let scope_vars: Vec<(&str, Ty)> = vars.iter().map(|v| (v.0, Ty::Int)).collect();
-    let scope = Scope { vars: &scope_vars, elements: &[], weights: &[], element: "a value" };
+    let scope = Scope { vars: &scope_vars, elements: &[], weights: &[], element: "a number" };
     let mut formulas = Vec::new();
     for (_, e, _) in points.entries.iter().chain(points.default.iter()) {
         let Some(f) = crate::expr::compile_int(e, &scope, cx) else { continue };
-        if bound(e, &vars).is_none_or(|(a, b)| a < -MAX_SCORE as i128 || b > MAX_SCORE as i128) {
+        let reach = bound(e, &vars).map(|(a, b)| a.abs().max(b.abs()));
+        if reach.is_none_or(|r| r > MAX_SCORE as i128) {
+            let label = match reach {
+                Some(r) => format!("can reach {r} points for face values {lo} to {hi}"),
+                None => format!("can leave the range of 64-bit numbers for face values {lo} to {hi}"),
+            };
             cx.push(
-                Diag::error(codes::TOO_LARGE, e.span, "this formula can give more points than the tower engine counts")
-                    .label(format!("may leave -{MAX_SCORE}..{MAX_SCORE} for face values {lo} to {hi}"))
-                    .help("use smaller factors"),
+                Diag::error(
+                    codes::TOO_LARGE,
+                    e.span,
+                    format!("this formula can give more points than the tower engine's limit of {MAX_SCORE}"),
+                )
+                .label(label)
+                .help("use smaller factors"),
             );
         }
         formulas.push(f);
@@ -343,8 +352,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
     // and both held cards.
     let held_at = |m: i64| (0..n).map(|c| value(c) as i128 * m as i128).map(i128::abs).max().unwrap_or(0);
     let triangles = (n - 2 * peaks).min(2 * house_floors(peaks)) as i128;
-    let (held_most, tri_most) =
-        (held_at(held_own.0).max(held_at(held_other.0)) * 2, triangles * largest as i128);
+    let (held_most, tri_most) = (held_at(held_own.0).max(held_at(held_other.0)) * 2, triangles * largest as i128);
     if held_most + tri_most > MAX_SCORE as i128 {
         let (span, what) = if held_most >= tri_most {
             let span = if held_at(held_own.0) >= held_at(held_other.0) { held_own.1 } else { held_other.1 };
@@ -453,10 +461,20 @@ fn points<'a>(cx: &mut Cx, p: &'a Property, colour_names: &[String]) -> Option<P
     while let Some(v) = vals.next() {
         let is_else = matches!(&v.kind, ExprKind::Word(w) if w == "else");
         if !is_else && !matches!(v.kind, ExprKind::List(_)) {
+            let joined = matches!(&v.kind, ExprKind::Binary(_, a, _) if matches!(a.kind, ExprKind::List(_)));
             cx.push(
-                Diag::error(codes::TYPE, v.span, format!("expected a pattern `[R R B]` or `else`, found {}", v.describe()))
-                    .label("each formula follows the colours of the triangles it scores")
-                    .help("write `points: [R R R] 2 * sum  else sum`, or one formula for every triangle"),
+                Diag::error(
+                    codes::TYPE,
+                    v.span,
+                    format!("expected a pattern `[R R B]` or `else`, found {}", v.describe()),
+                )
+                .label("each formula follows the colours of the triangles it scores")
+                .help(if joined {
+                    "a formula that starts with an operator joins the pattern before it: write `(-high)` or \
+                         `0 - high`"
+                } else {
+                    "write `points: [R R R] 2 * sum  else sum`, or one formula for every triangle"
+                }),
             );
             return None;
         }
@@ -498,9 +516,13 @@ fn points<'a>(cx: &mut Cx, p: &'a Property, colour_names: &[String]) -> Option<P
         if let Some(hole) = triples(colour_names.len()).find(|key| !out.entries.iter().any(|(k, _, _)| k == key)) {
             let show = hole.iter().map(|&i| colour_names[i].as_str()).collect::<Vec<_>>().join(" ");
             cx.push(
-                Diag::error(codes::SCORING_HOLE, p.values_span(), format!("no formula for a triangle of colours [{show}]"))
-                    .label("this table has a hole")
-                    .help(format!("add `[{show}] sum`, or `else sum` for every other triangle")),
+                Diag::error(
+                    codes::SCORING_HOLE,
+                    p.values_span(),
+                    format!("no formula for a triangle of colours [{show}]"),
+                )
+                .label("this table has a hole")
+                .help(format!("add `[{show}] sum`, or `else sum` for every other triangle")),
             );
             ok = false;
         }

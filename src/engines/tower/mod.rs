@@ -21,7 +21,7 @@ pub use search::{Action, TowerRules, Tt, MAX_CARDS, MAX_PEAKS};
 /// Search nodes a case may take when `--max-nodes` is not given: the
 /// largest base-game case takes under 20,000 and the largest five-peak case
 /// of M = 13 under 500,000; this many take a few seconds.
-pub const DEFAULT_MAX_NODES: u64 = 20_000_000;
+pub const DEFAULT_MAX_NODES: u64 = 10_000_000;
 
 crate::fields! {
     /// The line of a case one player wins or loses: the case number, the
