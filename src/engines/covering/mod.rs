@@ -234,6 +234,8 @@ pub struct Covering {
     pub piles: usize,
     pub groups: Vec<Group>,
     fast: Vec<Fast>,
+    /// Whether some group looks at suits (the table then keeps them).
+    suits: bool,
     /// Lines a deck is written on in the input.
     pub lines_per_deck: usize,
     pub terminator: String,
@@ -401,22 +403,30 @@ impl Table {
         piles
     }
 
-    /// Puts card `card` (rank `r`, suit `s`) on pile `p` (a new pile when
-    /// `p` is the number of piles).
-    fn put(&mut self, p: usize, r: usize, s: usize) {
+    /// Puts a card of rank `r` on pile `p` (a new pile when `p` is the
+    /// number of piles); its suit `s` is kept only when `suits` is true
+    /// (some group looks at suits).
+    #[inline(always)]
+    fn put(&mut self, p: usize, r: usize, s: impl FnOnce() -> usize, suits: bool) {
         if p == self.top.len() {
             self.top.push(r);
-            self.top_suit.push(s);
             self.count.push(1);
         } else {
             self.showing[self.top[p]] &= !(1 << p);
-            self.suit_showing[self.top_suit[p]] &= !(1 << p);
             self.top[p] = r;
-            self.top_suit[p] = s;
             self.count[p] += 1;
         }
         self.showing[r] |= 1 << p;
-        self.suit_showing[s] |= 1 << p;
+        if suits {
+            let s = s();
+            if p == self.top_suit.len() {
+                self.top_suit.push(s);
+            } else {
+                self.suit_showing[self.top_suit[p]] &= !(1 << p);
+                self.top_suit[p] = s;
+            }
+            self.suit_showing[s] |= 1 << p;
+        }
     }
 }
 
@@ -463,6 +473,9 @@ impl Covering {
         Covering {
             deck,
             piles,
+            suits: groups.iter().any(|g| {
+                matches!(g, Group::Same { by: Same::Suit, .. } | Group::Sum { same_suit: true, .. })
+            }),
             groups,
             fast,
             lines_per_deck,
@@ -481,6 +494,21 @@ impl Covering {
     /// Plays one deal on `t` (cleared first); the overflow card, if any.
     /// `step` sees each move before it is made (a no-op closure for `run`).
     fn play_on(&self, t: &mut Table, cards: &[Card], step: &mut impl FnMut(Step<'_>)) -> Option<usize> {
+        if self.suits {
+            self.play_suits::<true>(t, cards, step)
+        } else {
+            self.play_suits::<false>(t, cards, step)
+        }
+    }
+
+    /// [`Covering::play_on`], keeping the suits of the exposed cards when
+    /// `SUITS`.
+    fn play_suits<const SUITS: bool>(
+        &self,
+        t: &mut Table,
+        cards: &[Card],
+        step: &mut impl FnMut(Step<'_>),
+    ) -> Option<usize> {
         t.clear();
         let suits = self.deck.suits.len();
         let mut chosen = Vec::with_capacity(8);
@@ -493,7 +521,7 @@ impl Covering {
                     let Some(&card) = cards.get(next) else { break };
                     next += 1;
                     let r = self.deck.rank(card);
-                    t.put(p, r, card as usize - r * suits);
+                    t.put(p, r, || card as usize - r * suits, SUITS);
                 }
                 continue;
             }
@@ -503,7 +531,7 @@ impl Covering {
             step(Step::Pile { card: next });
             let card = cards[next];
             let r = self.deck.rank(card);
-            t.put(t.piles(), r, card as usize - r * suits);
+            t.put(t.piles(), r, || card as usize - r * suits, SUITS);
             next += 1;
         }
         None
@@ -552,6 +580,15 @@ impl Covering {
                 }
                 all
             }
+            _ => self.eligible_other(t, g),
+        }
+    }
+
+    /// [`Covering::eligible`] for the groups other than pairs and sets of
+    /// distinct ranks (kept out of the hot loop).
+    #[inline(never)]
+    fn eligible_other(&self, t: &mut Table, g: usize) -> u64 {
+        match &self.fast[g] {
             Fast::SameRank { n, ranks } => {
                 let mut elig = 0;
                 let mut rs = *ranks;
@@ -590,6 +627,7 @@ impl Covering {
                 }
                 elig
             }
+            Fast::Pair { .. } | Fast::Distinct { .. } => 0,
         }
     }
 
@@ -641,7 +679,13 @@ impl Covering {
 
     /// Starts group `g` at pile `p` and completes it with the lowest piles.
     fn start(&self, t: &Table, g: usize, p: usize, chosen: &mut Vec<usize>) -> bool {
-        if !self.groups[g].admits(t.top[p]) {
+        let r = t.top[p];
+        let admits = match &self.fast[g] {
+            Fast::Pair { partners } => !partners[r].is_empty(),
+            Fast::Distinct { ranks } | Fast::SameRank { ranks, .. } | Fast::SameSuit { ranks, .. } => ranks >> r & 1 == 1,
+            Fast::Sum(_) | Fast::General => self.groups[g].admits(r),
+        };
+        if !admits {
             return false;
         }
         chosen.clear();
