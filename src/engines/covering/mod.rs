@@ -473,9 +473,9 @@ impl Covering {
         Covering {
             deck,
             piles,
-            suits: groups.iter().any(|g| {
-                matches!(g, Group::Same { by: Same::Suit, .. } | Group::Sum { same_suit: true, .. })
-            }),
+            suits: groups
+                .iter()
+                .any(|g| matches!(g, Group::Same { by: Same::Suit, .. } | Group::Sum { same_suit: true, .. })),
             groups,
             fast,
             lines_per_deck,
@@ -682,7 +682,9 @@ impl Covering {
         let r = t.top[p];
         let admits = match &self.fast[g] {
             Fast::Pair { partners } => !partners[r].is_empty(),
-            Fast::Distinct { ranks } | Fast::SameRank { ranks, .. } | Fast::SameSuit { ranks, .. } => ranks >> r & 1 == 1,
+            Fast::Distinct { ranks } | Fast::SameRank { ranks, .. } | Fast::SameSuit { ranks, .. } => {
+                ranks >> r & 1 == 1
+            }
             Fast::Sum(_) | Fast::General => self.groups[g].admits(r),
         };
         if !admits {

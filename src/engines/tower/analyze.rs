@@ -27,8 +27,9 @@ impl Analyze for Tower {
         let mut stopped = None;
         for i in 0..n {
             rng.shuffle(&mut deck);
-            let Some((v0, nodes)) = self.rules.solve_with(&deck, &mut tt, left.min(super::DEFAULT_MAX_NODES)) else {
-                stopped = Some(i);
+            let budget = left.min(super::DEFAULT_MAX_NODES);
+            let Some((v0, nodes)) = self.rules.solve_with(&deck, &mut tt, budget) else {
+                stopped = Some((i, budget == super::DEFAULT_MAX_NODES));
                 break;
             };
             left -= nodes.min(left);
@@ -48,15 +49,20 @@ impl Analyze for Tower {
             "deals".to_string(),
             format!("{done} random deals of M = {m} ({} cards, seed {})", m * suits, opts.seed),
         )];
-        if let Some(i) = stopped {
-            out.push((
+        match stopped {
+            Some((i, true)) => out.push((
                 "stopped".to_string(),
                 format!(
-                    "deal {} of {n} would pass the search limit ({} nodes per deal, {ANALYZE_NODES} in all)",
+                    "deal {} of {n} needs more than {} search nodes, the limit of one deal",
                     i + 1,
                     super::DEFAULT_MAX_NODES
                 ),
-            ));
+            )),
+            Some((i, false)) => out.push((
+                "stopped".to_string(),
+                format!("after {i} of {n} deals: an analysis searches at most {ANALYZE_NODES} nodes in all"),
+            )),
+            None => {}
         }
         if done > 0 {
             let g = gcd(total.unsigned_abs(), done).max(1);
@@ -71,7 +77,7 @@ impl Analyze for Tower {
 }
 
 /// Search nodes of all the deals of one analysis together (a few seconds).
-pub const ANALYZE_NODES: u64 = 50_000_000;
+pub const ANALYZE_NODES: u64 = 20_000_000;
 
 fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
