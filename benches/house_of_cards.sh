@@ -24,3 +24,8 @@ for m in 5 7 9 11 12 13; do
   python3 benches/gen_house_of_cards.py 20 $m $m 7 > target/bench/hoc-m$m.txt
   /usr/bin/time -f "M=$m: %e s wall, %U s user" "$bin" run rules/house_of_cards.rules "target/bench/hoc-m$m.txt" 2>&1 >/dev/null | tail -1
 done
+echo "== variants (100 cases each, one run)"
+python3 benches/gen_house_of_cards.py 100 5 7 2029 > target/bench/hoc-100-m5-7.txt
+for v in three-peaks:hoc-100-m5-7 monochrome-double:hoc-100-m13 five-peaks:hoc-100-m13; do
+  /usr/bin/time -f "${v%%:*}: %e s wall, %U s user, %M KB" "$bin" run "rules/house_of_cards/${v%%:*}.rules" "target/bench/${v#*:}.txt" 2>&1 >/dev/null | tail -1
+done

@@ -17,3 +17,5 @@ echo "== 100,000 decks, $runs runs (medians)"
 echo "wall:   $(awk '{print $1}' target/bench/sp.times | median) s"
 echo "cpu:    $(awk '{print $2+$3}' target/bench/sp.times | median) s"
 echo "maxrss: $(awk '{print $4}' target/bench/sp.times | median) KB"
+echo "== same-rank (100,000 decks, one run)"
+/usr/bin/time -f "%e s wall, %U s user, %M KB" "$bin" run rules/shuffling_patience/same-rank.rules "$data" 2>&1 >/dev/null | tail -1

@@ -79,3 +79,91 @@ fn a_missing_terminator() {
         "{stderr}"
     );
 }
+
+/// Runs `args` in a scratch folder holding `files`; also returns the time.
+fn in_dir(files: &[(&str, &str)], args: &[&str], stdin: &str) -> (Option<i32>, String, String, std::time::Duration) {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("arbiter-cli-sp-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text.replace("@ROOT@", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    }
+    let t = std::time::Instant::now();
+    let out = Command::cargo_bin("arbiter")
+        .unwrap()
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    let took = t.elapsed();
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr), took)
+}
+
+/// P5, M3, H10: a huge `cards` in a sum group panicked (capacity
+/// overflow), ran out of memory, or made `check` linear in it; it is now
+/// refused at once, before anything is sized by it.
+#[test]
+fn a_huge_group_is_refused_at_once() {
+    for n in ["9223372036854775807", "1000000000", "100000000", "10000000"] {
+        let rules = format!("extends: \"@ROOT@/rules/shuffling_patience.rules\"\ngroup \"pair\" {{ cards: {n} }}\n");
+        let (code, _, stderr, took) = in_dir(&[("c.rules", &rules)], &["check", "c.rules"], "");
+        assert_eq!(code, Some(3), "{n}: {stderr}");
+        assert!(stderr.contains("group-too-large") && stderr.contains("c.rules:2:23"), "{n}: {stderr}");
+        assert!(took.as_secs() < 10, "{n}: {took:?}");
+    }
+}
+
+/// The H9 rule file: six cards of two ranks (worth 2 and 1) adding to 11,
+/// on 64 piles, with `suits` suits.
+fn sum6(suits: usize) -> String {
+    let names: Vec<String> = (0..suits).map(|s| format!("s{s}")).collect();
+    format!(
+        "engine: covering\ndeck {{ ranks: a b  suits: {}  values: 2 1 }}\nlayout {{ piles: 64 }}\n\
+         group \"six\" {{ cards: 6  ranks: a b  sum: 11 }}\n\
+         output {{ played: \"{{deck}}:{{piles:>3|}}\"  overflow: \"{{deck}}: overflow at {{card}}\" }}\n",
+        names.join(" ")
+    )
+}
+
+/// The H9 deck: every `a` first, then every `b`.
+fn sum6_deck(suits: usize) -> String {
+    let a: Vec<String> = (0..suits).map(|s| format!("as{s}")).collect();
+    let b: Vec<String> = (0..suits).map(|s| format!("bs{s}")).collect();
+    format!("{} {}\n", a.join(" "), b.join(" "))
+}
+
+/// H9: the sum group's search backtracked exponentially (28 suits: over
+/// 20 s; 40 suits: never done); it is now a table over the exposed cards
+/// (tests/covering.rs checks it against a brute force).
+#[test]
+fn a_sum_group_of_six_cards_is_quick() {
+    for suits in [28, 40] {
+        let input = sum6_deck(suits) + "#\n";
+        let (code, stdout, stderr, took) = in_dir(&[("six.rules", &sum6(suits))], &["run", "six.rules"], &input);
+        assert_eq!(code, Some(0), "{stderr}");
+        assert!(took.as_secs() < 10, "{took:?}");
+        let piles: Vec<usize> =
+            stdout.trim_end().strip_prefix("1:").unwrap().split_whitespace().map(|n| n.parse().unwrap()).collect();
+        assert_eq!(piles.iter().sum::<usize>(), 2 * suits, "{stdout}");
+    }
+}
+
+/// H11: the same deck as a worked example made `arbiter test` hang.
+#[test]
+fn a_sum_group_example_is_quick_under_test() {
+    let (_, want, _, _) = in_dir(&[("six.rules", &sum6(28))], &["run", "six.rules"], &(sum6_deck(28) + "#\n"));
+    let rules = format!(
+        "{}example \"all a first\" {{\n  input: \"\"\"\n{}#\n\"\"\"\n  output: \"\"\"\n{want}\"\"\"\n}}\n",
+        sum6(28),
+        sum6_deck(28)
+    );
+    let (code, stdout, stderr, took) = in_dir(&[("ex.rules", &rules)], &["test", "ex.rules"], "");
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("1 passed"), "{stdout}");
+    assert!(took.as_secs() < 10, "{took:?}");
+}

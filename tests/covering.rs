@@ -1,6 +1,9 @@
 //! The covering engine against a slow simulator written from the Shuffling
 //! Patience statement (piles as vectors, groups found by trying every
-//! combination of exposed cards), on random decks, base game and variants.
+//! combination of exposed cards), on random decks, base game and variants;
+//! then against a brute force over every subset of exposed cards, on random
+//! rule files with every kind of group (sums of several cards, of one suit,
+//! cards of one rank or suit, sets with a rank twice).
 
 use arbiter::engines::compile;
 use arbiter::game::{run_text, RunOptions};
@@ -16,6 +19,7 @@ enum Variant {
     SmallGrid,
     Thirteens,
     Tens,
+    SameRank,
 }
 
 /// Rank index 0..13 of a card number rank*4+suit; face value rank+1.
@@ -53,11 +57,18 @@ fn group_for(v: Variant, tops: &[usize], p: usize) -> Option<Vec<usize>> {
         Variant::Base | Variant::SmallGrid => pair(9, 11).or_else(|| set(&[10, 11, 12])),
         Variant::Thirteens => pair(11, 13).or_else(|| set(&[12])),
         Variant::Tens => pair(8, 10).or_else(|| set(&[9, 10, 11, 12])),
+        Variant::SameRank => {
+            (0..tops.len()).find(|&q| q != p && tops[q] / 4 == r).map(|q| vec![p, q]).or_else(|| set(&[10, 11, 12]))
+        }
     }
 }
 
 fn simulate(v: Variant, deck: &[usize]) -> String {
-    let max = if matches!(v, Variant::SmallGrid) { 12 } else { 16 };
+    let max = match v {
+        Variant::SmallGrid => 12,
+        Variant::SameRank => 9,
+        _ => 16,
+    };
     let mut piles: Vec<Vec<usize>> = Vec::new();
     let mut i = 0;
     while i < deck.len() {
@@ -111,6 +122,7 @@ proptest! {
             ("rules/shuffling_patience/small-grid.rules", Variant::SmallGrid),
             ("rules/shuffling_patience/thirteens.rules", Variant::Thirteens),
             ("rules/shuffling_patience/tens.rules", Variant::Tens),
+            ("rules/shuffling_patience/same-rank.rules", Variant::SameRank),
         ] {
             prop_assert_eq!(engine(rules, &deck), simulate(v, &deck), "{}", rules);
         }
@@ -129,5 +141,230 @@ proptest! {
             prop_assert_eq!(counts.iter().sum::<usize>(), 52);
             prop_assert!(counts.len() <= 16 && counts.iter().all(|&c| c >= 1));
         }
+    }
+}
+
+/// A group as the brute force reads it.
+#[derive(Debug, Clone)]
+enum Kind {
+    /// `cards` cards of allowed ranks adding up to `total`; `same`: 0 none,
+    /// 1 one rank, 2 one suit.
+    Sum { cards: usize, ranks: Vec<usize>, total: i64, same: u8 },
+    /// `cards` cards of allowed ranks (all when `ranks` is empty) sharing a
+    /// rank (`by_rank`) or a suit.
+    Same { cards: usize, ranks: Vec<usize>, by_rank: bool },
+    /// One card of each listed rank (a rank may be listed twice).
+    Set { ranks: Vec<usize> },
+}
+
+const R: &[u8] = b"abcdef";
+const S: &[u8] = b"wxyz";
+
+fn rank_list(ranks: &[usize]) -> String {
+    ranks.iter().map(|&r| (R[r] as char).to_string()).collect::<Vec<_>>().join(" ")
+}
+
+fn group_text(i: usize, k: &Kind) -> String {
+    let body = match k {
+        Kind::Sum { cards, ranks, total, same } => format!(
+            "cards: {cards}  ranks: {}  sum: {total}{}",
+            rank_list(ranks),
+            ["", "  same: rank", "  same: suit"][*same as usize]
+        ),
+        Kind::Same { cards, ranks, by_rank } => {
+            let listed = if ranks.is_empty() { String::new() } else { format!("  ranks: {}", rank_list(ranks)) };
+            format!("cards: {cards}  same: {}{listed}", if *by_rank { "rank" } else { "suit" })
+        }
+        Kind::Set { ranks } => format!("ranks: {}", rank_list(ranks)),
+    };
+    format!("group \"g{i}\" {{ {body} }}\n")
+}
+
+/// Whether the cards (rank, suit) form the group (in any order).
+fn forms(k: &Kind, cards: &[(usize, usize)], values: &[i64]) -> bool {
+    let one = |f: &dyn Fn(&(usize, usize)) -> usize| cards.iter().all(|c| f(c) == f(&cards[0]));
+    match k {
+        Kind::Sum { cards: n, ranks, total, same } => {
+            cards.len() == *n
+                && cards.iter().all(|c| ranks.contains(&c.0))
+                && cards.iter().map(|c| values[c.0]).sum::<i64>() == *total
+                && match same {
+                    1 => one(&|c| c.0),
+                    2 => one(&|c| c.1),
+                    _ => true,
+                }
+        }
+        Kind::Same { cards: n, ranks, by_rank } => {
+            cards.len() == *n
+                && cards.iter().all(|c| ranks.is_empty() || ranks.contains(&c.0))
+                && if *by_rank { one(&|c| c.0) } else { one(&|c| c.1) }
+        }
+        Kind::Set { ranks } => {
+            let mut want = ranks.clone();
+            let mut got: Vec<usize> = cards.iter().map(|c| c.0).collect();
+            want.sort_unstable();
+            got.sort_unstable();
+            want == got
+        }
+    }
+}
+
+fn size(k: &Kind) -> usize {
+    match k {
+        Kind::Sum { cards, .. } | Kind::Same { cards, .. } => *cards,
+        Kind::Set { ranks } => ranks.len(),
+    }
+}
+
+/// The first subset of `n` piles (in increasing order, compared as words)
+/// whose exposed cards form the group.
+fn first_subset(k: &Kind, tops: &[(usize, usize)], values: &[i64]) -> Option<Vec<usize>> {
+    fn walk(k: &Kind, tops: &[(usize, usize)], values: &[i64], from: usize, chosen: &mut Vec<usize>) -> bool {
+        if chosen.len() == size(k) {
+            let cards: Vec<(usize, usize)> = chosen.iter().map(|&p| tops[p]).collect();
+            return forms(k, &cards, values);
+        }
+        for p in from..tops.len() {
+            chosen.push(p);
+            if walk(k, tops, values, p + 1, chosen) {
+                return true;
+            }
+            chosen.pop();
+        }
+        false
+    }
+    let mut chosen = Vec::new();
+    walk(k, tops, values, 0, &mut chosen).then_some(chosen)
+}
+
+/// The statement's rule, by brute force: the group whose first pile is
+/// lowest (the first in the file on a tie) is covered, on its piles in
+/// increasing order.
+fn brute(groups: &[Kind], values: &[i64], piles: usize, deck: &[(usize, usize)]) -> String {
+    let mut stacks: Vec<Vec<(usize, usize)>> = Vec::new();
+    let mut i = 0;
+    while i < deck.len() {
+        let tops: Vec<(usize, usize)> = stacks.iter().map(|s| *s.last().unwrap()).collect();
+        let mut best: Option<Vec<usize>> = None;
+        for g in groups {
+            if let Some(sub) = first_subset(g, &tops, values) {
+                if best.as_ref().is_none_or(|b| sub[0] < b[0]) {
+                    best = Some(sub);
+                }
+            }
+        }
+        match best {
+            Some(sub) => {
+                for p in sub {
+                    if i < deck.len() {
+                        stacks[p].push(deck[i]);
+                        i += 1;
+                    }
+                }
+            }
+            None if stacks.len() == piles => return format!("1: overflow {}\n", i + 1),
+            None => {
+                stacks.push(vec![deck[i]]);
+                i += 1;
+            }
+        }
+    }
+    format!("1:{}\n", stacks.iter().map(|s| format!("{:>3}", s.len())).collect::<String>())
+}
+
+fn kinds(nr: usize) -> impl Strategy<Value = Kind> {
+    let ranks = proptest::collection::vec(0..nr, 1..=4).prop_map(|mut v| {
+        v.sort_unstable();
+        v.dedup();
+        v
+    });
+    prop_oneof![
+        (1usize..=5, ranks.clone(), 0i64..=16, 0u8..=2).prop_map(|(cards, ranks, total, same)| Kind::Sum {
+            cards,
+            ranks,
+            total,
+            same
+        }),
+        (1usize..=3, prop_oneof![Just(Vec::new()), ranks], any::<bool>())
+            .prop_map(|(cards, ranks, by_rank)| Kind::Same { cards, ranks, by_rank }),
+        proptest::collection::vec(0..nr, 1..=3).prop_map(|ranks| Kind::Set { ranks }),
+    ]
+}
+
+fn rule_files() -> impl Strategy<Value = (usize, usize, Vec<i64>, usize, Vec<Kind>, u64)> {
+    (3usize..=6, 2usize..=4).prop_flat_map(|(nr, ns)| {
+        (
+            Just(nr),
+            Just(ns),
+            proptest::collection::vec(0i64..=5, nr),
+            3usize..=9,
+            proptest::collection::vec(kinds(nr), 1..=3),
+            any::<u64>(),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn every_kind_of_group_matches_the_brute_force((nr, ns, values, piles, mut groups, seed) in rule_files()) {
+        // Most sum groups aim at a total some of their cards reach.
+        for (i, g) in groups.iter_mut().enumerate() {
+            if let Kind::Sum { cards, ranks, total, same } = g {
+                if *total % 4 != 0 {
+                    let pick = |j: usize| ranks[(seed >> (8 * i + 2 * j)) as usize % ranks.len()];
+                    *total = (0..*cards).map(|j| values[if *same == 1 { pick(0) } else { pick(j) }]).sum();
+                }
+            }
+        }
+        let mut text = format!(
+            "engine: covering\ndeck {{ ranks: {}  suits: {}  values: {} }}\nlayout {{ piles: {piles} }}\n",
+            rank_list(&(0..nr).collect::<Vec<_>>()),
+            S[..ns].iter().map(|&c| (c as char).to_string()).collect::<Vec<_>>().join(" "),
+            values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "),
+        );
+        for (i, g) in groups.iter().enumerate() {
+            text += &group_text(i, g);
+        }
+        text += "output { played: \"{deck}:{piles:>3|}\"  overflow: \"{deck}: overflow {card}\" }\n";
+        let loaded = arbiter::load::load_text("test.rules", &text, std::path::Path::new(".")).unwrap();
+        let Some(compiled) = compile(&loaded).0 else { return Ok(()) };
+        let mut deck: Vec<(usize, usize)> = (0..nr).flat_map(|r| (0..ns).map(move |s| (r, s))).collect();
+        let mut x = seed;
+        for i in (1..deck.len()).rev() {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            deck.swap(i, (x >> 33) as usize % (i + 1));
+        }
+        let input = deck.iter().map(|&(r, s)| format!("{}{}", R[r] as char, S[s] as char)).collect::<Vec<_>>().join(" ")
+            + "\n#\n";
+        let (printed, result) = run_text(compiled.game.as_ref(), &input, &RunOptions::default());
+        result.unwrap();
+        prop_assert_eq!(printed, brute(&groups, &values, piles, &deck), "{}", text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// `check` says a group can never match exactly when no cards of the
+    /// whole deck form it.
+    #[test]
+    fn never_matches_is_exact((nr, ns, values, _piles, groups, _seed) in rule_files()) {
+        let g = &groups[0];
+        let text = format!(
+            "engine: covering\ndeck {{ ranks: {}  suits: {}  values: {} }}\nlayout {{ piles: 64 }}\n{}\
+             output {{ played: \"{{deck}}\"  overflow: \"{{deck}}\" }}\n",
+            rank_list(&(0..nr).collect::<Vec<_>>()),
+            S[..ns].iter().map(|&c| (c as char).to_string()).collect::<Vec<_>>().join(" "),
+            values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "),
+            group_text(0, g),
+        );
+        let loaded = arbiter::load::load_text("test.rules", &text, std::path::Path::new(".")).unwrap();
+        let (_, diags) = compile(&loaded);
+        let never = diags.iter().any(|d| d.code.as_str() == "never-matches");
+        let deck: Vec<(usize, usize)> = (0..nr).flat_map(|r| (0..ns).map(move |s| (r, s))).collect();
+        prop_assert_eq!(never, first_subset(g, &deck, &values).is_none(), "{}", text);
+        prop_assert!(diags.iter().all(|d| !d.is_error() || d.code.as_str() == "never-matches"), "{}", text);
     }
 }

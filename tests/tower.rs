@@ -1,10 +1,12 @@
 //! The tower engine's search (alpha-beta, transposition table, ordering)
 //! against a plain minimax written here from the House of Cards statement,
-//! on random small decks (M = 5, 6, 7), for the base game and both variants.
+//! on random small decks, for every peak count the engine accepts (2 to 6,
+//! M up to the largest deck each house can play), the base game and its
+//! variants. Then: `run` and `--explain` agree on random rule files.
 
 use arbiter::engines::compile;
 use arbiter::game::{run_text, RunOptions};
-use arbiter::load::load_path;
+use arbiter::load::{load_path, load_text};
 use proptest::prelude::*;
 
 /// Cards as (rank 1..=M, red?).
@@ -21,16 +23,19 @@ struct House {
 struct Rules {
     peaks: usize,
     held_counts: bool,
+    /// A triangle of one colour scores twice its sum (`monochrome-double`).
+    double_one_colour: bool,
 }
 
 /// Points of a triangle for Axel (red): + to red majority, - to black.
-fn triangle(cards: [Card; 3]) -> i32 {
+fn triangle(r: &Rules, cards: [Card; 3]) -> i32 {
     let sum: i32 = cards.iter().map(|c| c.0).sum();
     let reds = cards.iter().filter(|c| c.1).count();
+    let pts = if r.double_one_colour && (reds == 0 || reds == 3) { 2 * sum } else { sum };
     if reds >= 2 {
-        sum
+        pts
     } else {
-        -sum
+        -pts
     }
 }
 
@@ -71,7 +76,7 @@ fn minimax(r: &Rules, h: &House, row: &[Card], hands: [Option<Card>; 2], mover: 
                     h2.floors[level][i] = Some(floor);
                     let mut hs = hands;
                     hs[mover] = keep;
-                    results.push(triangle([l.1, rr.0, floor]) + minimax(r, &h2, rest, hs, next));
+                    results.push(triangle(r, [l.1, rr.0, floor]) + minimax(r, &h2, rest, hs, next));
                 }
             }
             if let (Some(floor), Some(hc)) = (h.floors[level][i], held) {
@@ -81,7 +86,7 @@ fn minimax(r: &Rules, h: &House, row: &[Card], hands: [Option<Card>; 2], mover: 
                         h2.peaks[level + 1][i] = Some(pair);
                         let mut hs = hands;
                         hs[mover] = None;
-                        results.push(triangle([floor, hc, c]) + minimax(r, &h2, rest, hs, next));
+                        results.push(triangle(r, [floor, hc, c]) + minimax(r, &h2, rest, hs, next));
                     }
                 }
             }
@@ -113,34 +118,154 @@ fn oracle(r: &Rules, deck: &[Card], named_axel: bool) -> String {
     }
 }
 
-fn engine(rules: &str, deck: &[Card], named_axel: bool) -> String {
-    let loaded = load_path(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rules)).unwrap();
-    let game = compile(&loaded).0.unwrap().game;
+/// The game a rule file (a path under the crate, or a text extending the
+/// bundled base) compiles to.
+fn game(rules: &str) -> Box<dyn arbiter::game::Game> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let loaded = if rules.ends_with(".rules") {
+        load_path(&root.join(rules)).unwrap()
+    } else {
+        load_text("test.rules", rules, &root.join("rules")).unwrap()
+    };
+    let (compiled, diags) = compile(&loaded);
+    compiled.unwrap_or_else(|| panic!("{rules}: {:?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>())).game
+}
+
+fn input(deck: &[Card], named_axel: bool) -> String {
     let m = deck.len() / 2;
     let cards: Vec<String> = deck.iter().map(|c| format!("{}{}", c.0, if c.1 { "R" } else { "B" })).collect();
-    let input = format!("{}\n{m}\n{}\nEnd\n", if named_axel { "Axel" } else { "Birgit" }, cards.join(" "));
-    let (printed, result) = run_text(game.as_ref(), &input, &RunOptions::default());
+    format!("{}\n{m}\n{}\nEnd\n", if named_axel { "Axel" } else { "Birgit" }, cards.join(" "))
+}
+
+fn engine(game: &dyn arbiter::game::Game, deck: &[Card], named_axel: bool) -> String {
+    let (printed, result) = run_text(game, &input(deck, named_axel), &RunOptions::default());
     result.unwrap();
     printed.trim_end().to_string()
 }
 
-fn decks() -> impl Strategy<Value = (Vec<Card>, bool)> {
-    (5usize..=7, any::<bool>()).prop_flat_map(|(m, named)| {
-        let cards: Vec<Card> = (1..=m as i32).flat_map(|r| [(r, true), (r, false)]).collect();
-        (Just(cards).prop_shuffle(), Just(named))
-    })
+/// A shuffled deck of ranks 1..=m in both colours.
+fn shuffled(m: usize, mut seed: u64) -> Vec<Card> {
+    let mut cards: Vec<Card> = (1..=m as i32).flat_map(|r| [(r, true), (r, false)]).collect();
+    for i in (1..cards.len()).rev() {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        cards.swap(i, (seed >> 33) as usize % (i + 1));
+    }
+    cards
+}
+
+/// Every peak count the engine accepts, each with the range of M it plays
+/// here (the largest deck its house can take where the plain minimax is
+/// quick enough), and the bundled variants.
+fn configurations() -> Vec<(&'static str, Rules, std::ops::RangeInclusive<usize>)> {
+    let rules = |peaks, held_counts, double_one_colour| Rules { peaks, held_counts, double_one_colour };
+    vec![
+        // Two peaks: a house of 7 cards, so at most 8 cards (M = 4).
+        ("extends: \"house_of_cards.rules\"\ntower { peaks: 2 }\ninput { ranks: 2..4 }", rules(2, true, false), 2..=4),
+        ("rules/house_of_cards/three-peaks.rules", rules(3, true, false), 5..=7),
+        // Three peaks up to the house's limit: 15 cards + 1 (M = 8).
+        ("extends: \"house_of_cards.rules\"\ntower { peaks: 3 }\ninput { ranks: 3..8 }", rules(3, true, false), 8..=8),
+        ("rules/house_of_cards.rules", rules(4, true, false), 5..=7),
+        ("rules/house_of_cards/held-ignored.rules", rules(4, false, false), 5..=7),
+        ("rules/house_of_cards/monochrome-double.rules", rules(4, true, true), 5..=7),
+        ("rules/house_of_cards/five-peaks.rules", rules(5, true, false), 5..=8),
+        ("extends: \"house_of_cards.rules\"\ntower { peaks: 6 }\ninput { ranks: 6..13 }", rules(6, true, false), 6..=9),
+    ]
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
-    fn search_equals_plain_minimax((deck, named) in decks()) {
-        let base = Rules { peaks: 4, held_counts: true };
-        prop_assert_eq!(engine("rules/house_of_cards.rules", &deck, named), oracle(&base, &deck, named));
-        let ignored = Rules { peaks: 4, held_counts: false };
-        prop_assert_eq!(engine("rules/house_of_cards/held-ignored.rules", &deck, named), oracle(&ignored, &deck, named));
-        let five = Rules { peaks: 5, held_counts: true };
-        prop_assert_eq!(engine("rules/house_of_cards/five-peaks.rules", &deck, named), oracle(&five, &deck, named));
+    fn search_equals_plain_minimax(seed in any::<u64>(), pick in any::<usize>(), named in any::<bool>()) {
+        for (rules, oracle_rules, ms) in configurations() {
+            let m = ms.start() + pick % (ms.end() - ms.start() + 1);
+            let deck = shuffled(m, seed);
+            let g = game(rules);
+            prop_assert_eq!(engine(g.as_ref(), &deck, named), oracle(&oracle_rules, &deck, named), "{}", rules);
+        }
+    }
+}
+
+/// Scoring rules a designer might write.
+const FORMULAS: [&str; 9] = [
+    "sum",
+    "2 * sum",
+    "[R R R] 2 * sum  [B B B] 2 * sum  else sum",
+    "[R R R] 3 * high - low  else sum + 1",
+    "[R R B] 0  else sum",
+    "max(sum, 10) - min(low, 2)",
+    "-sum",
+    "sum / 2",
+    "[R R R] sum % 5  [R R B] mid  [R B B] (-high)  [B B B] 7",
+];
+
+/// What a case's line says the named player wins (negative: loses).
+fn amount(line: &str) -> i64 {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        [.., "wins", d] => d.parse().unwrap(),
+        [.., "loses", d] => -d.parse::<i64>().unwrap(),
+        [.., "tie"] => 0,
+        _ => panic!("not a verdict: {line}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// No rule file `check` accepts makes `run` print an amount that its
+    /// own `--explain` contradicts: random houses, ranges of M, scoring
+    /// formulas and held-card multipliers; a file `check` refuses must say
+    /// why with one of the tower's size diagnostics.
+    #[test]
+    fn run_and_explain_agree_on_every_accepted_file(
+        peaks in 2usize..=6, lo in 1usize..=13, span in 0usize..=12, formula in 0..FORMULAS.len(),
+        own in -3i64..=3, other in -3i64..=3, seed in any::<u64>(), pick in any::<usize>(), named in any::<bool>(),
+        fit in 0..4,
+    ) {
+        // Mostly files within the house's size (3 in 4), so most are run.
+        let room = peaks * (peaks + 1) + peaks * (peaks - 1) / 2 + 1;
+        let hi = if fit > 0 { (lo + span).min(13).min(room / 2).max(lo) } else { (lo + span).min(13) };
+        let text = format!(
+            "extends: \"house_of_cards.rules\"\ntower {{ peaks: {peaks} }}\ninput {{ ranks: {lo}..{hi} }}\n\
+             scoring {{ points: {}  held-own: {own}  held-other: {other} }}\n",
+            FORMULAS[formula]
+        );
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let loaded = load_text("test.rules", &text, &root.join("rules")).unwrap();
+        let (compiled, diags) = compile(&loaded);
+        let Some(compiled) = compiled else {
+            for d in &diags {
+                prop_assert!(["house-full", "peaks-unfillable"].contains(&d.code.as_str()), "{text}: {}", d.message);
+            }
+            return Ok(());
+        };
+        let m = lo + pick % (hi - lo + 1);
+        let deck = shuffled(m, seed);
+        let opts = RunOptions { max_nodes: Some(300_000) };
+        let (printed, result) = run_text(compiled.game.as_ref(), &input(&deck, named), &opts);
+        if result.is_err() {
+            // Over the node budget: an error, never an amount.
+            prop_assert!(printed.is_empty());
+            return Ok(());
+        }
+        let mut explained = Vec::new();
+        compiled.game.explainer().unwrap().explain(
+            &mut arbiter::game::Input::from_text(&input(&deck, named)),
+            &opts,
+            &mut |e| {
+                explained.push(e);
+                Ok(())
+            },
+        ).unwrap();
+        prop_assert_eq!(explained.len(), 1);
+        let e = &explained[0];
+        prop_assert_eq!(printed.trim_end(), e.output.as_str());
+        // "case 1: both play perfectly; Axel scores X and Birgit scores Y"
+        let words: Vec<&str> = e.summary.split_whitespace().collect();
+        let n = words.len();
+        let (axel, birgit): (i64, i64) = (words[n - 5].parse().unwrap(), words[n - 1].parse().unwrap());
+        let want = if named { axel - birgit } else { birgit - axel };
+        prop_assert_eq!(amount(&printed), want, "{}\n{}\n{}", text, printed, e.summary);
     }
 }

@@ -88,6 +88,7 @@ codes! {
     GROUP_TOO_LARGE = "group-too-large", Rules;
     OVERLAPPING_GROUPS = "overlapping-groups", Rules;
     PEAKS_UNFILLABLE = "peaks-unfillable", Rules;
+    HOUSE_FULL = "house-full", Rules;
     SCORING_HOLE = "scoring-hole", Rules;
     PENALTY_RANGE = "penalty-range", Rules;
     SEQUENCE = "sequence", Rules;

@@ -5,9 +5,10 @@ use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
 use crate::engines::cards::Deck;
-use crate::engines::covering::{Covering, CoveringSpans, Group, MAX_PILES};
+use crate::engines::covering::{Covering, CoveringSpans, Group, Same, SumTable, MAX_PILES, MAX_SUM_STEPS};
 use crate::engines::Engine;
 use crate::game::Game;
+use crate::source::Span;
 use crate::syntax::Section;
 
 /// The covering engine in the registry.
@@ -113,10 +114,10 @@ fn lower_groups(
         );
         return None;
     }
-    let mut out: Vec<(Group, &Section)> = Vec::new();
+    // (group, its section, whether it lists its ranks)
+    let mut out: Vec<(Group, &Section, bool)> = Vec::new();
     let mut ok = true;
     for s in sections {
-        let b = Block::of_section(s);
         let Some(name) = s.name() else {
             cx.push(
                 Diag::error(codes::MISSING, s.head, "a group needs a name").label("write `group \"pair\" { ... }`"),
@@ -124,7 +125,7 @@ fn lower_groups(
             ok = false;
             continue;
         };
-        if let Some((_, first)) = out.iter().find(|(_, f)| f.name().is_some_and(|n| n.value == name.value)) {
+        if let Some((_, first, _)) = out.iter().find(|(_, f, _)| f.name().is_some_and(|n| n.value == name.value)) {
             cx.push(
                 Diag::error(codes::DUPLICATE, name.span, format!("group `{}` is defined twice", name.value))
                     .label("defined again here")
@@ -132,81 +133,8 @@ fn lower_groups(
             );
             ok = false;
         }
-        let ranks_p = b.require(cx, "ranks", "J Q K");
-        let ranks = ranks_p.and_then(|p| crate::engines::cards::lower::ranks(deck, &p.values, cx));
-        let sum = b.prop(cx, "sum");
-        let cards = b.prop(cx, "cards");
-        b.finish(cx);
-        let group = match (ranks, sum) {
-            (Some(ranks), Some(sp)) => {
-                let total = cx
-                    .one(sp, "the total of the face values")
-                    .and_then(|e| cx.int(e, "the total of the face values (a whole number)"));
-                let n = match cards {
-                    Some(p) => cx.prop_int(p, 1, "the number of cards in the group"),
-                    None => Some(2),
-                };
-                match (total, n) {
-                    (Some(total), Some(n)) => {
-                        let mut allowed = vec![false; deck.ranks.len()];
-                        ranks.iter().for_each(|&r| allowed[r] = true);
-                        let g = Group::Sum { cards: n as usize, allowed, total };
-                        if !sum_reachable(deck, &g) {
-                            let listed: Vec<&str> = ranks.iter().map(|&r| deck.ranks[r].as_str()).collect();
-                            cx.push(
-                                Diag::error(
-                                    codes::NEVER_MATCHES,
-                                    sp.values_span(),
-                                    format!("group `{}` can never match", name.value),
-                                )
-                                .label(format!("no {n} cards of {} add up to {total}", listed.join(" ")))
-                                .note(ranks_p.map_or(s.head, |p| p.values_span()), "the ranks allowed")
-                                .help("face values come from `values` in the `deck` section"),
-                            );
-                            None
-                        } else {
-                            Some(g)
-                        }
-                    }
-                    _ => None,
-                }
-            }
-            (Some(ranks), None) => {
-                if let Some(p) = cards {
-                    if cx.prop_int(p, 1, "the number of cards").is_some_and(|n| n as usize != ranks.len()) {
-                        cx.push(
-                            Diag::error(
-                                codes::ARITY,
-                                p.values_span(),
-                                format!("a group of one card of each rank has {} cards", ranks.len()),
-                            )
-                            .label("does not match the ranks listed")
-                            .help("`cards` counts the cards of a `sum` group; drop it here"),
-                        );
-                    }
-                }
-                let suits = deck.suits.len();
-                if let Some(&r) = ranks.iter().find(|&&r| ranks.iter().filter(|&&x| x == r).count() > suits) {
-                    cx.push(
-                        Diag::error(
-                            codes::NEVER_MATCHES,
-                            ranks_p.map_or(s.head, |p| p.values_span()),
-                            format!("group `{}` can never match", name.value),
-                        )
-                        .label(format!("`{}` is listed more times than there are suits", deck.ranks[r])),
-                    );
-                    None
-                } else {
-                    // The order of the ranks does not matter: covering goes by pile.
-                    let mut ranks = ranks;
-                    ranks.sort_unstable();
-                    Some(Group::Set { ranks })
-                }
-            }
-            _ => None,
-        };
-        match group {
-            Some(g) => {
+        match lower_group(s, &name.value, deck, piles, cx) {
+            Some((g, listed)) => {
                 if let Some(piles) = piles {
                     if g.size() > piles {
                         cx.push(
@@ -225,7 +153,7 @@ fn lower_groups(
                         ok = false;
                     }
                 }
-                if let Some((_, same)) = out.iter().find(|(h, _)| *h == g) {
+                if let Some((_, same, _)) = out.iter().find(|(h, _, _)| *h == g) {
                     cx.push(
                         Diag::error(
                             codes::DUPLICATE,
@@ -241,20 +169,17 @@ fn lower_groups(
                     );
                     ok = false;
                 }
-                out.push((g, s));
+                out.push((g, s, listed));
             }
             None => ok = false,
         }
     }
-    // A rank in two groups: the first group in the file is tried first.
+    // A rank in two groups that both list it: the first group in the file
+    // is tried first. (A group that lists no ranks takes every rank: its
+    // place in the file is the choice.)
     for r in 0..deck.ranks.len() {
-        let holders: Vec<&(Group, &Section)> = out
-            .iter()
-            .filter(|(g, _)| {
-                matches!(g, Group::Set { ranks } if ranks.contains(&r))
-                    || matches!(g, Group::Sum { allowed, .. } if allowed[r])
-            })
-            .collect();
+        let holders: Vec<&(Group, &Section, bool)> =
+            out.iter().filter(|(g, _, listed)| *listed && g.admits(r)).collect();
         if let [first, second, ..] = holders.as_slice() {
             cx.push(
                 Diag::warning(
@@ -269,34 +194,177 @@ fn lower_groups(
             break;
         }
     }
-    ok.then(|| out.into_iter().map(|(g, _)| g).collect())
+    ok.then(|| out.into_iter().map(|(g, _, _)| g).collect())
 }
 
-/// Can `cards` cards of allowed ranks, at most one per suit of a rank, add
-/// up to the total?
-fn sum_reachable(deck: &Deck, g: &Group) -> bool {
-    let Group::Sum { cards, allowed, total } = g else { return true };
+/// One `group` section: the group, and whether it lists its ranks.
+fn lower_group(s: &Section, name: &str, deck: &Deck, piles: Option<usize>, cx: &mut Cx) -> Option<(Group, bool)> {
+    let b = Block::of_section(s);
+    let same_p = b.prop(cx, "same");
+    // A group of cards of one rank or suit may take every rank.
+    let ranks_p = if same_p.is_some() { b.prop(cx, "ranks") } else { b.require(cx, "ranks", "J Q K") };
+    let sum_p = b.prop(cx, "sum");
+    let cards_p = b.prop(cx, "cards");
+    b.finish(cx);
+    let nr = deck.ranks.len();
     let suits = deck.suits.len();
-    // reach[k] = set of sums of k cards; sums are bounded by the values.
-    let mut reach: Vec<std::collections::BTreeSet<i64>> = vec![Default::default(); cards + 1];
-    reach[0].insert(0);
-    for (r, &ok) in allowed.iter().enumerate() {
-        if !ok {
-            continue;
+    let same = match same_p {
+        None => None,
+        Some(p) => Some(
+            cx.one(p, "what the cards share: `rank` or `suit`")
+                .and_then(|e| cx.choice(e, &["rank", "suit"], "`rank` or `suit`"))?,
+        ),
+    };
+    let ranks = match ranks_p {
+        Some(p) => Some(crate::engines::cards::lower::ranks(deck, &p.values, cx)?),
+        None => None,
+    };
+    let ranks_span = ranks_p.map_or(s.head, |p| p.values_span());
+    let listed = ranks.is_some();
+    // `cards` is bounded by the piles before anything is sized by it.
+    let most = piles.unwrap_or(MAX_PILES).min(MAX_PILES);
+    let cards = match cards_p {
+        None => None,
+        Some(p) => {
+            let n = cx.prop_int(p, 1, "the number of cards in the group")?;
+            if n as u64 > most as u64 {
+                cx.push(
+                    Diag::error(
+                        codes::GROUP_TOO_LARGE,
+                        p.values_span(),
+                        format!("group `{name}` has {n} cards but the layout has {most} piles"),
+                    )
+                    .label("more cards than piles")
+                    .help("each card of a group lies on its own pile"),
+                );
+                return None;
+            }
+            Some((n as usize, p))
         }
-        let v = deck.values[r];
-        for k in (1..=*cards).rev() {
-            for m in 1..=suits.min(k) {
-                let from: Vec<i64> = reach[k - m].iter().copied().collect();
-                for s in from {
-                    if let Some(x) = s.checked_add(v.saturating_mul(m as i64)) {
-                        if reach[k].len() < 100_000 {
-                            reach[k].insert(x);
-                        }
-                    }
+    };
+    // `sums`: the reason involves face values.
+    let never = |cx: &mut Cx, at: Span, why: String, sums: bool| {
+        let mut d = Diag::error(codes::NEVER_MATCHES, at, format!("group `{name}` can never match")).label(why);
+        if ranks_p.is_some() && at != ranks_span {
+            d = d.note(ranks_span, "the ranks allowed");
+        }
+        if sums {
+            d = d.help("face values come from `values` in the `deck` section");
+        }
+        cx.push(d);
+        None
+    };
+    let mut allowed = vec![ranks.is_none(); nr];
+    ranks.iter().flatten().for_each(|&r| allowed[r] = true);
+    // " of A 2 3" (nothing when every rank is allowed).
+    let of_ranks = |allowed: &[bool]| {
+        let names: Vec<&str> = (0..nr).filter(|&r| allowed[r]).map(|r| deck.ranks[r].as_str()).collect();
+        if names.len() == nr {
+            String::new()
+        } else {
+            format!(" of {}", names.join(" "))
+        }
+    };
+    let group = match (sum_p, same) {
+        (Some(sp), same) => {
+            let total = cx
+                .one(sp, "the total of the face values")
+                .and_then(|e| cx.int(e, "the total of the face values (a whole number)"))?;
+            let n = cards.map_or(2, |c| c.0);
+            let at = sp.values_span();
+            if same == Some("rank") || n == 1 {
+                // n cards of one rank: the ranks whose n cards reach the total.
+                let fits = |r: usize| deck.values[r] as i128 * n as i128 == total as i128;
+                let before = of_ranks(&allowed);
+                allowed.iter_mut().enumerate().for_each(|(r, a)| *a &= fits(r));
+                if n > suits || !allowed.contains(&true) {
+                    let one = if n > 1 { " of one rank" } else { "" };
+                    return never(cx, at, format!("no {n} cards{one}{before} add up to {total}"), true);
                 }
+                Group::Same { cards: n, allowed, by: Same::Rank }
+            } else {
+                let same_suit = same == Some("suit");
+                let copies = if same_suit { 1 } else { suits.min(n) };
+                let reachable = if n == 2 && !same_suit {
+                    (0..nr).any(|r| {
+                        (r..nr).any(|q| {
+                            allowed[r]
+                                && allowed[q]
+                                && (r != q || suits >= 2)
+                                && deck.values[r].checked_add(deck.values[q]) == Some(total)
+                        })
+                    })
+                } else {
+                    let table = match SumTable::new(&deck.values, n, &allowed, total) {
+                        Ok(t) => t,
+                        Err((steps, step)) => {
+                            let mut d = Diag::error(
+                                codes::TOO_LARGE,
+                                at,
+                                format!("group `{name}`: {n} cards adding up to {total} leave too many sums to track"),
+                            )
+                            .label(format!(
+                                "{steps} steps of {step} above the smallest sum of {n} cards; the engine tracks at \
+                                 most {MAX_SUM_STEPS}"
+                            ))
+                            .help("use fewer cards, or face values closer together");
+                            if ranks_p.is_some() {
+                                d = d.note(ranks_span, "the ranks allowed");
+                            }
+                            cx.push(d);
+                            return None;
+                        }
+                    };
+                    table.reachable(n, (0..nr).filter(|&r| allowed[r]).flat_map(|r| std::iter::repeat_n(r, copies)))
+                };
+                if !reachable {
+                    let one = if same_suit { " of one suit" } else { "" };
+                    return never(cx, at, format!("no {n} cards{one}{} add up to {total}", of_ranks(&allowed)), true);
+                }
+                Group::Sum { cards: n, allowed, total, same_suit }
             }
         }
-    }
-    reach[*cards].contains(total)
+        (None, Some(by)) => {
+            let n = cards.map_or(2, |c| c.0);
+            let by = if by == "rank" { Same::Rank } else { Same::Suit };
+            let kinds = allowed.iter().filter(|&&a| a).count();
+            if by == Same::Rank && n > suits {
+                let at = cards.map_or(s.head, |c| c.1.values_span());
+                return never(cx, at, format!("a rank has {suits} cards, fewer than {n}"), false);
+            }
+            if by == Same::Suit && n > kinds {
+                let at = cards.map_or(s.head, |c| c.1.values_span());
+                return never(cx, at, format!("a suit has {kinds} cards{}, fewer than {n}", of_ranks(&allowed)), false);
+            }
+            Group::Same { cards: n, allowed, by }
+        }
+        (None, None) => {
+            let ranks = ranks?;
+            if let Some((n, p)) = cards {
+                if n != ranks.len() {
+                    cx.push(
+                        Diag::error(
+                            codes::ARITY,
+                            p.values_span(),
+                            format!("a group of one card of each rank has {} cards", ranks.len()),
+                        )
+                        .label("does not match the ranks listed")
+                        .help("`cards` counts the cards of a `sum` or `same` group; drop it here"),
+                    );
+                }
+            }
+            if let Some(&r) = ranks.iter().find(|&&r| ranks.iter().filter(|&&x| x == r).count() > suits) {
+                cx.push(
+                    Diag::error(codes::NEVER_MATCHES, ranks_span, format!("group `{name}` can never match"))
+                        .label(format!("`{}` is listed more times than there are suits", deck.ranks[r])),
+                );
+                return None;
+            }
+            // The order of the ranks does not matter: covering goes by pile.
+            let mut ranks = ranks;
+            ranks.sort_unstable();
+            Group::Set { ranks }
+        }
+    };
+    Some((group, listed))
 }

@@ -7,13 +7,21 @@
 //!
 //! Group kinds, all from the rule file (see docs/engines/covering.md):
 //! - a *sum* group: `cards` exposed cards, each of a rank in a set, whose
-//!   face values add up to a total (a pair adding to 11);
-//! - a *set* group: one exposed card of each listed rank (J Q K; a single K).
+//!   face values add up to a total (a pair adding to 11), optionally all of
+//!   one suit;
+//! - a *set* group: one exposed card of each listed rank (J Q K; a single K);
+//! - a *same* group: `cards` exposed cards of one rank (a pair of sevens),
+//!   or of one suit, each of a rank in a set.
 //!
 //! Covering order: the first card is the eligible card on the lowest pile;
 //! each further card is the exposed card on the lowest pile (not yet chosen)
-//! that still lets the group be completed. The engine sees ranks as indices
-//! and piles as bit masks; nothing of the game's numbers is in here.
+//! that still lets the group be completed. The cards chosen are therefore
+//! the group's piles that come first in pile order, read as a word: sum
+//! groups of more than two cards find them with a subset-sum table over the
+//! exposed cards (time polynomial in the piles, the cards of the group and
+//! the spread of the face values, which `check` bounds). The engine sees
+//! ranks and suits as indices and piles as bit masks; nothing of the game's
+//! numbers is in here.
 
 mod analyze;
 mod explain;
@@ -28,30 +36,180 @@ use crate::template::OutputLine;
 /// Most piles a layout may have (piles are bits of a `u64`).
 pub const MAX_PILES: usize = 64;
 
+/// Most steps between the smallest and the largest partial sum a sum group
+/// of more than two cards (or of one suit) tracks: its face values, less
+/// the smallest and divided by their common step, add up to at most this
+/// (`check` refuses more; see [`SumTable`]).
+pub const MAX_SUM_STEPS: i64 = 4096;
+
 /// A group of exposed cards that can be covered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Group {
     /// `cards` cards, each of a rank with `allowed[rank]`, whose face values
-    /// add up to `total`.
-    Sum { cards: usize, allowed: Vec<bool>, total: i64 },
+    /// add up to `total`; with `same_suit`, all of one suit.
+    Sum { cards: usize, allowed: Vec<bool>, total: i64, same_suit: bool },
     /// One card of each rank of `ranks` (a rank listed twice needs two).
     Set { ranks: Vec<usize> },
+    /// `cards` cards of one rank (`by` [`Same::Rank`]) or of one suit, each
+    /// of a rank with `allowed[rank]`.
+    Same { cards: usize, allowed: Vec<bool>, by: Same },
+}
+
+/// What the cards of a [`Group::Same`] share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Same {
+    Rank,
+    Suit,
 }
 
 impl Group {
     pub fn size(&self) -> usize {
         match self {
-            Group::Sum { cards, .. } => *cards,
+            Group::Sum { cards, .. } | Group::Same { cards, .. } => *cards,
             Group::Set { ranks } => ranks.len(),
         }
     }
 
     fn admits(&self, rank: usize) -> bool {
         match self {
-            Group::Sum { allowed, .. } => allowed[rank],
+            Group::Sum { allowed, .. } | Group::Same { allowed, .. } => allowed[rank],
             Group::Set { ranks } => ranks.contains(&rank),
         }
     }
+}
+
+/// A sum group's face values as small steps: a card of rank r counts
+/// `step[r]` (its value less the smallest allowed value, divided by the
+/// values' common step), and the group needs `target` in all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SumTable {
+    pub step: Vec<u32>,
+    /// `None`: no cards can ever add up to the total.
+    pub target: Option<u32>,
+}
+
+impl SumTable {
+    /// The steps of a sum group, or `Err((steps, step))` when its target
+    /// lies more than [`MAX_SUM_STEPS`] steps (of that size) above the
+    /// smallest sum.
+    pub fn new(values: &[i64], cards: usize, allowed: &[bool], total: i64) -> Result<SumTable, (i128, i128)> {
+        let vals: Vec<i128> = (0..allowed.len()).filter(|&r| allowed[r]).map(|r| values[r] as i128).collect();
+        let lo = vals.iter().copied().min().unwrap_or(0);
+        let gcd = vals.iter().fold(0i128, |g, &v| gcd(g, v - lo));
+        let step = |v: i64| if gcd == 0 { 0 } else { ((v as i128 - lo) / gcd) as u32 };
+        let most = vals.iter().map(|&v| if gcd == 0 { 0 } else { (v - lo) / gcd }).max().unwrap_or(0);
+        let need = total as i128 - cards as i128 * lo;
+        let target = match gcd {
+            0 => (need == 0).then_some(0),
+            g if need >= 0 && need % g == 0 && need / g <= most * cards as i128 => Some(need / g),
+            _ => None,
+        };
+        if let Some(t) = target {
+            if t > MAX_SUM_STEPS as i128 {
+                return Err((t, gcd));
+            }
+        }
+        let step = (0..allowed.len()).map(|r| if allowed[r] { step(values[r]) } else { 0 }).collect();
+        Ok(SumTable { step, target: target.map(|t| t as u32) })
+    }
+
+    /// The piles among `candidates` (in increasing order, with the step of
+    /// each) that come first in pile order among those of `cards` cards
+    /// reaching the target: at each pile in turn, it is taken when the
+    /// rest can still be completed from the piles after it. `scratch` holds
+    /// the table of what the piles from each one on can reach.
+    fn first_group(
+        &self,
+        cards: usize,
+        candidates: &[(usize, u32)],
+        scratch: &mut Vec<u64>,
+        out: &mut Vec<usize>,
+    ) -> bool {
+        out.clear();
+        let Some(target) = self.target else { return false };
+        let m = candidates.len();
+        if m < cards {
+            return false;
+        }
+        let words = target as usize / 64 + 1;
+        // reach(i, j): the sums (in steps) of j cards among candidates[i..].
+        let at = |i: usize, j: usize| (i * (cards + 1) + j) * words;
+        scratch.clear();
+        scratch.resize((m + 1) * (cards + 1) * words, 0);
+        scratch[at(m, 0)] = 1;
+        for i in (0..m).rev() {
+            let w = candidates[i].1 as usize;
+            let (head, tail) = scratch.split_at_mut(at(i + 1, 0));
+            let here = &mut head[at(i, 0)..];
+            for j in 0..=cards.min(m - i) {
+                let dst = &mut here[j * words..(j + 1) * words];
+                dst.copy_from_slice(&tail[j * words..(j + 1) * words]);
+                if j > 0 && w <= target as usize {
+                    shift_or(dst, &tail[(j - 1) * words..j * words], w);
+                }
+            }
+        }
+        let has = |scratch: &[u64], i: usize, j: usize, s: usize| scratch[at(i, j) + s / 64] >> (s % 64) & 1 == 1;
+        if !has(scratch, 0, cards, target as usize) {
+            return false;
+        }
+        let (mut left, mut k) = (target as usize, cards);
+        for (i, &(pile, w)) in candidates.iter().enumerate() {
+            if k == 0 {
+                break;
+            }
+            let w = w as usize;
+            if w <= left && has(scratch, i + 1, k - 1, left - w) {
+                out.push(pile);
+                left -= w;
+                k -= 1;
+            }
+        }
+        debug_assert!(k == 0 && left == 0);
+        true
+    }
+}
+
+impl SumTable {
+    /// Whether `cards` of the ranks `ranks` (a rank once per card that may
+    /// be taken) can reach the target: the sums of j cards, j = 0 to
+    /// `cards`, as bit sets grown rank by rank.
+    pub fn reachable(&self, cards: usize, ranks: impl Iterator<Item = usize>) -> bool {
+        let Some(target) = self.target else { return false };
+        let words = target as usize / 64 + 1;
+        let mut reach = vec![0u64; (cards + 1) * words];
+        reach[0] = 1;
+        for r in ranks {
+            let w = self.step[r] as usize;
+            if w > target as usize {
+                continue;
+            }
+            for j in (1..=cards).rev() {
+                let (lower, upper) = reach.split_at_mut(j * words);
+                shift_or(&mut upper[..words], &lower[(j - 1) * words..], w);
+            }
+        }
+        reach[cards * words + target as usize / 64] >> (target % 64) & 1 == 1
+    }
+}
+
+/// `dst |= src << shift` over bit sets of `dst.len()` words (bits beyond
+/// the last word are dropped).
+fn shift_or(dst: &mut [u64], src: &[u64], shift: usize) {
+    let (words, bits) = (shift / 64, shift % 64);
+    for i in (words..dst.len()).rev() {
+        let lo = src[i - words] << bits;
+        let hi = if bits > 0 && i > words { src[i - words - 1] >> (64 - bits) } else { 0 };
+        dst[i] |= lo | hi;
+    }
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// A group compiled for the hot loop.
@@ -61,7 +219,13 @@ enum Fast {
     Pair { partners: Vec<Vec<usize>> },
     /// One card of each of these distinct ranks (a bit mask of ranks).
     Distinct { ranks: u64 },
-    /// Anything else: searched pile by pile.
+    /// `n` cards of one rank among `ranks` (a bit mask).
+    SameRank { n: usize, ranks: u64 },
+    /// `n` cards of one suit, of ranks among `ranks`.
+    SameSuit { n: usize, ranks: u64 },
+    /// A sum group of more cards, or of one suit.
+    Sum(SumTable),
+    /// A set group with a rank listed twice: searched pile by pile.
     General,
 }
 
@@ -71,6 +235,8 @@ pub struct Covering {
     pub piles: usize,
     pub groups: Vec<Group>,
     fast: Vec<Fast>,
+    /// Whether some group looks at suits (the table then keeps them).
+    suits: bool,
     /// Lines a deck is written on in the input.
     pub lines_per_deck: usize,
     pub terminator: String,
@@ -141,7 +307,7 @@ impl Cases for Covering {
         _: &RunOptions,
         out: &mut Vec<u8>,
     ) -> Result<(), RunError> {
-        let table = table.get_or_insert_with(|| Table::new(self.piles, self.deck.ranks.len()));
+        let table = table.get_or_insert_with(|| Table::new(self.piles, self.deck.ranks.len(), self.deck.suits.len()));
         let ended = self.play_on(table, &deck.cards, &mut |_| {});
         self.line(out, deck.number, table, ended);
         Ok(())
@@ -154,7 +320,7 @@ impl Cases for Covering {
         _: &RunOptions,
         each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
     ) -> Result<(), RunError> {
-        let table = table.get_or_insert_with(|| Table::new(self.piles, self.deck.ranks.len()));
+        let table = table.get_or_insert_with(|| Table::new(self.piles, self.deck.ranks.len(), self.deck.suits.len()));
         each(self.explain_deck(deck, table))
     }
 }
@@ -190,27 +356,78 @@ pub struct CoveringSpans {
     pub overflow: Span,
 }
 
-/// The exposed cards: the top rank of each pile and, per rank, the piles
-/// showing it.
+/// The exposed cards: the top rank and suit of each pile and, per rank and
+/// per suit, the piles showing it.
 pub struct Table {
     top: Vec<usize>,
+    top_suit: Vec<usize>,
     count: Vec<usize>,
     showing: Vec<u64>,
+    suit_showing: Vec<u64>,
+    /// Work space of sum groups (see [`SumTable::first_group`]).
+    scratch: Vec<u64>,
+    candidates: Vec<(usize, u32)>,
 }
 
 impl Table {
-    fn new(piles: usize, ranks: usize) -> Table {
-        Table { top: Vec::with_capacity(piles), count: Vec::with_capacity(piles), showing: vec![0; ranks] }
+    fn new(piles: usize, ranks: usize, suits: usize) -> Table {
+        Table {
+            top: Vec::with_capacity(piles),
+            top_suit: Vec::with_capacity(piles),
+            count: Vec::with_capacity(piles),
+            showing: vec![0; ranks],
+            suit_showing: vec![0; suits],
+            scratch: Vec::new(),
+            candidates: Vec::new(),
+        }
     }
 
     fn clear(&mut self) {
         self.top.clear();
+        self.top_suit.clear();
         self.count.clear();
         self.showing.iter_mut().for_each(|m| *m = 0);
+        self.suit_showing.iter_mut().for_each(|m| *m = 0);
     }
 
     fn piles(&self) -> usize {
         self.top.len()
+    }
+
+    /// The piles showing a rank of the mask `ranks`.
+    fn showing_any(&self, mut ranks: u64) -> u64 {
+        let mut piles = 0;
+        while ranks != 0 {
+            piles |= self.showing[ranks.trailing_zeros() as usize];
+            ranks &= ranks - 1;
+        }
+        piles
+    }
+
+    /// Puts a card of rank `r` on pile `p` (a new pile when `p` is the
+    /// number of piles); its suit `s` is kept only when `suits` is true
+    /// (some group looks at suits).
+    #[inline(always)]
+    fn put(&mut self, p: usize, r: usize, s: impl FnOnce() -> usize, suits: bool) {
+        if p == self.top.len() {
+            self.top.push(r);
+            self.count.push(1);
+        } else {
+            self.showing[self.top[p]] &= !(1 << p);
+            self.top[p] = r;
+            self.count[p] += 1;
+        }
+        self.showing[r] |= 1 << p;
+        if suits {
+            let s = s();
+            if p == self.top_suit.len() {
+                self.top_suit.push(s);
+            } else {
+                self.suit_showing[self.top_suit[p]] &= !(1 << p);
+                self.top_suit[p] = s;
+            }
+            self.suit_showing[s] |= 1 << p;
+        }
     }
 }
 
@@ -225,10 +442,11 @@ impl Covering {
         overflow: OutputLine<OverflowFields>,
     ) -> Covering {
         let nr = deck.ranks.len();
+        let mask = |allowed: &[bool]| (0..nr).filter(|&r| allowed[r]).fold(0u64, |m, r| m | 1 << r);
         let fast = groups
             .iter()
             .map(|g| match g {
-                Group::Sum { cards: 2, allowed, total } => Fast::Pair {
+                Group::Sum { cards: 2, allowed, total, same_suit: false } => Fast::Pair {
                     partners: (0..nr)
                         .map(|r| {
                             if !allowed[r] {
@@ -240,15 +458,25 @@ impl Covering {
                         })
                         .collect(),
                 },
-                Group::Set { ranks } if nr <= 64 && ranks.iter().enumerate().all(|(i, r)| !ranks[..i].contains(r)) => {
+                Group::Sum { cards, allowed, total, .. } => Fast::Sum(
+                    // `check` refused targets too far away; none is left here.
+                    SumTable::new(&deck.values, *cards, allowed, *total)
+                        .unwrap_or(SumTable { step: vec![0; nr], target: None }),
+                ),
+                Group::Set { ranks } if ranks.iter().enumerate().all(|(i, r)| !ranks[..i].contains(r)) => {
                     Fast::Distinct { ranks: ranks.iter().fold(0u64, |m, &r| m | 1 << r) }
                 }
-                _ => Fast::General,
+                Group::Set { .. } => Fast::General,
+                Group::Same { cards, allowed, by: Same::Rank } => Fast::SameRank { n: *cards, ranks: mask(allowed) },
+                Group::Same { cards, allowed, by: Same::Suit } => Fast::SameSuit { n: *cards, ranks: mask(allowed) },
             })
             .collect();
         Covering {
             deck,
             piles,
+            suits: groups
+                .iter()
+                .any(|g| matches!(g, Group::Same { by: Same::Suit, .. } | Group::Sum { same_suit: true, .. })),
             groups,
             fast,
             lines_per_deck,
@@ -267,7 +495,23 @@ impl Covering {
     /// Plays one deal on `t` (cleared first); the overflow card, if any.
     /// `step` sees each move before it is made (a no-op closure for `run`).
     fn play_on(&self, t: &mut Table, cards: &[Card], step: &mut impl FnMut(Step<'_>)) -> Option<usize> {
+        if self.suits {
+            self.play_suits::<true>(t, cards, step)
+        } else {
+            self.play_suits::<false>(t, cards, step)
+        }
+    }
+
+    /// [`Covering::play_on`], keeping the suits of the exposed cards when
+    /// `SUITS`.
+    fn play_suits<const SUITS: bool>(
+        &self,
+        t: &mut Table,
+        cards: &[Card],
+        step: &mut impl FnMut(Step<'_>),
+    ) -> Option<usize> {
         t.clear();
+        let suits = self.deck.suits.len();
         let mut chosen = Vec::with_capacity(8);
         let mut next = 0;
         while next < cards.len() {
@@ -277,12 +521,8 @@ impl Covering {
                 for &p in &chosen {
                     let Some(&card) = cards.get(next) else { break };
                     next += 1;
-                    let old = t.top[p];
-                    t.showing[old] &= !(1 << p);
                     let r = self.deck.rank(card);
-                    t.top[p] = r;
-                    t.showing[r] |= 1 << p;
-                    t.count[p] += 1;
+                    t.put(p, r, || card as usize - r * suits, SUITS);
                 }
                 continue;
             }
@@ -290,10 +530,9 @@ impl Covering {
                 return Some(next + 1);
             }
             step(Step::Pile { card: next });
-            let r = self.deck.rank(cards[next]);
-            t.showing[r] |= 1 << t.piles();
-            t.top.push(r);
-            t.count.push(1);
+            let card = cards[next];
+            let r = self.deck.rank(card);
+            t.put(t.piles(), r, || card as usize - r * suits, SUITS);
             next += 1;
         }
         None
@@ -301,15 +540,16 @@ impl Covering {
 
     /// Plays one deal, showing each move to `step` (for explanations).
     pub fn play_traced(&self, cards: &[Card], step: &mut impl FnMut(Step<'_>)) -> Outcome {
-        let mut t = Table::new(self.piles, self.deck.ranks.len());
+        let mut t = Table::new(self.piles, self.deck.ranks.len(), self.deck.suits.len());
         match self.play_on(&mut t, cards, step) {
             None => Outcome::Played(t.count),
             Some(card) => Outcome::Overflow(card),
         }
     }
 
-    /// The piles whose exposed card can start group `g`.
-    fn eligible(&self, t: &Table, g: usize) -> u64 {
+    /// The piles whose exposed card can start group `g`; for sum groups
+    /// searched by table (`Fast::Sum`), only the lowest of them.
+    fn eligible(&self, t: &mut Table, g: usize) -> u64 {
         match &self.fast[g] {
             Fast::Pair { partners } => {
                 let mut elig = 0;
@@ -341,6 +581,42 @@ impl Covering {
                 }
                 all
             }
+            _ => self.eligible_other(t, g),
+        }
+    }
+
+    /// [`Covering::eligible`] for the groups other than pairs and sets of
+    /// distinct ranks (kept out of the hot loop).
+    #[inline(never)]
+    fn eligible_other(&self, t: &mut Table, g: usize) -> u64 {
+        match &self.fast[g] {
+            Fast::SameRank { n, ranks } => {
+                let mut elig = 0;
+                let mut rs = *ranks;
+                while rs != 0 {
+                    let here = t.showing[rs.trailing_zeros() as usize];
+                    if here.count_ones() as usize >= *n {
+                        elig |= here;
+                    }
+                    rs &= rs - 1;
+                }
+                elig
+            }
+            Fast::SameSuit { n, ranks } => {
+                let allowed = t.showing_any(*ranks);
+                t.suit_showing
+                    .iter()
+                    .map(|&m| m & allowed)
+                    .filter(|m| m.count_ones() as usize >= *n)
+                    .fold(0, |a, m| a | m)
+            }
+            Fast::Sum(_) => {
+                let mut chosen = Vec::new();
+                match self.first_sum_group(t, g, &mut chosen) {
+                    true => 1 << chosen[0],
+                    false => 0,
+                }
+            }
             Fast::General => {
                 let mut elig = 0;
                 let mut scratch = Vec::new();
@@ -352,13 +628,14 @@ impl Covering {
                 }
                 elig
             }
+            Fast::Pair { .. } | Fast::Distinct { .. } => 0,
         }
     }
 
     /// The group to cover now, as piles in covering order: the eligible
     /// card on the lowest pile (its first group in file order), then its
     /// partners on the lowest piles.
-    fn find_group(&self, t: &Table, chosen: &mut Vec<usize>) -> Option<usize> {
+    fn find_group(&self, t: &mut Table, chosen: &mut Vec<usize>) -> Option<usize> {
         let mut best: Option<(usize, usize)> = None;
         for g in 0..self.groups.len() {
             let elig = self.eligible(t, g);
@@ -370,17 +647,65 @@ impl Covering {
             }
         }
         let (p, g) = best?;
+        if let Fast::Sum(_) = self.fast[g] {
+            return self.first_sum_group(t, g, chosen).then_some(g);
+        }
         self.start(t, g, p, chosen).then_some(g)
+    }
+
+    /// The piles of sum group `g` that come first in pile order, in
+    /// `chosen`; false when the group lies nowhere. A group of one suit is
+    /// looked for in each suit; the one whose first pile is lowest wins.
+    fn first_sum_group(&self, t: &mut Table, g: usize, chosen: &mut Vec<usize>) -> bool {
+        let (Fast::Sum(table), Group::Sum { cards, allowed, same_suit, .. }) = (&self.fast[g], &self.groups[g]) else {
+            return false;
+        };
+        let Table { top, suit_showing, scratch, candidates, .. } = t;
+        chosen.clear();
+        let mut found = Vec::new();
+        let suits: &[u64] = if *same_suit { suit_showing } else { &[u64::MAX] };
+        for &in_suit in suits {
+            candidates.clear();
+            candidates.extend(
+                (0..top.len()).filter(|&p| in_suit >> p & 1 == 1 && allowed[top[p]]).map(|p| (p, table.step[top[p]])),
+            );
+            if table.first_group(*cards, candidates, scratch, &mut found)
+                && chosen.first().is_none_or(|&c| found[0] < c)
+            {
+                std::mem::swap(chosen, &mut found);
+            }
+        }
+        !chosen.is_empty()
     }
 
     /// Starts group `g` at pile `p` and completes it with the lowest piles.
     fn start(&self, t: &Table, g: usize, p: usize, chosen: &mut Vec<usize>) -> bool {
-        if !self.groups[g].admits(t.top[p]) {
+        let r = t.top[p];
+        let admits = match &self.fast[g] {
+            Fast::Pair { partners } => !partners[r].is_empty(),
+            Fast::Distinct { ranks } | Fast::SameRank { ranks, .. } | Fast::SameSuit { ranks, .. } => {
+                ranks >> r & 1 == 1
+            }
+            Fast::Sum(_) | Fast::General => self.groups[g].admits(r),
+        };
+        if !admits {
             return false;
         }
         chosen.clear();
         chosen.push(p);
         let used = 1u64 << p;
+        // The lowest `n - 1` piles of `mates`, after `p`.
+        let take = |chosen: &mut Vec<usize>, n: usize, mates: u64| {
+            let mut mates = mates & !used;
+            if (mates.count_ones() as usize) < n - 1 {
+                return false;
+            }
+            for _ in 1..n {
+                chosen.push(mates.trailing_zeros() as usize);
+                mates &= mates - 1;
+            }
+            true
+        };
         match &self.fast[g] {
             Fast::Pair { partners } => {
                 let mate = partners[t.top[p]].iter().fold(0u64, |m, &q| m | t.showing[q]) & !used;
@@ -388,7 +713,7 @@ impl Covering {
                     return false;
                 }
                 chosen.push(mate.trailing_zeros() as usize);
-                return true;
+                true
             }
             Fast::Distinct { ranks } => {
                 let mut missing = ranks & !(1u64 << t.top[p]);
@@ -410,16 +735,16 @@ impl Covering {
                     used |= 1 << q;
                     chosen.push(q);
                 }
-                return true;
+                true
             }
-            Fast::General => {}
-        }
-        match &self.groups[g] {
-            Group::Set { ranks } => self.complete_set(t, ranks, used, chosen),
-            Group::Sum { cards, allowed, total } => {
-                let left = total - self.deck.values[t.top[p]];
-                self.complete_sum(t, allowed, cards - 1, left, used, chosen)
-            }
+            Fast::SameRank { n, .. } => take(chosen, *n, t.showing[t.top[p]]),
+            Fast::SameSuit { n, ranks } => take(chosen, *n, t.suit_showing[t.top_suit[p]] & t.showing_any(*ranks)),
+            // Found whole by `first_sum_group`.
+            Fast::Sum(_) => false,
+            Fast::General => match &self.groups[g] {
+                Group::Set { ranks } => self.complete_set(t, ranks, used, chosen),
+                _ => false,
+            },
         }
     }
 
@@ -450,33 +775,6 @@ impl Covering {
             chosen.push(p);
         }
         true
-    }
-
-    /// Sum groups: each further card is the lowest pile that still lets the
-    /// remaining cards reach the total.
-    fn complete_sum(
-        &self,
-        t: &Table,
-        allowed: &[bool],
-        more: usize,
-        left: i64,
-        used: u64,
-        chosen: &mut Vec<usize>,
-    ) -> bool {
-        if more == 0 {
-            return left == 0;
-        }
-        for q in 0..t.piles() {
-            if used >> q & 1 == 1 || !allowed[t.top[q]] {
-                continue;
-            }
-            chosen.push(q);
-            if self.complete_sum(t, allowed, more - 1, left - self.deck.values[t.top[q]], used | 1 << q, chosen) {
-                return true;
-            }
-            chosen.pop();
-        }
-        false
     }
 
     /// Reads one deck (`lines_per_deck` lines of cards, no card twice)
@@ -541,7 +839,7 @@ mod tests {
     fn base() -> Covering {
         let names = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
         let deck = Deck::new(names("A 2 3 4 5 6 7 8 9 T J Q K"), names("S H C D"), (1..=13).collect(), false);
-        let pair = Group::Sum { cards: 2, allowed: (0..13).map(|r| r < 10).collect(), total: 11 };
+        let pair = Group::Sum { cards: 2, allowed: (0..13).map(|r| r < 10).collect(), total: 11, same_suit: false };
         let triple = Group::Set { ranks: vec![10, 11, 12] };
         Covering::new(deck, 16, vec![pair, triple], 4, "#".into(), OutputLine::literal(""), OutputLine::literal(""))
     }

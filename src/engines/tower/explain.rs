@@ -69,12 +69,13 @@ impl Tower {
             };
             let scored = match turn.triangle {
                 Some(tri) => {
-                    let owner = if turn.gain >= 0 { turn.mover as usize } else { 1 - turn.mover as usize };
-                    let pts = turn.gain.unsigned_abs() as i64;
-                    scores[owner] += pts;
                     let mut key = tri.map(|c| sp.colour[c as usize]);
                     key.sort_unstable();
                     let entry = (key[0] * k + key[1]) * k + key[2];
+                    let owner = sp.owner_of[entry];
+                    // The turn's gain is the mover's: the owner's points.
+                    let pts = if owner == turn.mover as usize { turn.gain } else { -turn.gain } as i64;
+                    scores[owner] += pts;
                     match used.iter_mut().find(|u| u.0 == entry) {
                         Some(u) => (u.1, u.2) = (u.1 + 1, u.2 + pts),
                         None => used.push((entry, 1, pts)),
@@ -85,9 +86,18 @@ impl Tower {
             };
             e.values.push((format!("turn {}: {who} draws {}", i + 1, name(turn.card)), format!("{what}{scored}")));
         }
-        for (entry, n, pts) in used {
+        let mut formulas: Vec<(crate::source::Span, usize)> = Vec::new();
+        for &(entry, n, pts) in &used {
             let s = if n == 1 { "" } else { "s" };
             e.rules.push((sp.owner[entry], format!("{n} triangle{s}, {pts} points")));
+            match formulas.iter_mut().find(|f| f.0 == sp.points[entry]) {
+                Some(f) => f.1 += n,
+                None => formulas.push((sp.points[entry], n)),
+            }
+        }
+        for (span, n) in formulas {
+            let s = if n == 1 { "" } else { "s" };
+            e.rules.push((span, format!("gives the points of {n} triangle{s}")));
         }
         for (p, h) in held.iter().enumerate() {
             if let Some(c) = h {

@@ -4,11 +4,13 @@
 use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
-use crate::engines::tower::{Tower, TowerRules, TowerSpans, MAX_CARDS, MAX_PEAKS};
+use crate::engines::tower::search::{house_cards, house_floors, MAX_SCORE};
+use crate::engines::tower::{Tower, TowerRules, TowerSpans, MAX_PEAKS};
 use crate::engines::Engine;
+use crate::expr::{Env, Scope, Ty};
 use crate::game::Game;
 use crate::source::Span;
-use crate::syntax::ExprKind;
+use crate::syntax::{BinOp, Expr, ExprKind, Property, UnOp};
 
 /// The tower engine in the registry.
 pub const ENGINE: Engine = Engine {
@@ -26,10 +28,6 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
     let input = top.require_section(cx, "input");
     let output = top.require_section(cx, "output");
     let deck = deck?;
-    if deck.size() > MAX_CARDS {
-        cx.push(Diag::error(codes::TOO_LARGE, top.head, format!("the tower engine takes at most {MAX_CARDS} cards")));
-        return None;
-    }
     // Colours are the deck's colours if it names them, else its suits.
     let colour_names: Vec<String> = if deck.colours.is_empty() { deck.suits.clone() } else { deck.colours.clone() };
     let colour_of_card = |c: usize| -> usize {
@@ -117,45 +115,21 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
         (peaks, first)
     };
 
-    // Scoring: points of a triangle, its owner by colours, held cards.
-    let (triangle_owner, held_own, held_other) = {
+    // Scoring: the owner of a triangle and its points, both by the colours
+    // of its cards; held cards at the end.
+    let (owner_table, points_table, held_own, held_other) = {
         let s = scoring?;
         let b = Block::of_section(s);
-        let points = b.prop(cx, "points").map_or(Some("sum"), |p| {
-            cx.one(p, "how a triangle is worth").and_then(|e| cx.choice(e, &["sum"], "a way to count points"))
-        });
         let owner = b.require(cx, "owner", "[R R R] North [R R B] North [R B B] South [B B B] South").and_then(|p| {
-            // Pairs of (colours of the three cards) (player).
-            let mut table: Vec<(Vec<usize>, usize, crate::source::Span)> = Vec::new();
+            let mut table: Vec<([usize; 3], usize, Span)> = Vec::new();
             let mut ok = true;
             let mut vals = p.values.iter();
             while let Some(v) = vals.next() {
-                let ExprKind::List(cs) = &v.kind else {
+                let ExprKind::List(_) = &v.kind else {
                     cx.expected::<()>(v, "the colours of a triangle's three cards, as a list `[R R B]`");
                     return None;
                 };
-                if cs.len() != 3 {
-                    cx.push(
-                        Diag::error(codes::ARITY, v.span, format!("a triangle has 3 cards, this lists {}", cs.len()))
-                            .label("expected three colours"),
-                    );
-                    ok = false;
-                }
-                let mut key = Vec::new();
-                for c in cs {
-                    let Some(name) = cx.name(c, "a colour") else {
-                        ok = false;
-                        continue;
-                    };
-                    match colour_names.iter().position(|n| *n == name) {
-                        Some(i) => key.push(i),
-                        None => {
-                            cx.unknown(c.span, "a colour", &name, colour_names.iter().map(String::as_str));
-                            ok = false;
-                        }
-                    }
-                }
-                key.sort_unstable();
+                let key = colour_key(cx, v, &colour_names);
                 let Some(who) = vals.next() else {
                     cx.push(
                         Diag::error(codes::ARITY, v.span, "this triangle has no owner")
@@ -166,6 +140,10 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
                 let w = cx.name(who, "a player")?.to_string();
                 let Some(pi) = names.iter().position(|n| n.value == w) else {
                     cx.unknown(who.span, "a player", &w, names.iter().map(|n| n.value.as_str()));
+                    ok = false;
+                    continue;
+                };
+                let Some(key) = key else {
                     ok = false;
                     continue;
                 };
@@ -180,39 +158,37 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
                 table.push((key, pi, v.span));
             }
             // Every combination of three colours needs an owner.
-            let k = colour_names.len();
-            for a in 0..k {
-                for b2 in a..k {
-                    for c in b2..k {
-                        if ok && !table.iter().any(|(key, _, _)| *key == [a, b2, c]) {
-                            let show =
-                                [a, b2, c].iter().map(|&i| colour_names[i].as_str()).collect::<Vec<_>>().join(" ");
-                            cx.push(
-                                Diag::error(
-                                    codes::SCORING_HOLE,
-                                    p.values_span(),
-                                    format!("no owner for a triangle of colours [{show}]"),
-                                )
-                                .label("this table has a hole")
-                                .help(format!("add `[{show}] PLAYER`")),
-                            );
-                            ok = false;
-                        }
-                    }
+            if ok {
+                if let Some(hole) = triples(colour_names.len()).find(|key| !table.iter().any(|(k, _, _)| k == key)) {
+                    let show = hole.iter().map(|&i| colour_names[i].as_str()).collect::<Vec<_>>().join(" ");
+                    cx.push(
+                        Diag::error(
+                            codes::SCORING_HOLE,
+                            p.values_span(),
+                            format!("no owner for a triangle of colours [{show}]"),
+                        )
+                        .label("this table has a hole")
+                        .help(format!("add `[{show}] PLAYER`")),
+                    );
+                    ok = false;
                 }
             }
             ok.then_some(table)
         });
+        let points = match b.prop(cx, "points") {
+            None => Some(Points { entries: Vec::new(), default: None, span: s.head }),
+            Some(p) => points(cx, p, &colour_names),
+        };
         let mult = |cx: &mut Cx, key: &'static str, default: i64| {
-            b.prop(cx, key).map_or(Some(default), |p| {
-                cx.one(p, "a multiplier").and_then(|e| cx.int(e, "a multiplier (a whole number)"))
+            b.prop(cx, key).map_or(Some((default, None)), |p| {
+                let e = cx.one(p, "a multiplier")?;
+                cx.int(e, "a multiplier (a whole number)").map(|m| (m, Some(e.span)))
             })
         };
         let own = mult(cx, "held-own", 1);
         let other = mult(cx, "held-other", -1);
         b.finish(cx);
-        let _ = points?;
-        (owner, own, other)
+        (owner, points, own, other)
     };
 
     let (m_range, terminator) = {
@@ -253,8 +229,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
         (wins, loses, tie)
     };
 
-    let ((peaks, peaks_prop), first_rule, table, held_own, held_other) =
-        (peaks?, first_rule?, triangle_owner?, held_own?, held_other?);
+    let ((peaks, peaks_prop), first_rule) = (peaks?, first_rule?);
     let ((m_lo, m_hi, m_span), terminator) = (m_range?, terminator?);
     let suits = deck.suits.len();
     if 2 * peaks > m_lo * suits {
@@ -269,45 +244,139 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
             .help(format!("use at most {} peaks, or raise the smallest M", m_lo * suits / 2)),
         );
     }
+    // The row must run out before a player can hold a card with the house
+    // full (no move would be left): at most one card more than the house.
+    let room = house_cards(peaks) + 1;
+    if m_hi * suits > room {
+        let max_m = room / suits;
+        cx.push(
+            Diag::error(
+                codes::HOUSE_FULL,
+                m_span,
+                format!("a deck of M = {m_hi} has {} cards, more than {peaks} peaks can play", m_hi * suits),
+            )
+            .label(format!("M up to {m_hi}: {} cards", m_hi * suits))
+            .note(
+                peaks_prop.values_span(),
+                format!("{peaks} peaks build a house of at most {} cards", house_cards(peaks)),
+            )
+            .help(if max_m >= m_lo {
+                format!(
+                    "with {peaks} peaks, M can be at most {max_m}: the row must run out before a player holding \
+                     a card finds the house full"
+                )
+            } else {
+                format!(
+                    "a house of {peaks} peaks takes at most {room} cards (one more than it holds): use more peaks or \
+                     a smaller M"
+                )
+            }),
+        );
+    }
     let colours: Vec<usize> = colours.into_iter().collect::<Option<Vec<_>>>()?;
     let (wins, loses, tie) = (wins?, loses?, tie?);
+    let (table, points, held_own, held_other) = (owner_table?, points_table?, held_own?, held_other?);
     if cx.has_errors() {
         return None;
     }
 
-    // Tables over card numbers.
-    let n = deck.size();
-    // Owner by sorted colour triple, indexed a * k^2 + b * k + c.
+    // Tables over the card numbers a case can deal (ranks below M's largest).
+    let n = m_hi * suits;
+    let value = |c: usize| deck.values[deck.rank(c as u16)];
     let k = colour_names.len();
+    let index = |key: [usize; 3]| (key[0] * k + key[1]) * k + key[2];
     let mut owner_of = vec![0usize; k * k * k];
     let mut owner_span = vec![Span::default(); k * k * k];
     for (key, p, span) in &table {
-        owner_of[(key[0] * k + key[1]) * k + key[2]] = *p;
-        owner_span[(key[0] * k + key[1]) * k + key[2]] = *span;
+        owner_of[index(*key)] = *p;
+        owner_span[index(*key)] = *span;
+    }
+    // The formula of each colour triple, and a bound on what it can be.
+    let (lo, hi) = (0..n).map(value).fold((i64::MAX, i64::MIN), |(a, b), v| (a.min(v), b.max(v)));
+    let vars = [
+        ("sum", 3 * lo as i128, 3 * hi as i128),
+        ("low", lo as i128, hi as i128),
+        ("mid", lo as i128, hi as i128),
+        ("high", lo as i128, hi as i128),
+    ];
+    let scope_vars: Vec<(&str, Ty)> = vars.iter().map(|v| (v.0, Ty::Int)).collect();
+    let scope = Scope { vars: &scope_vars, elements: &[], weights: &[], element: "a number" };
+    let mut formulas = Vec::new();
+    for (_, e, _) in points.entries.iter().chain(points.default.iter()) {
+        let Some(f) = crate::expr::compile_int(e, &scope, cx) else { continue };
+        let reach = bound(e, &vars).map(|(a, b)| a.abs().max(b.abs()));
+        if reach.is_none_or(|r| r > MAX_SCORE as i128) {
+            let label = match reach {
+                Some(r) => format!("can reach {r} points for face values {lo} to {hi}"),
+                None => format!("can leave the range of 64-bit numbers for face values {lo} to {hi}"),
+            };
+            cx.push(
+                Diag::error(
+                    codes::TOO_LARGE,
+                    e.span,
+                    format!("this formula can give more points than the tower engine's limit of {MAX_SCORE}"),
+                )
+                .label(label)
+                .help("use smaller factors"),
+            );
+        }
+        formulas.push(f);
+    }
+    if cx.has_errors() {
+        return None;
+    }
+    let mut formula_of = vec![points.entries.len(); k * k * k];
+    let mut points_span = vec![points.default.as_ref().map_or(points.span, |d| d.2); k * k * k];
+    for (i, (key, _, span)) in points.entries.iter().enumerate() {
+        formula_of[index(*key)] = i;
+        points_span[index(*key)] = *span;
     }
     let mut triangle = vec![0i32; n * n * n];
+    let mut largest = 0i64;
     for a in 0..n {
         for b2 in 0..n {
             for c in 0..n {
                 let mut key = [colour_of_card(a), colour_of_card(b2), colour_of_card(c)];
                 key.sort_unstable();
-                let pts = (deck.values[deck.rank(a as u16)]
-                    + deck.values[deck.rank(b2 as u16)]
-                    + deck.values[deck.rank(c as u16)]) as i32;
-                triangle[(a * n + b2) * n + c] =
-                    if owner_of[(key[0] * k + key[1]) * k + key[2]] == 0 { pts } else { -pts };
+                let mut v = [value(a), value(b2), value(c)];
+                v.sort_unstable();
+                let pts = match formulas.get(formula_of[index(key)]) {
+                    Some(f) => f(&Env { sets: &[], ints: &[v[0] + v[1] + v[2], v[0], v[1], v[2]] }),
+                    None => v[0] + v[1] + v[2],
+                };
+                largest = largest.max(pts.abs());
+                triangle[(a * n + b2) * n + c] = if owner_of[index(key)] == 0 { pts } else { -pts } as i32;
             }
         }
+    }
+    // The largest score difference: every turn's triangle at its largest,
+    // and both held cards.
+    let held_at = |m: i64| (0..n).map(|c| value(c) as i128 * m as i128).map(i128::abs).max().unwrap_or(0);
+    let triangles = (n - 2 * peaks).min(2 * house_floors(peaks)) as i128;
+    let (held_most, tri_most) = (held_at(held_own.0).max(held_at(held_other.0)) * 2, triangles * largest as i128);
+    if held_most + tri_most > MAX_SCORE as i128 {
+        let (span, what) = if held_most >= tri_most {
+            let span = if held_at(held_own.0) >= held_at(held_other.0) { held_own.1 } else { held_other.1 };
+            (span.unwrap_or(top.head), format!("held cards can be worth {} each", held_most / 2))
+        } else {
+            (points.span, format!("{triangles} triangles of up to {largest} points"))
+        };
+        cx.push(
+            Diag::error(
+                codes::TOO_LARGE,
+                span,
+                format!("scores could reach {}, beyond the tower engine's limit of {MAX_SCORE}", held_most + tri_most),
+            )
+            .label(what)
+            .help("use smaller multipliers or face values"),
+        );
+        return None;
     }
     let held = [0usize, 1].map(|p| {
         (0..n)
             .map(|c| {
-                let v = deck.values[deck.rank(c as u16)] as i32;
-                if colour_of_card(c) == colours[p] {
-                    v * held_own as i32
-                } else {
-                    v * held_other as i32
-                }
+                let m = if colour_of_card(c) == colours[p] { held_own.0 } else { held_other.0 };
+                (value(c) * m) as i32
             })
             .collect()
     });
@@ -325,6 +394,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
         peaks: tower.span_of("peaks"),
         first: tower.span_of("first"),
         owner: owner_span,
+        owner_of,
+        points: points_span,
         colours: k,
         colour: (0..n).map(colour_of_card).collect(),
         player_colour: [colours[0], colours[1]],
@@ -335,4 +406,168 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
         tie: output.span_of("tie"),
     };
     Some(Tower { rules, deck, players, m_range: (m_lo, m_hi), terminator, wins, loses, tie, spans })
+}
+
+/// Every sorted triple of `k` colours.
+fn triples(k: usize) -> impl Iterator<Item = [usize; 3]> {
+    (0..k).flat_map(move |a| (a..k).flat_map(move |b| (b..k).map(move |c| [a, b, c])))
+}
+
+/// The sorted colours of a pattern `[R R B]`, or `None` after a diagnostic.
+fn colour_key(cx: &mut Cx, v: &Expr, colour_names: &[String]) -> Option<[usize; 3]> {
+    let ExprKind::List(cs) = &v.kind else { return cx.expected(v, "a list of three colours `[R R B]`") };
+    let mut key = Vec::new();
+    let mut ok = true;
+    for c in cs {
+        let Some(name) = cx.name(c, "a colour") else {
+            ok = false;
+            continue;
+        };
+        match colour_names.iter().position(|n| *n == name) {
+            Some(i) => key.push(i),
+            None => {
+                cx.unknown(c.span, "a colour", &name, colour_names.iter().map(String::as_str));
+                ok = false;
+            }
+        }
+    }
+    if cs.len() != 3 {
+        cx.push(
+            Diag::error(codes::ARITY, v.span, format!("a triangle has 3 cards, this lists {}", cs.len()))
+                .label("expected three colours"),
+        );
+        return None;
+    }
+    key.sort_unstable();
+    ok.then(|| [key[0], key[1], key[2]])
+}
+
+/// A `points` property: one formula for every triangle, or formulas by the
+/// colours of the triangle's cards with an optional `else`.
+struct Points<'a> {
+    entries: Vec<([usize; 3], &'a Expr, Span)>,
+    default: Option<([usize; 3], &'a Expr, Span)>,
+    /// Where the formulas are written (the section when there is none).
+    span: Span,
+}
+
+fn points<'a>(cx: &mut Cx, p: &'a Property, colour_names: &[String]) -> Option<Points<'a>> {
+    let mut out = Points { entries: Vec::new(), default: None, span: p.span };
+    if let [e] = p.values.as_slice() {
+        out.default = Some(([0; 3], e, p.span));
+        return Some(out);
+    }
+    let mut ok = true;
+    let mut vals = p.values.iter().peekable();
+    while let Some(v) = vals.next() {
+        let is_else = matches!(&v.kind, ExprKind::Word(w) if w == "else");
+        if !is_else && !matches!(v.kind, ExprKind::List(_)) {
+            let joined = matches!(&v.kind, ExprKind::Binary(_, a, _) if matches!(a.kind, ExprKind::List(_)));
+            cx.push(
+                Diag::error(
+                    codes::TYPE,
+                    v.span,
+                    format!("expected a pattern `[R R B]` or `else`, found {}", v.describe()),
+                )
+                .label("each formula follows the colours of the triangles it scores")
+                .help(if joined {
+                    "a formula that starts with an operator joins the pattern before it: write `(-high)` or \
+                         `0 - high`"
+                } else {
+                    "write `points: [R R R] 2 * sum  else sum`, or one formula for every triangle"
+                }),
+            );
+            return None;
+        }
+        let Some(f) = vals.next_if(|e| !matches!(e.kind, ExprKind::List(_))) else {
+            cx.push(
+                Diag::error(codes::ARITY, v.span, "these triangles have no formula")
+                    .label("a formula such as `2 * sum` should follow"),
+            );
+            return None;
+        };
+        let span = v.span.to(f.span);
+        if is_else {
+            if let Some((_, _, first)) = out.default {
+                cx.push(
+                    Diag::error(codes::DUPLICATE, span, "`else` is given twice")
+                        .label("given again here")
+                        .note(first, "first given here"),
+                );
+                ok = false;
+            }
+            out.default = Some(([0; 3], f, span));
+            continue;
+        }
+        let Some(key) = colour_key(cx, v, colour_names) else {
+            ok = false;
+            continue;
+        };
+        if let Some((_, _, first)) = out.entries.iter().find(|(k, _, _)| *k == key) {
+            cx.push(
+                Diag::error(codes::DUPLICATE, v.span, "these colours already have a formula")
+                    .label("given again here")
+                    .note(*first, "first given here"),
+            );
+            ok = false;
+        }
+        out.entries.push((key, f, span));
+    }
+    if ok && out.default.is_none() {
+        if let Some(hole) = triples(colour_names.len()).find(|key| !out.entries.iter().any(|(k, _, _)| k == key)) {
+            let show = hole.iter().map(|&i| colour_names[i].as_str()).collect::<Vec<_>>().join(" ");
+            cx.push(
+                Diag::error(
+                    codes::SCORING_HOLE,
+                    p.values_span(),
+                    format!("no formula for a triangle of colours [{show}]"),
+                )
+                .label("this table has a hole")
+                .help(format!("add `[{show}] sum`, or `else sum` for every other triangle")),
+            );
+            ok = false;
+        }
+    }
+    ok.then_some(out)
+}
+
+/// Bounds on an integer formula's value when each variable lies in its
+/// range; `None` when a step could leave ±2^62 (where the evaluation,
+/// which wraps, could be wrong).
+fn bound(e: &Expr, vars: &[(&str, i128, i128)]) -> Option<(i128, i128)> {
+    const LIMIT: i128 = 1 << 62;
+    let r = match &e.kind {
+        ExprKind::Int(n) => (*n as i128, *n as i128),
+        ExprKind::Word(w) => vars.iter().find(|v| v.0 == w).map(|v| (v.1, v.2))?,
+        ExprKind::Unary(UnOp::Neg, a) => {
+            let (a, b) = bound(a, vars)?;
+            (-b, -a)
+        }
+        ExprKind::Binary(op, a, b) => {
+            let (a0, a1) = bound(a, vars)?;
+            let (b0, b1) = bound(b, vars)?;
+            let most = |lo: i128, hi: i128| lo.abs().max(hi.abs());
+            match op {
+                BinOp::Add => (a0 + b0, a1 + b1),
+                BinOp::Sub => (a0 - b1, a1 - b0),
+                BinOp::Mul => {
+                    let c = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
+                    (c.into_iter().min()?, c.into_iter().max()?)
+                }
+                BinOp::Div => (-most(a0, a1), most(a0, a1)),
+                BinOp::Rem => {
+                    let m = most(a0, a1).min(most(b0, b1));
+                    (-m, m)
+                }
+                _ => return None,
+            }
+        }
+        ExprKind::Call(f, args) if f.name == "min" || f.name == "max" => {
+            let bs = args.iter().map(|a| bound(a, vars)).collect::<Option<Vec<_>>>()?;
+            let pick = |it: &mut dyn Iterator<Item = i128>| if f.name == "min" { it.min() } else { it.max() };
+            (pick(&mut bs.iter().map(|b| b.0))?, pick(&mut bs.iter().map(|b| b.1))?)
+        }
+        _ => return None,
+    };
+    (r.0 >= -LIMIT && r.1 <= LIMIT).then_some(r)
 }

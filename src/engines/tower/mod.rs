@@ -19,6 +19,11 @@ use crate::template::OutputLine;
 
 pub use search::{Action, TowerRules, Tt, MAX_CARDS, MAX_PEAKS};
 
+/// Search nodes a case may take when `--max-nodes` is not given: the
+/// largest base-game case takes under 20,000 and the largest five-peak case
+/// of M = 13 under 500,000; this many take a few seconds.
+pub const DEFAULT_MAX_NODES: u64 = 10_000_000;
+
 crate::fields! {
     /// The line of a case one player wins or loses: the case number, the
     /// player the case names, and the margin.
@@ -61,8 +66,11 @@ pub struct TowerSpans {
     pub peaks: Span,
     pub first: Span,
     /// The owner entry of each sorted colour triple, indexed like
-    /// `(a * k + b) * k + c` for `k` colours.
+    /// `(a * k + b) * k + c` for `k` colours; the player it names; the
+    /// `points` formula that scores it.
     pub owner: Vec<Span>,
+    pub owner_of: Vec<usize>,
+    pub points: Vec<Span>,
     pub colours: usize,
     /// Each card's colour, and each player's.
     pub colour: Vec<usize>,
@@ -209,11 +217,17 @@ impl Tower {
         Ok(true)
     }
 
-    /// The value of a case for the first player, within `--max-nodes`.
+    /// The value of a case for the first player, within `--max-nodes`
+    /// (default [`DEFAULT_MAX_NODES`]).
     fn value(&self, case: &Case, tt: &mut Tt, opts: &RunOptions) -> Result<i32, RunError> {
-        let budget = opts.max_nodes.unwrap_or(u64::MAX);
+        let budget = opts.max_nodes.unwrap_or(DEFAULT_MAX_NODES);
         match self.rules.solve_with(&case.deck, tt, budget) {
             Some((v0, _)) => Ok(v0),
+            None if opts.max_nodes.is_none() => Err(RunError::Limit(format!(
+                "the search of case {} (line {}) needs more than {budget} nodes, the tower engine's default \
+                 limit; give a larger --max-nodes to search further",
+                case.number, case.line
+            ))),
             None => Err(RunError::Limit(format!(
                 "the search of case {} (line {}) needs more than {budget} nodes (--max-nodes)",
                 case.number, case.line

@@ -156,9 +156,26 @@ pub const MAX_PEAKS: usize = 6;
 /// Peak and floor slots of the largest house.
 const PEAK_SLOTS: usize = MAX_PEAKS * (MAX_PEAKS + 1) / 2;
 const FLOOR_SLOTS: usize = MAX_PEAKS * (MAX_PEAKS - 1) / 2;
-/// Most cards in a deck (cards are 6-bit numbers; 63 means "none").
-pub const MAX_CARDS: usize = 63;
+/// Most cards a case may deal: cards are 6-bit numbers, and 61, 62 and 63
+/// are markers of the transposition key (63 means "none"). The largest
+/// house (six peaks, 57 cards, one more in the row) stays below it.
+pub const MAX_CARDS: usize = 61;
 const NONE: u8 = 63;
+/// The largest score difference a game may reach: values are `i32`, and
+/// `-i32::MAX` is the search's "minus infinity". `check` refuses scoring
+/// rules that could go beyond it.
+pub const MAX_SCORE: i64 = 1_000_000_000;
+
+/// Cards in a full house of `peaks` base peaks: the peaks of every level
+/// (`peaks + (peaks - 1) + ... + 1`, two cards each) and the floors.
+pub const fn house_cards(peaks: usize) -> usize {
+    peaks * (peaks + 1) + house_floors(peaks)
+}
+
+/// Floors in a full house of `peaks` base peaks.
+pub const fn house_floors(peaks: usize) -> usize {
+    peaks * peaks.saturating_sub(1) / 2
+}
 /// Transposition-table entries kept before the table is cleared.
 pub const TT_LIMIT: usize = 1 << 20;
 
