@@ -65,6 +65,124 @@ pub type IntFn = Box<dyn Fn(&Env) -> i64 + Send + Sync>;
 pub type BoolFn = Box<dyn Fn(&Env) -> bool + Send + Sync>;
 pub type SetFn = Box<dyn Fn(&Env) -> u64 + Send + Sync>;
 
+macro_rules! compiled_expr {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $f:ident, $field:ident) => {
+        $(#[$doc])*
+        /// Constants and plain variables are read in place; anything else
+        /// is a closure tree.
+        pub enum $name {
+            Const($t),
+            /// The n-th variable of its kind (`Env::sets` or `Env::ints`).
+            Var(usize),
+            Fn($f),
+        }
+
+        impl $name {
+            /// The value for these variables.
+            #[inline(always)]
+            pub fn eval(&self, env: &Env) -> $t {
+                match self {
+                    $name::Const(c) => *c,
+                    $name::Var(k) => $name::read(env, *k),
+                    $name::Fn(f) => f(env),
+                }
+            }
+
+            /// Variable `k` of this type.
+            #[inline(always)]
+            fn read(env: &Env, k: usize) -> $t {
+                compiled_expr!(@read $field env k)
+            }
+
+            /// The value when it does not depend on the variables.
+            pub fn constant(&self) -> Option<$t> {
+                match self {
+                    $name::Const(c) => Some(*c),
+                    _ => None,
+                }
+            }
+        }
+    };
+    (@read sets $env:ident $k:ident) => { $env.sets[$k] };
+    (@read ints $env:ident $k:ident) => { $env.ints[$k] };
+    (@read flag $env:ident $k:ident) => { $env.ints[$k] != 0 };
+}
+
+compiled_expr!(
+    /// A compiled set expression.
+    SetExpr, u64, SetFn, sets
+);
+compiled_expr!(
+    /// A compiled number expression.
+    IntExpr, i64, IntFn, ints
+);
+compiled_expr!(
+    /// A compiled condition.
+    BoolExpr, bool, BoolFn, flag
+);
+
+/// `f(x)` for a compiled operand of type `$xt`, folded when it is a
+/// constant; a variable operand is read in the closure itself.
+macro_rules! lift1 {
+    ($out:ident, $xt:ident, $x:expr, |$a:ident| $body:expr) => {{
+        match $x {
+            $xt::Const($a) => $out::Const($body),
+            $xt::Var(i) => $out::Fn(Box::new(move |env| {
+                let $a = $xt::read(env, i);
+                $body
+            })),
+            $xt::Fn(f) => $out::Fn(Box::new(move |env| {
+                let $a = f(env);
+                $body
+            })),
+        }
+    }};
+}
+
+/// `f(x, y)` for two compiled operands (of types `$xt`, `$yt`), folded
+/// when both are constants. Each shape of operands (constant, variable,
+/// closure) gets its own closure, so that a constant or a variable costs
+/// no call and no branch when it runs.
+macro_rules! lift2 {
+    ($out:ident, $xt:ident, $x:expr, $yt:ident, $y:expr, |$a:ident, $b:ident| $body:expr) => {{
+        match ($x, $y) {
+            ($xt::Const($a), $yt::Const($b)) => $out::Const($body),
+            ($xt::Const($a), $yt::Var(j)) => $out::Fn(Box::new(move |env| {
+                let $b = $yt::read(env, j);
+                $body
+            })),
+            ($xt::Const($a), $yt::Fn(g)) => $out::Fn(Box::new(move |env| {
+                let $b = g(env);
+                $body
+            })),
+            ($xt::Var(i), $yt::Const($b)) => $out::Fn(Box::new(move |env| {
+                let $a = $xt::read(env, i);
+                $body
+            })),
+            ($xt::Var(i), $yt::Var(j)) => $out::Fn(Box::new(move |env| {
+                let ($a, $b) = ($xt::read(env, i), $yt::read(env, j));
+                $body
+            })),
+            ($xt::Var(i), $yt::Fn(g)) => $out::Fn(Box::new(move |env| {
+                let ($a, $b) = ($xt::read(env, i), g(env));
+                $body
+            })),
+            ($xt::Fn(f), $yt::Const($b)) => $out::Fn(Box::new(move |env| {
+                let $a = f(env);
+                $body
+            })),
+            ($xt::Fn(f), $yt::Var(j)) => $out::Fn(Box::new(move |env| {
+                let ($a, $b) = (f(env), $yt::read(env, j));
+                $body
+            })),
+            ($xt::Fn(f), $yt::Fn(g)) => $out::Fn(Box::new(move |env| {
+                let ($a, $b) = (f(env), g(env));
+                $body
+            })),
+        }
+    }};
+}
+
 /// The values a number expression can take, both ends included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Range {
@@ -89,9 +207,9 @@ impl Range {
 
 /// A compiled expression of one of the three types.
 pub enum Compiled {
-    Int(IntFn, Range),
-    Bool(BoolFn),
-    Set(SetFn),
+    Int(IntExpr, Range),
+    Bool(BoolExpr),
+    Set(SetExpr),
 }
 
 impl Compiled {
@@ -134,7 +252,7 @@ pub fn compile(e: &Expr, want: Ty, scope: &Scope, cx: &mut Cx) -> Option<Compile
     Some(c)
 }
 
-pub fn compile_bool(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<BoolFn> {
+pub fn compile_bool(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<BoolExpr> {
     match compile(e, Ty::Bool, scope, cx)? {
         Compiled::Bool(f) => Some(f),
         _ => None,
@@ -142,14 +260,14 @@ pub fn compile_bool(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<BoolFn> {
 }
 
 /// A number expression and the range of its values.
-pub fn compile_int(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<(IntFn, Range)> {
+pub fn compile_int(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<(IntExpr, Range)> {
     match compile(e, Ty::Int, scope, cx)? {
         Compiled::Int(f, r) => Some((f, r)),
         _ => None,
     }
 }
 
-pub fn compile_set(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<SetFn> {
+pub fn compile_set(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<SetExpr> {
     match compile(e, Ty::Set, scope, cx)? {
         Compiled::Set(f) => Some(f),
         _ => None,
@@ -197,21 +315,21 @@ impl Compiler<'_, '_> {
         None
     }
 
-    fn int(&mut self, e: &Expr, depth: usize) -> Option<(IntFn, Range)> {
+    fn int(&mut self, e: &Expr, depth: usize) -> Option<(IntExpr, Range)> {
         match self.node(e, depth)? {
             Compiled::Int(f, r) => Some((f, r)),
             c => self.mismatch(e, "a number", c.ty()),
         }
     }
 
-    fn set(&mut self, e: &Expr, depth: usize) -> Option<SetFn> {
+    fn set(&mut self, e: &Expr, depth: usize) -> Option<SetExpr> {
         match self.node(e, depth)? {
             Compiled::Set(f) => Some(f),
             c => self.mismatch(e, "a set", c.ty()),
         }
     }
 
-    fn cond(&mut self, e: &Expr, depth: usize) -> Option<BoolFn> {
+    fn cond(&mut self, e: &Expr, depth: usize) -> Option<BoolExpr> {
         match self.node(e, depth)? {
             Compiled::Bool(f) => Some(f),
             c => self.mismatch(e, "a condition", c.ty()),
@@ -233,15 +351,22 @@ impl Compiler<'_, '_> {
         Some(match &e.kind {
             ExprKind::Int(n) => {
                 let n = *n;
-                Compiled::Int(Box::new(move |_| n), Range { lo: n, hi: n })
+                Compiled::Int(IntExpr::Const(n), Range { lo: n, hi: n })
             }
             ExprKind::Word(w) => self.word(e, w)?,
             ExprKind::List(items) => {
                 let mut parts = Vec::new();
+                let mut known = 0u64;
                 for it in items {
-                    parts.push(self.set(it, depth + 1)?);
+                    match self.set(it, depth + 1)? {
+                        SetExpr::Const(c) => known |= c,
+                        part => parts.push(part),
+                    }
                 }
-                Compiled::Set(Box::new(move |env| parts.iter().fold(0, |acc, f| acc | f(env))))
+                Compiled::Set(match parts.len() {
+                    0 => SetExpr::Const(known),
+                    _ => SetExpr::Fn(Box::new(move |env| parts.iter().fold(known, |acc, f| acc | f.eval(env)))),
+                })
             }
             ExprKind::Call(f, args) => self.call(e, &f.name, f.span, args, depth)?,
             ExprKind::Unary(UnOp::Neg, a) => {
@@ -249,11 +374,11 @@ impl Compiler<'_, '_> {
                 let Some(r) = Range::new(-(r.hi as i128), -(r.lo as i128)) else {
                     return self.overflow(e.span, "this negation");
                 };
-                Compiled::Int(Box::new(move |env| a(env).wrapping_neg()), r)
+                Compiled::Int(lift1!(IntExpr, IntExpr, a, |a| a.wrapping_neg()), r)
             }
             ExprKind::Unary(UnOp::Not, a) => {
                 let a = self.cond(a, depth + 1)?;
-                Compiled::Bool(Box::new(move |env| !a(env)))
+                Compiled::Bool(lift1!(BoolExpr, BoolExpr, a, |a| !a))
             }
             ExprKind::Binary(op, a, b) => match family(*op) {
                 Some(fam) => self.chain(e, fam, depth)?,
@@ -276,9 +401,9 @@ impl Compiler<'_, '_> {
             let k = scope.vars[..i].iter().filter(|(_, t)| (*t == Ty::Set) == (ty == Ty::Set)).count();
             let (lo, hi) = scope.int_range;
             return Some(match ty {
-                Ty::Set => Compiled::Set(Box::new(move |env| env.sets[k])),
-                Ty::Int => Compiled::Int(Box::new(move |env| env.ints[k]), Range { lo, hi }),
-                Ty::Bool => Compiled::Bool(Box::new(move |env| env.ints[k] != 0)),
+                Ty::Set => Compiled::Set(SetExpr::Var(k)),
+                Ty::Int => Compiled::Int(IntExpr::Var(k), Range { lo, hi }),
+                Ty::Bool => Compiled::Bool(BoolExpr::Var(k)),
             });
         }
         if let Some(i) = scope.elements.iter().position(|n| n == w) {
@@ -289,11 +414,11 @@ impl Compiler<'_, '_> {
                 );
                 return None;
             };
-            return Some(Compiled::Set(Box::new(move |_| bit)));
+            return Some(Compiled::Set(SetExpr::Const(bit)));
         }
         match w {
-            "yes" => return Some(Compiled::Bool(Box::new(|_| true))),
-            "no" => return Some(Compiled::Bool(Box::new(|_| false))),
+            "yes" => return Some(Compiled::Bool(BoolExpr::Const(true))),
+            "no" => return Some(Compiled::Bool(BoolExpr::Const(false))),
             _ => {}
         }
         if let Some((_, why)) = scope.unavailable.iter().find(|(n, _)| *n == w) {
@@ -360,7 +485,7 @@ impl Compiler<'_, '_> {
                 }
                 match acc {
                     Compiled::Int(first, mut range) => {
-                        let mut rest: Vec<(BinOp, IntFn)> = Vec::with_capacity(links.len());
+                        let mut rest: Vec<(BinOp, IntExpr)> = Vec::with_capacity(links.len());
                         for &(op, r, span) in &links {
                             let (f, fr) = match self.node(r, depth + 1)? {
                                 Compiled::Int(f, fr) => (f, fr),
@@ -370,12 +495,14 @@ impl Compiler<'_, '_> {
                             rest.push((op, f));
                         }
                         Some(Compiled::Int(
-                            Box::new(move |env| rest.iter().fold(first(env), |acc, (op, f)| apply(*op, acc, f(env)))),
+                            IntExpr::Fn(Box::new(move |env| {
+                                rest.iter().fold(first.eval(env), |acc, (op, f)| apply(*op, acc, f.eval(env)))
+                            })),
                             range,
                         ))
                     }
                     Compiled::Set(first) => {
-                        let mut rest: Vec<(bool, SetFn)> = Vec::with_capacity(links.len());
+                        let mut rest: Vec<(bool, SetExpr)> = Vec::with_capacity(links.len());
                         for &(op, r, span) in &links {
                             let f = match self.node(r, depth + 1)? {
                                 Compiled::Set(f) => f,
@@ -386,9 +513,15 @@ impl Compiler<'_, '_> {
                             }
                             rest.push((op == BinOp::Sub, f));
                         }
-                        Some(Compiled::Set(Box::new(move |env| {
-                            rest.iter().fold(first(env), |acc, (minus, f)| if *minus { acc & !f(env) } else { acc | f(env) })
-                        })))
+                        Some(Compiled::Set(SetExpr::Fn(Box::new(move |env| {
+                            rest.iter().fold(first.eval(env), |acc, (minus, f)| {
+                                if *minus {
+                                    acc & !f.eval(env)
+                                } else {
+                                    acc | f.eval(env)
+                                }
+                            })
+                        }))))
                     }
                     Compiled::Bool(_) => {
                         let (op, r, span) = links[0];
@@ -446,17 +579,18 @@ impl Compiler<'_, '_> {
                 let r = self.arith_range(span, op, xr, yr)?;
                 Some(Compiled::Int(
                     match op {
-                        BinOp::Add => Box::new(move |env| x(env).wrapping_add(y(env))),
-                        BinOp::Sub => Box::new(move |env| x(env).wrapping_sub(y(env))),
-                        BinOp::Mul => Box::new(move |env| x(env).wrapping_mul(y(env))),
-                        _ => Box::new(move |env| apply(op, x(env), y(env))),
+                        BinOp::Add => lift2!(IntExpr, IntExpr, x, IntExpr, y, |a, b| a.wrapping_add(b)),
+                        BinOp::Sub => lift2!(IntExpr, IntExpr, x, IntExpr, y, |a, b| a.wrapping_sub(b)),
+                        BinOp::Mul => lift2!(IntExpr, IntExpr, x, IntExpr, y, |a, b| a.wrapping_mul(b)),
+                        BinOp::Div => lift2!(IntExpr, IntExpr, x, IntExpr, y, |a, b| a.checked_div(b).unwrap_or(0)),
+                        _ => lift2!(IntExpr, IntExpr, x, IntExpr, y, |a, b| a.checked_rem(b).unwrap_or(0)),
                     },
                     r,
                 ))
             }
             (Compiled::Set(x), Compiled::Set(y)) => match op {
-                BinOp::Add => Some(Compiled::Set(Box::new(move |env| x(env) | y(env)))),
-                BinOp::Sub => Some(Compiled::Set(Box::new(move |env| x(env) & !y(env)))),
+                BinOp::Add => Some(Compiled::Set(lift2!(SetExpr, SetExpr, x, SetExpr, y, |a, b| a | b))),
+                BinOp::Sub => Some(Compiled::Set(lift2!(SetExpr, SetExpr, x, SetExpr, y, |a, b| a & !b))),
                 _ => self.not_for_sets(span, op),
             },
             (x, y) => self.between(span, op, x.ty(), y.ty()),
@@ -469,30 +603,36 @@ impl Compiler<'_, '_> {
             In | NotIn => {
                 let (x, y) = (self.set(a, depth + 1), self.set(b, depth + 1));
                 let (x, y) = (x?, y?);
-                let neg = op == NotIn;
-                Some(Compiled::Bool(Box::new(move |env| (x(env) & !y(env) == 0) != neg)))
+                Some(Compiled::Bool(if op == NotIn {
+                    lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a & !b != 0)
+                } else {
+                    lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a & !b == 0)
+                }))
             }
             _ => {
                 let (x, y) = (self.node(a, depth + 1), self.node(b, depth + 1));
                 let (x, y) = (x?, y?);
                 match (x, y) {
                     (Compiled::Int(x, _), Compiled::Int(y, _)) => Some(Compiled::Bool(match op {
-                        Eq => Box::new(move |env| x(env) == y(env)),
-                        Ne => Box::new(move |env| x(env) != y(env)),
-                        Lt => Box::new(move |env| x(env) < y(env)),
-                        Le => Box::new(move |env| x(env) <= y(env)),
-                        Gt => Box::new(move |env| x(env) > y(env)),
-                        _ => Box::new(move |env| x(env) >= y(env)),
+                        Eq => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a == b),
+                        Ne => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a != b),
+                        Lt => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a < b),
+                        Le => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a <= b),
+                        Gt => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a > b),
+                        _ => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a >= b),
                     })),
                     (Compiled::Set(x), Compiled::Set(y)) => match op {
-                        Eq => Some(Compiled::Bool(Box::new(move |env| x(env) == y(env)))),
-                        Ne => Some(Compiled::Bool(Box::new(move |env| x(env) != y(env)))),
+                        Eq => Some(Compiled::Bool(lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a == b))),
+                        Ne => Some(Compiled::Bool(lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a != b))),
                         _ => self.not_for_sets(e.span, op),
                     },
-                    (Compiled::Bool(x), Compiled::Bool(y)) if matches!(op, Eq | Ne) => {
-                        let ne = op == Ne;
-                        Some(Compiled::Bool(Box::new(move |env| (x(env) == y(env)) != ne)))
-                    }
+                    (Compiled::Bool(x), Compiled::Bool(y)) if matches!(op, Eq | Ne) => Some(Compiled::Bool(
+                        if op == Ne {
+                            lift2!(BoolExpr, BoolExpr, x, BoolExpr, y, |a, b| a != b)
+                        } else {
+                            lift2!(BoolExpr, BoolExpr, x, BoolExpr, y, |a, b| a == b)
+                        },
+                    )),
                     (x, y) => self.between(e.span, op, x.ty(), y.ty()),
                 }
             }
@@ -514,7 +654,7 @@ impl Compiler<'_, '_> {
                 let w = scope.weights.to_vec();
                 if name == "count" {
                     return Some(Compiled::Int(
-                        Box::new(move |env| s(env).count_ones() as i64),
+                        lift1!(IntExpr, SetExpr, s, |a| a.count_ones() as i64),
                         Range { lo: 0, hi: scope.elements.len() as i64 },
                     ));
                 }
@@ -525,19 +665,22 @@ impl Compiler<'_, '_> {
                 };
                 // The weight of the heaviest (`highest`) or lightest element of the set.
                 let heavier = name == "highest";
-                Some(Compiled::Int(
-                    Box::new(move |env| {
-                        let mut m = s(env);
-                        let mut best: Option<i64> = None;
-                        while m != 0 {
-                            let i = m.trailing_zeros() as usize;
-                            m &= m - 1;
-                            if best.is_none_or(|b| if heavier { w[i] > b } else { w[i] < b }) {
-                                best = Some(w[i]);
-                            }
+                let weigh = move |mut m: u64| {
+                    let mut best: Option<i64> = None;
+                    while m != 0 {
+                        let i = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        if best.is_none_or(|b| if heavier { w[i] > b } else { w[i] < b }) {
+                            best = Some(w[i]);
                         }
-                        best.unwrap_or(0)
-                    }),
+                    }
+                    best.unwrap_or(0)
+                };
+                Some(Compiled::Int(
+                    match s.constant() {
+                        Some(m) => IntExpr::Const(weigh(m)),
+                        None => IntExpr::Fn(Box::new(move |env| weigh(s.eval(env)))),
+                    },
                     range,
                 ))
             }
@@ -562,14 +705,14 @@ impl Compiler<'_, '_> {
                     });
                 }
                 Some(Compiled::Int(
-                    Box::new(move |env| {
-                        let it = fs.iter().map(|f| f(env));
+                    IntExpr::Fn(Box::new(move |env| {
+                        let it = fs.iter().map(|f| f.eval(env));
                         if is_min {
                             it.min().unwrap_or(0)
                         } else {
                             it.max().unwrap_or(0)
                         }
-                    }),
+                    })),
                     range.expect("at least one argument"),
                 ))
             }
@@ -586,15 +729,23 @@ impl Compiler<'_, '_> {
                 let (c, x, y) = (c?, x?, y?);
                 match (x, y) {
                     (Compiled::Int(x, xr), Compiled::Int(y, yr)) => Some(Compiled::Int(
-                        Box::new(move |env| if c(env) { x(env) } else { y(env) }),
+                        IntExpr::Fn(Box::new(move |env| if c.eval(env) { x.eval(env) } else { y.eval(env) })),
                         xr.union(yr),
                     )),
-                    (Compiled::Set(x), Compiled::Set(y)) => {
-                        Some(Compiled::Set(Box::new(move |env| if c(env) { x(env) } else { y(env) })))
-                    }
-                    (Compiled::Bool(x), Compiled::Bool(y)) => {
-                        Some(Compiled::Bool(Box::new(move |env| if c(env) { x(env) } else { y(env) })))
-                    }
+                    (Compiled::Set(x), Compiled::Set(y)) => Some(Compiled::Set(SetExpr::Fn(Box::new(move |env| {
+                        if c.eval(env) {
+                            x.eval(env)
+                        } else {
+                            y.eval(env)
+                        }
+                    })))),
+                    (Compiled::Bool(x), Compiled::Bool(y)) => Some(Compiled::Bool(BoolExpr::Fn(Box::new(move |env| {
+                        if c.eval(env) {
+                            x.eval(env)
+                        } else {
+                            y.eval(env)
+                        }
+                    })))),
                     (x, y) => {
                         self.cx.push(
                             Diag::error(
@@ -633,28 +784,29 @@ fn apply(op: BinOp, x: i64, y: i64) -> i64 {
 
 /// `first` then each `(is or, operand)` left to right, short-circuiting
 /// like the nested operators would.
-fn logic(first: BoolFn, rest: Vec<(bool, BoolFn)>) -> BoolFn {
+fn logic(first: BoolExpr, rest: Vec<(bool, BoolExpr)>) -> BoolExpr {
     match rest.len() {
         0 => first,
         1 => {
             let (or, y) = rest.into_iter().next().expect("one operand");
-            if or {
-                Box::new(move |env| first(env) || y(env))
-            } else {
-                Box::new(move |env| first(env) && y(env))
+            match (or, first, y) {
+                (true, BoolExpr::Fn(f), BoolExpr::Fn(g)) => BoolExpr::Fn(Box::new(move |env| f(env) || g(env))),
+                (false, BoolExpr::Fn(f), BoolExpr::Fn(g)) => BoolExpr::Fn(Box::new(move |env| f(env) && g(env))),
+                (true, x, y) => BoolExpr::Fn(Box::new(move |env| x.eval(env) || y.eval(env))),
+                (false, x, y) => BoolExpr::Fn(Box::new(move |env| x.eval(env) && y.eval(env))),
             }
         }
         _ if rest.iter().all(|(or, _)| *or) => {
-            let all: Vec<BoolFn> = std::iter::once(first).chain(rest.into_iter().map(|(_, f)| f)).collect();
-            Box::new(move |env| all.iter().any(|f| f(env)))
+            let all: Vec<BoolExpr> = std::iter::once(first).chain(rest.into_iter().map(|(_, f)| f)).collect();
+            BoolExpr::Fn(Box::new(move |env| all.iter().any(|f| f.eval(env))))
         }
         _ if rest.iter().all(|(or, _)| !*or) => {
-            let all: Vec<BoolFn> = std::iter::once(first).chain(rest.into_iter().map(|(_, f)| f)).collect();
-            Box::new(move |env| all.iter().all(|f| f(env)))
+            let all: Vec<BoolExpr> = std::iter::once(first).chain(rest.into_iter().map(|(_, f)| f)).collect();
+            BoolExpr::Fn(Box::new(move |env| all.iter().all(|f| f.eval(env))))
         }
-        _ => Box::new(move |env| {
-            rest.iter().fold(first(env), |acc, (or, f)| if *or { acc || f(env) } else { acc && f(env) })
-        }),
+        _ => BoolExpr::Fn(Box::new(move |env| {
+            rest.iter().fold(first.eval(env), |acc, (or, f)| if *or { acc || f.eval(env) } else { acc && f.eval(env) })
+        })),
     }
 }
 

@@ -6,10 +6,10 @@ use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
 use crate::engines::referee::{
-    Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, VARS,
+    pack, Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, VARS,
 };
 use crate::engines::Engine;
-use crate::expr::{compile_bool, compile_int, compile_set, BoolFn, Env, Scope, SetFn};
+use crate::expr::{compile_bool, compile_int, compile_set, BoolExpr, Env, Scope, SetExpr};
 use crate::game::Game;
 use crate::source::Span;
 use crate::syntax::{Expr, Property, Section};
@@ -73,7 +73,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         Scope { vars: &VARS, elements: &names, weights: &values, element: "a ball", int_range, unavailable: &[] };
     let foul_scope = Scope { vars: &VARS[..5], unavailable: &NO_FOUL, ..scope };
     let cue = balls.iter().position(|b| b.cue)?;
-    let cond = |p: Option<&Property>, cx: &mut Cx| -> Option<BoolFn> {
+    let cond = |p: Option<&Property>, cx: &mut Cx| -> Option<BoolExpr> {
         let e = cx.one(p?, "a condition")?;
         compile_bool(e, &scope, cx)
     };
@@ -219,7 +219,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     // respot
     let respot = respot?;
     let rb = Block::of_section(respot);
-    let set_of = |p: &Property, cx: &mut Cx| -> Option<(SetFn, Span)> {
+    let set_of = |p: &Property, cx: &mut Cx| -> Option<(SetExpr, Span)> {
         let e: &Expr = cx.one(p, "a set of balls")?;
         compile_set(e, &scope, cx).map(|f| (f, e.span))
     };
@@ -235,7 +235,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     // A fair stroke that respots an alternate ball keeps the first phase
     // going forever.
     let worst = Probe { sets: [all_objects; 4], ints: [int_range.1, 0] };
-    let back = first_phase(&worst.env()) & alt_mask;
+    let back = first_phase.eval(&worst.env()) & alt_mask;
     if back != 0 {
         let b = back.trailing_zeros() as usize;
         cx.push(
@@ -255,7 +255,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     for &b in &sequence {
         let one = 1u64 << b;
         let fair = Probe { sets: [one; 4], ints: [1, 0] };
-        if second(&fair.env()) & one != 0 {
+        if second.eval(&fair.env()) & one != 0 {
             cx.push(
                 Diag::error(
                     codes::SEQUENCE_NEVER_ENDS,
@@ -295,7 +295,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let last = sequence.last().copied().or_else(|| (alt_mask != 0).then(|| alt_mask.trailing_zeros() as usize));
     let last_pot = last.map(|b| Probe { sets: [1 << b; 4], ints: [1, 0] });
     if let (Some(b), Some(probe)) = (last, &last_pot) {
-        if !ends(&probe.env()) {
+        if !ends.eval(&probe.env()) {
             let p = end_when.expect("compiled");
             cx.push(
                 Diag::error(
@@ -313,7 +313,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
             cx.push(missing_line(output, "draw", "\"Draw\"", "a tie ends the frame drawn (`tie { draw: yes }`)"));
         }
         out.tie = None;
-        Tie { draw, respot: Box::new(|_| 0), next: Next::Lot, in_hand: true }
+        Tie { draw, respot: SetExpr::Const(0), next: Next::Lot, in_hand: true }
     } else {
         let need = |key: &str, example: &str, cx: &mut Cx| {
             cx.push(
@@ -338,7 +338,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         let (respot_fn, respot_span) = tie_respot.flatten()?;
         let rule = Tie { draw, respot: respot_fn, next: next.flatten()?, in_hand: tie_in_hand.flatten()? };
         if let (Some(b), Some(probe)) = (last, &last_pot) {
-            if (rule.respot)(&probe.env()) >> b & 1 == 0 {
+            if rule.respot.eval(&probe.env()) >> b & 1 == 0 {
                 cx.push(
                     Diag::error(
                         codes::FRAME_NEVER_ENDS,
@@ -360,6 +360,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let output_span = |key: &str| output.map_or(Span::default(), |o| o.span_of(key));
     Some(Referee {
         counts: balls.iter().map(|b| b.count).collect(),
+        keys: names.iter().map(|n| (pack(n.as_bytes()), n.len())).collect(),
         names,
         values,
         cue,

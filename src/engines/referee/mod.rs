@@ -24,7 +24,7 @@ pub mod lower;
 use crate::game::{Explain, Explanation, Game, RunOptions};
 
 use crate::diag::did_you_mean;
-use crate::expr::{BoolFn, Env, IntFn, SetFn, Ty};
+use crate::expr::{BoolExpr, Env, IntExpr, SetExpr, Ty};
 use crate::game::records::Counted;
 use crate::game::{Input, InputError, Line, Output, RunError, Token};
 use crate::source::Span;
@@ -62,7 +62,7 @@ pub enum Nominate {
 /// A foul condition.
 pub struct Foul {
     pub name: String,
-    pub when: BoolFn,
+    pub when: BoolExpr,
     /// The `foul` section's header (for explanations).
     pub span: Span,
 }
@@ -84,7 +84,7 @@ pub struct Tie {
     pub draw: bool,
     /// Replay: the balls of this set that were on the table before the
     /// stroke are put back as they were.
-    pub respot: SetFn,
+    pub respot: SetExpr,
     pub next: Next,
     pub in_hand: bool,
 }
@@ -173,6 +173,8 @@ pub struct Wording {
 /// The lowered rules of a referee game.
 pub struct Referee {
     pub names: Vec<String>,
+    /// Each name's first 8 bytes packed, and its length (see [`pack`]).
+    pub keys: Vec<(u64, usize)>,
     pub values: Vec<i64>,
     /// Balls of each kind at the start of a frame (the cue ball: 1).
     pub counts: Vec<u32>,
@@ -184,25 +186,25 @@ pub struct Referee {
     pub sequence_mask: u64,
     pub nominate: Nominate,
     pub fouls: Vec<Foul>,
-    pub penalty: IntFn,
+    pub penalty: IntExpr,
     pub penalty_min: i64,
     pub penalty_max: i64,
     /// Balls respotted after a fair stroke of the first phase.
-    pub respot_first: SetFn,
+    pub respot_first: SetExpr,
     /// After a foul in the first phase (`None`: `respot_first`).
-    pub respot_first_foul: Option<SetFn>,
+    pub respot_first_foul: Option<SetExpr>,
     /// After a fair stroke of the second phase.
-    pub respot_second: SetFn,
+    pub respot_second: SetExpr,
     /// After a foul in the second phase (`None`: `respot_second`).
-    pub respot_second_foul: Option<SetFn>,
+    pub respot_second_foul: Option<SetExpr>,
     /// The striker's visit goes on after the stroke.
-    pub continues: BoolFn,
+    pub continues: BoolExpr,
     /// The next player has the cue ball in hand.
-    pub in_hand: BoolFn,
+    pub in_hand: BoolExpr,
     /// The opponent may ask the striker to play again.
-    pub play_again_after: BoolFn,
+    pub play_again_after: BoolExpr,
     /// The stroke ends the frame (or ties it).
-    pub end: BoolFn,
+    pub end: BoolExpr,
     pub tie: Tie,
     /// Ball indices in ascending value (the order of respot lists).
     pub by_value: Vec<usize>,
@@ -268,6 +270,17 @@ pub struct Outcome {
     pub ending: Option<Ending>,
 }
 
+/// The first 8 bytes of a name as a number, for a lookup with one
+/// comparison per name (with the length).
+#[inline(always)]
+pub fn pack(bytes: &[u8]) -> u64 {
+    let mut k = 0u64;
+    for (i, &b) in bytes.iter().take(8).enumerate() {
+        k |= (b as u64) << (8 * i);
+    }
+    k
+}
+
 /// A score passed `i64::MAX` (only with penalties near 2^63).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScoreOverflow;
@@ -327,11 +340,11 @@ impl Referee {
 
     /// True when one of the foul conditions holds.
     pub fn is_foul(&self, env: &Env) -> bool {
-        self.fouls.iter().any(|f| (f.when)(env))
+        self.fouls.iter().any(|f| f.when.eval(env))
     }
 
     /// The respot set that applies after a stroke of this phase.
-    pub fn respot_rule(&self, first_phase: bool, foul: bool) -> &SetFn {
+    pub fn respot_rule(&self, first_phase: bool, foul: bool) -> &SetExpr {
         match (first_phase, foul) {
             (true, false) => &self.respot_first,
             (true, true) => self.respot_first_foul.as_ref().unwrap_or(&self.respot_first),
@@ -349,11 +362,11 @@ impl Referee {
         let env = Env { sets: &sets, ints: &ints };
         let potted = sets[1];
         let object_potted = potted & !(1u64 << self.cue);
-        let ends = (self.end)(&env);
+        let ends = self.end.eval(&env);
         let mut out = Outcome {
             foul,
-            turn_ends: !(self.continues)(&env),
-            play_again: (self.play_again_after)(&env),
+            turn_ends: !self.continues.eval(&env),
+            play_again: self.play_again_after.eval(&env),
             ..Outcome::default()
         };
         let first_phase = !st.second_phase;
@@ -367,7 +380,7 @@ impl Referee {
             }
         }
         // A stroke that ends the frame respots nothing of its own.
-        let respot = if ends { 0 } else { self.respot_rule(first_phase, foul)(&env) & object_potted };
+        let respot = if ends { 0 } else { self.respot_rule(first_phase, foul).eval(&env) & object_potted };
         if respot != 0 {
             for &b in &s.potted {
                 if respot >> b & 1 == 1 {
@@ -379,7 +392,7 @@ impl Referee {
         }
         out.respot = respot;
         if foul {
-            let p = (self.penalty)(&env).clamp(self.penalty_min, self.penalty_max);
+            let p = self.penalty.eval(&env).clamp(self.penalty_min, self.penalty_max);
             out.penalty = p;
             let other = &mut st.scores[1 - st.player];
             *other = other.checked_add(p).ok_or(ScoreOverflow)?;
@@ -392,7 +405,7 @@ impl Referee {
             let mine = &mut st.scores[st.player];
             *mine = mine.checked_add(points).ok_or(ScoreOverflow)?;
         }
-        st.in_hand = (self.in_hand)(&env);
+        st.in_hand = self.in_hand.eval(&env);
         if ends {
             let striker = st.player;
             let ending = if st.scores[0] != st.scores[1] {
@@ -401,7 +414,7 @@ impl Referee {
                 Ending::Draw
             } else {
                 // The tie's balls are back as they were before the stroke.
-                let back = (self.tie.respot)(&env) & sets[3];
+                let back = self.tie.respot.eval(&env) & sets[3];
                 for &b in &s.potted {
                     if back >> b & 1 == 1 {
                         st.counts[b] += 1;
@@ -464,13 +477,32 @@ impl Referee {
             }
             Some(b)
         };
-        taken.clear();
-        taken.resize(self.names.len(), 0);
+        // `taken` is all zeros between strokes: only the balls potted are
+        // counted, then cleared.
+        if taken.len() != self.names.len() {
+            taken.resize(self.names.len(), 0);
+        }
+        let counted = self.count_potted(toks, st, taken, stroke);
+        for &b in &stroke.potted {
+            taken[b] = 0;
+        }
+        counted
+    }
+
+    #[inline(always)]
+    fn count_potted(
+        &self,
+        toks: crate::game::input::Tokens,
+        st: &State,
+        taken: &mut [u32],
+        stroke: &mut Stroke,
+    ) -> Result<(), InputError> {
         for t in toks {
             let b = self.ball(t.text).ok_or_else(|| self.unknown_ball(&t, false))?;
             taken[b] += 1;
             if taken[b] > st.counts[b] {
                 let left = st.counts[b];
+                taken[b] -= 1;
                 return Err(t.error(if left == 0 {
                     format!("`{}` is not on the table: it cannot be potted", t.text)
                 } else {
@@ -487,8 +519,11 @@ impl Referee {
         Ok(())
     }
 
+    #[inline(always)]
     fn ball(&self, text: &str) -> Option<usize> {
-        self.names.iter().position(|n| n == text)
+        let b = text.as_bytes();
+        let key = (pack(b), b.len());
+        self.keys.iter().position(|&k| k == key).filter(|&i| b.len() <= 8 || self.names[i].as_bytes() == b)
     }
 
     fn unknown_ball(&self, tok: &Token, first: bool) -> InputError {
@@ -515,7 +550,7 @@ impl Referee {
     /// The balls of the kinds in `mask`, `times(kind)` of each, in
     /// ascending value.
     pub fn respot_names(&self, mask: u64, times: impl Fn(usize) -> u32) -> Vec<&str> {
-        let mut names = Vec::new();
+        let mut names = Vec::with_capacity(8);
         for &b in self.by_value.iter().filter(|&&b| mask >> b & 1 == 1) {
             for _ in 0..times(b) {
                 names.push(self.names[b].as_str());
@@ -809,13 +844,13 @@ impl Referee {
                 e.values.push(("first".into(), hit));
                 e.values.push(("potted".into(), pots.clone()));
                 e.values.push(("on".into(), self.list(on)));
-                let fired: Vec<&Foul> = self.fouls.iter().filter(|f| (f.when)(&env)).collect();
+                let fired: Vec<&Foul> = self.fouls.iter().filter(|f| f.when.eval(&env)).collect();
                 for f in &fired {
                     e.rules.push((f.span, "holds".to_string()));
                 }
                 let other = players[1 - striker];
                 if o.foul {
-                    let raw = (self.penalty)(&env);
+                    let raw = self.penalty.eval(&env);
                     e.rules.push((sp.penalty, format!("= {raw}")));
                     if raw < self.penalty_min {
                         e.rules.push((sp.min, format!("raised to {}", self.penalty_min)));
