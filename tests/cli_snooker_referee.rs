@@ -1,7 +1,7 @@
 //! Input errors of the Snooker Referee, through the real binary: exit code
 //! 4, the output of the frames before the error on stdout, the line and
-//! column of the error on stderr. Then the hardening rows of the referee
-//! (tests/README.md): streamed output within a frame that never ends,
+//! column of the error on stderr. Then the referee's rows of the
+//! adversarial review (M4, L4, M5, W5, B7, P3): streamed output within a frame that never ends,
 //! bounded memory for huge templates, scores that cannot wrap, deep rule
 //! expressions, the frame limit, and frames flushed one by one on a
 //! terminal.

@@ -310,7 +310,10 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     }
     let tie_rule = if draw {
         if out.draw.is_none() {
-            cx.push(missing_line(output, "draw", "\"Draw\"", "a tie ends the frame drawn (`tie { draw: yes }`)"));
+            cx.push(
+                missing_line(output, "draw", "\"Draw\"", "a tie ends the frame drawn")
+                    .note(tie.span_of("draw"), "ties are draws here"),
+            );
         }
         out.tie = None;
         Tie { draw, respot: SetExpr::Const(0), next: Next::Lot, in_hand: true }
@@ -332,7 +335,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
             need("in-hand", "yes", cx);
         }
         if out.tie.is_none() {
-            cx.push(missing_line(output, "tie", "\"Tie\"", "a tie is replayed"));
+            cx.push(missing_line(output, "tie", "\"Tie\"", "a tie is replayed").note(tie.head, "the tie rule"));
         }
         out.draw = None;
         let (respot_fn, respot_span) = tie_respot.flatten()?;
@@ -411,7 +414,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
             foul: output_span("foul"),
             wins: output_span("wins"),
             end: end.span_of("when"),
-            tie: tie.head,
+            tie: tie.span_of("respot"),
+            next: tie.span_of("next"),
             draw: tie.span_of("draw"),
         },
     })

@@ -106,7 +106,9 @@ pub struct RefereeSpans {
     pub foul: Span,
     pub wins: Span,
     pub end: Span,
+    /// The tie's `respot`, `next` and `draw`.
     pub tie: Span,
+    pub next: Span,
     pub draw: Span,
 }
 
@@ -810,7 +812,7 @@ impl Referee {
             Event::Lot { player, players } => each(Explanation {
                 output: text(lines),
                 summary: format!("{} won the lot and plays next", players[player]),
-                rules: vec![(sp.tie, "after a tie, a lot names the next player".to_string())],
+                rules: vec![(sp.next, "after a tie, a lot names the next player".to_string())],
                 ..Default::default()
             }),
             Event::Before { st, stroke } => {
