@@ -429,12 +429,8 @@ impl Compiler<'_, '_> {
             );
             return None;
         }
-        let known = scope
-            .vars
-            .iter()
-            .map(|(n, _)| *n)
-            .chain(scope.elements.iter().map(String::as_str))
-            .chain(["yes", "no"]);
+        let known =
+            scope.vars.iter().map(|(n, _)| *n).chain(scope.elements.iter().map(String::as_str)).chain(["yes", "no"]);
         let what = format!("{} or a variable", scope.element);
         let d = Diag::error(codes::UNKNOWN_NAME, e.span, format!("expected {what}, found `{w}`"))
             .label(format!("not {what}"));
@@ -626,13 +622,13 @@ impl Compiler<'_, '_> {
                         Ne => Some(Compiled::Bool(lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a != b))),
                         _ => self.not_for_sets(e.span, op),
                     },
-                    (Compiled::Bool(x), Compiled::Bool(y)) if matches!(op, Eq | Ne) => Some(Compiled::Bool(
-                        if op == Ne {
+                    (Compiled::Bool(x), Compiled::Bool(y)) if matches!(op, Eq | Ne) => {
+                        Some(Compiled::Bool(if op == Ne {
                             lift2!(BoolExpr, BoolExpr, x, BoolExpr, y, |a, b| a != b)
                         } else {
                             lift2!(BoolExpr, BoolExpr, x, BoolExpr, y, |a, b| a == b)
-                        },
-                    )),
+                        }))
+                    }
                     (x, y) => self.between(e.span, op, x.ty(), y.ty()),
                 }
             }
@@ -732,20 +728,26 @@ impl Compiler<'_, '_> {
                         IntExpr::Fn(Box::new(move |env| if c.eval(env) { x.eval(env) } else { y.eval(env) })),
                         xr.union(yr),
                     )),
-                    (Compiled::Set(x), Compiled::Set(y)) => Some(Compiled::Set(SetExpr::Fn(Box::new(move |env| {
-                        if c.eval(env) {
-                            x.eval(env)
-                        } else {
-                            y.eval(env)
-                        }
-                    })))),
-                    (Compiled::Bool(x), Compiled::Bool(y)) => Some(Compiled::Bool(BoolExpr::Fn(Box::new(move |env| {
-                        if c.eval(env) {
-                            x.eval(env)
-                        } else {
-                            y.eval(env)
-                        }
-                    })))),
+                    (Compiled::Set(x), Compiled::Set(y)) => {
+                        Some(Compiled::Set(SetExpr::Fn(Box::new(
+                            move |env| {
+                                if c.eval(env) {
+                                    x.eval(env)
+                                } else {
+                                    y.eval(env)
+                                }
+                            },
+                        ))))
+                    }
+                    (Compiled::Bool(x), Compiled::Bool(y)) => {
+                        Some(Compiled::Bool(BoolExpr::Fn(Box::new(move |env| {
+                            if c.eval(env) {
+                                x.eval(env)
+                            } else {
+                                y.eval(env)
+                            }
+                        }))))
+                    }
                     (x, y) => {
                         self.cx.push(
                             Diag::error(
@@ -832,12 +834,13 @@ mod tests {
     }
 
     const ELEMENTS: [&str; 3] = ["A", "B", "C"];
-    const VARS: [(&str, Ty); 4] = [("x", Ty::Set), ("k", Ty::Int), ("y", Ty::Set), ("f", Ty::Bool)];
+    const VARS: [(&str, Ty); 6] =
+        [("x", Ty::Set), ("k", Ty::Int), ("y", Ty::Set), ("f", Ty::Bool), ("p", Ty::Bool), ("q", Ty::Bool)];
 
     fn with_scope<T>(run: impl FnOnce(&Scope, &mut Cx) -> T) -> T {
         let elements: Vec<String> = ELEMENTS.iter().map(|s| s.to_string()).collect();
         let weights = [1, 5, 3];
-        let unavailable = [("g", "not here")];
+        let unavailable = [("z", "not here")];
         let scope = Scope {
             vars: &VARS,
             elements: &elements,
@@ -855,11 +858,11 @@ mod tests {
             let sub = compile_bool(&bin(BinOp::In, bin(BinOp::Sub, w("x"), w("A")), w("y")), scope, cx).unwrap();
             let (hi, range) = compile_int(&call("highest", vec![w("x")]), scope, cx).unwrap();
             assert_eq!(range, Range { lo: 0, hi: 5 });
-            let env = Env { sets: &[0b011, 0b010], ints: &[0, 0] };
-            assert!(sub(&env));
-            assert_eq!(hi(&env), 5);
-            let env = Env { sets: &[0b110, 0b010], ints: &[0, 0] };
-            assert!(!sub(&env));
+            let env = Env { sets: &[0b011, 0b010], ints: &[0, 0, 0, 0] };
+            assert!(sub.eval(&env));
+            assert_eq!(hi.eval(&env), 5);
+            let env = Env { sets: &[0b110, 0b010], ints: &[0, 0, 0, 0] };
+            assert!(!sub.eval(&env));
             assert!(compile_bool(&w("D"), scope, cx).is_none());
             assert!(cx.has_errors());
         });
@@ -870,11 +873,11 @@ mod tests {
         with_scope(|scope, cx| {
             let k = compile_int(&w("k"), scope, cx).unwrap().0;
             let f = compile_bool(&w("f"), scope, cx).unwrap();
-            let env = Env { sets: &[0, 0], ints: &[7, 1] };
-            assert_eq!(k(&env), 7);
-            assert!(f(&env));
-            let env = Env { sets: &[0, 0], ints: &[7, 0] };
-            assert!(!f(&env));
+            let env = Env { sets: &[0, 0], ints: &[7, 1, 0, 0] };
+            assert_eq!(k.eval(&env), 7);
+            assert!(f.eval(&env));
+            let env = Env { sets: &[0, 0], ints: &[7, 0, 0, 0] };
+            assert!(!f.eval(&env));
         });
     }
 
@@ -882,11 +885,11 @@ mod tests {
     fn if_picks_a_side_and_unavailable_names_say_why() {
         with_scope(|scope, cx| {
             let s = compile_set(&call("if", vec![w("f"), w("x"), w("y")]), scope, cx).unwrap();
-            assert_eq!(s(&Env { sets: &[1, 2], ints: &[0, 1] }), 1);
-            assert_eq!(s(&Env { sets: &[1, 2], ints: &[0, 0] }), 2);
-            assert!(compile_bool(&w("yes"), scope, cx).unwrap()(&Env { sets: &[], ints: &[] }));
-            assert!(compile_bool(&w("g"), scope, cx).is_none());
-            assert_eq!(cx.diags.last().unwrap().message, "`g` cannot be used here");
+            assert_eq!(s.eval(&Env { sets: &[1, 2], ints: &[0, 1, 0, 0] }), 1);
+            assert_eq!(s.eval(&Env { sets: &[1, 2], ints: &[0, 0, 0, 0] }), 2);
+            assert_eq!(compile_bool(&w("yes"), scope, cx).unwrap().constant(), Some(true));
+            assert!(compile_bool(&w("z"), scope, cx).is_none());
+            assert_eq!(cx.diags.last().unwrap().message, "`z` cannot be used here");
             assert!(compile_set(&call("if", vec![w("f"), w("x"), n(1)]), scope, cx).is_none());
         });
     }
@@ -901,17 +904,23 @@ mod tests {
                 e = bin(BinOp::Or, e, bin(BinOp::In, w("B"), w("x")));
             }
             let f = compile_bool(&e, scope, cx).unwrap();
-            assert!(f(&Env { sets: &[0b10, 0], ints: &[0, 0] }));
-            assert!(!f(&Env { sets: &[0b100, 0], ints: &[0, 0] }));
+            assert!(f.eval(&Env { sets: &[0b10, 0], ints: &[0, 0, 0, 0] }));
+            assert!(!f.eval(&Env { sets: &[0b100, 0], ints: &[0, 0, 0, 0] }));
             std::mem::forget(e); // dropping the AST recurses: not what is tested
-            // a and b or c: mixed runs keep their meaning.
-            let t = |v: bool| if v { w("yes") } else { w("no") };
-            for (a, b, c) in [(true, false, true), (false, true, true), (true, true, false), (false, false, false)] {
-                let e = bin(BinOp::Or, bin(BinOp::And, t(a), t(b)), t(c));
-                let e2 = bin(BinOp::And, bin(BinOp::Or, t(a), t(b)), t(c));
-                let env = Env { sets: &[0, 0], ints: &[0, 0] };
-                assert_eq!(compile_bool(&e, scope, cx).unwrap()(&env), (a && b) || c);
-                assert_eq!(compile_bool(&e2, scope, cx).unwrap()(&env), (a || b) && c);
+                                 // f and p or q, (f or p) and q: mixed runs keep their meaning,
+                                 // for variables (read at run time) and constants (folded).
+            for bits in 0..8i64 {
+                let (a, b, c) = (bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
+                let env = Env { sets: &[0, 0], ints: &[0, a as i64, b as i64, c as i64] };
+                let e = bin(BinOp::Or, bin(BinOp::And, w("f"), w("p")), w("q"));
+                let e2 = bin(BinOp::And, bin(BinOp::Or, w("f"), w("p")), w("q"));
+                let e3 = bin(BinOp::Or, bin(BinOp::And, bin(BinOp::Or, w("f"), w("p")), w("q")), w("f"));
+                assert_eq!(compile_bool(&e, scope, cx).unwrap().eval(&env), (a && b) || c);
+                assert_eq!(compile_bool(&e2, scope, cx).unwrap().eval(&env), (a || b) && c);
+                assert_eq!(compile_bool(&e3, scope, cx).unwrap().eval(&env), ((a || b) && c) || a);
+                let t = |v: bool| if v { w("yes") } else { w("no") };
+                let k = bin(BinOp::Or, bin(BinOp::And, t(a), t(b)), t(c));
+                assert_eq!(compile_bool(&k, scope, cx).unwrap().eval(&env), (a && b) || c);
             }
             // 100 - 7 * 3 + 10 / 4 % 3 - k, left to right within the run.
             let e = bin(
@@ -924,7 +933,7 @@ mod tests {
                 w("k"),
             );
             let (f, r) = compile_int(&e, scope, cx).unwrap();
-            assert_eq!(f(&Env { sets: &[0, 0], ints: &[5, 0] }), 100 - 21 + 2 - 5);
+            assert_eq!(f.eval(&Env { sets: &[0, 0], ints: &[5, 0, 0, 0] }), 100 - 21 + 2 - 5);
             assert!(r.lo <= 76 && r.hi >= 81);
             assert!(!cx.has_errors());
         });

@@ -336,10 +336,7 @@ fn on_a_terminal_each_frame_is_out_before_the_next_is_read() {
     }
     let seen = Rc::new(RefCell::new(Seen { keep: true, ..Seen::default() }));
     let out_at_read = Rc::new(RefCell::new(Vec::new()));
-    let chunks = vec![
-        format!("2\n{}", full_frame("Ann", "Bob")).into_bytes(),
-        full_frame("Cid", "Dee").into_bytes(),
-    ];
+    let chunks = vec![format!("2\n{}", full_frame("Ann", "Bob")).into_bytes(), full_frame("Cid", "Dee").into_bytes()];
     let g = game("");
     let mut sink = Sink(seen.clone());
     {

@@ -49,7 +49,8 @@ struct Rules {
     reds_back_on_foul: bool,
 }
 
-const BASE: Rules = Rules { reds: 15, penalty: (4, 7), nominate_highest: false, draw_on_tie: false, reds_back_on_foul: false };
+const BASE: Rules =
+    Rules { reds: 15, penalty: (4, 7), nominate_highest: false, draw_on_tie: false, reds_back_on_foul: false };
 
 const COLOURS: [(&str, i64); 6] = [("Yellow", 2), ("Green", 3), ("Brown", 4), ("Blue", 5), ("Pink", 6), ("Black", 7)];
 
@@ -356,6 +357,9 @@ proptest! {
         );
         let rules = Rules { reds: 4, draw_on_tie: true, reds_back_on_foul: true, ..BASE };
         agree(&both, rules, &c, 2)?;
+        // Reds back on a foul, written with `if` in one key.
+        let with_if = variant("reds-back-with-if", "respot { first-phase: if(foul, potted, potted - Red) }");
+        agree(&with_if, Rules { reds_back_on_foul: true, ..BASE }, &c, 1)?;
     }
 }
 
@@ -396,11 +400,7 @@ fn accounted(r: &Referee, choices: &[u32]) -> Result<(), TestCaseError> {
         if o.ending.is_some() {
             break;
         }
-        let gone: i64 = potted
-            .iter()
-            .filter(|&&b| b != r.cue && o.respot >> b & 1 == 0)
-            .map(|&b| r.values[b])
-            .sum();
+        let gone: i64 = potted.iter().filter(|&&b| b != r.cue && o.respot >> b & 1 == 0).map(|&b| r.values[b]).sum();
         off_table += gone;
         prop_assert_eq!(table_value(r, &st) + off_table, initial);
         let left: u32 = (0..r.names.len()).filter(|&i| i != r.cue).map(|i| st.counts[i]).sum();

@@ -5,9 +5,7 @@
 use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
-use crate::engines::referee::{
-    pack, Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, VARS,
-};
+use crate::engines::referee::{pack, Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, VARS};
 use crate::engines::Engine;
 use crate::expr::{compile_bool, compile_int, compile_set, BoolExpr, Env, Scope, SetExpr};
 use crate::game::Game;
@@ -456,9 +454,13 @@ fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
             let n = cx.prop_int(p, 0, "the value of the ball")?;
             if n > MAX_VALUE {
                 cx.push(
-                    Diag::error(codes::TOO_LARGE, p.values_span(), format!("a ball is worth at most {MAX_VALUE} points"))
-                        .label("too large")
-                        .help("scores are 64-bit numbers: values are bounded so that no score can overflow"),
+                    Diag::error(
+                        codes::TOO_LARGE,
+                        p.values_span(),
+                        format!("a ball is worth at most {MAX_VALUE} points"),
+                    )
+                    .label("too large")
+                    .help("scores are 64-bit numbers: values are bounded so that no score can overflow"),
                 );
                 return None;
             }
@@ -617,13 +619,63 @@ output { frame: "F{frame}" turn: "{player}" in-hand: "{player}*" foul: "!" score
 "#;
 
     fn run(rules: &str, input: &str) -> String {
+        let (printed, result) = try_run(rules, input);
+        result.unwrap();
+        printed
+    }
+
+    fn try_run(rules: &str, input: &str) -> (String, Result<(), crate::game::RunError>) {
         let loaded = load_text("t.rules", rules, std::path::Path::new(".")).unwrap();
         let (compiled, diags) = compile(&loaded);
         let game =
             compiled.unwrap_or_else(|| panic!("{:?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>())).game;
-        let (printed, result) = crate::game::run_text(game.as_ref(), input, &Default::default());
-        result.unwrap();
-        printed
+        crate::game::run_text(game.as_ref(), input, &Default::default())
+    }
+
+    /// The tiny game where every foul ends the frame and costs nothing:
+    /// the first foul is a tie at 0-0.
+    fn ties_at_once(tie: &str) -> String {
+        RULES
+            .replace("min: 2 max: 3", "min: 0 max: 0")
+            .replace(
+                "end { when: left == 1 and (foul or potted - Q != []) }",
+                "end { when: foul or left == 1 and potted - Q != [] }",
+            )
+            .replace("tie { respot: table  next: lot  in-hand: yes }", tie)
+    }
+
+    #[test]
+    fn a_tie_names_the_next_player_by_lot_or_by_rule() {
+        let lot = ties_at_once("tie { respot: table  next: lot  in-hand: yes }");
+        let (got, r) = try_run(&lot, "1\nP1 P2\n-\nP2\n-\nP1\n");
+        assert!(r.is_err(), "the frame has not ended");
+        assert_eq!(got, "F1\nP1*\n!\n0-0\n=\nR A,A,X,Y\nP2*\n!\n0-0\n=\nR A,A,X,Y\nP1*\n");
+        let opponent = ties_at_once("tie { respot: table  next: opponent  in-hand: no }");
+        let (got, _) = try_run(&opponent, "1\nP1 P2\n-\n-\n");
+        assert_eq!(got, "F1\nP1*\n!\n0-0\n=\nR A,A,X,Y\nP2\n!\n0-0\n=\nR A,A,X,Y\nP1\n");
+        // The striker plays on after a tie in which both A went down: they
+        // are back, and can be potted again.
+        let striker = ties_at_once("tie { respot: table  next: striker  in-hand: yes }");
+        let (got, _) = try_run(&striker, "1\nP1 P2\nA A A Q\nA A A\n");
+        assert_eq!(got, "F1\nP1*\n!\n0-0\n=\nR A,A,X,Y\nP1*\n2-0\n");
+    }
+
+    #[test]
+    fn a_tie_can_be_a_draw() {
+        let draw = ties_at_once("tie { draw: yes }").replace("tie: \"=\"", "draw: \"D\"");
+        assert_eq!(run(&draw, "2\nP1 P2\n-\nP3 P4\nA A\n-\n"), "F1\nP1*\n!\n0-0\nD\n\nF2\nP3*\n1-0\n!\n1-0\nW P3\n");
+    }
+
+    #[test]
+    fn in_hand_and_play_again_follow_their_conditions() {
+        let got =
+            run(&RULES.replace("in-hand: Q in potted", "in-hand: foul"), "1\nP1 P2\nA A\nY Y\nA A X\n-\nX X\nY Y\n");
+        assert_eq!(got, "F1\nP1*\n1-0\n4-0\nR Y\n!\n4-2\nR X\nP2*\n!\n6-2\nP1*\n8-2\n11-2\nW P1\n");
+        let never = RULES.replace("play-again-after: foul", "play-again-after: no");
+        let (got, r) = try_run(&never, "1\nP1 P2\n-\nagain\n");
+        assert_eq!(got, "F1\nP1*\n!\n0-2\nP2\n");
+        let Err(crate::game::RunError::Input(e)) = r else { panic!("{r:?}") };
+        assert_eq!(e.message, "`again` may not follow this stroke");
     }
 
     #[test]
