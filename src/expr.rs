@@ -917,7 +917,7 @@ mod tests {
                 let e3 = bin(BinOp::Or, bin(BinOp::And, bin(BinOp::Or, w("f"), w("p")), w("q")), w("f"));
                 assert_eq!(compile_bool(&e, scope, cx).unwrap().eval(&env), (a && b) || c);
                 assert_eq!(compile_bool(&e2, scope, cx).unwrap().eval(&env), (a || b) && c);
-                assert_eq!(compile_bool(&e3, scope, cx).unwrap().eval(&env), ((a || b) && c) || a);
+                assert_eq!(compile_bool(&e3, scope, cx).unwrap().eval(&env), a || (b && c));
                 let t = |v: bool| if v { w("yes") } else { w("no") };
                 let k = bin(BinOp::Or, bin(BinOp::And, t(a), t(b)), t(c));
                 assert_eq!(compile_bool(&k, scope, cx).unwrap().eval(&env), (a && b) || c);

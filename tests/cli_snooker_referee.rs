@@ -248,7 +248,11 @@ impl Read for Lazy {
     }
 }
 
-fn run_lazy(g: &dyn Game, strokes: u64) -> (Rc<RefCell<Seen>>, Vec<(u64, u64)>, Result<(), RunError>) {
+/// What a lazy run saw: the output, (input bytes, output bytes) at each
+/// read, the result.
+type LazyRun = (Rc<RefCell<Seen>>, Vec<(u64, u64)>, Result<(), RunError>);
+
+fn run_lazy(g: &dyn Game, strokes: u64) -> LazyRun {
     let seen = Rc::new(RefCell::new(Seen::default()));
     let samples = Rc::new(RefCell::new(Vec::new()));
     let reader = Lazy {

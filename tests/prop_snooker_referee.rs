@@ -264,7 +264,7 @@ fn frame(o: &mut Oracle, input: &mut String, ch: &mut Choices) {
         };
         let d = ch.next().unwrap_or(0);
         let mut potted: Vec<&str> = Vec::new();
-        if first != "None" && d % 4 != 0 {
+        if first != "None" && !d.is_multiple_of(4) {
             potted.push(first);
             if first == "Red" && d % 7 == 1 && o.reds >= 2 {
                 potted.push("Red");
