@@ -1,10 +1,11 @@
 //! Rule expressions compiled into closures at load time.
 //!
 //! An engine declares the typed variables an expression may read (sets,
-//! numbers) and the named elements sets are made of (with a weight each);
-//! [`compile`] resolves every name, checks every type and returns a closure
-//! tree. Running it reads only an [`Env`] of bitmasks and numbers: no name,
-//! no AST. Sets hold at most 64 elements (one bit each).
+//! numbers, conditions) and the named elements sets are made of (with a
+//! weight each); [`compile`] resolves every name, checks every type, bounds
+//! every number and returns a closure tree. Running it reads only an [`Env`]
+//! of bitmasks and numbers: no name, no AST. Sets hold at most 64 elements
+//! (one bit each).
 //!
 //! | form | type |
 //! | --- | --- |
@@ -13,12 +14,26 @@
 //! | an element name, `[x y]`, `s + t` (union), `s - t` (difference) | set |
 //! | `a == b`, `a != b` (numbers or sets), `a < b` ... (numbers) | condition |
 //! | `s in t`, `s not in t` (every element of s is in t) | condition |
-//! | `and`, `or`, `not` | condition |
+//! | `and`, `or`, `not`, `yes`, `no` | condition |
+//! | `if(c, a, b)`: `a` when `c` holds, else `b` (any type, both alike) | |
+//!
+//! Robustness: a run of one operator family (`a or b or c ...`,
+//! `a + b - c ...`) compiles into one closure over a list, so a chain of
+//! any length costs no stack, at load or at run time; any other nesting
+//! deeper than [`MAX_DEPTH`] is refused (`too-deep`). Every number
+//! expression carries the range of values it can take, from the constants,
+//! the weights and [`Scope::int_range`]; an expression that could leave the
+//! 64-bit range is refused (`overflow`), so a closure never wraps.
 
 use crate::check::Cx;
 use crate::diag::codes;
 use crate::diag::{did_you_mean, Diag};
+use crate::source::Span;
 use crate::syntax::{BinOp, Expr, ExprKind, UnOp};
+
+/// Deepest nesting of an expression, once runs of one operator family
+/// count as one level.
+pub const MAX_DEPTH: usize = 128;
 
 /// The type of a variable or an expression.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,8 +53,9 @@ impl Ty {
     }
 }
 
-/// The values of the variables while an expression runs: set variables
-/// and number variables, each in declaration order within its type.
+/// The values of the variables while an expression runs: set variables in
+/// `sets`, number and condition variables (0 is false) in `ints`, each in
+/// declaration order among its kind.
 pub struct Env<'a> {
     pub sets: &'a [u64],
     pub ints: &'a [i64],
@@ -49,17 +65,157 @@ pub type IntFn = Box<dyn Fn(&Env) -> i64 + Send + Sync>;
 pub type BoolFn = Box<dyn Fn(&Env) -> bool + Send + Sync>;
 pub type SetFn = Box<dyn Fn(&Env) -> u64 + Send + Sync>;
 
+macro_rules! compiled_expr {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $f:ident, $field:ident) => {
+        $(#[$doc])*
+        /// Constants and plain variables are read in place; anything else
+        /// is a closure tree.
+        pub enum $name {
+            Const($t),
+            /// The n-th variable of its kind (`Env::sets` or `Env::ints`).
+            Var(usize),
+            Fn($f),
+        }
+
+        impl $name {
+            /// The value for these variables.
+            #[inline(always)]
+            pub fn eval(&self, env: &Env) -> $t {
+                match self {
+                    $name::Const(c) => *c,
+                    $name::Var(k) => $name::read(env, *k),
+                    $name::Fn(f) => f(env),
+                }
+            }
+
+            /// Variable `k` of this type.
+            #[inline(always)]
+            fn read(env: &Env, k: usize) -> $t {
+                compiled_expr!(@read $field env k)
+            }
+
+            /// The value when it does not depend on the variables.
+            pub fn constant(&self) -> Option<$t> {
+                match self {
+                    $name::Const(c) => Some(*c),
+                    _ => None,
+                }
+            }
+        }
+    };
+    (@read sets $env:ident $k:ident) => { $env.sets[$k] };
+    (@read ints $env:ident $k:ident) => { $env.ints[$k] };
+    (@read flag $env:ident $k:ident) => { $env.ints[$k] != 0 };
+}
+
+compiled_expr!(
+    /// A compiled set expression.
+    SetExpr, u64, SetFn, sets
+);
+compiled_expr!(
+    /// A compiled number expression.
+    IntExpr, i64, IntFn, ints
+);
+compiled_expr!(
+    /// A compiled condition.
+    BoolExpr, bool, BoolFn, flag
+);
+
+/// `f(x)` for a compiled operand of type `$xt`, folded when it is a
+/// constant; a variable operand is read in the closure itself.
+macro_rules! lift1 {
+    ($out:ident, $xt:ident, $x:expr, |$a:ident| $body:expr) => {{
+        match $x {
+            $xt::Const($a) => $out::Const($body),
+            $xt::Var(i) => $out::Fn(Box::new(move |env| {
+                let $a = $xt::read(env, i);
+                $body
+            })),
+            $xt::Fn(f) => $out::Fn(Box::new(move |env| {
+                let $a = f(env);
+                $body
+            })),
+        }
+    }};
+}
+
+/// `f(x, y)` for two compiled operands (of types `$xt`, `$yt`), folded
+/// when both are constants. Each shape of operands (constant, variable,
+/// closure) gets its own closure, so that a constant or a variable costs
+/// no call and no branch when it runs.
+macro_rules! lift2 {
+    ($out:ident, $xt:ident, $x:expr, $yt:ident, $y:expr, |$a:ident, $b:ident| $body:expr) => {{
+        match ($x, $y) {
+            ($xt::Const($a), $yt::Const($b)) => $out::Const($body),
+            ($xt::Const($a), $yt::Var(j)) => $out::Fn(Box::new(move |env| {
+                let $b = $yt::read(env, j);
+                $body
+            })),
+            ($xt::Const($a), $yt::Fn(g)) => $out::Fn(Box::new(move |env| {
+                let $b = g(env);
+                $body
+            })),
+            ($xt::Var(i), $yt::Const($b)) => $out::Fn(Box::new(move |env| {
+                let $a = $xt::read(env, i);
+                $body
+            })),
+            ($xt::Var(i), $yt::Var(j)) => $out::Fn(Box::new(move |env| {
+                let ($a, $b) = ($xt::read(env, i), $yt::read(env, j));
+                $body
+            })),
+            ($xt::Var(i), $yt::Fn(g)) => $out::Fn(Box::new(move |env| {
+                let ($a, $b) = ($xt::read(env, i), g(env));
+                $body
+            })),
+            ($xt::Fn(f), $yt::Const($b)) => $out::Fn(Box::new(move |env| {
+                let $a = f(env);
+                $body
+            })),
+            ($xt::Fn(f), $yt::Var(j)) => $out::Fn(Box::new(move |env| {
+                let ($a, $b) = (f(env), $yt::read(env, j));
+                $body
+            })),
+            ($xt::Fn(f), $yt::Fn(g)) => $out::Fn(Box::new(move |env| {
+                let ($a, $b) = (f(env), g(env));
+                $body
+            })),
+        }
+    }};
+}
+
+/// The values a number expression can take, both ends included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Range {
+    pub lo: i64,
+    pub hi: i64,
+}
+
+impl Range {
+    fn new(lo: i128, hi: i128) -> Option<Range> {
+        Some(Range { lo: i64::try_from(lo).ok()?, hi: i64::try_from(hi).ok()? })
+    }
+
+    fn union(self, o: Range) -> Range {
+        Range { lo: self.lo.min(o.lo), hi: self.hi.max(o.hi) }
+    }
+
+    /// The widest value by magnitude.
+    fn magnitude(self) -> i128 {
+        (self.lo as i128).abs().max((self.hi as i128).abs())
+    }
+}
+
 /// A compiled expression of one of the three types.
 pub enum Compiled {
-    Int(IntFn),
-    Bool(BoolFn),
-    Set(SetFn),
+    Int(IntExpr, Range),
+    Bool(BoolExpr),
+    Set(SetExpr),
 }
 
 impl Compiled {
     fn ty(&self) -> Ty {
         match self {
-            Compiled::Int(_) => Ty::Int,
+            Compiled::Int(..) => Ty::Int,
             Compiled::Bool(_) => Ty::Bool,
             Compiled::Set(_) => Ty::Set,
         }
@@ -69,7 +225,7 @@ impl Compiled {
 /// What names an expression may use.
 pub struct Scope<'s> {
     /// Variables, in declaration order: the n-th set variable is
-    /// `Env::sets[n]`, the n-th number variable `Env::ints[n]`.
+    /// `Env::sets[n]`, the n-th number or condition variable `Env::ints[n]`.
     pub vars: &'s [(&'s str, Ty)],
     /// Named elements of sets (bit i is element i).
     pub elements: &'s [String],
@@ -77,11 +233,15 @@ pub struct Scope<'s> {
     pub weights: &'s [i64],
     /// What an element is called in messages ("a ball").
     pub element: &'s str,
+    /// Every number variable lies in this range (for the overflow bound).
+    pub int_range: (i64, i64),
+    /// Names that exist but cannot be used here, with the reason.
+    pub unavailable: &'s [(&'s str, &'s str)],
 }
 
 /// Compiles `e`, which must have type `want`.
 pub fn compile(e: &Expr, want: Ty, scope: &Scope, cx: &mut Cx) -> Option<Compiled> {
-    let c = node(e, scope, cx)?;
+    let c = Compiler { scope, cx, too_deep: false }.node(e, 0)?;
     if c.ty() != want {
         cx.push(
             Diag::error(codes::TYPE, e.span, format!("expected {}, found {}", want.what(), c.ty().what()))
@@ -92,259 +252,563 @@ pub fn compile(e: &Expr, want: Ty, scope: &Scope, cx: &mut Cx) -> Option<Compile
     Some(c)
 }
 
-pub fn compile_bool(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<BoolFn> {
+pub fn compile_bool(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<BoolExpr> {
     match compile(e, Ty::Bool, scope, cx)? {
         Compiled::Bool(f) => Some(f),
         _ => None,
     }
 }
 
-pub fn compile_int(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<IntFn> {
+/// A number expression and the range of its values.
+pub fn compile_int(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<(IntExpr, Range)> {
     match compile(e, Ty::Int, scope, cx)? {
-        Compiled::Int(f) => Some(f),
+        Compiled::Int(f, r) => Some((f, r)),
         _ => None,
     }
 }
 
-pub fn compile_set(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<SetFn> {
+pub fn compile_set(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<SetExpr> {
     match compile(e, Ty::Set, scope, cx)? {
         Compiled::Set(f) => Some(f),
         _ => None,
     }
 }
 
-fn mismatch<T>(cx: &mut Cx, e: &Expr, want: &str, got: Ty) -> Option<T> {
-    cx.push(
-        Diag::error(codes::TYPE, e.span, format!("expected {want}, found {}", got.what()))
-            .label(format!("this is {}", got.what())),
-    );
-    None
+/// Operators that chain left to right into one list closure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    Logic,
+    Arith,
 }
 
-fn int(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<IntFn> {
-    match node(e, scope, cx)? {
-        Compiled::Int(f) => Some(f),
-        c => mismatch(cx, e, "a number", c.ty()),
-    }
-}
-
-fn set(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<SetFn> {
-    match node(e, scope, cx)? {
-        Compiled::Set(f) => Some(f),
-        c => mismatch(cx, e, "a set", c.ty()),
-    }
-}
-
-fn cond(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<BoolFn> {
-    match node(e, scope, cx)? {
-        Compiled::Bool(f) => Some(f),
-        c => mismatch(cx, e, "a condition", c.ty()),
-    }
-}
-
-fn weights_of(scope: &Scope) -> Vec<i64> {
-    scope.weights.to_vec()
-}
-
-fn node(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<Compiled> {
-    Some(match &e.kind {
-        ExprKind::Int(n) => {
-            let n = *n;
-            Compiled::Int(Box::new(move |_| n))
-        }
-        ExprKind::Word(w) => {
-            if let Some(i) = scope.vars.iter().position(|(n, _)| n == w) {
-                let ty = scope.vars[i].1;
-                let k = scope.vars[..i].iter().filter(|(_, t)| *t == ty).count();
-                match ty {
-                    Ty::Set => Compiled::Set(Box::new(move |env| env.sets[k])),
-                    Ty::Int => Compiled::Int(Box::new(move |env| env.ints[k])),
-                    Ty::Bool => Compiled::Bool(Box::new(move |env| env.ints[k] != 0)),
-                }
-            } else if let Some(i) = scope.elements.iter().position(|n| n == w) {
-                let bit = 1u64 << i;
-                Compiled::Set(Box::new(move |_| bit))
-            } else {
-                let known = scope.vars.iter().map(|(n, _)| *n).chain(scope.elements.iter().map(String::as_str));
-                let what = format!("{} or a variable", scope.element);
-                let d = Diag::error(codes::UNKNOWN_NAME, e.span, format!("expected {what}, found `{w}`"))
-                    .label(format!("not {what}"));
-                let names: Vec<&str> = known.clone().collect();
-                let d = match did_you_mean(w, known) {
-                    Some(s) => d.help(format!("did you mean `{s}`?")),
-                    None => d.help(format!(
-                        "one of {}",
-                        names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" ")
-                    )),
-                };
-                cx.push(d);
-                return None;
-            }
-        }
-        ExprKind::List(items) => {
-            let mut parts = Vec::new();
-            for it in items {
-                parts.push(set(it, scope, cx)?);
-            }
-            Compiled::Set(Box::new(move |env| parts.iter().fold(0, |acc, f| acc | f(env))))
-        }
-        ExprKind::Call(f, args) => call(e, &f.name, f.span, args, scope, cx)?,
-        ExprKind::Unary(UnOp::Neg, a) => {
-            let a = int(a, scope, cx)?;
-            Compiled::Int(Box::new(move |env| a(env).wrapping_neg()))
-        }
-        ExprKind::Unary(UnOp::Not, a) => {
-            let a = cond(a, scope, cx)?;
-            Compiled::Bool(Box::new(move |env| !a(env)))
-        }
-        ExprKind::Binary(op, a, b) => binary(e, *op, a, b, scope, cx)?,
-        _ => {
-            cx.push(
-                Diag::error(codes::TYPE, e.span, format!("{} cannot be used in an expression here", e.describe()))
-                    .label("not a number, a set or a condition"),
-            );
-            return None;
-        }
-    })
-}
-
-fn binary(e: &Expr, op: BinOp, a: &Expr, b: &Expr, scope: &Scope, cx: &mut Cx) -> Option<Compiled> {
+fn family(op: BinOp) -> Option<Family> {
     use BinOp::*;
     match op {
-        And | Or => {
-            let (x, y) = (cond(a, scope, cx), cond(b, scope, cx));
-            let (x, y) = (x?, y?);
-            Some(Compiled::Bool(if op == And {
-                Box::new(move |env| x(env) && y(env))
-            } else {
-                Box::new(move |env| x(env) || y(env))
-            }))
-        }
-        In | NotIn => {
-            let (x, y) = (set(a, scope, cx), set(b, scope, cx));
-            let (x, y) = (x?, y?);
-            let neg = op == NotIn;
-            Some(Compiled::Bool(Box::new(move |env| (x(env) & !y(env) == 0) != neg)))
-        }
-        _ => {
-            let (x, y) = (node(a, scope, cx), node(b, scope, cx));
-            let (x, y) = (x?, y?);
-            match (x, y) {
-                (Compiled::Int(x), Compiled::Int(y)) => Some(match op {
-                    Add => Compiled::Int(Box::new(move |env| x(env).wrapping_add(y(env)))),
-                    Sub => Compiled::Int(Box::new(move |env| x(env).wrapping_sub(y(env)))),
-                    Mul => Compiled::Int(Box::new(move |env| x(env).wrapping_mul(y(env)))),
-                    Div => Compiled::Int(Box::new(move |env| x(env).checked_div(y(env)).unwrap_or(0))),
-                    Rem => Compiled::Int(Box::new(move |env| x(env).checked_rem(y(env)).unwrap_or(0))),
-                    Eq => Compiled::Bool(Box::new(move |env| x(env) == y(env))),
-                    Ne => Compiled::Bool(Box::new(move |env| x(env) != y(env))),
-                    Lt => Compiled::Bool(Box::new(move |env| x(env) < y(env))),
-                    Le => Compiled::Bool(Box::new(move |env| x(env) <= y(env))),
-                    Gt => Compiled::Bool(Box::new(move |env| x(env) > y(env))),
-                    Ge => Compiled::Bool(Box::new(move |env| x(env) >= y(env))),
-                    _ => unreachable!("handled above"),
-                }),
-                (Compiled::Set(x), Compiled::Set(y)) => match op {
-                    Add => Some(Compiled::Set(Box::new(move |env| x(env) | y(env)))),
-                    Sub => Some(Compiled::Set(Box::new(move |env| x(env) & !y(env)))),
-                    Eq => Some(Compiled::Bool(Box::new(move |env| x(env) == y(env)))),
-                    Ne => Some(Compiled::Bool(Box::new(move |env| x(env) != y(env)))),
-                    _ => {
-                        cx.push(
-                            Diag::error(codes::TYPE, e.span, format!("`{}` does not apply to sets", op.symbol()))
-                                .label("sets take `+` (union), `-` (difference), `==`, `!=`, `in`")
-                                .help("compare numbers such as `count(s)` or `highest(s)` instead"),
-                        );
-                        None
-                    }
-                },
-                (Compiled::Bool(x), Compiled::Bool(y)) if matches!(op, Eq | Ne) => {
-                    let ne = op == Ne;
-                    Some(Compiled::Bool(Box::new(move |env| (x(env) == y(env)) != ne)))
-                }
-                (x, y) => {
-                    cx.push(
-                        Diag::error(
-                            codes::TYPE,
-                            e.span,
-                            format!("`{}` between {} and {}", op.symbol(), x.ty().what(), y.ty().what()),
-                        )
-                        .label("both sides must have the same type"),
-                    );
-                    None
-                }
-            }
-        }
+        And | Or => Some(Family::Logic),
+        Add | Sub | Mul | Div | Rem => Some(Family::Arith),
+        _ => None,
     }
 }
 
-const FUNCTIONS: [&str; 5] = ["count", "highest", "lowest", "min", "max"];
+struct Compiler<'c, 's> {
+    scope: &'c Scope<'s>,
+    cx: &'c mut Cx,
+    /// `too-deep` was reported (once per expression).
+    too_deep: bool,
+}
 
-fn call(
-    e: &Expr,
-    name: &str,
-    span: crate::source::Span,
-    args: &[Expr],
-    scope: &Scope,
-    cx: &mut Cx,
-) -> Option<Compiled> {
-    match name {
-        "count" | "highest" | "lowest" => {
-            let [a] = args else {
-                cx.push(
-                    Diag::error(codes::ARITY, e.span, format!("`{name}` takes one set"))
-                        .label(format!("write `{name}(potted)`")),
+impl Compiler<'_, '_> {
+    fn mismatch<T>(&mut self, e: &Expr, want: &str, got: Ty) -> Option<T> {
+        self.cx.push(
+            Diag::error(codes::TYPE, e.span, format!("expected {want}, found {}", got.what()))
+                .label(format!("this is {}", got.what())),
+        );
+        None
+    }
+
+    fn overflow<T>(&mut self, span: Span, what: &str) -> Option<T> {
+        self.cx.push(
+            Diag::error(codes::OVERFLOW, span, format!("{what} can pass the largest number arbiter keeps (2^63 - 1)"))
+                .label("this can overflow")
+                .help("use smaller numbers: values and constants bound every number an expression can reach"),
+        );
+        None
+    }
+
+    fn int(&mut self, e: &Expr, depth: usize) -> Option<(IntExpr, Range)> {
+        match self.node(e, depth)? {
+            Compiled::Int(f, r) => Some((f, r)),
+            c => self.mismatch(e, "a number", c.ty()),
+        }
+    }
+
+    fn set(&mut self, e: &Expr, depth: usize) -> Option<SetExpr> {
+        match self.node(e, depth)? {
+            Compiled::Set(f) => Some(f),
+            c => self.mismatch(e, "a set", c.ty()),
+        }
+    }
+
+    fn cond(&mut self, e: &Expr, depth: usize) -> Option<BoolExpr> {
+        match self.node(e, depth)? {
+            Compiled::Bool(f) => Some(f),
+            c => self.mismatch(e, "a condition", c.ty()),
+        }
+    }
+
+    fn node(&mut self, e: &Expr, depth: usize) -> Option<Compiled> {
+        if depth > MAX_DEPTH {
+            if !self.too_deep {
+                self.too_deep = true;
+                self.cx.push(
+                    Diag::error(codes::TOO_DEEP, e.span, format!("an expression nested more than {MAX_DEPTH} deep"))
+                        .label("too deep")
+                        .help("split the expression, or write runs of `and`, `or`, `+` without brackets"),
+                );
+            }
+            return None;
+        }
+        Some(match &e.kind {
+            ExprKind::Int(n) => {
+                let n = *n;
+                Compiled::Int(IntExpr::Const(n), Range { lo: n, hi: n })
+            }
+            ExprKind::Word(w) => self.word(e, w)?,
+            ExprKind::List(items) => {
+                let mut parts = Vec::new();
+                let mut known = 0u64;
+                for it in items {
+                    match self.set(it, depth + 1)? {
+                        SetExpr::Const(c) => known |= c,
+                        part => parts.push(part),
+                    }
+                }
+                Compiled::Set(match parts.len() {
+                    0 => SetExpr::Const(known),
+                    _ => SetExpr::Fn(Box::new(move |env| parts.iter().fold(known, |acc, f| acc | f.eval(env)))),
+                })
+            }
+            ExprKind::Call(f, args) => self.call(e, &f.name, f.span, args, depth)?,
+            ExprKind::Unary(UnOp::Neg, a) => {
+                let (a, r) = self.int(a, depth + 1)?;
+                let Some(r) = Range::new(-(r.hi as i128), -(r.lo as i128)) else {
+                    return self.overflow(e.span, "this negation");
+                };
+                Compiled::Int(lift1!(IntExpr, IntExpr, a, |a| a.wrapping_neg()), r)
+            }
+            ExprKind::Unary(UnOp::Not, a) => {
+                let a = self.cond(a, depth + 1)?;
+                Compiled::Bool(lift1!(BoolExpr, BoolExpr, a, |a| !a))
+            }
+            ExprKind::Binary(op, a, b) => match family(*op) {
+                Some(fam) => self.chain(e, fam, depth)?,
+                None => self.binary(e, *op, a, b, depth)?,
+            },
+            _ => {
+                self.cx.push(
+                    Diag::error(codes::TYPE, e.span, format!("{} cannot be used in an expression here", e.describe()))
+                        .label("not a number, a set or a condition"),
+                );
+                return None;
+            }
+        })
+    }
+
+    fn word(&mut self, e: &Expr, w: &str) -> Option<Compiled> {
+        let scope = self.scope;
+        if let Some(i) = scope.vars.iter().position(|(n, _)| *n == w) {
+            let ty = scope.vars[i].1;
+            let k = scope.vars[..i].iter().filter(|(_, t)| (*t == Ty::Set) == (ty == Ty::Set)).count();
+            let (lo, hi) = scope.int_range;
+            return Some(match ty {
+                Ty::Set => Compiled::Set(SetExpr::Var(k)),
+                Ty::Int => Compiled::Int(IntExpr::Var(k), Range { lo, hi }),
+                Ty::Bool => Compiled::Bool(BoolExpr::Var(k)),
+            });
+        }
+        if let Some(i) = scope.elements.iter().position(|n| n == w) {
+            let Some(bit) = 1u64.checked_shl(i as u32) else {
+                self.cx.push(
+                    Diag::error(codes::TOO_LARGE, e.span, format!("sets hold at most 64 of {}", scope.element))
+                        .label("one too many"),
                 );
                 return None;
             };
-            let s = set(a, scope, cx)?;
-            let w = weights_of(scope);
-            Some(Compiled::Int(match name {
-                "count" => Box::new(move |env| s(env).count_ones() as i64),
-                name => {
-                    // The weight of the heaviest (`highest`) or lightest ball of the set.
-                    let heavier = name == "highest";
-                    Box::new(move |env| {
-                        let mut m = s(env);
-                        let mut best: Option<i64> = None;
-                        while m != 0 {
-                            let i = m.trailing_zeros() as usize;
-                            m &= m - 1;
-                            if best.is_none_or(|b| if heavier { w[i] > b } else { w[i] < b }) {
-                                best = Some(w[i]);
-                            }
+            return Some(Compiled::Set(SetExpr::Const(bit)));
+        }
+        match w {
+            "yes" => return Some(Compiled::Bool(BoolExpr::Const(true))),
+            "no" => return Some(Compiled::Bool(BoolExpr::Const(false))),
+            _ => {}
+        }
+        if let Some((_, why)) = scope.unavailable.iter().find(|(n, _)| *n == w) {
+            self.cx.push(
+                Diag::error(codes::UNKNOWN_NAME, e.span, format!("`{w}` cannot be used here"))
+                    .label("not available here")
+                    .help(why.to_string()),
+            );
+            return None;
+        }
+        let known =
+            scope.vars.iter().map(|(n, _)| *n).chain(scope.elements.iter().map(String::as_str)).chain(["yes", "no"]);
+        let what = format!("{} or a variable", scope.element);
+        let d = Diag::error(codes::UNKNOWN_NAME, e.span, format!("expected {what}, found `{w}`"))
+            .label(format!("not {what}"));
+        let names: Vec<&str> = known.clone().collect();
+        let d = match did_you_mean(w, known) {
+            Some(s) => d.help(format!("did you mean `{s}`?")),
+            None => d.help(format!("one of {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" "))),
+        };
+        self.cx.push(d);
+        None
+    }
+
+    /// A run of one operator family, left to right: `a or b and c`,
+    /// `a + b * c - d` (the operators of the run; `b * c` is one operand
+    /// when it binds tighter). Walked without recursion on the run.
+    fn chain(&mut self, e: &Expr, fam: Family, depth: usize) -> Option<Compiled> {
+        // The left spine: (operator, right operand, span of the node).
+        let mut links: Vec<(BinOp, &Expr, Span)> = Vec::new();
+        let mut base = e;
+        while let ExprKind::Binary(op, l, r) = &base.kind {
+            if family(*op) != Some(fam) {
+                break;
+            }
+            links.push((*op, r, base.span));
+            base = l;
+        }
+        links.reverse();
+        match fam {
+            Family::Logic => {
+                let first = self.cond(base, depth + 1);
+                let mut rest = Vec::with_capacity(links.len());
+                let mut ok = first.is_some();
+                for &(op, r, _) in &links {
+                    match self.cond(r, depth + 1) {
+                        Some(f) => rest.push((op == BinOp::Or, f)),
+                        None => ok = false,
+                    }
+                }
+                let first = first.filter(|_| ok)?;
+                Some(Compiled::Bool(logic(first, rest)))
+            }
+            Family::Arith => {
+                let acc = self.node(base, depth + 1)?;
+                if links.len() == 1 {
+                    let (op, r, span) = links[0];
+                    let y = self.node(r, depth + 1)?;
+                    return self.arith(span, op, acc, y);
+                }
+                match acc {
+                    Compiled::Int(first, mut range) => {
+                        let mut rest: Vec<(BinOp, IntExpr)> = Vec::with_capacity(links.len());
+                        for &(op, r, span) in &links {
+                            let (f, fr) = match self.node(r, depth + 1)? {
+                                Compiled::Int(f, fr) => (f, fr),
+                                other => return self.between(span, op, Ty::Int, other.ty()),
+                            };
+                            range = self.arith_range(span, op, range, fr)?;
+                            rest.push((op, f));
                         }
-                        best.unwrap_or(0)
-                    })
+                        Some(Compiled::Int(
+                            IntExpr::Fn(Box::new(move |env| {
+                                rest.iter().fold(first.eval(env), |acc, (op, f)| apply(*op, acc, f.eval(env)))
+                            })),
+                            range,
+                        ))
+                    }
+                    Compiled::Set(first) => {
+                        let mut rest: Vec<(bool, SetExpr)> = Vec::with_capacity(links.len());
+                        for &(op, r, span) in &links {
+                            let f = match self.node(r, depth + 1)? {
+                                Compiled::Set(f) => f,
+                                other => return self.between(span, op, Ty::Set, other.ty()),
+                            };
+                            if !matches!(op, BinOp::Add | BinOp::Sub) {
+                                return self.not_for_sets(span, op);
+                            }
+                            rest.push((op == BinOp::Sub, f));
+                        }
+                        Some(Compiled::Set(SetExpr::Fn(Box::new(move |env| {
+                            rest.iter().fold(first.eval(env), |acc, (minus, f)| {
+                                if *minus {
+                                    acc & !f.eval(env)
+                                } else {
+                                    acc | f.eval(env)
+                                }
+                            })
+                        }))))
+                    }
+                    Compiled::Bool(_) => {
+                        let (op, r, span) = links[0];
+                        let y = self.node(r, depth + 1)?;
+                        self.between(span, op, Ty::Bool, y.ty())
+                    }
                 }
-            }))
+            }
         }
-        "min" | "max" => {
-            if args.is_empty() {
-                cx.push(
-                    Diag::error(codes::ARITY, e.span, format!("`{name}` needs at least one number"))
-                        .label("no arguments"),
-                );
-                return None;
+    }
+
+    fn between<T>(&mut self, span: Span, op: BinOp, x: Ty, y: Ty) -> Option<T> {
+        self.cx.push(
+            Diag::error(codes::TYPE, span, format!("`{}` between {} and {}", op.symbol(), x.what(), y.what()))
+                .label("both sides must have the same type"),
+        );
+        None
+    }
+
+    fn not_for_sets<T>(&mut self, span: Span, op: BinOp) -> Option<T> {
+        self.cx.push(
+            Diag::error(codes::TYPE, span, format!("`{}` does not apply to sets", op.symbol()))
+                .label("sets take `+` (union), `-` (difference), `==`, `!=`, `in`")
+                .help("compare numbers such as `count(s)` or `highest(s)` instead"),
+        );
+        None
+    }
+
+    /// The range of `x op y`, or an `overflow` error at `span`.
+    fn arith_range(&mut self, span: Span, op: BinOp, x: Range, y: Range) -> Option<Range> {
+        let (a, b, c, d) = (x.lo as i128, x.hi as i128, y.lo as i128, y.hi as i128);
+        let r = match op {
+            BinOp::Add => Range::new(a + c, b + d),
+            BinOp::Sub => Range::new(a - d, b - c),
+            BinOp::Mul => {
+                let p = [a * c, a * d, b * c, b * d];
+                Range::new(*p.iter().min().unwrap(), *p.iter().max().unwrap())
             }
-            let mut fs = Vec::new();
-            for a in args {
-                fs.push(int(a, scope, cx)?);
+            // |x / y| and |x % y| are at most |x|; a division by 0 gives 0.
+            _ => {
+                let m = x.magnitude();
+                Range::new(-m, m)
             }
-            let is_min = name == "min";
-            Some(Compiled::Int(Box::new(move |env| {
-                let it = fs.iter().map(|f| f(env));
-                if is_min {
-                    it.min().unwrap_or(0)
+        };
+        match r {
+            Some(r) => Some(r),
+            None => self.overflow(span, &format!("this `{}`", op.symbol())),
+        }
+    }
+
+    /// One arithmetic operator (numbers or sets).
+    fn arith(&mut self, span: Span, op: BinOp, x: Compiled, y: Compiled) -> Option<Compiled> {
+        match (x, y) {
+            (Compiled::Int(x, xr), Compiled::Int(y, yr)) => {
+                let r = self.arith_range(span, op, xr, yr)?;
+                Some(Compiled::Int(
+                    match op {
+                        BinOp::Add => lift2!(IntExpr, IntExpr, x, IntExpr, y, |a, b| a.wrapping_add(b)),
+                        BinOp::Sub => lift2!(IntExpr, IntExpr, x, IntExpr, y, |a, b| a.wrapping_sub(b)),
+                        BinOp::Mul => lift2!(IntExpr, IntExpr, x, IntExpr, y, |a, b| a.wrapping_mul(b)),
+                        BinOp::Div => lift2!(IntExpr, IntExpr, x, IntExpr, y, |a, b| a.checked_div(b).unwrap_or(0)),
+                        _ => lift2!(IntExpr, IntExpr, x, IntExpr, y, |a, b| a.checked_rem(b).unwrap_or(0)),
+                    },
+                    r,
+                ))
+            }
+            (Compiled::Set(x), Compiled::Set(y)) => match op {
+                BinOp::Add => Some(Compiled::Set(lift2!(SetExpr, SetExpr, x, SetExpr, y, |a, b| a | b))),
+                BinOp::Sub => Some(Compiled::Set(lift2!(SetExpr, SetExpr, x, SetExpr, y, |a, b| a & !b))),
+                _ => self.not_for_sets(span, op),
+            },
+            (x, y) => self.between(span, op, x.ty(), y.ty()),
+        }
+    }
+
+    fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr, depth: usize) -> Option<Compiled> {
+        use BinOp::*;
+        match op {
+            In | NotIn => {
+                let (x, y) = (self.set(a, depth + 1), self.set(b, depth + 1));
+                let (x, y) = (x?, y?);
+                Some(Compiled::Bool(if op == NotIn {
+                    lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a & !b != 0)
                 } else {
-                    it.max().unwrap_or(0)
+                    lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a & !b == 0)
+                }))
+            }
+            _ => {
+                let (x, y) = (self.node(a, depth + 1), self.node(b, depth + 1));
+                let (x, y) = (x?, y?);
+                match (x, y) {
+                    (Compiled::Int(x, _), Compiled::Int(y, _)) => Some(Compiled::Bool(match op {
+                        Eq => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a == b),
+                        Ne => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a != b),
+                        Lt => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a < b),
+                        Le => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a <= b),
+                        Gt => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a > b),
+                        _ => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a >= b),
+                    })),
+                    (Compiled::Set(x), Compiled::Set(y)) => match op {
+                        Eq => Some(Compiled::Bool(lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a == b))),
+                        Ne => Some(Compiled::Bool(lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a != b))),
+                        _ => self.not_for_sets(e.span, op),
+                    },
+                    (Compiled::Bool(x), Compiled::Bool(y)) if matches!(op, Eq | Ne) => {
+                        Some(Compiled::Bool(if op == Ne {
+                            lift2!(BoolExpr, BoolExpr, x, BoolExpr, y, |a, b| a != b)
+                        } else {
+                            lift2!(BoolExpr, BoolExpr, x, BoolExpr, y, |a, b| a == b)
+                        }))
+                    }
+                    (x, y) => self.between(e.span, op, x.ty(), y.ty()),
                 }
-            })))
+            }
         }
-        other => {
-            cx.unknown(span, "a function", other, FUNCTIONS);
-            None
+    }
+
+    fn call(&mut self, e: &Expr, name: &str, span: Span, args: &[Expr], depth: usize) -> Option<Compiled> {
+        let scope = self.scope;
+        match name {
+            "count" | "highest" | "lowest" => {
+                let [a] = args else {
+                    self.cx.push(
+                        Diag::error(codes::ARITY, e.span, format!("`{name}` takes one set"))
+                            .label(format!("write `{name}(potted)`")),
+                    );
+                    return None;
+                };
+                let s = self.set(a, depth + 1)?;
+                let w = scope.weights.to_vec();
+                if name == "count" {
+                    return Some(Compiled::Int(
+                        lift1!(IntExpr, SetExpr, s, |a| a.count_ones() as i64),
+                        Range { lo: 0, hi: scope.elements.len() as i64 },
+                    ));
+                }
+                // An empty set weighs 0.
+                let range = Range {
+                    lo: w.iter().copied().min().unwrap_or(0).min(0),
+                    hi: w.iter().copied().max().unwrap_or(0).max(0),
+                };
+                // The weight of the heaviest (`highest`) or lightest element of the set.
+                let heavier = name == "highest";
+                let weigh = move |mut m: u64| {
+                    let mut best: Option<i64> = None;
+                    while m != 0 {
+                        let i = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        if best.is_none_or(|b| if heavier { w[i] > b } else { w[i] < b }) {
+                            best = Some(w[i]);
+                        }
+                    }
+                    best.unwrap_or(0)
+                };
+                Some(Compiled::Int(
+                    match s.constant() {
+                        Some(m) => IntExpr::Const(weigh(m)),
+                        None => IntExpr::Fn(Box::new(move |env| weigh(s.eval(env)))),
+                    },
+                    range,
+                ))
+            }
+            "min" | "max" => {
+                if args.is_empty() {
+                    self.cx.push(
+                        Diag::error(codes::ARITY, e.span, format!("`{name}` needs at least one number"))
+                            .label("no arguments"),
+                    );
+                    return None;
+                }
+                let is_min = name == "min";
+                let mut fs = Vec::new();
+                let mut range: Option<Range> = None;
+                for a in args {
+                    let (f, r) = self.int(a, depth + 1)?;
+                    fs.push(f);
+                    range = Some(match range {
+                        None => r,
+                        Some(q) if is_min => Range { lo: q.lo.min(r.lo), hi: q.hi.min(r.hi) },
+                        Some(q) => Range { lo: q.lo.max(r.lo), hi: q.hi.max(r.hi) },
+                    });
+                }
+                Some(Compiled::Int(
+                    IntExpr::Fn(Box::new(move |env| {
+                        let it = fs.iter().map(|f| f.eval(env));
+                        if is_min {
+                            it.min().unwrap_or(0)
+                        } else {
+                            it.max().unwrap_or(0)
+                        }
+                    })),
+                    range.expect("at least one argument"),
+                ))
+            }
+            "if" => {
+                let [c, a, b] = args else {
+                    self.cx.push(
+                        Diag::error(codes::ARITY, e.span, "`if` takes a condition and two values")
+                            .label("write `if(foul, potted, [])`"),
+                    );
+                    return None;
+                };
+                let c = self.cond(c, depth + 1);
+                let (x, y) = (self.node(a, depth + 1), self.node(b, depth + 1));
+                let (c, x, y) = (c?, x?, y?);
+                match (x, y) {
+                    (Compiled::Int(x, xr), Compiled::Int(y, yr)) => Some(Compiled::Int(
+                        IntExpr::Fn(Box::new(move |env| if c.eval(env) { x.eval(env) } else { y.eval(env) })),
+                        xr.union(yr),
+                    )),
+                    (Compiled::Set(x), Compiled::Set(y)) => {
+                        Some(Compiled::Set(SetExpr::Fn(Box::new(
+                            move |env| {
+                                if c.eval(env) {
+                                    x.eval(env)
+                                } else {
+                                    y.eval(env)
+                                }
+                            },
+                        ))))
+                    }
+                    (Compiled::Bool(x), Compiled::Bool(y)) => {
+                        Some(Compiled::Bool(BoolExpr::Fn(Box::new(move |env| {
+                            if c.eval(env) {
+                                x.eval(env)
+                            } else {
+                                y.eval(env)
+                            }
+                        }))))
+                    }
+                    (x, y) => {
+                        self.cx.push(
+                            Diag::error(
+                                codes::TYPE,
+                                e.span,
+                                format!("`if` between {} and {}", x.ty().what(), y.ty().what()),
+                            )
+                            .label("both values must have the same type"),
+                        );
+                        None
+                    }
+                }
+            }
+            other => {
+                self.cx.unknown(span, "a function", other, FUNCTIONS);
+                None
+            }
         }
+    }
+}
+
+const FUNCTIONS: [&str; 6] = ["count", "highest", "lowest", "min", "max", "if"];
+
+/// `x op y` for the arithmetic operators; ranges were checked at load, and
+/// a division by 0 gives 0.
+#[inline]
+fn apply(op: BinOp, x: i64, y: i64) -> i64 {
+    match op {
+        BinOp::Add => x.wrapping_add(y),
+        BinOp::Sub => x.wrapping_sub(y),
+        BinOp::Mul => x.wrapping_mul(y),
+        BinOp::Div => x.checked_div(y).unwrap_or(0),
+        _ => x.checked_rem(y).unwrap_or(0),
+    }
+}
+
+/// `first` then each `(is or, operand)` left to right, short-circuiting
+/// like the nested operators would.
+fn logic(first: BoolExpr, rest: Vec<(bool, BoolExpr)>) -> BoolExpr {
+    match rest.len() {
+        0 => first,
+        1 => {
+            let (or, y) = rest.into_iter().next().expect("one operand");
+            match (or, first, y) {
+                (true, BoolExpr::Fn(f), BoolExpr::Fn(g)) => BoolExpr::Fn(Box::new(move |env| f(env) || g(env))),
+                (false, BoolExpr::Fn(f), BoolExpr::Fn(g)) => BoolExpr::Fn(Box::new(move |env| f(env) && g(env))),
+                (true, x, y) => BoolExpr::Fn(Box::new(move |env| x.eval(env) || y.eval(env))),
+                (false, x, y) => BoolExpr::Fn(Box::new(move |env| x.eval(env) && y.eval(env))),
+            }
+        }
+        _ if rest.iter().all(|(or, _)| *or) => {
+            let all: Vec<BoolExpr> = std::iter::once(first).chain(rest.into_iter().map(|(_, f)| f)).collect();
+            BoolExpr::Fn(Box::new(move |env| all.iter().any(|f| f.eval(env))))
+        }
+        _ if rest.iter().all(|(or, _)| !*or) => {
+            let all: Vec<BoolExpr> = std::iter::once(first).chain(rest.into_iter().map(|(_, f)| f)).collect();
+            BoolExpr::Fn(Box::new(move |env| all.iter().all(|f| f.eval(env))))
+        }
+        _ => BoolExpr::Fn(Box::new(move |env| {
+            rest.iter().fold(first.eval(env), |acc, (or, f)| if *or { acc || f.eval(env) } else { acc && f.eval(env) })
+        })),
     }
 }
 
@@ -356,29 +820,150 @@ mod tests {
     fn w(s: &str) -> Expr {
         Expr { kind: ExprKind::Word(s.into()), span: Span::default() }
     }
+    fn n(v: i64) -> Expr {
+        Expr { kind: ExprKind::Int(v), span: Span::default() }
+    }
     fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
         Expr { kind: ExprKind::Binary(op, Box::new(a), Box::new(b)), span: Span::default() }
+    }
+    fn call(f: &str, args: Vec<Expr>) -> Expr {
+        Expr {
+            kind: ExprKind::Call(crate::syntax::Ident { name: f.into(), span: Span::default() }, args),
+            span: Span::default(),
+        }
+    }
+
+    const ELEMENTS: [&str; 3] = ["A", "B", "C"];
+    const VARS: [(&str, Ty); 6] =
+        [("x", Ty::Set), ("k", Ty::Int), ("y", Ty::Set), ("f", Ty::Bool), ("p", Ty::Bool), ("q", Ty::Bool)];
+
+    fn with_scope<T>(run: impl FnOnce(&Scope, &mut Cx) -> T) -> T {
+        let elements: Vec<String> = ELEMENTS.iter().map(|s| s.to_string()).collect();
+        let weights = [1, 5, 3];
+        let unavailable = [("z", "not here")];
+        let scope = Scope {
+            vars: &VARS,
+            elements: &elements,
+            weights: &weights,
+            element: "an element",
+            int_range: (0, 1000),
+            unavailable: &unavailable,
+        };
+        run(&scope, &mut Cx::new())
     }
 
     #[test]
     fn sets_conditions_and_weights() {
-        let elements = vec!["A".to_string(), "B".to_string(), "C".to_string()];
-        let weights = [1, 5, 3];
-        let vars = [("x", Ty::Set), ("y", Ty::Set)];
-        let scope = Scope { vars: &vars, elements: &elements, weights: &weights, element: "an element" };
-        let mut cx = Cx::new();
-        let sub = compile_bool(&bin(BinOp::In, bin(BinOp::Sub, w("x"), w("A")), w("y")), &scope, &mut cx).unwrap();
-        let call = Expr {
-            kind: ExprKind::Call(crate::syntax::Ident { name: "highest".into(), span: Span::default() }, vec![w("x")]),
-            span: Span::default(),
-        };
-        let hi = compile_int(&call, &scope, &mut cx).unwrap();
-        let env = Env { sets: &[0b011, 0b010], ints: &[] };
-        assert!(sub(&env));
-        assert_eq!(hi(&env), 5);
-        let env = Env { sets: &[0b110, 0b010], ints: &[] };
-        assert!(!sub(&env));
-        assert!(compile_bool(&w("D"), &scope, &mut cx).is_none());
-        assert!(cx.has_errors());
+        with_scope(|scope, cx| {
+            let sub = compile_bool(&bin(BinOp::In, bin(BinOp::Sub, w("x"), w("A")), w("y")), scope, cx).unwrap();
+            let (hi, range) = compile_int(&call("highest", vec![w("x")]), scope, cx).unwrap();
+            assert_eq!(range, Range { lo: 0, hi: 5 });
+            let env = Env { sets: &[0b011, 0b010], ints: &[0, 0, 0, 0] };
+            assert!(sub.eval(&env));
+            assert_eq!(hi.eval(&env), 5);
+            let env = Env { sets: &[0b110, 0b010], ints: &[0, 0, 0, 0] };
+            assert!(!sub.eval(&env));
+            assert!(compile_bool(&w("D"), scope, cx).is_none());
+            assert!(cx.has_errors());
+        });
+    }
+
+    #[test]
+    fn number_and_condition_variables_share_the_ints_in_order() {
+        with_scope(|scope, cx| {
+            let k = compile_int(&w("k"), scope, cx).unwrap().0;
+            let f = compile_bool(&w("f"), scope, cx).unwrap();
+            let env = Env { sets: &[0, 0], ints: &[7, 1, 0, 0] };
+            assert_eq!(k.eval(&env), 7);
+            assert!(f.eval(&env));
+            let env = Env { sets: &[0, 0], ints: &[7, 0, 0, 0] };
+            assert!(!f.eval(&env));
+        });
+    }
+
+    #[test]
+    fn if_picks_a_side_and_unavailable_names_say_why() {
+        with_scope(|scope, cx| {
+            let s = compile_set(&call("if", vec![w("f"), w("x"), w("y")]), scope, cx).unwrap();
+            assert_eq!(s.eval(&Env { sets: &[1, 2], ints: &[0, 1, 0, 0] }), 1);
+            assert_eq!(s.eval(&Env { sets: &[1, 2], ints: &[0, 0, 0, 0] }), 2);
+            assert_eq!(compile_bool(&w("yes"), scope, cx).unwrap().constant(), Some(true));
+            assert!(compile_bool(&w("z"), scope, cx).is_none());
+            assert_eq!(cx.diags.last().unwrap().message, "`z` cannot be used here");
+            assert!(compile_set(&call("if", vec![w("f"), w("x"), n(1)]), scope, cx).is_none());
+        });
+    }
+
+    /// A long run of `or` (or of `-`) is one closure over a list: no stack
+    /// at load or at run time, and the same value as the nested operators.
+    #[test]
+    fn long_chains_compile_flat_and_evaluate_like_nested_operators() {
+        with_scope(|scope, cx| {
+            let mut e = bin(BinOp::In, w("A"), w("x"));
+            for _ in 0..50_000 {
+                e = bin(BinOp::Or, e, bin(BinOp::In, w("B"), w("x")));
+            }
+            let f = compile_bool(&e, scope, cx).unwrap();
+            assert!(f.eval(&Env { sets: &[0b10, 0], ints: &[0, 0, 0, 0] }));
+            assert!(!f.eval(&Env { sets: &[0b100, 0], ints: &[0, 0, 0, 0] }));
+            std::mem::forget(e); // dropping the AST recurses: not what is tested
+                                 // f and p or q, (f or p) and q: mixed runs keep their meaning,
+                                 // for variables (read at run time) and constants (folded).
+            for bits in 0..8i64 {
+                let (a, b, c) = (bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
+                let env = Env { sets: &[0, 0], ints: &[0, a as i64, b as i64, c as i64] };
+                let e = bin(BinOp::Or, bin(BinOp::And, w("f"), w("p")), w("q"));
+                let e2 = bin(BinOp::And, bin(BinOp::Or, w("f"), w("p")), w("q"));
+                let e3 = bin(BinOp::Or, bin(BinOp::And, bin(BinOp::Or, w("f"), w("p")), w("q")), w("f"));
+                assert_eq!(compile_bool(&e, scope, cx).unwrap().eval(&env), (a && b) || c);
+                assert_eq!(compile_bool(&e2, scope, cx).unwrap().eval(&env), (a || b) && c);
+                assert_eq!(compile_bool(&e3, scope, cx).unwrap().eval(&env), a || (b && c));
+                let t = |v: bool| if v { w("yes") } else { w("no") };
+                let k = bin(BinOp::Or, bin(BinOp::And, t(a), t(b)), t(c));
+                assert_eq!(compile_bool(&k, scope, cx).unwrap().eval(&env), (a && b) || c);
+            }
+            // 100 - 7 * 3 + 10 / 4 % 3 - k, left to right within the run.
+            let e = bin(
+                BinOp::Sub,
+                bin(
+                    BinOp::Add,
+                    bin(BinOp::Sub, n(100), bin(BinOp::Mul, n(7), n(3))),
+                    bin(BinOp::Rem, bin(BinOp::Div, n(10), n(4)), n(3)),
+                ),
+                w("k"),
+            );
+            let (f, r) = compile_int(&e, scope, cx).unwrap();
+            assert_eq!(f.eval(&Env { sets: &[0, 0], ints: &[5, 0, 0, 0] }), 100 - 21 + 2 - 5);
+            assert!(r.lo <= 76 && r.hi >= 81);
+            assert!(!cx.has_errors());
+        });
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_once_not_a_stack_overflow() {
+        with_scope(|scope, cx| {
+            let mut e = w("f");
+            for _ in 0..10_000 {
+                e = Expr { kind: ExprKind::Unary(UnOp::Not, Box::new(e)), span: Span::default() };
+            }
+            assert!(compile_bool(&e, scope, cx).is_none());
+            assert_eq!(cx.diags.len(), 1);
+            assert_eq!(cx.diags[0].code, codes::TOO_DEEP);
+            std::mem::forget(e);
+        });
+    }
+
+    #[test]
+    fn numbers_that_could_overflow_are_refused() {
+        with_scope(|scope, cx| {
+            let big = i64::MAX / 2;
+            assert!(compile_int(&bin(BinOp::Mul, w("k"), n(big)), scope, cx).is_none());
+            assert_eq!(cx.diags[0].code, codes::OVERFLOW);
+            let (_, r) = compile_int(&bin(BinOp::Add, n(big), n(big)), scope, cx).unwrap();
+            assert_eq!(r.hi, 2 * big);
+            assert!(compile_int(&bin(BinOp::Add, bin(BinOp::Add, n(big), n(big)), n(2)), scope, cx).is_none());
+            let neg_min = Expr { kind: ExprKind::Unary(UnOp::Neg, Box::new(n(i64::MIN))), span: Span::default() };
+            assert!(compile_int(&neg_min, scope, cx).is_none());
+        });
     }
 }

@@ -70,6 +70,7 @@ codes! {
     ARITY = "arity", Rules;
     OUT_OF_RANGE = "out-of-range", Rules;
     TOO_LARGE = "too-large", Rules;
+    OVERFLOW = "overflow", Rules;
     UNKNOWN_NAME = "unknown-name", Rules;
     EMPTY = "empty", Rules;
     EMPTY_RANGE = "empty-range", Rules;
@@ -94,6 +95,7 @@ codes! {
     SEQUENCE = "sequence", Rules;
     SEQUENCE_NEVER_ENDS = "sequence-never-ends", Rules;
     PHASE_NEVER_LEFT = "phase-never-left", Rules;
+    FRAME_NEVER_ENDS = "frame-never-ends", Rules;
     // Inputs.
     INPUT = "input", Input;
     INPUT_NOT_UTF8 = "input-not-utf8", Input;

@@ -1,13 +1,13 @@
 //! Lowering for the `referee` engine: the `ball`, `play`, `foul`,
-//! `penalty`, `respot`, `input` and `output` sections.
+//! `penalty`, `respot`, `end`, `tie`, `input` and `output` sections.
 //! See docs/engines/referee.md.
 
 use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
-use crate::engines::referee::{Foul, Nominate, Referee, RefereeSpans, Wording, MAX_BALLS, VARS};
+use crate::engines::referee::{pack, Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, VARS};
 use crate::engines::Engine;
-use crate::expr::{compile_bool, compile_int, compile_set, Env, Scope, SetFn, Ty};
+use crate::expr::{compile_bool, compile_int, compile_set, BoolExpr, Env, Scope, SetExpr};
 use crate::game::Game;
 use crate::source::Span;
 use crate::syntax::{Expr, Property, Section};
@@ -15,6 +15,9 @@ use crate::template::OutputLine;
 
 /// Most balls of one kind.
 pub const MAX_COUNT: i64 = 1000;
+/// The largest value of a ball: with 64 kinds of 1,000 balls, one stroke
+/// scores at most 6.4 * 10^13, far inside 64-bit scores.
+pub const MAX_VALUE: i64 = 1_000_000_000;
 
 /// The referee engine in the registry.
 pub const ENGINE: Engine = Engine {
@@ -24,7 +27,9 @@ pub const ENGINE: Engine = Engine {
     schema: &super::schema::SCHEMA,
 };
 
-const SCOPE_VARS: [(&str, Ty); 3] = [(VARS[0], Ty::Set), (VARS[1], Ty::Set), (VARS[2], Ty::Set)];
+/// A foul condition cannot read whether the stroke is a foul.
+const NO_FOUL: [(&str, &str); 1] =
+    [("foul", "a foul condition decides whether the stroke is a foul: it cannot depend on it")];
 
 struct Ball {
     name: String,
@@ -34,6 +39,18 @@ struct Ball {
     head: Span,
 }
 
+/// One set of values of the expression variables, for the static checks.
+struct Probe {
+    sets: [u64; 4],
+    ints: [i64; 2],
+}
+
+impl Probe {
+    fn env(&self) -> Env<'_> {
+        Env { sets: &self.sets, ints: &self.ints }
+    }
+}
+
 /// Lowers the file into a [`Referee`].
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let balls = balls(top, cx);
@@ -41,6 +58,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let fouls = top.sections("foul");
     let penalty = top.require_section(cx, "penalty");
     let respot = top.require_section(cx, "respot");
+    let end = top.require_section(cx, "end");
+    let tie = top.require_section(cx, "tie");
     let input = top.require_section(cx, "input");
     let output = top.require_section(cx, "output");
     let out = output.and_then(|s| output_section(s, cx));
@@ -48,8 +67,15 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let balls = balls?;
     let names: Vec<String> = balls.iter().map(|b| b.name.clone()).collect();
     let values: Vec<i64> = balls.iter().map(|b| b.value).collect();
-    let scope = Scope { vars: &SCOPE_VARS, elements: &names, weights: &values, element: "a ball" };
+    let int_range = (0, MAX_BALLS as i64 * MAX_COUNT);
+    let scope =
+        Scope { vars: &VARS, elements: &names, weights: &values, element: "a ball", int_range, unavailable: &[] };
+    let foul_scope = Scope { vars: &VARS[..5], unavailable: &NO_FOUL, ..scope };
     let cue = balls.iter().position(|b| b.cue)?;
+    let cond = |p: Option<&Property>, cx: &mut Cx| -> Option<BoolExpr> {
+        let e = cx.one(p?, "a condition")?;
+        compile_bool(e, &scope, cx)
+    };
 
     // play
     let play = play?;
@@ -68,6 +94,9 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
             _ => ball(e, &names, cx).map(Nominate::Ball),
         }
     });
+    let continues = cond(pb.require(cx, "continue", "not foul and potted - CUE != []"), cx);
+    let in_hand = cond(pb.require(cx, "in-hand", "CUE in potted"), cx);
+    let again_after = cond(pb.require(cx, "play-again-after", "foul"), cx);
     pb.finish(cx);
     let alternate = alternate?;
     let mut alt_mask = 0u64;
@@ -154,7 +183,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         let when = b
             .require(cx, "when", "first == []")
             .and_then(|p| cx.one(p, "a condition"))
-            .and_then(|e| compile_bool(e, &scope, cx));
+            .and_then(|e| compile_bool(e, &foul_scope, cx));
         b.finish(cx);
         if let Some(when) = when {
             foul_list.push(Foul { name, when, span: s.head });
@@ -189,41 +218,47 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     // respot
     let respot = respot?;
     let rb = Block::of_section(respot);
-    let mut set_prop = |key: &'static str, example: &str| -> Option<(SetFn, &Expr)> {
-        let e = rb.require(cx, key, example).and_then(|p| cx.one(p, "a set of balls"))?;
-        compile_set(e, &scope, cx).map(|f| (f, e))
+    let set_of = |p: &Property, cx: &mut Cx| -> Option<(SetExpr, Span)> {
+        let e: &Expr = cx.one(p, "a set of balls")?;
+        compile_set(e, &scope, cx).map(|f| (f, e.span))
     };
-    let first_phase = set_prop("first-phase", "potted - BALL");
-    let second = set_prop("second-phase", "[]");
-    let second_foul = set_prop("second-phase-foul", "potted");
+    let first_phase = rb.require(cx, "first-phase", "potted - BALL").and_then(|p| set_of(p, cx));
+    let second = rb.require(cx, "second-phase", "[]").and_then(|p| set_of(p, cx));
+    let first_foul = rb.prop(cx, "first-phase-foul").map(|p| set_of(p, cx));
+    let second_foul = rb.prop(cx, "second-phase-foul").map(|p| set_of(p, cx));
     rb.finish(cx);
-    let ((first_phase, fe), (second, se), (second_foul, _)) = (first_phase?, second?, second_foul?);
+    let ((first_phase, fe), (second, se)) = (first_phase?, second?);
+    let first_foul = first_foul.map_or(Some(None), |f| f.map(|(f, _)| Some(f)))?;
+    let second_foul = second_foul.map_or(Some(None), |f| f.map(|(f, _)| Some(f)))?;
     let all_objects: u64 = (0..balls.len()).filter(|&i| i != cue).fold(0, |m, i| m | 1 << i);
-    // A respotted alternate ball keeps the first phase going forever.
-    let worst = [all_objects, all_objects, all_objects];
-    let back = first_phase(&Env { sets: &worst, ints: &[] }) & alt_mask;
+    // A fair stroke that respots an alternate ball keeps the first phase
+    // going forever.
+    let worst = Probe { sets: [all_objects; 4], ints: [int_range.1, 0] };
+    let back = first_phase.eval(&worst.env()) & alt_mask;
     if back != 0 {
         let b = back.trailing_zeros() as usize;
         cx.push(
             Diag::error(
                 codes::PHASE_NEVER_LEFT,
-                fe.span,
-                format!("`{}` can be respotted, so the first phase can never be left", names[b]),
+                fe,
+                format!("`{}` can be respotted after a fair stroke, so the first phase can never be left", names[b]),
             )
             .label(format!("this set can hold `{}`", names[b]))
             .help(format!(
-                "the first phase lasts while an alternate ball is on the table; remove them: `... - {}`",
+                "the first phase lasts while an alternate ball is on the table; remove them: `... - {}` (respotting \
+                 them after a foul only is `first-phase-foul`)",
                 names[b]
             )),
         );
     }
     for &b in &sequence {
         let one = 1u64 << b;
-        if second(&Env { sets: &[one, one, one], ints: &[] }) & one != 0 {
+        let fair = Probe { sets: [one; 4], ints: [1, 0] };
+        if second.eval(&fair.env()) & one != 0 {
             cx.push(
                 Diag::error(
                     codes::SEQUENCE_NEVER_ENDS,
-                    se.span,
+                    se,
                     format!("`{}` comes back after it is potted fairly: the sequence can never end", names[b]),
                 )
                 .label("a fair pot of the ball on is respotted")
@@ -232,14 +267,102 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
             break;
         }
     }
-    let out = out?;
+
+    // end and tie
+    let end = end?;
+    let eb = Block::of_section(end);
+    let end_when = eb.require(cx, "when", "left == 1 and (foul or potted - CUE != [])");
+    let ends = cond(end_when, cx);
+    eb.finish(cx);
+    let tie = tie?;
+    let tb = Block::of_section(tie);
+    let draw = tb.prop(cx, "draw").map_or(Some(false), |p| cx.flag(p));
+    let tie_respot = tb.prop(cx, "respot").map(|p| set_of(p, cx));
+    let next = tb.prop(cx, "next").map(|p| {
+        let e = cx.one(p, "`lot`, `striker` or `opponent`")?;
+        match cx.choice(e, &["lot", "striker", "opponent"], "`lot`, `striker` or `opponent`")? {
+            "lot" => Some(Next::Lot),
+            "striker" => Some(Next::Striker),
+            _ => Some(Next::Opponent),
+        }
+    });
+    let tie_in_hand = tb.prop(cx, "in-hand").map(|p| cx.flag(p));
+    tb.finish(cx);
+    let (ends, draw) = (ends?, draw?);
+    let mut out = out?;
+    // The ball left last, when the second phase runs to its end.
+    let last = sequence.last().copied().or_else(|| (alt_mask != 0).then(|| alt_mask.trailing_zeros() as usize));
+    let last_pot = last.map(|b| Probe { sets: [1 << b; 4], ints: [1, 0] });
+    if let (Some(b), Some(probe)) = (last, &last_pot) {
+        if !ends.eval(&probe.env()) {
+            let p = end_when.expect("compiled");
+            cx.push(
+                Diag::error(
+                    codes::FRAME_NEVER_ENDS,
+                    p.values_span(),
+                    format!("potting `{}`, the last ball, does not end the frame", names[b]),
+                )
+                .label("false when the last ball is potted fairly")
+                .help("a frame whose table is empty can never end: make this hold then, e.g. `left == 1 and ...`"),
+            );
+        }
+    }
+    let tie_rule = if draw {
+        if out.draw.is_none() {
+            cx.push(
+                missing_line(output, "draw", "\"Draw\"", "a tie ends the frame drawn")
+                    .note(tie.span_of("draw"), "ties are draws here"),
+            );
+        }
+        out.tie = None;
+        Tie { draw, respot: SetExpr::Const(0), next: Next::Lot, in_hand: true }
+    } else {
+        let need = |key: &str, example: &str, cx: &mut Cx| {
+            cx.push(
+                Diag::error(codes::MISSING, tie.head, format!("the `tie` section has no `{key}`"))
+                    .label(format!("`{key}` is missing here"))
+                    .help(format!("add `{key}: {example}`, or `draw: yes` for a drawn frame")),
+            );
+        };
+        if tie_respot.is_none() {
+            need("respot", "table", cx);
+        }
+        if next.is_none() {
+            need("next", "lot", cx);
+        }
+        if tie_in_hand.is_none() {
+            need("in-hand", "yes", cx);
+        }
+        if out.tie.is_none() {
+            cx.push(missing_line(output, "tie", "\"Tie\"", "a tie is replayed").note(tie.head, "the tie rule"));
+        }
+        out.draw = None;
+        let (respot_fn, respot_span) = tie_respot.flatten()?;
+        let rule = Tie { draw, respot: respot_fn, next: next.flatten()?, in_hand: tie_in_hand.flatten()? };
+        if let (Some(b), Some(probe)) = (last, &last_pot) {
+            if rule.respot.eval(&probe.env()) >> b & 1 == 0 {
+                cx.push(
+                    Diag::error(
+                        codes::FRAME_NEVER_ENDS,
+                        respot_span,
+                        format!("a tie on `{}`, the last ball, leaves the table empty", names[b]),
+                    )
+                    .label(format!("does not hold `{}` when it is potted last", names[b]))
+                    .help("put the last ball back (`respot: table`), or end a tie with `draw: yes`"),
+                );
+            }
+        }
+        rule
+    };
     if cx.has_errors() {
         return None;
     }
     let mut by_value: Vec<usize> = (0..balls.len()).collect();
     by_value.sort_by_key(|&i| (values[i], i));
+    let output_span = |key: &str| output.map_or(Span::default(), |o| o.span_of(key));
     Some(Referee {
         counts: balls.iter().map(|b| b.count).collect(),
+        keys: names.iter().map(|n| (pack(n.as_bytes()), n.len())).collect(),
         names,
         values,
         cue,
@@ -248,12 +371,18 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         sequence_mask,
         nominate,
         fouls: foul_list,
-        penalty: value?,
+        penalty: value?.0,
         penalty_min: min,
         penalty_max: max,
         respot_first: first_phase,
+        respot_first_foul: first_foul,
         respot_second: second,
         respot_second_foul: second_foul,
+        continues: continues?,
+        in_hand: in_hand?,
+        play_again_after: again_after?,
+        end: ends,
+        tie: tie_rule,
         by_value,
         no_hit: no_hit?,
         play_again: play_again?,
@@ -268,15 +397,35 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
             respot: [
                 respot.span_of("first-phase"),
                 respot.span_of("second-phase"),
-                respot.span_of("second-phase-foul"),
+                respot.span_of(if respot.items.iter().any(|i| i.key().name == "first-phase-foul") {
+                    "first-phase-foul"
+                } else {
+                    "first-phase"
+                }),
+                respot.span_of(if respot.items.iter().any(|i| i.key().name == "second-phase-foul") {
+                    "second-phase-foul"
+                } else {
+                    "second-phase"
+                }),
             ],
-            frame: output.map_or(Span::default(), |o| o.span_of("frame")),
-            play_again: input.map_or(Span::default(), |s| s.span_of("play-again")),
-            foul: output.map_or(Span::default(), |o| o.span_of("foul")),
-            wins: output.map_or(Span::default(), |o| o.span_of("wins")),
-            tie: output.map_or(Span::default(), |o| o.span_of("tie")),
+            frame: output_span("frame"),
+            play_again: play.span_of("play-again-after"),
+            foul: output_span("foul"),
+            wins: output_span("wins"),
+            end: end.span_of("when"),
+            tie: tie.span_of("respot"),
+            next: tie.span_of("next"),
+            draw: tie.span_of("draw"),
         },
     })
+}
+
+/// An output line the tie rule needs.
+fn missing_line(output: Option<&Section>, key: &str, example: &str, because: &str) -> Diag {
+    let at = output.map_or(Span::default(), |o| o.head);
+    Diag::error(codes::MISSING, at, format!("the `output` section has no `{key}`"))
+        .label(format!("`{key}` is missing here"))
+        .help(format!("add `{key}: {example}`: {because}"))
 }
 
 fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
@@ -302,7 +451,22 @@ fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
             );
             ok = false;
         }
-        let value = b.require(cx, "value", "1").and_then(|p| cx.prop_int(p, 0, "the value of the ball"));
+        let value = b.require(cx, "value", "1").and_then(|p| {
+            let n = cx.prop_int(p, 0, "the value of the ball")?;
+            if n > MAX_VALUE {
+                cx.push(
+                    Diag::error(
+                        codes::TOO_LARGE,
+                        p.values_span(),
+                        format!("a ball is worth at most {MAX_VALUE} points"),
+                    )
+                    .label("too large")
+                    .help("scores are 64-bit numbers: values are bounded so that no score can overflow"),
+                );
+                return None;
+            }
+            Some(n)
+        });
         let count = b.prop(cx, "count").map_or(Some(1), |p| {
             let n = cx.prop_int(p, 1, "the number of such balls")?;
             if n > MAX_COUNT {
@@ -411,7 +575,8 @@ fn output_section(s: &Section, cx: &mut Cx) -> Option<Wording> {
     let foul = b.require(cx, "foul", "\"foul\"").and_then(|p| cx.template(p));
     let score = b.require(cx, "score", "\"{first} : {second}\"").and_then(|p| cx.template(p));
     let respot = b.require(cx, "respot", "\"respot {balls}\"").and_then(|p| cx.template(p));
-    let tie = b.require(cx, "tie", "\"tie\"").and_then(|p| cx.template(p));
+    let tie = b.prop(cx, "tie").map(|p| cx.template(p));
+    let draw = b.prop(cx, "draw").map(|p| cx.template(p));
     let wins = b.require(cx, "wins", "\"{player} wins\"").and_then(|p| cx.template(p));
     let between = b.prop(cx, "between").map_or(Some(OutputLine::literal("")), |p| cx.template(p));
     b.finish(cx);
@@ -422,7 +587,8 @@ fn output_section(s: &Section, cx: &mut Cx) -> Option<Wording> {
         foul: foul?,
         score: score?,
         respot: respot?,
-        tie: tie?,
+        tie: tie.map_or(Some(None), |t| t.map(Some))?,
+        draw: draw.map_or(Some(None), |t| t.map(Some))?,
         wins: wins?,
         between: between?,
     })
@@ -441,24 +607,76 @@ ball "Q" { value: 0 cue: yes }
 ball "A" { value: 1 count: 2 }
 ball "X" { value: 2 }
 ball "Y" { value: 3 }
-play { alternate: A }
+play { alternate: A  continue: not foul and potted - Q != []  in-hand: Q in potted  play-again-after: foul }
 foul "miss" { when: first == [] }
 foul "wrong" { when: first != [] and first not in on or potted - Q not in on or Q in potted }
 penalty { min: 2 max: 3 value: highest(on + first + potted) }
 respot { first-phase: potted - A second-phase: [] second-phase-foul: potted }
+end { when: left == 1 and (foul or potted - Q != []) }
+tie { respot: table  next: lot  in-hand: yes }
 input { no-hit: "-" play-again: "again" }
 output { frame: "F{frame}" turn: "{player}" in-hand: "{player}*" foul: "!" score: "{first}-{second}"
          respot: "R {balls:|,}" tie: "=" wins: "W {player}" }
 "#;
 
     fn run(rules: &str, input: &str) -> String {
+        let (printed, result) = try_run(rules, input);
+        result.unwrap();
+        printed
+    }
+
+    fn try_run(rules: &str, input: &str) -> (String, Result<(), crate::game::RunError>) {
         let loaded = load_text("t.rules", rules, std::path::Path::new(".")).unwrap();
         let (compiled, diags) = compile(&loaded);
         let game =
             compiled.unwrap_or_else(|| panic!("{:?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>())).game;
-        let (printed, result) = crate::game::run_text(game.as_ref(), input, &Default::default());
-        result.unwrap();
-        printed
+        crate::game::run_text(game.as_ref(), input, &Default::default())
+    }
+
+    /// The tiny game where every foul ends the frame and costs nothing:
+    /// the first foul is a tie at 0-0.
+    fn ties_at_once(tie: &str) -> String {
+        RULES
+            .replace("min: 2 max: 3", "min: 0 max: 0")
+            .replace(
+                "end { when: left == 1 and (foul or potted - Q != []) }",
+                "end { when: foul or left == 1 and potted - Q != [] }",
+            )
+            .replace("tie { respot: table  next: lot  in-hand: yes }", tie)
+    }
+
+    #[test]
+    fn a_tie_names_the_next_player_by_lot_or_by_rule() {
+        let lot = ties_at_once("tie { respot: table  next: lot  in-hand: yes }");
+        let (got, r) = try_run(&lot, "1\nP1 P2\n-\nP2\n-\nP1\n");
+        assert!(r.is_err(), "the frame has not ended");
+        assert_eq!(got, "F1\nP1*\n!\n0-0\n=\nR A,A,X,Y\nP2*\n!\n0-0\n=\nR A,A,X,Y\nP1*\n");
+        let opponent = ties_at_once("tie { respot: table  next: opponent  in-hand: no }");
+        let (got, _) = try_run(&opponent, "1\nP1 P2\n-\n-\n");
+        assert_eq!(got, "F1\nP1*\n!\n0-0\n=\nR A,A,X,Y\nP2\n!\n0-0\n=\nR A,A,X,Y\nP1\n");
+        // The striker plays on after a tie in which both A went down: they
+        // are back, and can be potted again.
+        let striker = ties_at_once("tie { respot: table  next: striker  in-hand: yes }");
+        let (got, _) = try_run(&striker, "1\nP1 P2\nA A A Q\nA A A\n");
+        assert_eq!(got, "F1\nP1*\n!\n0-0\n=\nR A,A,X,Y\nP1*\n2-0\n");
+    }
+
+    #[test]
+    fn a_tie_can_be_a_draw() {
+        let draw = ties_at_once("tie { draw: yes }").replace("tie: \"=\"", "draw: \"D\"");
+        assert_eq!(run(&draw, "2\nP1 P2\n-\nP3 P4\nA A\n-\n"), "F1\nP1*\n!\n0-0\nD\n\nF2\nP3*\n1-0\n!\n1-0\nW P3\n");
+    }
+
+    #[test]
+    fn in_hand_and_play_again_follow_their_conditions() {
+        let got =
+            run(&RULES.replace("in-hand: Q in potted", "in-hand: foul"), "1\nP1 P2\nA A\nY Y\nA A X\n-\nX X\nY Y\n");
+        assert_eq!(got, "F1\nP1*\n1-0\n4-0\nR Y\n!\n4-2\nR X\nP2*\n!\n6-2\nP1*\n8-2\n11-2\nW P1\n");
+        let never = RULES.replace("play-again-after: foul", "play-again-after: no");
+        let (got, r) = try_run(&never, "1\nP1 P2\n-\nagain\n");
+        assert_eq!(got, "F1\nP1*\n!\n0-2\nP2\n");
+        let Err(crate::game::RunError::Input(e)) = r else { panic!("{r:?}") };
+        assert_eq!(e.message, "`again` may not follow this stroke");
     }
 
     #[test]

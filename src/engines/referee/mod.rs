@@ -6,14 +6,18 @@
 //! in which, while any `alternate` ball is on the table, a visit alternates
 //! between the alternate balls (any number potted in one stroke) and one
 //! nominated ball of the `sequence`; then a second phase in which the
-//! sequence balls are on one after another; the frame ends on the first
-//! score or foul when only one object ball is left, with a replay from in
-//! hand after a lot on a tie. Everything else is data from the rule file:
-//! the balls, the foul conditions, the penalty formula and its bounds, the
-//! nomination default, the respot sets and every output line's wording.
+//! sequence balls are on one after another; fair points to the striker, the
+//! penalty to the opponent; the frame is won by the higher score. Everything
+//! else is data from the rule file: the balls, the foul conditions, the
+//! penalty formula and its bounds, the nomination default, the respot sets,
+//! when a visit goes on, when the cue ball is in hand, when the offender may
+//! be asked to play again, which stroke ends the frame and what a tie does
+//! (a draw, or a replay after respotting a set and naming the next player),
+//! and every output line's wording. See docs/engines/referee.md.
 //!
 //! Balls are indices; sets of balls are `u64` bitmasks; rule expressions
-//! are closures over an [`Env`] holding the sets `first`, `potted`, `on`.
+//! are closures over an [`Env`] holding the sets `first`, `potted`, `on`,
+//! `table` and the numbers `left`, `foul` ([`VARS`]).
 
 pub mod lower;
 pub mod schema;
@@ -21,7 +25,7 @@ pub mod schema;
 use crate::game::{Explain, Explanation, Game, RunOptions};
 
 use crate::diag::did_you_mean;
-use crate::expr::{BoolFn, Env, IntFn, SetFn};
+use crate::expr::{BoolExpr, Env, IntExpr, SetExpr, Ty};
 use crate::game::records::Counted;
 use crate::game::{Input, InputError, Line, Output, RunError, Token};
 use crate::source::Span;
@@ -34,8 +38,18 @@ pub const MAX_FRAMES: u64 = 1 << 40;
 /// A frame's lines are handed to the output when they grow past this.
 const FLUSH_AT: usize = 1 << 16;
 
-/// The index of each variable in `Env::sets` for the rule expressions.
-pub const VARS: [&str; 3] = ["first", "potted", "on"];
+/// The variables of the rule expressions, in `Env` order: the sets
+/// `first`, `potted`, `on`, `table` are `Env::sets[0..4]`; `left` is
+/// `Env::ints[0]` and `foul` (1 for a foul) `Env::ints[1]`. Foul conditions
+/// see every variable but `foul`.
+pub const VARS: [(&str, Ty); 6] = [
+    ("first", Ty::Set),
+    ("potted", Ty::Set),
+    ("on", Ty::Set),
+    ("table", Ty::Set),
+    ("left", Ty::Int),
+    ("foul", Ty::Bool),
+];
 
 /// Which sequence ball is on after an alternate ball when the first ball
 /// hit does not name one.
@@ -49,9 +63,31 @@ pub enum Nominate {
 /// A foul condition.
 pub struct Foul {
     pub name: String,
-    pub when: BoolFn,
+    pub when: BoolExpr,
     /// The `foul` section's header (for explanations).
     pub span: Span,
+}
+
+/// Who plays after a replayed tie.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    /// A line of the input names the player (the lot).
+    Lot,
+    /// The player who made the stroke that tied the frame.
+    Striker,
+    /// The other player.
+    Opponent,
+}
+
+/// What a tie does: a draw, or a replay.
+pub struct Tie {
+    /// The frame ends drawn.
+    pub draw: bool,
+    /// Replay: the balls of this set that were on the table before the
+    /// stroke are put back as they were.
+    pub respot: SetExpr,
+    pub next: Next,
+    pub in_hand: bool,
 }
 
 /// Where the rules an explanation cites are written.
@@ -63,13 +99,18 @@ pub struct RefereeSpans {
     pub penalty: Span,
     pub min: Span,
     pub max: Span,
-    /// `first-phase`, `second-phase`, `second-phase-foul`.
-    pub respot: [Span; 3],
+    /// `first-phase`, `second-phase`, `first-phase-foul`, `second-phase-foul`
+    /// (the last two default to the first two).
+    pub respot: [Span; 4],
     pub frame: Span,
     pub play_again: Span,
     pub foul: Span,
     pub wins: Span,
+    pub end: Span,
+    /// The tie's `respot`, `next` and `draw`.
     pub tie: Span,
+    pub next: Span,
+    pub draw: Span,
 }
 
 /// What the frame reader reports to an observer (`explain`), each with the
@@ -124,7 +165,10 @@ pub struct Wording {
     pub foul: OutputLine<NoFields>,
     pub score: OutputLine<ScoreFields>,
     pub respot: OutputLine<RespotFields<'static>>,
-    pub tie: OutputLine<NoFields>,
+    /// A replayed tie (required unless ties are draws).
+    pub tie: Option<OutputLine<NoFields>>,
+    /// A drawn frame (required when ties are draws).
+    pub draw: Option<OutputLine<NoFields>>,
     pub wins: OutputLine<PlayerFields<'static>>,
     pub between: OutputLine<NoFields>,
 }
@@ -132,6 +176,8 @@ pub struct Wording {
 /// The lowered rules of a referee game.
 pub struct Referee {
     pub names: Vec<String>,
+    /// Each name's first 8 bytes packed, and its length (see [`pack`]).
+    pub keys: Vec<(u64, usize)>,
     pub values: Vec<i64>,
     /// Balls of each kind at the start of a frame (the cue ball: 1).
     pub counts: Vec<u32>,
@@ -143,15 +189,26 @@ pub struct Referee {
     pub sequence_mask: u64,
     pub nominate: Nominate,
     pub fouls: Vec<Foul>,
-    pub penalty: IntFn,
+    pub penalty: IntExpr,
     pub penalty_min: i64,
     pub penalty_max: i64,
-    /// Balls respotted after any stroke of the first phase.
-    pub respot_first: SetFn,
+    /// Balls respotted after a fair stroke of the first phase.
+    pub respot_first: SetExpr,
+    /// After a foul in the first phase (`None`: `respot_first`).
+    pub respot_first_foul: Option<SetExpr>,
     /// After a fair stroke of the second phase.
-    pub respot_second: SetFn,
-    /// After a foul in the second phase.
-    pub respot_second_foul: SetFn,
+    pub respot_second: SetExpr,
+    /// After a foul in the second phase (`None`: `respot_second`).
+    pub respot_second_foul: Option<SetExpr>,
+    /// The striker's visit goes on after the stroke.
+    pub continues: BoolExpr,
+    /// The next player has the cue ball in hand.
+    pub in_hand: BoolExpr,
+    /// The opponent may ask the striker to play again.
+    pub play_again_after: BoolExpr,
+    /// The stroke ends the frame (or ties it).
+    pub end: BoolExpr,
+    pub tie: Tie,
     /// Ball indices in ascending value (the order of respot lists).
     pub by_value: Vec<usize>,
     /// The input word for "no ball hit".
@@ -166,6 +223,10 @@ pub struct Referee {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct State {
     pub counts: Vec<u32>,
+    /// The kinds of object balls on the table (the `table` variable).
+    pub table: u64,
+    /// Object balls on the table (the `left` variable).
+    pub left: u32,
     /// In the first phase: an alternate ball was just potted, a sequence
     /// ball is on.
     pub after_alternate: bool,
@@ -183,48 +244,71 @@ pub struct Stroke {
     pub potted: Vec<usize>,
 }
 
+/// How a stroke that ends the frame (`end`) ends it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The scores differ: this player wins.
+    Win(usize),
+    /// Level scores, and ties are draws.
+    Draw,
+    /// Level scores: the tie's balls are back, the frame goes on.
+    Replay,
+}
+
 /// What a stroke did.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Outcome {
     pub foul: bool,
     pub points: i64,
     pub penalty: i64,
+    /// The kinds of balls respotted: every ball of these kinds potted in
+    /// the stroke came back (after a replayed tie: every ball of these
+    /// kinds that was on the table before the stroke).
     pub respot: u64,
     /// The visit ends (the other player is at the table).
     pub turn_ends: bool,
-    /// The stroke was played with only one object ball left and it scored
-    /// or fouled: the frame ends (or is tied).
-    pub decisive: bool,
+    /// The opponent may ask the striker to play again.
+    pub play_again: bool,
+    /// The stroke ended the frame (`end`), and how.
+    pub ending: Option<Ending>,
 }
+
+/// The first 8 bytes of a name as a number, for a lookup with one
+/// comparison per name (with the length).
+#[inline(always)]
+pub fn pack(bytes: &[u8]) -> u64 {
+    let mut k = 0u64;
+    for (i, &b) in bytes.iter().take(8).enumerate() {
+        k |= (b as u64) << (8 * i);
+    }
+    k
+}
+
+/// A score passed `i64::MAX` (only with penalties near 2^63).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScoreOverflow;
 
 impl Referee {
     /// The state at the start of a frame.
     pub fn start(&self) -> State {
         let mut st = State {
             counts: self.counts.clone(),
+            table: 0,
+            left: 0,
             after_alternate: false,
             second_phase: false,
             player: 0,
             in_hand: true,
             scores: [0, 0],
         };
-        st.second_phase = !self.alternate_left(&st);
+        for (i, &c) in self.counts.iter().enumerate() {
+            if i != self.cue && c > 0 {
+                st.table |= 1 << i;
+                st.left += c;
+            }
+        }
+        st.second_phase = st.table & self.alternate == 0;
         st
-    }
-
-    fn alternate_left(&self, st: &State) -> bool {
-        st.counts.iter().enumerate().any(|(i, &c)| c > 0 && self.alternate >> i & 1 == 1)
-    }
-
-    /// Object balls left on the table.
-    pub fn object_balls(&self, st: &State) -> u32 {
-        st.counts.iter().enumerate().filter(|&(i, _)| i != self.cue).map(|(_, &c)| c).sum()
-    }
-
-    /// True when only one object ball is left: the next score or foul ends
-    /// the frame.
-    pub fn last_ball(&self, st: &State) -> bool {
-        st.second_phase && self.object_balls(st) == 1
     }
 
     /// The balls on for a stroke whose first ball hit is `first`.
@@ -240,74 +324,134 @@ impl Referee {
                 return 1 << f;
             }
         }
-        let on_table: Vec<usize> = self.sequence.iter().copied().filter(|&b| st.counts[b] > 0).collect();
+        let on_table = self.sequence.iter().copied().filter(|&b| st.counts[b] > 0);
         let pick = match self.nominate {
             Nominate::Ball(b) => Some(b),
-            Nominate::Lowest => on_table.iter().copied().min_by_key(|&b| (self.values[b], b)),
-            Nominate::Highest => on_table.iter().copied().max_by_key(|&b| (self.values[b], usize::MAX - b)),
+            Nominate::Lowest => on_table.min_by_key(|&b| (self.values[b], b)),
+            Nominate::Highest => on_table.max_by_key(|&b| (self.values[b], usize::MAX - b)),
         };
         pick.map_or(0, |b| 1 << b)
     }
 
+    /// The values of the rule expressions' variables for a stroke from
+    /// `st` (`foul` unknown yet: 0).
+    pub fn env_of(&self, st: &State, s: &Stroke) -> ([u64; 4], [i64; 2]) {
+        let first = s.first.map_or(0, |b| 1u64 << b);
+        let potted = s.potted.iter().fold(0u64, |m, &b| m | 1 << b);
+        ([first, potted, self.on(st, s.first), st.table], [st.left as i64, 0])
+    }
+
+    /// True when one of the foul conditions holds.
+    pub fn is_foul(&self, env: &Env) -> bool {
+        self.fouls.iter().any(|f| f.when.eval(env))
+    }
+
+    /// The respot set that applies after a stroke of this phase.
+    pub fn respot_rule(&self, first_phase: bool, foul: bool) -> &SetExpr {
+        match (first_phase, foul) {
+            (true, false) => &self.respot_first,
+            (true, true) => self.respot_first_foul.as_ref().unwrap_or(&self.respot_first),
+            (false, false) => &self.respot_second,
+            (false, true) => self.respot_second_foul.as_ref().unwrap_or(&self.respot_second),
+        }
+    }
+
     /// Plays one stroke: updates the state and says what happened. The
     /// stroke must be possible (its balls on the table); the reader checks.
-    pub fn stroke(&self, st: &mut State, s: &Stroke) -> Outcome {
-        let decisive_position = self.last_ball(st);
-        let on = self.on(st, s.first);
-        let first = s.first.map_or(0, |b| 1u64 << b);
-        let mut potted = 0u64;
-        for &b in &s.potted {
-            potted |= 1 << b;
-        }
-        let sets = [first, potted, on];
-        let env = Env { sets: &sets, ints: &[] };
-        let foul = self.fouls.iter().any(|f| (f.when)(&env));
-        let mut out = Outcome { foul, ..Outcome::default() };
+    pub fn stroke(&self, st: &mut State, s: &Stroke) -> Result<Outcome, ScoreOverflow> {
+        let (sets, mut ints) = self.env_of(st, s);
+        let foul = self.is_foul(&Env { sets: &sets, ints: &ints });
+        ints[1] = foul as i64;
+        let env = Env { sets: &sets, ints: &ints };
+        let potted = sets[1];
+        let object_potted = potted & !(1u64 << self.cue);
+        let ends = self.end.eval(&env);
+        let mut out = Outcome {
+            foul,
+            turn_ends: !self.continues.eval(&env),
+            play_again: self.play_again_after.eval(&env),
+            ..Outcome::default()
+        };
         let first_phase = !st.second_phase;
         for &b in &s.potted {
-            st.counts[b] = st.counts[b].saturating_sub(1);
+            if b != self.cue {
+                st.counts[b] -= 1;
+                st.left -= 1;
+                if st.counts[b] == 0 {
+                    st.table &= !(1 << b);
+                }
+            }
         }
-        st.counts[self.cue] = self.counts[self.cue];
-        let object_potted = potted & !(1u64 << self.cue);
-        let respot = if first_phase {
-            (self.respot_first)(&env)
-        } else if foul {
-            (self.respot_second_foul)(&env)
-        } else {
-            (self.respot_second)(&env)
-        } & object_potted;
-        for &b in &s.potted {
-            if respot >> b & 1 == 1 {
-                st.counts[b] += 1;
+        // A stroke that ends the frame respots nothing of its own.
+        let respot = if ends { 0 } else { self.respot_rule(first_phase, foul).eval(&env) & object_potted };
+        if respot != 0 {
+            for &b in &s.potted {
+                if respot >> b & 1 == 1 {
+                    st.counts[b] += 1;
+                    st.left += 1;
+                    st.table |= 1 << b;
+                }
             }
         }
         out.respot = respot;
-        let cue_potted = potted >> self.cue & 1 == 1;
         if foul {
-            let p = (self.penalty)(&env).clamp(self.penalty_min, self.penalty_max);
+            let p = self.penalty.eval(&env).clamp(self.penalty_min, self.penalty_max);
             out.penalty = p;
-            st.scores[1 - st.player] += p;
-            out.turn_ends = true;
+            let other = &mut st.scores[1 - st.player];
+            *other = other.checked_add(p).ok_or(ScoreOverflow)?;
         } else {
-            out.points = s.potted.iter().map(|&b| self.values[b]).sum();
-            st.scores[st.player] += out.points;
-            out.turn_ends = object_potted == 0;
+            let mut points = 0i64;
+            for &b in &s.potted {
+                points = points.checked_add(self.values[b]).ok_or(ScoreOverflow)?;
+            }
+            out.points = points;
+            let mine = &mut st.scores[st.player];
+            *mine = mine.checked_add(points).ok_or(ScoreOverflow)?;
         }
-        out.decisive = decisive_position && (foul || object_potted != 0);
+        st.in_hand = self.in_hand.eval(&env);
+        if ends {
+            let striker = st.player;
+            let ending = if st.scores[0] != st.scores[1] {
+                Ending::Win(if st.scores[0] > st.scores[1] { 0 } else { 1 })
+            } else if self.tie.draw {
+                Ending::Draw
+            } else {
+                // The tie's balls are back as they were before the stroke.
+                let back = self.tie.respot.eval(&env) & sets[3];
+                for &b in &s.potted {
+                    if back >> b & 1 == 1 {
+                        st.counts[b] += 1;
+                        st.left += 1;
+                    }
+                }
+                st.table |= back;
+                out.respot = back;
+                st.after_alternate = false;
+                st.second_phase = st.table & self.alternate == 0;
+                st.player = match self.tie.next {
+                    Next::Striker | Next::Lot => striker,
+                    Next::Opponent => 1 - striker,
+                };
+                st.in_hand = self.tie.in_hand;
+                out.play_again = false;
+                Ending::Replay
+            };
+            out.ending = Some(ending);
+            return Ok(out);
+        }
         // The next ball on.
         if first_phase {
             let was_after = st.after_alternate;
             let potted_alternate = object_potted & self.alternate != 0;
             st.after_alternate = !out.turn_ends && !was_after && potted_alternate;
-            if !st.after_alternate && !self.alternate_left(st) {
+            if !st.after_alternate && st.table & self.alternate == 0 {
                 st.second_phase = true;
             }
         }
         if out.turn_ends {
             st.player = 1 - st.player;
         }
-        st.in_hand = cue_potted;
-        out
+        Ok(out)
     }
 
     /// The line a stroke is read from, checked against the table.
@@ -336,13 +480,32 @@ impl Referee {
             }
             Some(b)
         };
-        taken.clear();
-        taken.resize(self.names.len(), 0);
+        // `taken` is all zeros between strokes: only the balls potted are
+        // counted, then cleared.
+        if taken.len() != self.names.len() {
+            taken.resize(self.names.len(), 0);
+        }
+        let counted = self.count_potted(toks, st, taken, stroke);
+        for &b in &stroke.potted {
+            taken[b] = 0;
+        }
+        counted
+    }
+
+    #[inline(always)]
+    fn count_potted(
+        &self,
+        toks: crate::game::input::Tokens,
+        st: &State,
+        taken: &mut [u32],
+        stroke: &mut Stroke,
+    ) -> Result<(), InputError> {
         for t in toks {
             let b = self.ball(t.text).ok_or_else(|| self.unknown_ball(&t, false))?;
             taken[b] += 1;
             if taken[b] > st.counts[b] {
                 let left = st.counts[b];
+                taken[b] -= 1;
                 return Err(t.error(if left == 0 {
                     format!("`{}` is not on the table: it cannot be potted", t.text)
                 } else {
@@ -359,8 +522,11 @@ impl Referee {
         Ok(())
     }
 
+    #[inline(always)]
     fn ball(&self, text: &str) -> Option<usize> {
-        self.names.iter().position(|n| n == text)
+        let b = text.as_bytes();
+        let key = (pack(b), b.len());
+        self.keys.iter().position(|&k| k == key).filter(|&i| b.len() <= 8 || self.names[i].as_bytes() == b)
     }
 
     fn unknown_ball(&self, tok: &Token, first: bool) -> InputError {
@@ -384,9 +550,25 @@ impl Referee {
         t.line(buf, &PlayerFields { player: name });
     }
 
-    fn respot_line(&self, buf: &mut Vec<u8>, mask: u64) {
-        let names: Vec<&str> =
-            self.by_value.iter().filter(|&&b| mask >> b & 1 == 1).map(|&b| self.names[b].as_str()).collect();
+    /// The balls of the kinds in `mask`, `times(kind)` of each, in
+    /// ascending value.
+    pub fn respot_names(&self, mask: u64, times: impl Fn(usize) -> u32) -> Vec<&str> {
+        let mut names = Vec::with_capacity(8);
+        for &b in self.by_value.iter().filter(|&&b| mask >> b & 1 == 1) {
+            for _ in 0..times(b) {
+                names.push(self.names[b].as_str());
+            }
+        }
+        names
+    }
+
+    /// The respot line of a stroke.
+    fn respot_line(&self, buf: &mut Vec<u8>, o: &Outcome, stroke: &Stroke, st: &State) {
+        let names = if o.ending == Some(Ending::Replay) {
+            self.respot_names(o.respot, |b| st.counts[b])
+        } else {
+            self.respot_names(o.respot, |b| stroke.potted.iter().filter(|&&p| p == b).count() as u32)
+        };
         self.out.respot.line(buf, &RespotFields { balls: &names });
     }
 
@@ -482,14 +664,15 @@ impl Referee {
                 let line = input.next_nonblank_or(|input| {
                     input
                         .error_at_end(format!("expected a stroke, found end of input: frame {k} has not ended"))
-                        .with_help("a frame ends on the first score or foul when only one ball is left")
+                        .with_help("the rule file's `end` says which stroke ends a frame")
                 })?;
                 if self.is_play_again(&line) {
                     let Some((offender, in_hand)) = last_foul.take() else {
                         return Err(line
-                            .error(format!("`{}` may only follow a foul", self.play_again.join(" ")))
+                            .error(format!("`{}` may not follow this stroke", self.play_again.join(" ")))
                             .with_help(
-                                "the stroke before was not a foul, or the offender was already asked to play again",
+                                "it may follow a stroke after which the rule file's `play-again-after` holds (a \
+                                 foul), once",
                             )
                             .into());
                     };
@@ -500,58 +683,74 @@ impl Referee {
                     continue;
                 }
                 self.read_stroke(&line, &st, &mut taken, &mut stroke)?;
-                let last = if self.last_ball(&st) {
-                    (0..self.names.len()).find(|&i| i != self.cue && st.counts[i] > 0)
-                } else {
-                    None
-                };
                 let striker = st.player;
                 report(Event::Before { st: &st, stroke: &stroke }, buf)?;
-                let o = self.stroke(&mut st, &stroke);
+                let o = self.stroke(&mut st, &stroke).map_err(|ScoreOverflow| {
+                    RunError::Limit(format!(
+                        "line {}: the stroke takes a score past {}, the largest arbiter keeps",
+                        line.number,
+                        i64::MAX
+                    ))
+                })?;
                 if o.foul {
                     self.out.foul.line(buf, &NoFields);
                 }
                 self.out.score.line(buf, &ScoreFields { first: st.scores[0], second: st.scores[1] });
-                last_foul = o.foul.then_some((striker, st.in_hand));
-                if o.decisive {
-                    if st.scores[0] != st.scores[1] {
-                        let w = if st.scores[0] > st.scores[1] { 0 } else { 1 };
+                last_foul = o.play_again.then_some((striker, st.in_hand));
+                match o.ending {
+                    Some(Ending::Win(w)) => {
                         self.out.wins.line(buf, &PlayerFields { player: players[w] });
                         report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
                         break;
                     }
-                    // A tie: the last ball comes back, a lot decides who plays.
-                    if let Some(b) = last {
-                        st.counts[b] = 1;
+                    Some(Ending::Draw) => {
+                        if let Some(d) = &self.out.draw {
+                            d.line(buf, &NoFields);
+                        }
+                        report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
+                        break;
                     }
-                    self.out.tie.line(buf, &NoFields);
-                    self.respot_line(buf, last.map_or(0, |b| 1 << b));
-                    report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
-                    let lot = input.next_nonblank_or(|input| {
-                        input.error_at_end(format!(
-                            "expected the name of the player who won the lot ({} or {}), found end of input",
-                            players[0], players[1]
-                        ))
-                    })?;
-                    let name = lot.trimmed();
-                    let Some(p) = players.iter().position(|n| *n == name) else {
-                        return Err(lot
-                            .error(format!(
-                                "expected the name of the player who won the lot, found {}",
-                                crate::game::input::quote(name)
-                            ))
-                            .with_help(format!("after a tie, a line names `{}` or `{}`", players[0], players[1]))
-                            .into());
-                    };
-                    st.player = p;
-                    st.in_hand = true;
-                    last_foul = None;
-                    self.turn_line(buf, players[p], true);
-                    report(Event::Lot { player: p, players }, buf)?;
-                    continue;
+                    Some(Ending::Replay) => {
+                        if let Some(t) = &self.out.tie {
+                            t.line(buf, &NoFields);
+                        }
+                        if o.respot != 0 {
+                            self.respot_line(buf, &o, &stroke, &st);
+                        }
+                        if self.tie.next == Next::Lot {
+                            report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
+                            let lot = input.next_nonblank_or(|input| {
+                                input.error_at_end(format!(
+                                    "expected the name of the player who won the lot ({} or {}), found end of input",
+                                    players[0], players[1]
+                                ))
+                            })?;
+                            let name = lot.trimmed();
+                            let Some(p) = players.iter().position(|n| *n == name) else {
+                                return Err(lot
+                                    .error(format!(
+                                        "expected the name of the player who won the lot, found {}",
+                                        crate::game::input::quote(name)
+                                    ))
+                                    .with_help(format!(
+                                        "after a tie, a line names `{}` or `{}`",
+                                        players[0], players[1]
+                                    ))
+                                    .into());
+                            };
+                            st.player = p;
+                            self.turn_line(buf, players[p], st.in_hand);
+                            report(Event::Lot { player: p, players }, buf)?;
+                        } else {
+                            self.turn_line(buf, players[st.player], st.in_hand);
+                            report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
+                        }
+                        continue;
+                    }
+                    None => {}
                 }
                 if o.respot != 0 {
-                    self.respot_line(buf, o.respot);
+                    self.respot_line(buf, &o, &stroke, &st);
                 }
                 if o.turn_ends {
                     self.turn_line(buf, players[st.player], st.in_hand);
@@ -581,7 +780,8 @@ impl Referee {
 
     /// Referees every frame and explains each stroke's lines: the ball on
     /// and the rule that made it so, the foul conditions that held, the
-    /// penalty formula's value and its bounds, the points, the respot rule.
+    /// penalty formula's value and its bounds, the points, the respot rule,
+    /// the end of the frame.
     pub fn explain(
         &self,
         input: &mut Input,
@@ -603,17 +803,17 @@ impl Referee {
             }),
             Event::PlayAgain { player, players } => each(Explanation {
                 output: text(lines),
-                summary: format!("{} is asked to play again after the foul", players[player]),
+                summary: format!("{} is asked to play again", players[player]),
                 rules: vec![(
                     sp.play_again,
-                    "the offender plays again, from where the foul left the cue ball".to_string(),
+                    "the striker plays again, from where the stroke left the cue ball".to_string(),
                 )],
                 ..Default::default()
             }),
             Event::Lot { player, players } => each(Explanation {
                 output: text(lines),
-                summary: format!("{} won the lot and plays the replayed last ball from in hand", players[player]),
-                rules: vec![(sp.tie, "a tie on the last ball is replayed after a lot".to_string())],
+                summary: format!("{} won the lot and plays next", players[player]),
+                rules: vec![(sp.next, "after a tie, a lot names the next player".to_string())],
                 ..Default::default()
             }),
             Event::Before { st, stroke } => {
@@ -622,11 +822,10 @@ impl Referee {
             }
             Event::Stroke { outcome: o, striker, st, players } => {
                 let Some((was, stroke)) = before.take() else { return Ok(()) };
-                let on = self.on(&was, stroke.first);
-                let first = stroke.first.map_or(0, |b| 1u64 << b);
-                let potted = stroke.potted.iter().fold(0u64, |m, &b| m | 1 << b);
-                let sets = [first, potted, on];
-                let env = Env { sets: &sets, ints: &[] };
+                let (sets, mut ints) = self.env_of(&was, &stroke);
+                ints[1] = o.foul as i64;
+                let env = Env { sets: &sets, ints: &ints };
+                let on = sets[2];
                 let mut e = Explanation { output: text(lines), ..Default::default() };
                 let ball = |b: usize| self.names[b].clone();
                 let on_why = if was.second_phase {
@@ -648,13 +847,13 @@ impl Referee {
                 e.values.push(("first".into(), hit));
                 e.values.push(("potted".into(), pots.clone()));
                 e.values.push(("on".into(), self.list(on)));
-                let fired: Vec<&Foul> = self.fouls.iter().filter(|f| (f.when)(&env)).collect();
+                let fired: Vec<&Foul> = self.fouls.iter().filter(|f| f.when.eval(&env)).collect();
                 for f in &fired {
                     e.rules.push((f.span, "holds".to_string()));
                 }
                 let other = players[1 - striker];
                 if o.foul {
-                    let raw = (self.penalty)(&env);
+                    let raw = self.penalty.eval(&env);
                     e.rules.push((sp.penalty, format!("= {raw}")));
                     if raw < self.penalty_min {
                         e.rules.push((sp.min, format!("raised to {}", self.penalty_min)));
@@ -671,23 +870,29 @@ impl Referee {
                 } else {
                     e.summary = format!("a fair stroke that pots nothing: {other} comes to the table");
                 }
-                if o.respot != 0 {
-                    let which = if !was.second_phase {
-                        0
-                    } else if o.foul {
-                        2
-                    } else {
-                        1
-                    };
-                    e.rules.push((sp.respot[which], format!("{} back on the table", self.list(o.respot))));
-                }
-                if o.decisive {
-                    let (span, says) = if st.scores[0] == st.scores[1] {
-                        (sp.tie, "the last ball decided nothing: a tie, replayed after a lot".to_string())
-                    } else {
-                        (sp.wins, "the last ball scored or fouled: the frame ends".to_string())
-                    };
-                    e.rules.push((span, says));
+                match o.ending {
+                    None if o.respot != 0 => {
+                        let which = match (was.second_phase, o.foul) {
+                            (false, false) => 0,
+                            (true, false) => 1,
+                            (false, true) => 2,
+                            (true, true) => 3,
+                        };
+                        e.rules.push((sp.respot[which], format!("{} back on the table", self.list(o.respot))));
+                    }
+                    None => {}
+                    Some(ending) => {
+                        e.rules.push((sp.end, "holds: this stroke ends the frame".to_string()));
+                        let (span, says) = match ending {
+                            Ending::Win(_) => (sp.wins, "the scores differ: the higher one wins".to_string()),
+                            Ending::Draw => (sp.draw, "the scores are level: the frame is drawn".to_string()),
+                            Ending::Replay => (
+                                sp.tie,
+                                format!("the scores are level: {} back, the frame goes on", self.list(o.respot)),
+                            ),
+                        };
+                        e.rules.push((span, says));
+                    }
                 }
                 e.values.push((
                     "score".into(),

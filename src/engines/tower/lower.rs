@@ -300,10 +300,17 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
         ("high", lo as i128, hi as i128),
     ];
     let scope_vars: Vec<(&str, Ty)> = vars.iter().map(|v| (v.0, Ty::Int)).collect();
-    let scope = Scope { vars: &scope_vars, elements: &[], weights: &[], element: "a number" };
+    let scope = Scope {
+        vars: &scope_vars,
+        elements: &[],
+        weights: &[],
+        element: "a number",
+        int_range: ((3 * lo).min(lo), (3 * hi).max(hi)),
+        unavailable: &[],
+    };
     let mut formulas = Vec::new();
     for (_, e, _) in points.entries.iter().chain(points.default.iter()) {
-        let Some(f) = crate::expr::compile_int(e, &scope, cx) else { continue };
+        let Some((f, _)) = crate::expr::compile_int(e, &scope, cx) else { continue };
         let reach = bound(e, &vars).map(|(a, b)| a.abs().max(b.abs()));
         if reach.is_none_or(|r| r > MAX_SCORE as i128) {
             let label = match reach {
@@ -341,7 +348,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
                 let mut v = [value(a), value(b2), value(c)];
                 v.sort_unstable();
                 let pts = match formulas.get(formula_of[index(key)]) {
-                    Some(f) => f(&Env { sets: &[], ints: &[v[0] + v[1] + v[2], v[0], v[1], v[2]] }),
+                    Some(f) => f.eval(&Env { sets: &[], ints: &[v[0] + v[1] + v[2], v[0], v[1], v[2]] }),
                     None => v[0] + v[1] + v[2],
                 };
                 largest = largest.max(pts.abs());
