@@ -27,7 +27,7 @@
 
 use crate::check::Cx;
 use crate::diag::codes;
-use crate::diag::{did_you_mean, Diag};
+use crate::diag::Diag;
 use crate::source::Span;
 use crate::syntax::{BinOp, Expr, ExprKind, UnOp};
 
@@ -432,14 +432,11 @@ impl Compiler<'_, '_> {
         let known =
             scope.vars.iter().map(|(n, _)| *n).chain(scope.elements.iter().map(String::as_str)).chain(["yes", "no"]);
         let what = format!("{} or a variable", scope.element);
-        let d = Diag::error(codes::UNKNOWN_NAME, e.span, format!("expected {what}, found `{w}`"))
-            .label(format!("not {what}"));
-        let names: Vec<&str> = known.clone().collect();
-        let d = match did_you_mean(w, known) {
-            Some(s) => d.help(format!("did you mean `{s}`?")),
-            None => d.help(format!("one of {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" "))),
-        };
-        self.cx.push(d);
+        self.cx.push(
+            Diag::error(codes::UNKNOWN_NAME, e.span, format!("expected {what}, found `{w}`"))
+                .label(format!("not {what}"))
+                .suggest_among(w, known),
+        );
         None
     }
 

@@ -242,7 +242,7 @@ proptest! {
         };
         let m = lo + pick % (hi - lo + 1);
         let deck = shuffled(m, seed);
-        let opts = RunOptions { max_nodes: Some(300_000) };
+        let opts = RunOptions { max_nodes: Some(300_000), ..Default::default() };
         let (printed, result) = run_text(compiled.game.as_ref(), &input(&deck, named), &opts);
         if result.is_err() {
             // Over the node budget: an error, never an amount.

@@ -15,12 +15,15 @@ pub const SCHEMA: Schema = Schema {
         .often_changed(),
         SectionSchema::new(
             "group",
-            "exposed cards that are covered by the next cards: a sum group (`sum`) or a set of ranks",
+            "exposed cards that are covered by the next cards: a sum group (`sum`), cards of one rank or suit (`same`), or a set of ranks",
             &[
                 Key::new("ranks", "ranks and ranges (`A..T`)", "the ranks the group's cards have")
-                    .required()
+                    .default("every rank, with `same`")
                     .example("J Q K")
                     .refers(&["rank"]),
+                Key::new("same", "`rank` or `suit`", "the group's cards are all of one rank, or all of one suit")
+                    .example("rank")
+                    .words(&[("rank", "all the cards of one rank"), ("suit", "all the cards of one suit")]),
                 Key::new("sum", "a whole number", "the total of the face values of a sum group's cards").example("11"),
                 Key::new("cards", "a whole number, 1 or more", "how many cards a sum group has")
                     .default("2")

@@ -504,15 +504,14 @@ impl Referee {
             let b = self.ball(t.text).ok_or_else(|| self.unknown_ball(&t, false))?;
             taken[b] += 1;
             if taken[b] > st.counts[b] {
-                let left = st.counts[b];
+                let (left, potted) = (st.counts[b], taken[b]);
                 taken[b] -= 1;
                 return Err(t.error(if left == 0 {
                     format!("`{}` is not on the table: it cannot be potted", t.text)
                 } else {
                     format!(
-                        "`{}` is potted {} times, but only {left} {} on the table",
+                        "`{}` is potted {potted} times, but only {left} {} on the table",
                         t.text,
-                        taken[b],
                         if left == 1 { "is" } else { "are" }
                     )
                 }));

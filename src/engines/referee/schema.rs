@@ -12,6 +12,12 @@ const VARIABLES: &[(&str, &str)] = &[
     ("count", "`count(SET)`: how many balls a set holds"),
     ("min", "`min(A, B)`: the smaller number"),
     ("max", "`max(A, B)`: the larger number"),
+    ("foul", "whether the stroke is a foul (not in a foul's own condition)"),
+    ("table", "the object balls on the table before the stroke"),
+    ("left", "how many object balls were on the table before the stroke"),
+    ("if", "`if(CONDITION, A, B)`: A when the condition holds, else B"),
+    ("yes", "the condition that always holds"),
+    ("no", "the condition that never holds"),
 ];
 
 pub const SCHEMA: Schema = Schema {
@@ -59,6 +65,21 @@ pub const SCHEMA: Schema = Schema {
                     ("highest", "the most valuable ball on the table"),
                 ])
                 .refers(&["ball"]),
+                Key::new("continue", "a condition", "the striker's visit goes on after the stroke")
+                    .required()
+                    .example("not foul and potted - BALL != []")
+                    .words(VARIABLES)
+                    .refers(&["ball"]),
+                Key::new("in-hand", "a condition", "the next player has the cue ball in hand")
+                    .required()
+                    .example("BALL in potted")
+                    .words(VARIABLES)
+                    .refers(&["ball"]),
+                Key::new("play-again-after", "a condition", "the play-again line of the input may follow the stroke")
+                    .required()
+                    .example("foul")
+                    .words(VARIABLES)
+                    .refers(&["ball"]),
             ],
         )
         .required()
@@ -112,7 +133,12 @@ pub const SCHEMA: Schema = Schema {
                     .words(VARIABLES)
                     .refers(&["ball"]),
                 Key::new("second-phase-foul", "a set of balls", "after a foul in the second phase")
-                    .required()
+                    .default("`second-phase`")
+                    .example("potted")
+                    .words(VARIABLES)
+                    .refers(&["ball"]),
+                Key::new("first-phase-foul", "a set of balls", "after a foul in the first phase")
+                    .default("`first-phase`")
                     .example("potted")
                     .words(VARIABLES)
                     .refers(&["ball"]),
@@ -120,6 +146,42 @@ pub const SCHEMA: Schema = Schema {
         )
         .required()
         .often_changed(),
+        SectionSchema::new(
+            "end",
+            "which stroke ends the frame",
+            &[Key::new("when", "a condition over the stroke and the table before it", "this stroke ends the frame")
+                .required()
+                .example("left == 1 and (foul or potted != [])")
+                .words(VARIABLES)
+                .refers(&["ball"])],
+        )
+        .required(),
+        SectionSchema::new(
+            "tie",
+            "what level scores do when the frame ends",
+            &[
+                Key::new("draw", "`yes` or `no`", "a tie ends the frame drawn (the `draw` line)")
+                    .default("no")
+                    .example("yes"),
+                Key::new(
+                    "respot",
+                    "a set of balls",
+                    "the balls of these kinds that were on the table before the stroke are put back",
+                )
+                .example("table")
+                .words(VARIABLES)
+                .refers(&["ball"]),
+                Key::new("next", "`lot`, `striker` or `opponent`", "who plays next after a replayed tie")
+                    .example("lot")
+                    .words(&[
+                        ("lot", "a line of the input names the player"),
+                        ("striker", "the player who made the stroke"),
+                        ("opponent", "the other player"),
+                    ]),
+                Key::new("in-hand", "`yes` or `no`", "that player has the cue ball in hand").example("yes"),
+            ],
+        )
+        .required(),
         SectionSchema::new(
             "input",
             "the words of the input that are not balls",
@@ -155,7 +217,9 @@ pub const SCHEMA: Schema = Schema {
                 Key::new("respot", "a template; field `balls`", "the balls put back")
                     .required()
                     .example("\"respot {balls}\""),
-                Key::new("tie", "a template (no fields)", "a tie on the last ball").required().example("\"tie\""),
+                Key::new("tie", "a template (no fields)", "a tie that is replayed").example("\"tie\""),
+                Key::new("draw", "a template (no fields)", "a drawn frame (with `tie { draw: yes }`)")
+                    .example("\"draw\""),
                 Key::new("wins", "a template; field `player`", "the winner of the frame")
                     .required()
                     .example("\"{player} wins\""),
