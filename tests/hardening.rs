@@ -555,7 +555,9 @@ fn every_engine_answers_each_case_before_the_next_is_written() {
     let covered = "  1:  8  6  7  4  3  5  4  4  2  5  4\n";
     let covered2 = covered.replacen("1:", "2:", 1);
     let hoc = "Axel\n5\n1R 2R 3R 4R 5R 5B 4B 3B 2B 1B\n";
-    let games: [(&str, &str, &[(&str, &str)], &str); 4] = [
+    // (game, first lines, (case, its answer)..., last lines)
+    type Session<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)], &'a str);
+    let games: [Session; 4] = [
         ("get_straight", "", &[("2H 3S 5D 6C TC\n", "Exchange TC\n"), ("TH JH QH KH AH\n", "Stay\n")], "#\n"),
         (
             "havannah",
