@@ -268,6 +268,13 @@ fn h18_b10_huge_tokens_are_cut_in_diagnostics() {
     let o = run(&["run", "get_straight"], big.as_bytes(), secs(20));
     assert_eq!(o.status.code(), Some(4));
     assert!(o.stderr.len() < 2000, "{} bytes of stderr", o.stderr.len());
+    // Every engine, on a first line that is one 900 KB token.
+    let token = format!("{}\n", "X".repeat(900_000));
+    for game in ["get_straight", "shuffling_patience", "house_of_cards", "havannah", "snooker_referee"] {
+        let o = run(&["run", game], token.as_bytes(), secs(20));
+        assert_eq!(o.status.code(), Some(4), "{game}: {}", stderr(&o));
+        assert!(o.stderr.len() < 2000, "{game}: {} bytes of stderr", o.stderr.len());
+    }
     let dir = scratch("b10");
     let path = dir.join("tok.rules");
     std::fs::write(&path, format!("engine: exchange\nx: \"{}\" $\n", "X".repeat(900_000))).unwrap();

@@ -1,6 +1,6 @@
 //! The terminal: whether to use colour (decided once, from `--color`,
-//! `NO_COLOR` and whether stderr is a terminal), and the one path every
-//! diagnostic takes to stderr. Writing to stderr never panics: when stderr
+//! `NO_COLOR` and whether stderr is a terminal), text or JSON diagnostics
+//! (`--format json`), and the one path every diagnostic takes to stderr. Writing to stderr never panics: when stderr
 //! is closed, diagnostics are dropped and the exit code still tells.
 
 use std::io::{self, IsTerminal, Write};
@@ -50,7 +50,8 @@ pub enum ColorChoice {
     Never,
 }
 
-/// How diagnostics and explanations are drawn.
+/// How diagnostics and explanations are drawn (colour, width, text or
+/// JSON), and the command line's global settings that go with them.
 #[derive(Debug, Clone, Copy)]
 pub struct Term {
     pub colour: bool,
