@@ -495,7 +495,7 @@ fn l2_concurrent_fmt_write() {
     let path = dir.join("r.rules");
     let original = std::fs::read_to_string(rules_dir().join("snooker_referee.rules")).unwrap().replace("  ", "   ");
     let expected = arbiter::syntax::fmt::format(&original).unwrap();
-    for _ in 0..20 {
+    for _ in 0..10 {
         std::fs::write(&path, &original).unwrap();
         let children: Vec<_> = (0..6)
             .map(|_| bin().args(["fmt", "--write", path.to_str().unwrap()]).stderr(Stdio::null()).spawn().unwrap())
