@@ -1,0 +1,269 @@
+//! The rank-only path: when no row looks at suits and no card is wild, a
+//! hand's row depends on its ranks only, so everything is counted over
+//! multisets of ranks.
+//!
+//! `totals[k][M]` is the sum of the payouts of every hand (as cards) that
+//! contains a given set of k cards of rank multiset M; it depends on M
+//! only. The last level is the row table; each level below follows from
+//! the one above (adding one of the `suits - m_r` cards of rank r not in
+//! the set, each final hand reached once per card it adds):
+//!
+//! ```text
+//! totals[k][M] = sum over r of (suits - m_r) * totals[k + 1][M + r] / (hand - k)
+//! ```
+//!
+//! The value of keeping a sub-multiset K of a deal D (drawing from the
+//! cards not dealt) is then, by inclusion and exclusion over the discarded
+//! cards, a sum over the multisets X between K and D:
+//!
+//! ```text
+//! sum(K) = sum over X of (-1)^|X - K| * prod_r C(d_r - k_r, x_r - k_r) * totals[|X|][X]
+//! ```
+//!
+//! which factors rank by rank, so every K of a deal is valued by one pass
+//! per distinct rank over the box of sub-multisets.
+
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+
+use super::combi::for_each_multiset;
+use super::eval::{Eval, NONE};
+use super::MAX_HAND;
+
+/// C(n, k) for n, k up to the largest hand.
+const PASCAL: [[i64; MAX_HAND + 1]; MAX_HAND + 1] = {
+    let mut t = [[0i64; MAX_HAND + 1]; MAX_HAND + 1];
+    let mut n = 0;
+    while n <= MAX_HAND {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// Hands up to this size keep their optimal choices per rank multiset
+/// (a bit set over at most 2^6 sub-multisets).
+pub const MEMO_HAND: usize = 6;
+
+#[derive(Debug)]
+pub struct RankPath {
+    /// `totals[k]` for k from the smallest kept size to `hand - 1` (the
+    /// levels below are empty).
+    totals: Vec<Vec<i64>>,
+    /// Per rank multiset: the optimal sub-multisets (bits over the box,
+    /// see [`Box`]); 0 while unknown.
+    memo: Vec<AtomicU64>,
+}
+
+/// A deal's ranks as a box of sub-multisets: the distinct ranks, how many
+/// cards of each, and where those cards are in input order.
+#[derive(Debug, Clone, Copy)]
+pub struct RankBox {
+    /// The distinct ranks, increasing, and how many cards of each.
+    pub ranks: [u8; MAX_HAND],
+    pub counts: [u8; MAX_HAND],
+    /// Where each distinct rank's cards start in `pos`.
+    start: [u8; MAX_HAND],
+    /// Input positions, sorted by rank (stable: equal ranks in input order).
+    pos: [u8; MAX_HAND],
+    /// Distinct ranks.
+    pub m: usize,
+    /// Number of points: prod (count + 1).
+    pub size: usize,
+    /// The rank multiset of the whole deal.
+    pub key: usize,
+}
+
+impl RankBox {
+    /// The deal's box; `ranks[i]` is the rank of the card at input position i.
+    #[inline]
+    pub fn of(eval: &Eval, ranks: &[u8]) -> RankBox {
+        let mut sorted = [0u8; MAX_HAND];
+        let mut pos = [0u8; MAX_HAND];
+        for (i, &r) in ranks.iter().enumerate() {
+            let mut j = i;
+            while j > 0 && sorted[j - 1] > r {
+                sorted[j] = sorted[j - 1];
+                pos[j] = pos[j - 1];
+                j -= 1;
+            }
+            sorted[j] = r;
+            pos[j] = i as u8;
+        }
+        let h = ranks.len();
+        let mut b = RankBox {
+            ranks: [0; MAX_HAND],
+            counts: [0; MAX_HAND],
+            start: [0; MAX_HAND],
+            pos,
+            m: 0,
+            size: 1,
+            key: eval.keys.rank(&sorted[..h]),
+        };
+        for (i, &r) in sorted[..h].iter().enumerate() {
+            if b.m > 0 && b.ranks[b.m - 1] == r {
+                b.counts[b.m - 1] += 1;
+            } else {
+                b.ranks[b.m] = r;
+                b.counts[b.m] = 1;
+                b.start[b.m] = i as u8;
+                b.m += 1;
+            }
+        }
+        for &c in &b.counts[..b.m] {
+            b.size *= c as usize + 1;
+        }
+        b
+    }
+
+    /// The kept counts of box point `x` (mixed radix, lowest rank
+    /// fastest); returns how many cards are kept.
+    #[inline]
+    pub fn digits(&self, mut x: usize, out: &mut [u8]) -> usize {
+        let mut kept = 0;
+        for (i, &c) in self.counts[..self.m].iter().enumerate() {
+            let d = x % (c as usize + 1);
+            x /= c as usize + 1;
+            out[i] = d as u8;
+            kept += d;
+        }
+        kept
+    }
+
+    /// The input discard mask of box point `x`: of each rank, the cards
+    /// not kept, taken from the left (or from the right) in input order.
+    #[inline]
+    pub fn discard_mask(&self, x: usize, leftmost: bool) -> u32 {
+        let mut digits = [0u8; MAX_HAND];
+        self.digits(x, &mut digits);
+        let mut mask = 0u32;
+        for i in 0..self.m {
+            let (s, c) = (self.start[i] as usize, self.counts[i] as usize);
+            let drop = c - digits[i] as usize;
+            let range = if leftmost { s..s + drop } else { s + c - drop..s + c };
+            for &p in &self.pos[range] {
+                mask |= 1 << p;
+            }
+        }
+        mask
+    }
+}
+
+impl RankPath {
+    /// Builds the levels of totals down to `min_kept` cards.
+    pub fn new(eval: &Eval, suits: usize, hand: usize, min_kept: usize, pays: &[i64; 256]) -> RankPath {
+        let nr = eval.n_ranks;
+        let mut totals: Vec<Vec<i64>> = vec![Vec::new(); hand + 1];
+        if min_kept < hand {
+            let mut merged = [0u8; MAX_HAND];
+            for k in (min_kept..hand).rev() {
+                let mut level = vec![0i64; eval.keys.count(k)];
+                let above = |m: &[u8], totals: &[Vec<i64>]| -> i64 {
+                    if k + 1 == hand {
+                        pays[eval.row_of_key(eval.keys.rank(m)) as usize]
+                    } else {
+                        totals[k + 1][eval.keys.rank(m)]
+                    }
+                };
+                for_each_multiset(nr, k, &mut |m| {
+                    let mut sum: i128 = 0;
+                    for r in 0..nr as u8 {
+                        let have = m.iter().filter(|&&x| x == r).count();
+                        if have >= suits {
+                            continue;
+                        }
+                        let at = m.partition_point(|&x| x <= r);
+                        merged[..at].copy_from_slice(&m[..at]);
+                        merged[at] = r;
+                        merged[at + 1..=k].copy_from_slice(&m[at..]);
+                        sum += (suits - have) as i128 * above(&merged[..=k], &totals) as i128;
+                    }
+                    level[eval.keys.rank(m)] = (sum / (hand - k) as i128) as i64;
+                });
+                totals[k] = level;
+            }
+        }
+        let memo = if hand <= MEMO_HAND {
+            (0..eval.keys.count(hand)).map(|_| AtomicU64::new(0)).collect()
+        } else {
+            Vec::new()
+        };
+        RankPath { totals, memo }
+    }
+
+    /// The payout sums of keeping each point of the box (points whose
+    /// kept size is below the smallest kept size are left as garbage).
+    pub fn sums(&self, eval: &Eval, b: &RankBox, hand: usize, min_kept: usize, pays: &[i64; 256], f: &mut Vec<i64>) {
+        f.clear();
+        f.resize(b.size, 0);
+        let mut digits = [0u8; MAX_HAND];
+        let mut sorted = [0u8; MAX_HAND];
+        for (x, slot) in f.iter_mut().enumerate() {
+            let kept = b.digits(x, &mut digits);
+            if kept < min_kept {
+                continue;
+            }
+            let mut n = 0;
+            for (i, &d) in digits[..b.m].iter().enumerate() {
+                for _ in 0..d {
+                    sorted[n] = b.ranks[i];
+                    n += 1;
+                }
+            }
+            let key = eval.keys.rank(&sorted[..n]);
+            *slot = if kept == hand { pays[eval.row_of_key(key) as usize] } else { self.totals[kept][key] };
+        }
+        // Inclusion and exclusion, one distinct rank at a time:
+        // g(a) = sum over b >= a of (-1)^(b-a) C(c - a, b - a) f(b).
+        let mut stride = 1;
+        for &c in &b.counts[..b.m] {
+            let c = c as usize;
+            let span = stride * (c + 1);
+            for base in (0..b.size).step_by(span) {
+                for low in 0..stride {
+                    let at = |d: usize| base + low + d * stride;
+                    for a in 0..=c {
+                        let mut g = 0i64;
+                        for bb in a..=c {
+                            let coef = PASCAL[c - a][bb - a];
+                            let term = coef * f[at(bb)];
+                            g = if (bb - a) % 2 == 0 { g + term } else { g - term };
+                        }
+                        f[at(a)] = g;
+                    }
+                }
+            }
+            stride = span;
+        }
+    }
+
+    /// The optimal points remembered for this multiset, if any.
+    pub fn remembered(&self, key: usize) -> Option<u64> {
+        let v = self.memo.get(key)?.load(AtomicOrdering::Relaxed);
+        (v != 0).then_some(v)
+    }
+
+    pub fn remember(&self, key: usize, optimal: u64) {
+        if let Some(slot) = self.memo.get(key) {
+            slot.store(optimal, AtomicOrdering::Relaxed);
+        }
+    }
+
+    pub fn memo_enabled(&self) -> bool {
+        !self.memo.is_empty()
+    }
+}
+
+/// The row of a rank multiset's hand, or `NONE`.
+pub fn row_of_ranks(eval: &Eval, ranks: &[u8]) -> u8 {
+    let mut sorted = ranks.to_vec();
+    sorted.sort_unstable();
+    if sorted.len() != eval.hand {
+        return NONE;
+    }
+    eval.row_of_key(eval.keys.rank(&sorted))
+}
