@@ -165,7 +165,7 @@ impl Exchange {
                         let levels: u128 = (self.min_kept..=h).map(|k| self.eval.keys.count(k) as u128).sum();
                         (levels * width as u128 <= MAX_ROW_TABLE).then(|| self.rank_row_tables(width))
                     }
-                    Path::Cards(_) => {
+                    Path::Cards(..) => {
                         let n = self.deck.size();
                         let sets: u128 = (self.min_kept..h).map(|k| binom(n as u64, k as u64)).sum();
                         let path = self.card_path().expect("card path");
@@ -204,7 +204,7 @@ impl Exchange {
                 let _ = all;
                 self.rank_rows_of(t, &b, x, &mut out);
             }
-            Path::Cards(_) => {
+            Path::Cards(..) => {
                 let path = self.card_path().expect("card path");
                 let (sorted, pos) = super::sort_cards(cards);
                 let h = cards.len();
@@ -222,7 +222,7 @@ impl Exchange {
         let deals = binom(self.deck.size() as u64, self.hand as u64);
         let acc = match &self.path {
             Path::Ranks(_) => self.rank_analysis(progress)?,
-            Path::Cards(_) => self.card_analysis(progress)?,
+            Path::Cards(..) => self.card_analysis(progress)?,
         };
         let (acc, tabulated) = acc;
         let d = BigRational::from_integer(BigInt::from(deals));
@@ -498,7 +498,8 @@ impl Exchange {
     fn card_choice(&self, path: &CardPath, sorted: &[u16]) -> (u32, usize) {
         let h = sorted.len();
         let mut sums = [0i64; 1 << MAX_CARD_HAND];
-        path.sums(sorted, self.min_kept, &self.pays, &mut sums);
+        let mut idx = [0u32; 1 << MAX_CARD_HAND];
+        path.sums(sorted, self.min_kept, &self.pays, &mut sums, &mut idx);
         let full = (1usize << h) - 1;
         let mut best: Option<(u32, Value)> = None;
         let mut optimal = 0;
@@ -599,7 +600,7 @@ fn card_row_tables(path: &CardPath, h: usize, min_kept: usize, width: usize) -> 
             let mut acc = vec![0u64; width];
             for slot in chunk.chunks_mut(width) {
                 acc.fill(0);
-                for_each_added(colex, n, set, &mut |_, idx| {
+                for_each_added(colex, n, set, |_, idx| {
                     if k + 1 == h {
                         acc[(path.hand_row[idx] as usize).min(width - 1)] += 1;
                     } else {

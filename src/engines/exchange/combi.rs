@@ -48,6 +48,12 @@ impl Ranker {
         self.most
     }
 
+    /// The term of element `a` at place `i` of a sorted list.
+    #[inline]
+    pub fn term(&self, i: usize, a: u8) -> usize {
+        self.term[i * self.ranks + a as usize]
+    }
+
     #[inline]
     pub fn rank(&self, sorted: &[u8]) -> usize {
         sorted.iter().enumerate().map(|(i, &a)| self.term[i * self.ranks + a as usize]).sum()

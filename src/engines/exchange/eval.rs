@@ -37,6 +37,9 @@ pub struct Eval {
     /// Per rank key: bit i set when suited row i comes before `plain` and
     /// its pattern with suits ignored is formed.
     cands: Vec<u64>,
+    /// Per suited row: the size of its largest suited part (a hand needs
+    /// that many cards of one suit, wild cards included).
+    suit_need: Vec<u8>,
     /// Per card: its symbol in rank keys (its rank, or `n_ranks` when wild)
     /// and its suit.
     card_sym: Vec<u8>,
@@ -96,6 +99,7 @@ impl Eval {
             relaxed: relaxed_parts,
             plain: Vec::new(),
             cands: Vec::new(),
+            suit_need: Vec::new(),
             card_sym,
             card_suit,
         };
@@ -122,6 +126,11 @@ impl Eval {
         });
         e.plain = plain;
         e.cands = cands;
+        e.suit_need = e
+            .suited_rows
+            .iter()
+            .map(|&row| e.parts[row].iter().filter(|p| p.suited).map(Part::size).max().unwrap_or(0) as u8)
+            .collect();
         e
     }
 
@@ -200,10 +209,8 @@ impl Eval {
             *s = self.n_ranks as u8;
         }
         let key = self.keys.rank(&syms[..n + w]);
-        let first = self.plain[key];
-        let cands = self.cands[key];
-        if cands == 0 {
-            return first;
+        if self.cands[key] == 0 {
+            return self.plain[key];
         }
         let mut masks = [0u64; 64];
         let masks = &mut masks[..self.n_suits];
@@ -213,11 +220,31 @@ impl Eval {
                 masks[self.card_suit[c as usize] as usize] |= 1 << s;
             }
         }
+        self.row_with(key, masks, w)
+    }
+
+    /// Whether rank key `key` leaves a row that looks at suits to try.
+    #[inline]
+    pub fn needs_suits(&self, key: usize) -> bool {
+        self.cands[key] != 0
+    }
+
+    /// The paying row of a hand of rank key `key`, with its natural cards
+    /// by suit in `masks` and `w` wild cards.
+    #[inline]
+    pub fn row_with(&self, key: usize, masks: &mut [u64], w: usize) -> u8 {
+        let first = self.plain[key];
+        let cands = self.cands[key];
+        let longest = masks.iter().map(|m| m.count_ones()).max().unwrap_or(0) as usize;
         let mut bits = cands;
         while bits != 0 {
             let j = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let row = self.suited_rows[j];
+            let w_row = if self.natural[row] { 0 } else { w };
+            if longest + w_row < self.suit_need[j] as usize {
+                continue;
+            }
             if self.forms_by_cards(row, masks, w) {
                 return row as u8;
             }

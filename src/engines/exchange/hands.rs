@@ -24,6 +24,8 @@
 //! multiset of the rank masks of the suits (sorted), and every deal of a
 //! class has the same values (`for_each_class`).
 
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+
 use rayon::prelude::*;
 
 use super::combi::{binom, Colex};
@@ -63,7 +65,7 @@ impl CardPath {
                 colex.unrank(ci * CHUNK, k, set);
                 for slot in chunk.iter_mut() {
                     let mut sum: i128 = 0;
-                    for_each_added(&colex, n, set, &mut |_, idx| {
+                    for_each_added(&colex, n, set, |_, idx| {
                         sum += if k + 1 == hand { pays[hand_row[idx] as usize] } else { above[idx] } as i128;
                     });
                     *slot = (sum / div) as i64;
@@ -77,28 +79,25 @@ impl CardPath {
 
     /// The payout sums of keeping each subset (a mask over the sorted
     /// positions) of a deal sorted by card number: `f[kept]`. Subsets
-    /// smaller than `min_kept` are left as garbage.
+    /// smaller than `min_kept` are left as garbage. `idx` receives the colex
+    /// number of every subset within its size.
     #[inline]
-    pub fn sums(&self, sorted: &[u16], min_kept: usize, pays: &[i64; 256], f: &mut [i64]) {
+    pub fn sums(&self, sorted: &[u16], min_kept: usize, pays: &[i64; 256], f: &mut [i64], idx: &mut [u32]) {
         let h = sorted.len();
         let full = (1usize << h) - 1;
-        let mut idx = [0u32; 1 << super::MAX_CARD_HAND];
+        let (f, idx) = (&mut f[..=full], &mut idx[..=full]);
+        idx[0] = 0;
         for m in 1..=full {
-            let top = usize::BITS - 1 - m.leading_zeros();
+            let top = (usize::BITS - 1 - m.leading_zeros()) as usize;
             let k = m.count_ones() as usize;
-            idx[m] = idx[m ^ (1 << top)] + self.colex.c(sorted[top as usize] as usize, k) as u32;
+            idx[m] = idx[m ^ (1 << top)] + self.colex.c(sorted[top] as usize, k) as u32;
         }
-        for (m, slot) in f[..=full].iter_mut().enumerate() {
+        f[full] = pays[self.hand_row[idx[full] as usize] as usize];
+        for m in 0..full {
             let k = m.count_ones() as usize;
-            *slot = if k == h {
-                pays[self.hand_row[idx[m] as usize] as usize]
-            } else if k >= min_kept {
-                self.totals[k][idx[m] as usize]
-            } else {
-                0
-            };
+            f[m] = if k >= min_kept { self.totals[k][idx[m] as usize] } else { 0 };
         }
-        subtract_supersets(&mut f[..=full], h);
+        subtract_supersets(f, h);
     }
 
     /// The row of a hand sorted by card number.
@@ -110,29 +109,84 @@ impl CardPath {
 /// For every mask m, `f[m] -= f[m | bit]` one bit at a time: afterwards
 /// `f[K]` is the alternating sum over the supersets of K.
 #[inline]
-pub fn subtract_supersets<T: Copy + std::ops::SubAssign>(f: &mut [T], h: usize) {
+pub fn subtract_supersets(f: &mut [i64], h: usize) {
     for b in 0..h {
         let bit = 1 << b;
-        for m in 0..f.len() {
-            if m & bit == 0 {
-                let v = f[m | bit];
-                f[m] -= v;
+        // Blocks of `bit` entries without the bit, each followed by its
+        // supersets with it.
+        for chunk in f.chunks_exact_mut(2 * bit) {
+            let (low, high) = chunk.split_at_mut(bit);
+            for (l, h) in low.iter_mut().zip(high.iter()) {
+                *l -= *h;
             }
         }
     }
 }
 
 /// The row of every hand of `hand` cards, by colex number, on every core.
+/// In colex order the lowest card changes fastest: what the other cards
+/// give (their part of the rank key, their suits) is computed once for
+/// all the hands that share them.
 fn hand_rows(eval: &Eval, colex: &Colex, n: usize, hand: usize) -> Vec<u8> {
-    let _ = n;
     let mut rows = vec![0u8; colex.count(hand)];
+    let wild = eval.n_ranks as u8;
     rows.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, chunk)| {
         let mut set = [0u16; super::MAX_HAND];
         let set = &mut set[..hand];
         colex.unrank(ci * CHUNK, hand, set);
+        let mut fresh = true;
+        // The other cards' symbols (naturals, then wild ones), their key
+        // with the lowest card natural (shifted) or wild (not shifted), and
+        // their suits.
+        let (mut shifted, mut unshifted, mut w_rest) = (0usize, 0usize, 0usize);
+        let mut masks = [0u64; 64];
+        let ns = eval.n_suits;
         for slot in chunk.iter_mut() {
-            *slot = eval.row_of_cards(set);
-            colex.next(set);
+            if fresh {
+                let mut syms = [0u8; super::MAX_HAND];
+                let mut k = 0;
+                masks[..ns].fill(0);
+                w_rest = 0;
+                for &c in &set[1..] {
+                    let s = eval.symbol(c);
+                    if s == wild {
+                        w_rest += 1;
+                    } else {
+                        syms[k] = s;
+                        k += 1;
+                        masks[eval.suit_of(c) as usize] |= 1 << s;
+                    }
+                }
+                for s in &mut syms[k..hand - 1] {
+                    *s = wild;
+                }
+                shifted = (0..hand - 1).map(|i| eval.keys.term(i + 1, syms[i])).sum();
+                unshifted = (0..hand - 1).map(|i| eval.keys.term(i, syms[i])).sum();
+                fresh = false;
+            }
+            let c0 = set[0];
+            let s0 = eval.symbol(c0);
+            let (key, w) = if s0 == wild {
+                (unshifted + eval.keys.term(hand - 1, wild), w_rest + 1)
+            } else {
+                (shifted + eval.keys.term(0, s0), w_rest)
+            };
+            *slot = if !eval.needs_suits(key) {
+                eval.row_of_key(key)
+            } else {
+                let mut m = masks;
+                if s0 != wild {
+                    m[eval.suit_of(c0) as usize] |= 1 << s0;
+                }
+                eval.row_with(key, &mut m[..ns], w)
+            };
+            let limit = if hand > 1 { set[1] } else { n as u16 };
+            if set[0] + 1 < limit {
+                set[0] += 1;
+            } else {
+                colex.next(set);
+                fresh = true;
+            }
         }
     });
     rows
@@ -141,7 +195,7 @@ fn hand_rows(eval: &Eval, colex: &Colex, n: usize, hand: usize) -> Vec<u8> {
 /// Calls `f(c, index of set + c)` for every card c not in the sorted
 /// `set`, the index among the sets one larger.
 #[inline]
-pub fn for_each_added(colex: &Colex, n: usize, set: &[u16], f: &mut dyn FnMut(usize, usize)) {
+pub fn for_each_added(colex: &Colex, n: usize, set: &[u16], mut f: impl FnMut(usize, usize)) {
     let k = set.len();
     // Inserted at position j: sum_{i<j} C(u_i, i+1) + C(c, j+1) + sum_{i>=j} C(u_i, i+2).
     let mut suffix = [0usize; super::MAX_HAND + 1];
@@ -289,6 +343,145 @@ mod tests {
             assert_eq!(total, binom(d.size() as u64, hand as u64));
             if classes > 0 {
                 assert_eq!(n, classes);
+            }
+        }
+    }
+}
+
+/// The optimal choices of each class of deals under suit symmetry, found
+/// once: a deal is relabelled so that its suits come in decreasing order
+/// of their rank masks (with its jokers first among the jokers), and the
+/// optimal kept subsets of that canonical deal (bits over masks of its
+/// sorted positions) are remembered under its masks.
+///
+/// The memo is an open-addressing table of (key, value) pairs, filled
+/// without locks: a slot is claimed by setting its key from 0, its value is
+/// written once (0 means "not yet"), and a full table just stops
+/// remembering.
+#[derive(Debug)]
+pub struct ClassMemo {
+    slots: Vec<[AtomicU64; 2]>,
+    ranks: usize,
+    suits: usize,
+    ranked: usize,
+}
+
+/// A deal relabelled by suit symmetry: its key, its cards sorted, and the
+/// input position of each.
+#[derive(Debug)]
+pub struct Canonical {
+    pub key: u64,
+    pub sorted: [u16; super::MAX_HAND],
+    pub pos: [u8; super::MAX_HAND],
+}
+
+impl ClassMemo {
+    /// A memo for hands of `hand` cards when a class fits a 64-bit key and
+    /// the optimal set fits 64 bits.
+    pub fn new(deck: &Deck, hand: usize) -> Option<ClassMemo> {
+        let (ranks, suits) = (deck.ranks.len(), deck.suits.len());
+        // About hands / suits! classes; twice as many slots.
+        let orders: u128 = (1..=suits.min(hand) as u128).product();
+        let classes = (binom(deck.size() as u64, hand as u64) / orders).min(1 << 20) as usize;
+        let size = (2 * classes).next_power_of_two().clamp(1 << 10, 1 << 21);
+        (hand <= 6 && suits * ranks + 4 <= 64 && deck.jokers.len() < 16).then(|| ClassMemo {
+            slots: (0..size).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(),
+            ranks,
+            suits,
+            ranked: ranks * suits,
+        })
+    }
+
+    /// The canonical form of a deal.
+    #[inline]
+    pub fn canonical(&self, cards: &[u16]) -> Canonical {
+        let (nr, ns) = (self.ranks, self.suits);
+        let mut masks = [0u64; 64];
+        let mut jokers = 0u64;
+        for &c in cards {
+            let c = c as usize;
+            if c < self.ranked {
+                masks[c % ns] |= 1 << (c / ns);
+            } else {
+                jokers += 1;
+            }
+        }
+        // Suits by decreasing mask (insertion sort of suit indices).
+        let mut order = [0u8; 64];
+        for s in 0..ns {
+            let mut j = s;
+            while j > 0 && masks[order[j - 1] as usize] < masks[s] {
+                order[j] = order[j - 1];
+                j -= 1;
+            }
+            order[j] = s as u8;
+        }
+        let mut relabel = [0u8; 64];
+        let mut key = jokers << (ns * nr);
+        for (i, &s) in order[..ns].iter().enumerate() {
+            relabel[s as usize] = i as u8;
+            key |= masks[s as usize] << (i * nr);
+        }
+        let mut out = Canonical { key, sorted: [0; super::MAX_HAND], pos: [0; super::MAX_HAND] };
+        let mut next_joker = self.ranked as u16;
+        for (i, &c) in cards.iter().enumerate() {
+            let cu = c as usize;
+            let canon = if cu < self.ranked {
+                ((cu / ns) * ns + relabel[cu % ns] as usize) as u16
+            } else {
+                next_joker += 1;
+                next_joker - 1
+            };
+            let mut j = i;
+            while j > 0 && out.sorted[j - 1] > canon {
+                out.sorted[j] = out.sorted[j - 1];
+                out.pos[j] = out.pos[j - 1];
+                j -= 1;
+            }
+            out.sorted[j] = canon;
+            out.pos[j] = i as u8;
+        }
+        out
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        let x = (key ^ (key >> 31)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (x ^ (x >> 29)) as usize & (self.slots.len() - 1)
+    }
+
+    /// The optimal set remembered for a key.
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<u64> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(key);
+        for _ in 0..16 {
+            let k = self.slots[i][0].load(AtomicOrdering::Acquire);
+            if k == key {
+                let v = self.slots[i][1].load(AtomicOrdering::Acquire);
+                return (v != 0).then_some(v);
+            }
+            if k == 0 {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+        None
+    }
+
+    /// Remembers the optimal set of a key (never 0).
+    pub fn put(&self, key: u64, optimal: u64) {
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(key);
+        for _ in 0..16 {
+            let slot = &self.slots[i];
+            match slot[0].compare_exchange(0, key, AtomicOrdering::AcqRel, AtomicOrdering::Acquire) {
+                Ok(_) => {
+                    slot[1].store(optimal, AtomicOrdering::Release);
+                    return;
+                }
+                Err(k) if k == key => return,
+                Err(_) => i = (i + 1) & mask,
             }
         }
     }

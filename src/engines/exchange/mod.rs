@@ -110,9 +110,16 @@ impl Deal {
 }
 
 /// Reused buffers of one run.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Scratch {
     sums: Vec<i64>,
+    idx: Vec<u32>,
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch { sums: vec![0; 1 << MAX_CARD_HAND], idx: vec![0; 1 << MAX_CARD_HAND] }
+    }
 }
 
 impl Game for Exchange {
@@ -222,8 +229,9 @@ pub struct ExchangeSpec {
 #[derive(Debug)]
 enum Path {
     Ranks(RankPath),
-    /// Built on first use (`check` does not need it).
-    Cards(OnceLock<CardPath>),
+    /// Built on first use (`check` does not need it), with the optimal
+    /// choices of the classes of deals seen.
+    Cards(OnceLock<CardPath>, Option<hands::ClassMemo>),
 }
 
 #[derive(Debug)]
@@ -252,6 +260,49 @@ pub struct Exchange {
     pub spans: ExchangeSpans,
     /// Row counts for explanations and analyses, built on first use.
     row_tables: OnceLock<Option<analyze::RowTables>>,
+    /// Values on a common denominator, when it is small enough: choices
+    /// then compare as plain integers.
+    scores: Option<Scores>,
+}
+
+/// `sum / ways_k - cost_k` times the common denominator L of the ways:
+/// `sum * scale[k] - offset[k]`, in 64 bits.
+#[derive(Debug, Clone)]
+struct Scores {
+    scale: [i64; MAX_HAND + 1],
+    offset: [i64; MAX_HAND + 1],
+}
+
+impl Scores {
+    /// None when L * (largest payout + largest cost) might pass 2^62.
+    fn new(ways: &[i64; MAX_HAND + 1], allowed: u32, entry: i64, cost: i64, max_pay: i64) -> Option<Scores> {
+        let mut l: u128 = 1;
+        for (k, &w) in ways.iter().enumerate() {
+            if allowed >> k & 1 == 1 {
+                let w = w.max(1) as u128;
+                let (mut a, mut b) = (l, w);
+                while b != 0 {
+                    (a, b) = (b, a % b);
+                }
+                l = (l / a).checked_mul(w)?;
+                if l > 1 << 62 {
+                    return None;
+                }
+            }
+        }
+        let most_cost = entry as u128 + cost as u128 * MAX_HAND as u128;
+        if l.checked_mul(max_pay as u128 + most_cost)? > 1 << 62 {
+            return None;
+        }
+        let mut s = Scores { scale: [0; MAX_HAND + 1], offset: [0; MAX_HAND + 1] };
+        for (k, &w) in ways.iter().enumerate() {
+            if allowed >> k & 1 == 1 {
+                s.scale[k] = (l / w.max(1) as u128) as i64;
+                s.offset[k] = ((entry as u128 + cost as u128 * k as u128) * l) as i64;
+            }
+        }
+        Some(s)
+    }
 }
 
 /// Why a configuration is too large for the engine: the message names the
@@ -352,7 +403,7 @@ impl Exchange {
             rank_stats(&eval, &spec.deck, h, spec.rows.len())
         };
         let path = if cards {
-            Path::Cards(OnceLock::new())
+            Path::Cards(OnceLock::new(), hands::ClassMemo::new(&spec.deck, h))
         } else {
             Path::Ranks(RankPath::new(&eval, spec.deck.suits.len(), h, min_kept, &pays))
         };
@@ -374,18 +425,22 @@ impl Exchange {
             terminator: spec.terminator,
             spans: spec.spans,
             row_tables: OnceLock::new(),
+            scores: None,
         };
+        let max_pay = ex.rows.iter().map(|r| r.pays).max().unwrap_or(0);
+        let mut ex = ex;
+        ex.scores = Scores::new(&ex.ways, ex.allowed, ex.entry, ex.cost, max_pay);
         (ex, stats)
     }
 
     /// Whether suits or wild cards count (every hand is tabulated).
     pub fn by_cards(&self) -> bool {
-        matches!(self.path, Path::Cards(_))
+        matches!(self.path, Path::Cards(..))
     }
 
     fn card_path(&self) -> Option<&CardPath> {
         match &self.path {
-            Path::Cards(cell) => Some(
+            Path::Cards(cell, _) => Some(
                 cell.get_or_init(|| CardPath::new(&self.eval, self.deck.size(), self.hand, self.min_kept, &self.pays)),
             ),
             Path::Ranks(_) => None,
@@ -449,16 +504,17 @@ impl Exchange {
                     }
                 }
             }
-            Path::Cards(_) => {
+            Path::Cards(..) => {
                 let path = self.card_path().expect("card path");
                 let (sorted, pos) = sort_cards(cards);
-                let mut sums = [0i64; 1 << MAX_CARD_HAND];
-                path.sums(&sorted[..h], self.min_kept, &self.pays, &mut sums);
+                scratch.sums.resize(1 << MAX_CARD_HAND, 0);
+                scratch.idx.resize(1 << MAX_CARD_HAND, 0);
+                path.sums(&sorted[..h], self.min_kept, &self.pays, &mut scratch.sums, &mut scratch.idx);
                 let full = (1usize << h) - 1;
                 for kept in 0..=full {
                     let k = h - kept.count_ones() as usize;
                     if self.allowed >> k & 1 == 1 {
-                        f(to_input(full ^ kept, &pos), self.value(sums[kept], k));
+                        f(to_input(full ^ kept, &pos), self.value(scratch.sums[kept], k));
                     }
                 }
             }
@@ -512,38 +568,106 @@ impl Exchange {
                 }
                 choice.0
             }
-            Path::Cards(_) => {
+            Path::Cards(_, Some(memo)) => {
+                let path = self.card_path().expect("card path");
+                let canon = memo.canonical(cards);
+                let full = (1usize << h) - 1;
+                let optimal = match memo.get(canon.key) {
+                    Some(o) => o,
+                    None => {
+                        let o = self.optimal_kept(path, &canon.sorted[..h], scratch);
+                        memo.put(canon.key, o);
+                        o
+                    }
+                };
+                let mut bits = optimal;
+                let mut choice: Option<u32> = None;
+                while bits != 0 {
+                    let kept = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let m = to_input(full ^ kept, &canon.pos);
+                    if choice.is_none_or(|c| self.preference.cmp(m, c) == Ordering::Less) {
+                        choice = Some(m);
+                    }
+                }
+                choice.unwrap_or(0)
+            }
+            Path::Cards(_, None) => {
                 let path = self.card_path().expect("card path");
                 let (sorted, pos) = sort_cards(cards);
-                let mut sums = [0i64; 1 << MAX_CARD_HAND];
-                path.sums(&sorted[..h], self.min_kept, &self.pays, &mut sums);
+                let sums = &mut scratch.sums;
+                path.sums(&sorted[..h], self.min_kept, &self.pays, sums, &mut scratch.idx);
                 let full = (1usize << h) - 1;
-                let mut inmask = [0u32; 1 << MAX_CARD_HAND];
-                for m in 1..=full {
-                    inmask[m] = inmask[m & (m - 1)] | 1 << pos[m.trailing_zeros() as usize];
-                }
-                let mut best: Option<(u32, Value)> = None;
-                for kept in (0..=full).rev() {
-                    let k = h - kept.count_ones() as usize;
-                    if self.allowed >> k & 1 == 0 {
-                        continue;
+                let mut best_kept = usize::MAX;
+                if let Some(score) = &self.scores {
+                    let mut best = i64::MIN;
+                    for kept in (0..=full).rev() {
+                        let k = h - kept.count_ones() as usize;
+                        if self.allowed >> k & 1 == 0 {
+                            continue;
+                        }
+                        let v = sums[kept] * score.scale[k] - score.offset[k];
+                        if v > best
+                            || v == best
+                                && self.preference.cmp(to_input(full ^ kept, &pos), to_input(full ^ best_kept, &pos))
+                                    == Ordering::Less
+                        {
+                            best = v;
+                            best_kept = kept;
+                        }
                     }
-                    let v = self.value(sums[kept], k);
-                    let mask = inmask[full ^ kept];
-                    match best {
-                        None => best = Some((mask, v)),
-                        Some((bm, bv)) => match v.cmp(&bv) {
-                            Ordering::Greater => best = Some((mask, v)),
-                            Ordering::Equal if self.preference.cmp(mask, bm) == Ordering::Less => {
-                                best = Some((mask, v))
-                            }
-                            _ => {}
-                        },
+                } else {
+                    let mut best: Option<Value> = None;
+                    for kept in (0..=full).rev() {
+                        let k = h - kept.count_ones() as usize;
+                        if self.allowed >> k & 1 == 0 {
+                            continue;
+                        }
+                        let v = self.value(sums[kept], k);
+                        let o = best.map_or(Ordering::Greater, |b| v.cmp(&b));
+                        if o == Ordering::Greater
+                            || o == Ordering::Equal
+                                && self.preference.cmp(to_input(full ^ kept, &pos), to_input(full ^ best_kept, &pos))
+                                    == Ordering::Less
+                        {
+                            best = Some(v);
+                            best_kept = kept;
+                        }
                     }
                 }
-                best.map_or(0, |b| b.0)
+                if best_kept == usize::MAX {
+                    0
+                } else {
+                    to_input(full ^ best_kept, &pos)
+                }
             }
         }
+    }
+
+    /// The optimal kept subsets of a deal sorted by card number, as bits
+    /// over masks of its positions (hands of at most 6 cards).
+    fn optimal_kept(&self, path: &CardPath, sorted: &[u16], scratch: &mut Scratch) -> u64 {
+        let h = sorted.len();
+        path.sums(sorted, self.min_kept, &self.pays, &mut scratch.sums, &mut scratch.idx);
+        let full = (1usize << h) - 1;
+        let mut best: Option<Value> = None;
+        let mut optimal = 0u64;
+        for kept in 0..=full {
+            let k = h - kept.count_ones() as usize;
+            if self.allowed >> k & 1 == 0 {
+                continue;
+            }
+            let v = self.value(scratch.sums[kept], k);
+            match best.map_or(Ordering::Greater, |b| v.cmp(&b)) {
+                Ordering::Greater => {
+                    best = Some(v);
+                    optimal = 1 << kept;
+                }
+                Ordering::Equal => optimal |= 1 << kept,
+                Ordering::Less => {}
+            }
+        }
+        optimal
     }
 
     /// The preferred mask among the optimal box points.
