@@ -28,6 +28,8 @@ pub struct Eval {
     /// Per row: the parts in matching order, and whether wild cards stand in.
     parts: Vec<Vec<Part>>,
     natural: Vec<bool>,
+    /// Per row: whether it looks at suits.
+    suited: Vec<bool>,
     /// The rows that look at suits, in table order, and their parts with
     /// suits ignored.
     pub suited_rows: Vec<usize>,
@@ -95,6 +97,7 @@ impl Eval {
             hand,
             parts,
             natural: rows.iter().map(|r| r.natural).collect(),
+            suited: rows.iter().map(|r| is_suited(&r.parts)).collect(),
             suited_rows,
             relaxed: relaxed_parts,
             plain: Vec::new(),
@@ -157,7 +160,7 @@ impl Eval {
     fn first_plain(&self, counts: &mut [u8], wild: usize) -> u8 {
         let m = self.rank_matcher();
         for (i, parts) in self.parts.iter().enumerate() {
-            if is_suited(parts) {
+            if self.suited[i] {
                 continue;
             }
             let w = if self.natural[i] { 0 } else { wild };

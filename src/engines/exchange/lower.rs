@@ -527,5 +527,5 @@ fn output_section(s: &Section, cx: &mut Cx) -> Option<Lines> {
         Some(t) => Some(t?),
         None => None,
     };
-    Some(Lines { stay: stay?, exchange: exchange?, all })
+    Some(Lines::new(stay?, exchange?, all))
 }

@@ -36,7 +36,7 @@ use std::sync::OnceLock;
 use crate::engines::cards::{Card, Dealt, Deck};
 use crate::game::{records, Cases, Explanation, Game, Input, InputError, RunError, RunOptions};
 use crate::source::Span;
-use crate::template::OutputLine;
+use crate::template::{Fields, OutputLine};
 
 pub use choice::Preference;
 pub use eval::Eval;
@@ -78,6 +78,32 @@ pub struct Lines {
     pub exchange: OutputLine<HoldFields<'static>>,
     /// `exchange-all`; the `exchange` line when absent.
     pub all: Option<OutputLine<HoldFields<'static>>>,
+    /// Whether each line (stay, exchange, all) names no field, and
+    /// whether it names the kept cards.
+    literal: [bool; 3],
+    kept: [bool; 3],
+}
+
+impl Lines {
+    pub fn new(
+        stay: OutputLine<HoldFields<'static>>,
+        exchange: OutputLine<HoldFields<'static>>,
+        all: Option<OutputLine<HoldFields<'static>>>,
+    ) -> Lines {
+        let lit = |l: &OutputLine<HoldFields<'static>>| {
+            l.template.parts.iter().all(|p| matches!(p, crate::template::Part::Lit(_)))
+        };
+        let literal = [lit(&stay), lit(&exchange), all.as_ref().map_or(lit(&exchange), lit)];
+        let kept_at = HoldFields::NAMES.iter().position(|&n| n == "kept");
+        let uses = |l: &OutputLine<HoldFields<'static>>| {
+            l.template
+                .parts
+                .iter()
+                .any(|p| matches!(p, crate::template::Part::Field { index, .. } if Some(*index) == kept_at))
+        };
+        let kept = [uses(&stay), uses(&exchange), all.as_ref().map_or(uses(&exchange), uses)];
+        Lines { stay, exchange, all, literal, kept }
+    }
 }
 
 /// One deal as read: its cards, and the line they are written on with
@@ -193,7 +219,8 @@ pub enum Prefer {
 pub struct RowStats {
     /// Hands for which the row is the first that matches.
     pub best: Vec<u128>,
-    /// Hands that match the row at all.
+    /// Not 0 when some hand matches the row (a count of the hands up to
+    /// the first one that does).
     pub formable: Vec<u128>,
     /// For a row that is never best but formable: the row above that takes
     /// its hands most often.
@@ -534,39 +561,49 @@ impl Exchange {
                 for (r, &c) in ranks.iter_mut().zip(cards) {
                     *r = self.deck.rank(c) as u8;
                 }
-                let b = RankBox::of(&self.eval, &ranks[..h]);
-                let leftmost = self.preference.leftmost();
+                let mut b = RankBox::sorted(&self.eval, &ranks[..h]);
                 if let Some(optimal) = path.remembered(b.key) {
-                    return self.pick(optimal, |x| b.discard_mask(x, leftmost));
+                    return self.pick(optimal, |m| b.to_input(m as u32));
                 }
+                b.blocks();
+                let leftmost = self.preference.leftmost();
                 path.sums(&self.eval, &b, h, self.min_kept, &self.pays, &mut scratch.sums);
+                // The optimal points (digits counted like an odometer).
                 let mut digits = [0u8; MAX_HAND];
+                let mut kept = 0usize;
                 let mut best: Option<Value> = None;
-                let mut choice = (0u32, u32::MAX);
-                let mut optimal = 0u64;
+                let mut optimal: Vec<usize> = Vec::new();
                 for x in 0..b.size {
-                    let k = h - b.digits(x, &mut digits);
+                    if x > 0 {
+                        let mut i = 0;
+                        while digits[i] == b.counts[i] {
+                            kept -= digits[i] as usize;
+                            digits[i] = 0;
+                            i += 1;
+                        }
+                        digits[i] += 1;
+                        kept += 1;
+                    }
+                    let k = h - kept;
                     if self.allowed >> k & 1 == 0 {
                         continue;
                     }
                     let v = self.value(scratch.sums[x], k);
-                    let mask = b.discard_mask(x, leftmost);
-                    let o = best.map_or(Ordering::Greater, |b| v.cmp(&b));
-                    if o == Ordering::Greater {
-                        best = Some(v);
-                        optimal = 0;
-                        choice = (mask, 0);
-                    } else if o == Ordering::Equal && self.preference.cmp(mask, choice.0) == Ordering::Less {
-                        choice.0 = mask;
-                    }
-                    if o != Ordering::Less && x < 64 {
-                        optimal |= 1 << x;
+                    match best.map_or(Ordering::Greater, |b| v.cmp(&b)) {
+                        Ordering::Greater => {
+                            best = Some(v);
+                            optimal.clear();
+                            optimal.push(x);
+                        }
+                        Ordering::Equal => optimal.push(x),
+                        Ordering::Less => {}
                     }
                 }
-                if path.memo_enabled() && b.size <= 64 {
-                    path.remember(b.key, optimal);
+                let sorted: Vec<u32> = optimal.iter().map(|&x| b.sorted_discard(x, leftmost)).collect();
+                if path.memo_enabled() {
+                    path.remember(b.key, sorted.iter().fold(0u64, |m, &d| m | 1 << d));
                 }
-                choice.0
+                self.pick_among(sorted.iter().map(|&d| b.to_input(d)))
             }
             Path::Cards(_, Some(memo)) => {
                 let path = self.card_path().expect("card path");
@@ -670,8 +707,23 @@ impl Exchange {
         optimal
     }
 
-    /// The preferred mask among the optimal box points.
+    /// The preferred one of some discard masks.
+    fn pick_among(&self, masks: impl Iterator<Item = u32>) -> u32 {
+        let mut choice: Option<u32> = None;
+        for m in masks {
+            if choice.is_none_or(|c| self.preference.cmp(m, c) == Ordering::Less) {
+                choice = Some(m);
+            }
+        }
+        choice.unwrap_or(0)
+    }
+
+    /// The preferred mask among the optimal choices (bits over sorted
+    /// discard masks).
     fn pick(&self, optimal: u64, mask_of: impl Fn(usize) -> u32) -> u32 {
+        if optimal.is_power_of_two() {
+            return mask_of(optimal.trailing_zeros() as usize);
+        }
         let mut bits = optimal;
         let mut choice: Option<u32> = None;
         while bits != 0 {
@@ -748,26 +800,33 @@ impl Exchange {
 
     /// Renders the output line of a choice (with its newline).
     pub fn render(&self, buf: &mut Vec<u8>, mask: u32, deal: &Deal) {
-        let mut chosen = [""; MAX_HAND];
-        let mut kept = [""; MAX_HAND];
-        let (mut n, mut m) = (0, 0);
-        for i in 0..deal.cards.len() {
+        let h = deal.cards.len();
+        let n = mask.count_ones() as usize;
+        let (line, which) = if n == 0 {
+            (&self.lines.stay, 0)
+        } else if n == h {
+            (self.lines.all.as_ref().unwrap_or(&self.lines.exchange), 2)
+        } else {
+            (&self.lines.exchange, 1)
+        };
+        if self.lines.literal[which] {
+            line.line(buf, &HoldFields { cards: &[], count: 0, kept: &[] });
+            return;
+        }
+        // The cards in order: the exchanged ones first, the kept ones after.
+        let mut cards = [""; MAX_HAND];
+        let (mut a, mut b) = (0, n);
+        let kept = self.lines.kept[which];
+        for i in 0..h {
             if mask >> i & 1 == 1 {
-                chosen[n] = deal.token(i);
-                n += 1;
-            } else {
-                kept[m] = deal.token(i);
-                m += 1;
+                cards[a] = deal.token(i);
+                a += 1;
+            } else if kept {
+                cards[b] = deal.token(i);
+                b += 1;
             }
         }
-        let fields = HoldFields { cards: &chosen[..n], count: n as i64, kept: &kept[..m] };
-        let line = if n == 0 {
-            &self.lines.stay
-        } else if m == 0 {
-            self.lines.all.as_ref().unwrap_or(&self.lines.exchange)
-        } else {
-            &self.lines.exchange
-        };
+        let fields = HoldFields { cards: &cards[..n], count: n as i64, kept: &cards[n..b] };
         line.line(buf, &fields);
     }
 }
@@ -806,12 +865,13 @@ fn rank_stats(eval: &Eval, deck: &Deck, hand: usize, n_rows: usize) -> RowStats 
     let suits = deck.suits.len();
     let mut stats = RowStats::new(n_rows);
     let mut counts = vec![0u8; deck.ranks.len()];
+    let ways: Vec<u128> = (0..=hand).map(|c| combi::binom(suits as u64, c as u64)).collect();
     combi::for_each_multiset(deck.ranks.len(), hand, &mut |key| {
         eval.split(key, &mut counts);
         if counts.iter().any(|&c| c as usize > suits) {
             return;
         }
-        let weight: u128 = counts.iter().map(|&c| combi::binom(suits as u64, c as u64)).product();
+        let weight: u128 = counts.iter().map(|&c| ways[c as usize]).product();
         let best = eval.row_of_key(eval.keys.rank(key));
         stats.add(weight, best, |row| eval.forms_by_rank(row, &mut counts, 0));
     });
@@ -867,10 +927,12 @@ impl RowStats {
             self.best[best as usize] += weight;
         }
         for row in 0..n {
-            if self.formable[row] > 0 && self.best[row] > 0 {
+            // Only whether some hand forms it counts (and the first row
+            // above that takes such a hand).
+            if self.formable[row] > 0 {
                 continue;
             }
-            if forms(row) {
+            if best as usize == row || forms(row) {
                 self.formable[row] += weight;
                 if best != NONE && (best as usize) < row {
                     // Remember the first row that takes it (kept when the

@@ -142,22 +142,38 @@ impl RankMatcher<'_> {
     /// (in [`normalize`]d order, none suited except `Cards`, read as "any
     /// n cards")? The counts are borrowed and restored.
     pub fn matches(&self, counts: &mut [u8], wild: usize, parts: &[Part]) -> bool {
-        let cards: usize = counts.iter().map(|&c| c as usize).sum::<usize>() + wild;
+        let mut cards = wild;
+        let mut present = 0u64;
+        for (r, &c) in counts.iter().enumerate() {
+            cards += c as usize;
+            if c > 0 {
+                present |= 1 << r;
+            }
+        }
         let need: usize = parts.iter().map(Part::size).sum();
         if need > cards {
             return false;
         }
-        self.rec(counts, wild, cards, parts, None)
+        self.rec(counts, present, wild, cards, parts, None)
     }
 
-    /// `last`: the choice made by the previous part when it equals this one
-    /// (a rank or a window index), so that equal parts choose in order.
-    fn rec(&self, counts: &mut [u8], wild: usize, cards: usize, parts: &[Part], last: Option<usize>) -> bool {
+    /// `present`: the ranks whose count is not 0. `last`: the choice made
+    /// by the previous part when it equals this one (a rank or a window
+    /// index), so that equal parts choose in order.
+    fn rec(
+        &self,
+        counts: &mut [u8],
+        present: u64,
+        wild: usize,
+        cards: usize,
+        parts: &[Part],
+        last: Option<usize>,
+    ) -> bool {
         let Some((first, rest)) = parts.split_first() else { return true };
         let same_next = rest.first() == Some(first);
         let n = first.size();
         match &first.shape {
-            Shape::Wild(n) => wild >= *n && self.rec(counts, wild - n, cards - n, rest, None),
+            Shape::Wild(n) => wild >= *n && self.rec(counts, present, wild - n, cards - n, rest, None),
             // Only a count: every remaining part is a `Cards` too (they come
             // last), so the total decides.
             Shape::Cards(_) => cards >= parts.iter().map(Part::size).sum::<usize>(),
@@ -169,13 +185,20 @@ impl RankMatcher<'_> {
                 if lack > wild {
                     return false;
                 }
+                if rest.is_empty() {
+                    return true;
+                }
                 let mut taken = [0u8; 64];
+                let mut left = present;
                 for (i, &(r, m)) in rs.iter().enumerate() {
                     let t = (counts[r] as usize).min(m) as u8;
                     taken[i] = t;
                     counts[r] -= t;
+                    if counts[r] == 0 {
+                        left &= !(1 << r);
+                    }
                 }
-                let ok = self.rec(counts, wild - lack, cards - n, rest, None);
+                let ok = self.rec(counts, left, wild - lack, cards - n, rest, None);
                 for (i, &(r, _)) in rs.iter().enumerate() {
                     counts[r] += taken[i];
                 }
@@ -184,31 +207,25 @@ impl RankMatcher<'_> {
             Shape::Run(len) => {
                 let start = last.unwrap_or(0);
                 for (wi, &m) in self.runs.of(*len).iter().enumerate().skip(start) {
-                    let mut lack = 0;
-                    let mut bits = m;
-                    while bits != 0 {
-                        if counts[bits.trailing_zeros() as usize] == 0 {
-                            lack += 1;
-                        }
-                        bits &= bits - 1;
-                    }
+                    let lack = (m & !present).count_ones() as usize;
                     if lack > wild {
                         continue;
                     }
                     if rest.is_empty() {
                         return true;
                     }
-                    let mut bits = m;
-                    let mut took = 0u64;
+                    let took = m & present;
+                    let mut left = present;
+                    let mut bits = took;
                     while bits != 0 {
                         let r = bits.trailing_zeros() as usize;
-                        if counts[r] > 0 {
-                            counts[r] -= 1;
-                            took |= 1 << r;
+                        counts[r] -= 1;
+                        if counts[r] == 0 {
+                            left &= !(1 << r);
                         }
                         bits &= bits - 1;
                     }
-                    let ok = self.rec(counts, wild - lack, cards - len, rest, same_next.then_some(wi));
+                    let ok = self.rec(counts, left, wild - lack, cards - len, rest, same_next.then_some(wi));
                     let mut bits = took;
                     while bits != 0 {
                         counts[bits.trailing_zeros() as usize] += 1;
@@ -222,20 +239,16 @@ impl RankMatcher<'_> {
             }
             Shape::Kind(n, allowed) => {
                 let n = *n;
-                let start = last.unwrap_or(0);
-                let mut all_wild_tried = false;
-                for r in start..counts.len() {
-                    if allowed >> r & 1 == 0 {
-                        continue;
-                    }
+                let from = match last {
+                    Some(r) if r < 64 => !0u64 << r,
+                    Some(_) => 0,
+                    None => !0u64,
+                };
+                let mut bits = present & allowed & from;
+                while bits != 0 {
+                    let r = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
                     let c = counts[r] as usize;
-                    if c == 0 {
-                        // Only wild cards: the same for every absent rank.
-                        if all_wild_tried || wild < n {
-                            continue;
-                        }
-                        all_wild_tried = true;
-                    }
                     let t = c.min(n);
                     if n - t > wild {
                         continue;
@@ -244,11 +257,19 @@ impl RankMatcher<'_> {
                         return true;
                     }
                     counts[r] -= t as u8;
-                    let ok = self.rec(counts, wild - (n - t), cards - n, rest, same_next.then_some(r));
+                    let left = if counts[r] == 0 { present & !(1 << r) } else { present };
+                    let ok = self.rec(counts, left, wild - (n - t), cards - n, rest, same_next.then_some(r));
                     counts[r] += t as u8;
                     if ok {
                         return true;
                     }
+                }
+                // Only wild cards: the same for every absent rank.
+                let absent = allowed & from & !present & (u64::MAX >> (64 - counts.len().clamp(1, 64)));
+                if wild >= n && absent != 0 {
+                    let r = absent.trailing_zeros() as usize;
+                    return rest.is_empty()
+                        || self.rec(counts, present, wild - n, cards - n, rest, same_next.then_some(r));
                 }
                 false
             }

@@ -54,8 +54,8 @@ pub struct RankPath {
     /// `totals[k]` for k from the smallest kept size to `hand - 1` (the
     /// levels below are empty).
     totals: Vec<Vec<i64>>,
-    /// Per rank multiset: the optimal sub-multisets (bits over the box,
-    /// see [`Box`]); 0 while unknown.
+    /// Per rank multiset: its optimal discards, as bits over masks of
+    /// sorted positions (see [`RankBox::sorted_discard`]); 0 while unknown.
     memo: Vec<AtomicU64>,
 }
 
@@ -82,6 +82,15 @@ impl RankBox {
     /// The deal's box; `ranks[i]` is the rank of the card at input position i.
     #[inline]
     pub fn of(eval: &Eval, ranks: &[u8]) -> RankBox {
+        let mut b = RankBox::sorted(eval, ranks);
+        b.blocks();
+        b
+    }
+
+    /// The deal's ranks sorted, their positions and key; [`RankBox::blocks`]
+    /// completes the box.
+    #[inline]
+    pub fn sorted(eval: &Eval, ranks: &[u8]) -> RankBox {
         let mut sorted = [0u8; MAX_HAND];
         let mut pos = [0u8; MAX_HAND];
         for (i, &r) in ranks.iter().enumerate() {
@@ -95,15 +104,23 @@ impl RankBox {
             pos[j] = i as u8;
         }
         let h = ranks.len();
-        let mut b = RankBox {
-            ranks: [0; MAX_HAND],
+        RankBox {
+            ranks: sorted,
             counts: [0; MAX_HAND],
             start: [0; MAX_HAND],
             pos,
-            m: 0,
+            m: h,
             size: 1,
             key: eval.keys.rank(&sorted[..h]),
-        };
+        }
+    }
+
+    /// Groups the sorted ranks into distinct ranks and counts.
+    pub fn blocks(&mut self) {
+        let (sorted, h) = (self.ranks, self.m);
+        let b = self;
+        b.m = 0;
+        b.size = 1;
         for (i, &r) in sorted[..h].iter().enumerate() {
             if b.m > 0 && b.ranks[b.m - 1] == r {
                 b.counts[b.m - 1] += 1;
@@ -117,7 +134,6 @@ impl RankBox {
         for &c in &b.counts[..b.m] {
             b.size *= c as usize + 1;
         }
-        b
     }
 
     /// The kept counts of box point `x` (mixed radix, lowest rank
@@ -134,22 +150,38 @@ impl RankBox {
         kept
     }
 
-    /// The input discard mask of box point `x`: of each rank, the cards
-    /// not kept, taken from the left (or from the right) in input order.
+    /// The discard of box point `x` as a mask over sorted positions: of
+    /// each rank, the cards not kept, taken from the left (or from the
+    /// right) in input order (equal ranks keep their input order).
     #[inline]
-    pub fn discard_mask(&self, x: usize, leftmost: bool) -> u32 {
+    pub fn sorted_discard(&self, x: usize, leftmost: bool) -> u32 {
         let mut digits = [0u8; MAX_HAND];
         self.digits(x, &mut digits);
         let mut mask = 0u32;
         for i in 0..self.m {
-            let (s, c) = (self.start[i] as usize, self.counts[i] as usize);
-            let drop = c - digits[i] as usize;
-            let range = if leftmost { s..s + drop } else { s + c - drop..s + c };
-            for &p in &self.pos[range] {
-                mask |= 1 << p;
-            }
+            let (s, c) = (self.start[i] as u32, self.counts[i] as u32);
+            let drop = c - digits[i] as u32;
+            let first = if leftmost { s } else { s + c - drop };
+            mask |= ((1u32 << drop) - 1) << first;
         }
         mask
+    }
+
+    /// A mask over sorted positions as a mask over input positions.
+    #[inline]
+    pub fn to_input(&self, mut m: u32) -> u32 {
+        let mut out = 0;
+        while m != 0 {
+            out |= 1 << self.pos[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        out
+    }
+
+    /// The input discard mask of box point `x` (see [`RankBox::sorted_discard`]).
+    #[inline]
+    pub fn discard_mask(&self, x: usize, leftmost: bool) -> u32 {
+        self.to_input(self.sorted_discard(x, leftmost))
     }
 }
 
@@ -200,10 +232,21 @@ impl RankPath {
     pub fn sums(&self, eval: &Eval, b: &RankBox, hand: usize, min_kept: usize, pays: &[i64; 256], f: &mut Vec<i64>) {
         f.clear();
         f.resize(b.size, 0);
+        // The digits of each point, counted like an odometer.
         let mut digits = [0u8; MAX_HAND];
+        let mut kept = 0usize;
         let mut sorted = [0u8; MAX_HAND];
         for (x, slot) in f.iter_mut().enumerate() {
-            let kept = b.digits(x, &mut digits);
+            if x > 0 {
+                let mut i = 0;
+                while digits[i] == b.counts[i] {
+                    kept -= digits[i] as usize;
+                    digits[i] = 0;
+                    i += 1;
+                }
+                digits[i] += 1;
+                kept += 1;
+            }
             if kept < min_kept {
                 continue;
             }
@@ -216,6 +259,11 @@ impl RankPath {
             }
             let key = eval.keys.rank(&sorted[..n]);
             *slot = if kept == hand { pays[eval.row_of_key(key) as usize] } else { self.totals[kept][key] };
+        }
+        if hand - min_kept <= 2 {
+            // Few cards exchanged: each kept point from the few above it.
+            direct(b, min_kept, f);
+            return;
         }
         // Inclusion and exclusion, one distinct rank at a time:
         // g(a) = sum over b >= a of (-1)^(b-a) C(c - a, b - a) f(b).
@@ -241,7 +289,7 @@ impl RankPath {
         }
     }
 
-    /// The optimal points remembered for this multiset, if any.
+    /// The optimal discards remembered for this multiset, if any.
     pub fn remembered(&self, key: usize) -> Option<u64> {
         let v = self.memo.get(key)?.load(AtomicOrdering::Relaxed);
         (v != 0).then_some(v)
@@ -256,6 +304,73 @@ impl RankPath {
     pub fn memo_enabled(&self) -> bool {
         !self.memo.is_empty()
     }
+}
+
+/// The inclusion and exclusion of [`RankPath::sums`], point by point:
+/// g(k) = sum over k <= x <= c of (-1)^|x-k| prod C(c_i - k_i, x_i - k_i) f(x),
+/// for the points that keep at least `min_kept` cards (few, when few cards
+/// are exchanged: then cheaper than the transform over the whole box).
+fn direct(b: &RankBox, min_kept: usize, f: &mut [i64]) {
+    let m = b.m;
+    let mut stride = [0usize; MAX_HAND];
+    let mut s = 1;
+    for i in 0..m {
+        stride[i] = s;
+        s *= b.counts[i] as usize + 1;
+    }
+    let mut small = [0i64; 64];
+    let mut large = Vec::new();
+    let g: &mut [i64] = if b.size <= 64 {
+        &mut small[..b.size]
+    } else {
+        large.resize(b.size, 0);
+        &mut large
+    };
+    let mut k = [0u8; MAX_HAND];
+    let mut kept = 0usize;
+    for (kx, gk) in g.iter_mut().enumerate() {
+        if kx > 0 {
+            let mut i = 0;
+            while k[i] == b.counts[i] {
+                kept -= k[i] as usize;
+                k[i] = 0;
+                i += 1;
+            }
+            k[i] += 1;
+            kept += 1;
+        }
+        if kept < min_kept {
+            continue;
+        }
+        // The points x >= k, by an odometer over the digits above k.
+        let mut x = k;
+        let mut sum = 0i64;
+        let mut dist = 0usize;
+        loop {
+            let mut coef = 1i64;
+            let mut at = 0;
+            for i in 0..m {
+                coef *= PASCAL[(b.counts[i] - k[i]) as usize][(x[i] - k[i]) as usize];
+                at += x[i] as usize * stride[i];
+            }
+            let term = coef * f[at];
+            sum = if dist % 2 == 0 { sum + term } else { sum - term };
+            // Next x.
+            let mut i = 0;
+            while i < m && x[i] == b.counts[i] {
+                dist -= (x[i] - k[i]) as usize;
+                x[i] = k[i];
+                i += 1;
+            }
+            if i == m {
+                break;
+            }
+            x[i] += 1;
+            dist += 1;
+        }
+        *gk = sum;
+    }
+    f.copy_from_slice(g);
 }
 
 /// The row of a rank multiset's hand, or `NONE`.
