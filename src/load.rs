@@ -425,8 +425,9 @@ fn place(base: &mut Vec<Item>, from: usize, place: &Placement, diags: &mut Vec<D
 
 /// Merges `over` (a variant's items) into `base`.
 pub fn merge(base: &mut Vec<Item>, over: Vec<Item>, diags: &mut Vec<Diag>) {
-    // The sections that came from the base (not those the variant adds).
-    let from_base = base.len();
+    // The heads of the sections the variant adds (not from the base), so
+    // that a near miss is looked for among the base's own sections only.
+    let mut added: Vec<Span> = Vec::new();
     for item in over {
         match item {
             Item::Property(p) if p.key.name == "remove" => remove(base, &p, diags),
@@ -457,9 +458,7 @@ pub fn merge(base: &mut Vec<Item>, over: Vec<Item>, diags: &mut Vec<Diag>) {
                                 .label("not in the base rule file")
                                 .help("drop `replace` to add the section"),
                             );
-                        } else if let Some(close) =
-                            placement.is_none().then(|| near_miss(&base[..from_base.min(base.len())], &s)).flatten()
-                        {
+                        } else if let Some(close) = placement.is_none().then(|| near_miss(base, &added, &s)).flatten() {
                             diags.push(
                                 Diag::warning(
                                     codes::NEW_SECTION,
@@ -474,6 +473,7 @@ pub fn merge(base: &mut Vec<Item>, over: Vec<Item>, diags: &mut Vec<Diag>) {
                                 .help(format!("to change the base's section, write `{}`", head_text(close))),
                             );
                         }
+                        added.push(s.head);
                         base.push(Item::Section(Section { replace: false, ..s }));
                         Some(base.len() - 1)
                     }
@@ -488,14 +488,18 @@ pub fn merge(base: &mut Vec<Item>, over: Vec<Item>, diags: &mut Vec<Diag>) {
 
 /// A base section of the same kind whose label is close to the new
 /// section's (a misspelt label in a variant would add a section silently).
-fn near_miss<'b>(base: &'b [Item], s: &Section) -> Option<&'b Section> {
+fn near_miss<'b>(base: &'b [Item], added: &[Span], s: &Section) -> Option<&'b Section> {
     if s.kind.name == NOT_INHERITED {
         return None;
     }
     let label = &s.labels.first()?.value;
     let same_kind = || {
         base.iter().filter_map(move |b| match b {
-            Item::Section(t) if t.kind.name == s.kind.name && t.labels.len() == s.labels.len() => Some(t),
+            Item::Section(t)
+                if t.kind.name == s.kind.name && t.labels.len() == s.labels.len() && !added.contains(&t.head) =>
+            {
+                Some(t)
+            }
             _ => None,
         })
     };

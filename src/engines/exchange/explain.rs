@@ -32,6 +32,26 @@ fn show(v: &Value) -> String {
 }
 
 impl Exchange {
+    /// The discard masks that exchange as many cards of each rank as `mask`
+    /// (in preference order): the same choice on the rank path. On the card
+    /// path, `mask` alone.
+    fn same_ranks(&self, cards: &[crate::engines::cards::Card], mask: u32) -> Vec<u32> {
+        if self.by_cards() || cards.len() > 12 {
+            return vec![mask];
+        }
+        let rank = |i: usize| self.deck.rank(cards[i]);
+        let per_rank = |m: u32| {
+            let mut c: Vec<usize> = (0..cards.len()).filter(|&i| m >> i & 1 == 1).map(rank).collect();
+            c.sort_unstable();
+            c
+        };
+        let want = per_rank(mask);
+        let mut out: Vec<u32> =
+            (0..1u32 << cards.len()).filter(|m| m.count_ones() == mask.count_ones() && per_rank(*m) == want).collect();
+        out.sort_by(|&a, &b| self.preference.cmp(a, b));
+        out
+    }
+
     /// The explanation of one deal's output line.
     pub(super) fn explain_deal(&self, deal: &Deal) -> Explanation {
         let (mask, options) = self.decide(&deal.cards);
@@ -76,8 +96,16 @@ impl Exchange {
             e.rules.push((self.spans.cost, format!("exchanging {k} card(s) costs {} more", self.cost * k)));
         }
         if let Some(best) = best {
-            let tied: Vec<String> =
-                options.iter().filter(|(_, v)| *v == best).map(|&(m, _)| format!("`{}`", line_of(m))).collect();
+            // Equally good: the optimal options, and on the rank path every
+            // other choice of the same ranks' cards.
+            let mut tied: Vec<String> = Vec::new();
+            for &(m, _) in options.iter().filter(|(_, v)| *v == best) {
+                for alt in self.same_ranks(&deal.cards, m) {
+                    if tied.len() < 12 {
+                        tied.push(format!("`{}`", line_of(alt)));
+                    }
+                }
+            }
             if tied.len() > 1 {
                 e.rules.push((
                     self.spans.prefer,

@@ -34,6 +34,23 @@ fn lower_game(top: &Block, cx: &mut Cx) -> Option<Box<dyn Game>> {
     Some(Box::new(game))
 }
 
+/// Compiles a loaded rule file of this engine into an [`Exchange`], for
+/// library users who want its exact values and analyses (the errors of
+/// `check` when it does not compile).
+pub fn compile(loaded: &crate::load::Loaded) -> Result<Exchange, Vec<Diag>> {
+    let mut cx = Cx::new();
+    let top = Block::new(&loaded.items, "the rule file", crate::source::Span::new(0, 0, 0));
+    let rows = top.sections("combination");
+    let game = lower(&top, &mut cx).map(|(game, stats)| {
+        check_rows(&rows, &stats, &game, &mut cx);
+        game
+    });
+    match game {
+        Some(g) if !cx.has_errors() => Ok(g),
+        _ => Err(cx.diags.into_iter().filter(Diag::is_error).collect()),
+    }
+}
+
 /// Lowers the file into an [`Exchange`] game, with its row statistics.
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
     let deck = crate::engines::cards::lower::lower_with(top, cx, Extras { wild_cards: true });

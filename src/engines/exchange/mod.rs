@@ -982,8 +982,9 @@ impl ExpectedReturn {
     }
 }
 
-/// The exact value of a choice: `sum / ways - cost`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The exact value of a choice: `sum / ways - cost`. Values are equal
+/// when these numbers are (`2/1 - 1` equals `4/2 - 1`).
+#[derive(Debug, Clone, Copy)]
 pub struct Value {
     pub sum: i64,
     pub ways: i64,
@@ -1002,6 +1003,14 @@ impl Value {
         reduce(self.sum as i128, self.ways as i128)
     }
 }
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Value {}
 
 impl PartialOrd for Value {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
