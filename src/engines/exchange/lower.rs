@@ -132,10 +132,27 @@ fn check_rows(rows: &[&Section], stats: &RowStats, game: &Exchange, cx: &mut Cx)
             continue;
         }
         let name = &game.rows[i].name;
+        let row = &game.rows[i];
         let d = if stats.formable[i] == 0 {
+            let uses_wild = row.parts.iter().any(|p| matches!(p.shape, Shape::Wild(_)));
+            let help = if row.natural && uses_wild {
+                "a natural row takes no wild card, and `wild(n)` needs them: drop `natural: yes`".to_string()
+            } else {
+                format!(
+                    "a hand has {} cards; the deck has {} ranks of {} suits{}; check the pattern",
+                    game.hand,
+                    game.deck.ranks.len(),
+                    game.deck.suits.len(),
+                    if game.deck.wild.iter().any(|&w| w) || !game.deck.jokers.is_empty() {
+                        " and wild cards"
+                    } else {
+                        ""
+                    }
+                )
+            };
             Diag::error(codes::UNFORMABLE, s.head, format!("combination `{name}` can never be formed"))
                 .label("no hand forms this pattern")
-                .help(format!("a hand has {} cards of {} ranks; check the pattern", game.hand, game.deck.ranks.len()))
+                .help(help)
         } else {
             let by = stats.shadowed_by[i].map(|j| (rows[j].head, game.rows[j].name.clone()));
             let mut d = Diag::error(codes::SHADOWED, s.head, format!("combination `{name}` can never be the best one"))
@@ -371,23 +388,16 @@ fn pattern(e: &Expr, deck: &Deck, hand: usize, cx: &mut Cx) -> Option<Vec<Part>>
                 stack.push(b);
                 stack.push(a);
             }
+            _ if terms.len() == MAX_PARTS => {
+                cx.push(
+                    Diag::error(codes::TOO_LARGE, x.span, format!("a pattern has at most {MAX_PARTS} parts"))
+                        .label(format!("part {} of the pattern", MAX_PARTS + 1))
+                        .help("the parts of a pattern use different cards of one hand"),
+                );
+                return None;
+            }
             _ => terms.push(x),
         }
-        if terms.len() + stack.len() > MAX_PARTS + 1 {
-            cx.push(
-                Diag::error(codes::TOO_LARGE, e.span, format!("a pattern has at most {MAX_PARTS} parts"))
-                    .label("too many parts")
-                    .help("the parts of a pattern use different cards of one hand"),
-            );
-            return None;
-        }
-    }
-    if terms.len() > MAX_PARTS {
-        cx.push(
-            Diag::error(codes::TOO_LARGE, e.span, format!("a pattern has at most {MAX_PARTS} parts"))
-                .label("too many parts"),
-        );
-        return None;
     }
     if let [one] = terms.as_slice() {
         if one.as_word() == Some("any") {
