@@ -48,7 +48,10 @@ fn row_probabilities_sum_to_one_and_match_the_published_table() {
     assert_eq!(total, num_rational::BigRational::from_integer(1.into()));
     // The royal flush comes about once in 40,391 hands.
     let royal = &rows[0];
-    let one_in = ((royal.denom() + royal.numer() / 2) / royal.numer()).to_string();
+    let (n, d): (num_bigint::BigInt, num_bigint::BigInt) = (royal.numer().clone(), royal.denom().clone());
+    let half: num_bigint::BigInt = &n / num_bigint::BigInt::from(2);
+    let one_in: num_bigint::BigInt = (d + half) / n;
+    let one_in = one_in.to_string();
     assert_eq!(one_in, "40391");
 }
 

@@ -277,12 +277,12 @@ impl Exchange {
             path.sums(&self.eval, &b, h, self.min_kept, &self.pays, &mut sums);
             let mut digits = [0u8; MAX_HAND];
             let mut best: Option<(usize, u32, Value)> = None;
-            for x in 0..b.size {
+            for (x, &sum) in sums.iter().enumerate().take(b.size) {
                 let k = h - b.digits(x, &mut digits);
                 if self.allowed >> k & 1 == 0 {
                     continue;
                 }
-                let v = self.value(sums[x], k);
+                let v = self.value(sum, k);
                 let mask = b.discard_mask(x, self.preference.leftmost());
                 let better = match best {
                     None => true,
@@ -503,12 +503,12 @@ impl Exchange {
         let full = (1usize << h) - 1;
         let mut best: Option<(u32, Value)> = None;
         let mut optimal = 0;
-        for kept in 0..=full {
+        for (kept, &sum) in sums.iter().enumerate().take(full + 1) {
             let k = h - kept.count_ones() as usize;
             if self.allowed >> k & 1 == 0 {
                 continue;
             }
-            let v = self.value(sums[kept], k);
+            let v = self.value(sum, k);
             let mask = (full ^ kept) as u32;
             match best.map(|(_, b)| v.cmp(&b)) {
                 None | Some(std::cmp::Ordering::Greater) => {
@@ -552,7 +552,7 @@ impl Exchange {
         let mut t = 0usize;
         loop {
             let u = kept | t;
-            let sign = if (u ^ kept).count_ones() % 2 == 0 { 1 } else { -1 };
+            let sign = if (u ^ kept).count_ones().is_multiple_of(2) { 1 } else { -1 };
             let size = u.count_ones() as usize;
             let total = if size == h {
                 self.pays[path.hand_row[idx[u] as usize] as usize]

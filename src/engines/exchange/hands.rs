@@ -329,6 +329,53 @@ mod tests {
     }
 
     #[test]
+    fn the_incremental_hand_table_agrees_with_evaluating_each_hand() {
+        use super::super::pattern::{Part, Shape};
+        use super::super::Row;
+        let d = deck("A 2 3 4 5 6 7", "x y z").with_wild(&[1]).with_jokers(vec!["JK".into()]).with_high();
+        let p = |s, suited| Part::new(s, suited);
+        let rows = vec![
+            Row { natural: true, ..Row::new("natural", vec![p(Shape::Run(4), true)], 50) },
+            Row::new("four wild", vec![p(Shape::Wild(4), false)], 40),
+            Row::new("five", vec![p(Shape::Kind(4, u64::MAX), false)], 20),
+            Row::new("flush run", vec![p(Shape::Run(4), true)], 10),
+            Row::new("flush", vec![p(Shape::Cards(4), true)], 5),
+            Row::new("pair", vec![p(Shape::Kind(2, 0b1100000), false)], 1),
+        ];
+        for hand in 1..=4 {
+            let eval = Eval::new(&d, hand, &rows);
+            let cx = Colex::new(d.size(), hand);
+            let table = hand_rows(&eval, &cx, d.size(), hand);
+            let mut set: Vec<u16> = (0..hand as u16).collect();
+            let mut i = 0;
+            loop {
+                assert_eq!(table[i], eval.row_of_cards(&set), "{set:?}");
+                i += 1;
+                if !cx.next(&mut set) {
+                    break;
+                }
+            }
+            assert_eq!(i, table.len());
+        }
+    }
+
+    #[test]
+    fn a_memo_key_is_the_same_for_every_deal_of_a_class() {
+        let d = deck("A 2 3 4 5 6 7 8 9 T J Q K", "S H D C");
+        let memo = ClassMemo::new(&d, 5).unwrap();
+        let card = |t: &str| d.parse_card(t).unwrap();
+        let a: Vec<u16> = ["AS", "KS", "QH", "2D", "2S"].iter().map(|t| card(t)).collect();
+        let b: Vec<u16> = ["2C", "AH", "QD", "KH", "2H"].iter().map(|t| card(t)).collect();
+        let (ca, cb) = (memo.canonical(&a), memo.canonical(&b));
+        assert_eq!(ca.key, cb.key);
+        assert_eq!(ca.sorted, cb.sorted);
+        let c: Vec<u16> = ["AS", "KS", "QS", "2D", "2S"].iter().map(|t| card(t)).collect();
+        assert_ne!(memo.canonical(&c).key, ca.key);
+        memo.put(ca.key, 5);
+        assert_eq!(memo.get(cb.key), Some(5));
+    }
+
+    #[test]
     fn classes_cover_every_deal_once() {
         for (ranks, suits, hand, classes) in
             [("A 2 3 4 5 6 7 8 9 T J Q K", "S H D C", 5, 134_459u64), ("A 2 3 4 5", "x y z", 4, 0)]

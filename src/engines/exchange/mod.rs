@@ -360,7 +360,7 @@ impl Exchange {
         }
         let min_kept = hand - sizes.iter().copied().max().unwrap_or(0);
         let cards = Eval::needs_cards(deck, rows);
-        let symbols = Eval::symbols(deck) as usize;
+        let symbols = Eval::symbols(deck);
         let keys = combi::multisets(symbols, hand);
         if keys > MAX_HANDS {
             return Err(TooLarge(format!(
@@ -563,7 +563,7 @@ impl Exchange {
                 }
                 let mut b = RankBox::sorted(&self.eval, &ranks[..h]);
                 if let Some(optimal) = path.remembered(b.key) {
-                    return self.pick(optimal, |m| b.to_input(m as u32));
+                    return self.pick(optimal, |m| b.input_mask(m as u32));
                 }
                 b.blocks();
                 let leftmost = self.preference.leftmost();
@@ -603,7 +603,7 @@ impl Exchange {
                 if path.memo_enabled() {
                     path.remember(b.key, sorted.iter().fold(0u64, |m, &d| m | 1 << d));
                 }
-                self.pick_among(sorted.iter().map(|&d| b.to_input(d)))
+                self.pick_among(sorted.iter().map(|&d| b.input_mask(d)))
             }
             Path::Cards(_, Some(memo)) => {
                 let path = self.card_path().expect("card path");

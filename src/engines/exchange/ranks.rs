@@ -158,9 +158,9 @@ impl RankBox {
         let mut digits = [0u8; MAX_HAND];
         self.digits(x, &mut digits);
         let mut mask = 0u32;
-        for i in 0..self.m {
+        for (i, &d) in digits[..self.m].iter().enumerate() {
             let (s, c) = (self.start[i] as u32, self.counts[i] as u32);
-            let drop = c - digits[i] as u32;
+            let drop = c - d as u32;
             let first = if leftmost { s } else { s + c - drop };
             mask |= ((1u32 << drop) - 1) << first;
         }
@@ -169,7 +169,7 @@ impl RankBox {
 
     /// A mask over sorted positions as a mask over input positions.
     #[inline]
-    pub fn to_input(&self, mut m: u32) -> u32 {
+    pub fn input_mask(&self, mut m: u32) -> u32 {
         let mut out = 0;
         while m != 0 {
             out |= 1 << self.pos[m.trailing_zeros() as usize];
@@ -181,7 +181,7 @@ impl RankBox {
     /// The input discard mask of box point `x` (see [`RankBox::sorted_discard`]).
     #[inline]
     pub fn discard_mask(&self, x: usize, leftmost: bool) -> u32 {
-        self.to_input(self.sorted_discard(x, leftmost))
+        self.input_mask(self.sorted_discard(x, leftmost))
     }
 }
 
@@ -279,7 +279,7 @@ impl RankPath {
                         for bb in a..=c {
                             let coef = PASCAL[c - a][bb - a];
                             let term = coef * f[at(bb)];
-                            g = if (bb - a) % 2 == 0 { g + term } else { g - term };
+                            g = if (bb - a).is_multiple_of(2) { g + term } else { g - term };
                         }
                         f[at(a)] = g;
                     }
@@ -314,9 +314,9 @@ fn direct(b: &RankBox, min_kept: usize, f: &mut [i64]) {
     let m = b.m;
     let mut stride = [0usize; MAX_HAND];
     let mut s = 1;
-    for i in 0..m {
-        stride[i] = s;
-        s *= b.counts[i] as usize + 1;
+    for (st, &c) in stride.iter_mut().zip(&b.counts[..m]) {
+        *st = s;
+        s *= c as usize + 1;
     }
     let mut small = [0i64; 64];
     let mut large = Vec::new();
@@ -354,7 +354,7 @@ fn direct(b: &RankBox, min_kept: usize, f: &mut [i64]) {
                 at += x[i] as usize * stride[i];
             }
             let term = coef * f[at];
-            sum = if dist % 2 == 0 { sum + term } else { sum - term };
+            sum = if dist.is_multiple_of(2) { sum + term } else { sum - term };
             // Next x.
             let mut i = 0;
             while i < m && x[i] == b.counts[i] {
