@@ -567,6 +567,9 @@ impl Exchange {
                 }
                 b.blocks();
                 let leftmost = self.preference.leftmost();
+                if self.min_kept + 1 >= h {
+                    return self.one_card_best(path, &b, leftmost);
+                }
                 path.sums(&self.eval, &b, h, self.min_kept, &self.pays, &mut scratch.sums);
                 // The optimal points (digits counted like an odometer).
                 let mut digits = [0u8; MAX_HAND];
@@ -679,6 +682,61 @@ impl Exchange {
                 }
             }
         }
+    }
+
+    /// The rank path when at most one card is exchanged: staying, or one
+    /// card of each distinct rank, valued directly (the sum over draws of
+    /// exchanging a card of rank r is the total of the other cards minus
+    /// the payout of the deal itself).
+    fn one_card_best(&self, path: &RankPath, b: &RankBox, leftmost: bool) -> u32 {
+        let h = self.hand;
+        let pay = self.pays[self.eval.row_of_key(b.key) as usize];
+        // The optimal discards, as masks over sorted positions.
+        let mut optimal = [0u32; MAX_HAND + 1];
+        let mut n_opt = 0;
+        let mut best: Option<Value> = None;
+        let mut consider = |sorted_mask: u32, v: Value| match best.map_or(Ordering::Greater, |b| v.cmp(&b)) {
+            Ordering::Greater => {
+                best = Some(v);
+                optimal[0] = sorted_mask;
+                n_opt = 1;
+            }
+            Ordering::Equal => {
+                optimal[n_opt] = sorted_mask;
+                n_opt += 1;
+            }
+            Ordering::Less => {}
+        };
+        if self.allowed & 1 == 1 {
+            consider(0, self.value(pay, 0));
+        }
+        if self.allowed & 2 == 2 {
+            let mut rest = [0u8; MAX_HAND];
+            let mut stride = 1usize;
+            let mut full = 0usize;
+            for j in 0..b.m {
+                full += b.counts[j] as usize * stride;
+                stride *= b.counts[j] as usize + 1;
+            }
+            let mut stride = 1usize;
+            for i in 0..b.m {
+                // The deal without one card of the i-th distinct rank.
+                let mut n = 0;
+                for j in 0..b.m {
+                    let c = b.counts[j] as usize - usize::from(j == i);
+                    rest[n..n + c].fill(b.ranks[j]);
+                    n += c;
+                }
+                let sum = path.total(h - 1, self.eval.keys.rank(&rest[..n])) - pay;
+                consider(b.sorted_discard(full - stride, leftmost), self.value(sum, 1));
+                stride *= b.counts[i] as usize + 1;
+            }
+        }
+        let optimal = &optimal[..n_opt];
+        if path.memo_enabled() {
+            path.remember(b.key, optimal.iter().fold(0u64, |m, &d| m | 1 << d));
+        }
+        self.pick_among(optimal.iter().map(|&d| b.input_mask(d)))
     }
 
     /// The optimal kept subsets of a deal sorted by card number, as bits

@@ -289,6 +289,12 @@ impl RankPath {
         }
     }
 
+    /// `totals[k][key]`.
+    #[inline]
+    pub fn total(&self, k: usize, key: usize) -> i64 {
+        self.totals[k][key]
+    }
+
     /// The optimal discards remembered for this multiset, if any.
     pub fn remembered(&self, key: usize) -> Option<u64> {
         let v = self.memo.get(key)?.load(AtomicOrdering::Relaxed);
