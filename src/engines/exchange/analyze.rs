@@ -210,7 +210,10 @@ impl Exchange {
                 let h = cards.len();
                 let discard = (0..h).filter(|&j| mask >> pos[j] & 1 == 1).fold(0u32, |m, j| m | 1 << j);
                 let mut acc = Acc::new(h, width);
-                self.card_outcome(path, Some(t), &sorted[..h], discard, 1, &mut acc);
+                let mut sums = [0i64; 1 << MAX_CARD_HAND];
+                let mut idx = [0u32; 1 << MAX_CARD_HAND];
+                path.sums(&sorted[..h], self.min_kept, &self.pays, &mut sums, &mut idx);
+                self.card_outcome(path, Some(t), &sorted[..h], discard, 1, &mut acc, (&sums, &idx));
                 out.copy_from_slice(&acc.rows[discard.count_ones() as usize]);
             }
         }
@@ -393,7 +396,6 @@ impl Exchange {
 
     /// Over every class of deals under suit symmetry, on every core.
     fn card_analysis(&self, progress: &mut dyn FnMut(u64, u64)) -> Result<(Acc, bool), String> {
-        let path = self.card_path().expect("card path");
         let (h, n) = (self.hand, self.deck.size());
         let total = binom(n as u64, h as u64);
         if total << h > MAX_ANALYSIS {
@@ -402,7 +404,7 @@ impl Exchange {
             ));
         }
         let width = self.rows.len() + 1;
-        let tables = self.row_tables();
+        let (path, tables) = self.card_tables();
         let mut acc = Acc::new(h, width);
         let mut batch: Vec<([u16; MAX_CARD_HAND], u128)> = Vec::with_capacity(1 << 14);
         let mut done = 0u128;
@@ -438,9 +440,11 @@ impl Exchange {
     /// One class of `weight` deals whose deal in deck order is `cards`.
     fn card_class(&self, path: &CardPath, tables: Option<&RowTables>, cards: &[u16], weight: u128, acc: &mut Acc) {
         let h = cards.len();
-        let (choice, optimal) = self.card_choice(path, cards);
+        let mut sums = [0i64; 1 << MAX_CARD_HAND];
+        let mut idx = [0u32; 1 << MAX_CARD_HAND];
+        let (choice, optimal) = self.card_choice(path, cards, &mut sums, &mut idx);
         if optimal <= 1 {
-            self.card_outcome(path, tables, cards, choice, weight as i128, acc);
+            self.card_outcome(path, tables, cards, choice, weight as i128, acc, (&sums, &idx));
             return;
         }
         // A tie: the choice can depend on the order of the suits in the
@@ -477,8 +481,8 @@ impl Exchange {
                 };
             }
             image.sort_unstable();
-            let (choice, _) = self.card_choice(path, &image);
-            self.card_outcome(path, tables, &image, choice, per_order, &mut part);
+            let (choice, _) = self.card_choice(path, &image, &mut sums, &mut idx);
+            self.card_outcome(path, tables, &image, choice, per_order, &mut part, (&sums, &idx));
             if !next_permutation(&mut perm) {
                 break;
             }
@@ -495,11 +499,9 @@ impl Exchange {
 
     /// The chosen discard (a mask over the sorted positions) of a deal
     /// written in deck order, and how many choices are optimal.
-    fn card_choice(&self, path: &CardPath, sorted: &[u16]) -> (u32, usize) {
+    fn card_choice(&self, path: &CardPath, sorted: &[u16], sums: &mut [i64], idx: &mut [u32]) -> (u32, usize) {
         let h = sorted.len();
-        let mut sums = [0i64; 1 << MAX_CARD_HAND];
-        let mut idx = [0u32; 1 << MAX_CARD_HAND];
-        path.sums(sorted, self.min_kept, &self.pays, &mut sums, &mut idx);
+        path.sums(sorted, self.min_kept, &self.pays, sums, idx);
         let full = (1usize << h) - 1;
         let mut best: Option<(u32, Value)> = None;
         let mut optimal = 0;
@@ -528,6 +530,9 @@ impl Exchange {
     }
 
     /// Adds `weight` deals choosing `discard` (sorted positions) to `acc`.
+    /// `sums` and `idx`: the deal's payout sums per kept subset and the
+    /// colex number of each subset ([`CardPath::sums`]).
+    #[allow(clippy::too_many_arguments)]
     fn card_outcome(
         &self,
         path: &CardPath,
@@ -536,51 +541,67 @@ impl Exchange {
         discard: u32,
         weight: i128,
         acc: &mut Acc,
+        (sums, idx): (&[i64], &[u32]),
     ) {
         let h = sorted.len();
         let full = (1usize << h) - 1;
         let kept = full ^ discard as usize;
         let k = discard.count_ones() as usize;
-        let mut idx = [0u32; 1 << MAX_CARD_HAND];
-        for m in 1..=full {
-            let top = usize::BITS - 1 - m.leading_zeros();
-            idx[m] = idx[m ^ (1 << top)] + path.colex.c(sorted[top as usize] as usize, m.count_ones() as usize) as u32;
-        }
-        // The payout sum of the kept cards, by inclusion and exclusion.
-        let mut sum: i128 = 0;
-        let free = full ^ kept;
-        let mut t = 0usize;
-        loop {
-            let u = kept | t;
-            let sign = if (u ^ kept).count_ones().is_multiple_of(2) { 1 } else { -1 };
-            let size = u.count_ones() as usize;
-            let total = if size == h {
-                self.pays[path.hand_row[idx[u] as usize] as usize]
-            } else {
-                path.totals[size][idx[u] as usize]
-            };
-            sum += sign * total as i128;
-            if let Some(tables) = tables {
-                let t = tables;
-                let w = t.width;
+        if let Some(t) = tables {
+            // The draws per row, by inclusion and exclusion over the
+            // discarded cards (each count fits 64 bits).
+            let w = t.width;
+            let mut local = [0i64; 256];
+            let free = full ^ kept;
+            let mut sub = 0usize;
+            loop {
+                let u = kept | sub;
+                let sign: i64 = if sub.count_ones().is_multiple_of(2) { 1 } else { -1 };
+                let size = u.count_ones() as usize;
                 if size == h {
                     let row = path.hand_row[idx[u] as usize] as usize;
-                    acc.rows[k][row.min(w - 1)] += sign * weight;
+                    local[row.min(w - 1)] += sign;
                 } else {
                     let at = idx[u] as usize * w;
-                    for (a, &c) in acc.rows[k].iter_mut().zip(&t.levels[size][at..at + w]) {
-                        *a += sign * weight * c as i128;
+                    for (a, &c) in local.iter_mut().zip(&t.levels[size][at..at + w]) {
+                        *a += sign * c as i64;
                     }
                 }
+                if sub == free {
+                    break;
+                }
+                // The next subset of the discarded cards.
+                sub = ((sub | !free).wrapping_add(1)) & free;
             }
-            if t == free {
-                break;
+            for (a, &n) in acc.rows[k].iter_mut().zip(&local[..w]) {
+                *a += weight * n as i128;
             }
-            // The next subset of the discarded cards.
-            t = ((t | !free).wrapping_add(1)) & free;
         }
-        acc.sum[k] += weight * sum;
+        acc.sum[k] += weight * sums[kept] as i128;
         acc.deals[k] += weight as u128;
+    }
+
+    /// The card path's tables for an analysis: when the row counts fit,
+    /// the totals are computed from them (one pass over the hands, not two).
+    fn card_tables(&self) -> (&CardPath, Option<&RowTables>) {
+        if let Path::Cards(cell, _) = &self.path {
+            let (h, n, width) = (self.hand, self.deck.size(), self.rows.len() + 1);
+            let sets: u128 = (self.min_kept..h).map(|k| binom(n as u64, k as u64)).sum();
+            if sets * width as u128 <= MAX_ROW_TABLE && cell.get().is_none() && self.row_tables.get().is_none() {
+                let mut path = CardPath::tabulate(&self.eval, n, h);
+                let tables = card_row_tables(&path, h, self.min_kept, width);
+                path.totals = vec![Vec::new(); h + 1];
+                for k in self.min_kept..h {
+                    path.totals[k] = tables.levels[k]
+                        .par_chunks(width)
+                        .map(|c| c.iter().zip(self.pays.iter()).map(|(&c, &p)| c as i64 * p).sum())
+                        .collect();
+                }
+                let _ = cell.set(path);
+                let _ = self.row_tables.set(Some(tables));
+            }
+        }
+        (self.card_path().expect("card path"), self.row_tables())
     }
 }
 

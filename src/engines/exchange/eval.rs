@@ -232,6 +232,23 @@ impl Eval {
         self.cands[key] != 0
     }
 
+    /// Whether some row that looks at suits can still come first for a
+    /// hand of rank key `key` whose largest suit has `longest` cards, with
+    /// `w` wild cards.
+    #[inline]
+    pub fn suits_can_matter(&self, key: usize, longest: usize, w: usize) -> bool {
+        let mut bits = self.cands[key];
+        while bits != 0 {
+            let j = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let w_row = if self.natural[self.suited_rows[j]] { 0 } else { w };
+            if longest + w_row >= self.suit_need[j] as usize {
+                return true;
+            }
+        }
+        false
+    }
+
     /// The paying row of a hand of rank key `key`, with its natural cards
     /// by suit in `masks` and `w` wild cards.
     #[inline]

@@ -40,8 +40,9 @@ pub const CHUNK_ROWS: usize = 1 << 12;
 #[derive(Debug)]
 pub struct CardPath {
     pub colex: Colex,
-    /// Cards in the deck.
+    /// Cards in the deck, and in a hand.
     pub n: usize,
+    pub hand: usize,
     /// The paying row of every hand, by colex number.
     pub hand_row: Vec<u8>,
     /// `totals[k]` for k from the smallest kept size to `hand - 1`.
@@ -51,8 +52,21 @@ pub struct CardPath {
 impl CardPath {
     /// Tabulates every hand and the totals down to `min_kept` cards.
     pub fn new(eval: &Eval, n: usize, hand: usize, min_kept: usize, pays: &[i64; 256]) -> CardPath {
+        let mut path = CardPath::tabulate(eval, n, hand);
+        path.fill_totals(min_kept, pays);
+        path
+    }
+
+    /// Every hand's row, without totals.
+    pub fn tabulate(eval: &Eval, n: usize, hand: usize) -> CardPath {
         let colex = Colex::new(n, hand);
         let hand_row = hand_rows(eval, &colex, n, hand);
+        CardPath { colex, n, hand, hand_row, totals: Vec::new() }
+    }
+
+    /// The totals from the hands' rows, level by level.
+    fn fill_totals(&mut self, min_kept: usize, pays: &[i64; 256]) {
+        let (colex, n, hand_row, hand) = (&self.colex, self.n, &self.hand_row, self.hand);
         let mut totals: Vec<Vec<i64>> = vec![Vec::new(); hand + 1];
         for k in (min_kept..hand).rev() {
             let count = colex.count(k);
@@ -65,7 +79,7 @@ impl CardPath {
                 colex.unrank(ci * CHUNK, k, set);
                 for slot in chunk.iter_mut() {
                     let mut sum: i128 = 0;
-                    for_each_added(&colex, n, set, |_, idx| {
+                    for_each_added(colex, n, set, |_, idx| {
                         sum += if k + 1 == hand { pays[hand_row[idx] as usize] } else { above[idx] } as i128;
                     });
                     *slot = (sum / div) as i64;
@@ -74,7 +88,7 @@ impl CardPath {
             });
             totals[k] = level;
         }
-        CardPath { colex, n, hand_row, totals }
+        self.totals = totals;
     }
 
     /// The payout sums of keeping each subset (a mask over the sorted
@@ -138,7 +152,7 @@ fn hand_rows(eval: &Eval, colex: &Colex, n: usize, hand: usize) -> Vec<u8> {
         // The other cards' symbols (naturals, then wild ones), their key
         // with the lowest card natural (shifted) or wild (not shifted), and
         // their suits.
-        let (mut shifted, mut unshifted, mut w_rest) = (0usize, 0usize, 0usize);
+        let (mut shifted, mut unshifted, mut w_rest, mut longest_rest) = (0usize, 0usize, 0usize, 0usize);
         let mut masks = [0u64; 64];
         let ns = eval.n_suits;
         for slot in chunk.iter_mut() {
@@ -160,6 +174,7 @@ fn hand_rows(eval: &Eval, colex: &Colex, n: usize, hand: usize) -> Vec<u8> {
                 for s in &mut syms[k..hand - 1] {
                     *s = wild;
                 }
+                longest_rest = masks[..ns].iter().map(|m| m.count_ones() as usize).max().unwrap_or(0);
                 shifted = (0..hand - 1).map(|i| eval.keys.term(i + 1, syms[i])).sum();
                 unshifted = (0..hand - 1).map(|i| eval.keys.term(i, syms[i])).sum();
                 fresh = false;
@@ -174,11 +189,22 @@ fn hand_rows(eval: &Eval, colex: &Colex, n: usize, hand: usize) -> Vec<u8> {
             *slot = if !eval.needs_suits(key) {
                 eval.row_of_key(key)
             } else {
-                let mut m = masks;
+                // The most cards of one suit, before copying the masks.
+                let mut longest = longest_rest;
                 if s0 != wild {
-                    m[eval.suit_of(c0) as usize] |= 1 << s0;
+                    let s = eval.suit_of(c0) as usize;
+                    longest = longest.max(masks[s].count_ones() as usize + 1);
                 }
-                eval.row_with(key, &mut m[..ns], w)
+                if !eval.suits_can_matter(key, longest, w) {
+                    eval.row_of_key(key)
+                } else {
+                    let mut m = [0u64; 64];
+                    m[..ns].copy_from_slice(&masks[..ns]);
+                    if s0 != wild {
+                        m[eval.suit_of(c0) as usize] |= 1 << s0;
+                    }
+                    eval.row_with(key, &mut m[..ns], w)
+                }
             };
             let limit = if hand > 1 { set[1] } else { n as u16 };
             if set[0] + 1 < limit {
