@@ -341,10 +341,7 @@ impl Exchange {
                     if have >= suits {
                         continue;
                     }
-                    let at = m.partition_point(|&x| x <= r);
-                    merged[..at].copy_from_slice(&m[..at]);
-                    merged[at] = r;
-                    merged[at + 1..=k].copy_from_slice(&m[at..]);
+                    super::combi::insert_sorted(m, r, &mut merged);
                     let j = keys.rank(&merged[..=k]);
                     for (a, &n) in acc.iter_mut().zip(&levels[k + 1][j * width..(j + 1) * width]) {
                         *a += (suits - have) as u64 * n as u64;

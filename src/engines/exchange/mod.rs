@@ -893,19 +893,7 @@ impl Exchange {
 /// A deal's cards sorted by card number, with each one's input position.
 #[inline]
 fn sort_cards(cards: &[Card]) -> ([u16; MAX_HAND], [u8; MAX_HAND]) {
-    let mut sorted = [0u16; MAX_HAND];
-    let mut pos = [0u8; MAX_HAND];
-    for (i, &c) in cards.iter().enumerate() {
-        let mut j = i;
-        while j > 0 && sorted[j - 1] > c {
-            sorted[j] = sorted[j - 1];
-            pos[j] = pos[j - 1];
-            j -= 1;
-        }
-        sorted[j] = c;
-        pos[j] = i as u8;
-    }
-    (sorted, pos)
+    combi::sort_with_positions(cards)
 }
 
 /// A mask over sorted positions as a mask over input positions.

@@ -91,18 +91,7 @@ impl RankBox {
     /// completes the box.
     #[inline]
     pub fn sorted(eval: &Eval, ranks: &[u8]) -> RankBox {
-        let mut sorted = [0u8; MAX_HAND];
-        let mut pos = [0u8; MAX_HAND];
-        for (i, &r) in ranks.iter().enumerate() {
-            let mut j = i;
-            while j > 0 && sorted[j - 1] > r {
-                sorted[j] = sorted[j - 1];
-                pos[j] = pos[j - 1];
-                j -= 1;
-            }
-            sorted[j] = r;
-            pos[j] = i as u8;
-        }
+        let (sorted, pos) = super::combi::sort_with_positions(ranks);
         let h = ranks.len();
         RankBox {
             ranks: sorted,
@@ -208,10 +197,7 @@ impl RankPath {
                         if have >= suits {
                             continue;
                         }
-                        let at = m.partition_point(|&x| x <= r);
-                        merged[..at].copy_from_slice(&m[..at]);
-                        merged[at] = r;
-                        merged[at + 1..=k].copy_from_slice(&m[at..]);
+                        super::combi::insert_sorted(m, r, &mut merged);
                         sum += (suits - have) as i128 * above(&merged[..=k], &totals) as i128;
                     }
                     level[eval.keys.rank(m)] = (sum / (hand - k) as i128) as i64;
