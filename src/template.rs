@@ -535,30 +535,31 @@ fn decimal(n: i64, buf: &mut [u8; 20]) -> usize {
     i
 }
 
-/// `n` in decimal: the digits are written into a fixed array, copied whole
-/// and cut to length (no call for a short copy).
+/// `n` in decimal. Below 10^8 (scores, counts, frame numbers) the digits
+/// are gathered in one machine word and stored at once.
 #[inline]
 fn put_int(out: &mut Vec<u8>, n: i64) {
-    let mut buf = [b'-'; 20];
-    let mut m = n.unsigned_abs();
-    let len = m.checked_ilog10().unwrap_or(0) as usize + 1 + (n < 0) as usize;
-    let mut i = len;
-    while m >= 100 {
-        let d = (m % 100) as usize * 2;
-        m /= 100;
-        i -= 2;
-        buf[i] = DIGITS[d];
-        buf[i + 1] = DIGITS[d + 1];
+    if !(0..100_000_000).contains(&n) {
+        let mut buf = [0u8; 20];
+        let i = decimal(n, &mut buf);
+        out.extend_from_slice(&buf[i..]);
+        return;
     }
-    if m >= 10 {
-        let d = m as usize * 2;
-        buf[i - 2] = DIGITS[d];
-        buf[i - 1] = DIGITS[d + 1];
-    } else {
-        buf[i - 1] = b'0' + m as u8;
+    let mut m = n as u64;
+    let mut word = 0u64;
+    let mut len = 0;
+    loop {
+        // The digits come lowest first: each pushes the others up a byte
+        // (the first byte in memory is the word's lowest).
+        word = word << 8 | (b'0' as u64 + m % 10);
+        len += 1;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
     }
     let at = out.len();
-    out.extend_from_slice(&buf);
+    out.extend_from_slice(&word.to_le_bytes());
     out.truncate(at + len);
 }
 

@@ -10,8 +10,9 @@
 //! is bounded, and an input of all-new strokes costs one hash and one
 //! comparison more per stroke.
 
-/// Entries of the table (64 bytes each).
-pub const ENTRIES: usize = 1 << 12;
+/// Entries of the table (56 bytes each: the table fits in a core's
+/// second-level cache and adds little to the peak memory).
+pub const ENTRIES: usize = 1 << 10;
 
 /// What a stroke's verdict depends on: `potted`, `on`, `table`, then
 /// `left`, the ball hit first and the phase packed in one word.
@@ -46,9 +47,6 @@ pub struct Verdict {
     /// The kinds of balls potted that come back (none when the stroke
     /// ends the frame).
     pub respot: u64,
-    /// When the stroke ends the frame with a replayed tie: the kinds of
-    /// balls put back as they were.
-    pub tie_back: u64,
     pub foul: bool,
     pub ends: bool,
     pub turn_ends: bool,

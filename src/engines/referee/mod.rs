@@ -33,7 +33,7 @@ use crate::game::{Input, InputError, Line, Output, RunError, Token};
 use crate::source::Span;
 use crate::template::{NoFields, OutputLine};
 use memo::{Key, Memo, Verdict};
-use words::{next_word, Words, NOT_A_BALL, UNKNOWN};
+use words::{Split, Words, NOT_A_BALL, UNKNOWN};
 
 /// Most balls a rule file may name (one bit each in a set).
 pub const MAX_BALLS: usize = 64;
@@ -376,7 +376,6 @@ impl Referee {
             penalty: if foul { self.penalty.eval(&env).clamp(self.penalty_min, self.penalty_max) } else { 0 },
             // A stroke that ends the frame respots nothing of its own.
             respot: if ends { 0 } else { self.respot_rule(first_phase, foul).eval(&env) & object_potted },
-            tie_back: if ends && !self.tie.draw { self.tie.respot.eval(&env) & sets[3] } else { 0 },
             foul,
             ends,
             turn_ends: !self.continues.eval(&env),
@@ -390,7 +389,7 @@ impl Referee {
     pub fn stroke(&self, st: &mut State, s: &Stroke) -> Result<Outcome, ScoreOverflow> {
         let (sets, ints) = self.env_of(st, s);
         let verdict = self.judge(&sets, ints[0], !st.second_phase);
-        self.apply(st, s, sets[1], &verdict)
+        self.apply(st, s, &sets, ints[0], &verdict)
     }
 
     /// [`Referee::stroke`], the verdict looked up in `memo` first.
@@ -400,14 +399,21 @@ impl Referee {
         let first_phase = !st.second_phase;
         let key = Key::new(s.first, &sets, st.left, first_phase);
         let verdict = memo.get(key, || self.judge(&sets, ints[0], first_phase));
-        self.apply(st, s, sets[1], &verdict)
+        self.apply(st, s, &sets, ints[0], &verdict)
     }
 
-    /// Plays a stroke whose verdict is known (`potted`: the set of balls
-    /// potted).
+    /// Plays a stroke whose verdict is known (`sets` and `left`: the
+    /// variables of the expressions, as [`Referee::env_of`] gives them).
     #[inline(always)]
-    fn apply(&self, st: &mut State, s: &Stroke, potted: u64, v: &Verdict) -> Result<Outcome, ScoreOverflow> {
-        let object_potted = potted & !(1u64 << self.cue);
+    fn apply(
+        &self,
+        st: &mut State,
+        s: &Stroke,
+        sets: &[u64; 4],
+        left: i64,
+        v: &Verdict,
+    ) -> Result<Outcome, ScoreOverflow> {
+        let object_potted = sets[1] & !(1u64 << self.cue);
         let mut out = Outcome { foul: v.foul, turn_ends: v.turn_ends, play_again: v.play_again, ..Outcome::default() };
         let first_phase = !st.second_phase;
         for &b in &s.potted {
@@ -453,7 +459,7 @@ impl Referee {
                 Ending::Draw
             } else {
                 // The tie's balls are back as they were before the stroke.
-                let back = v.tie_back;
+                let back = self.tie.respot.eval(&Env { sets, ints: &[left, v.foul as i64] }) & sets[3];
                 for &b in &s.potted {
                     if back >> b & 1 == 1 {
                         st.counts[b] += 1;
@@ -490,15 +496,15 @@ impl Referee {
         Ok(out)
     }
 
-    /// The stroke on `line`, whose first word starts at byte `first.0`,
-    /// ends at byte `at` and means `first.1`, checked against the table.
-    /// `taken` is all zeros, and is again after.
+    /// The stroke on `line`, whose first word is bytes `first.0..first.1`
+    /// and means `first.2`, the rest of its words in `words`, checked
+    /// against the table. `taken` is all zeros, and is again after.
     #[inline(always)]
     fn read_stroke(
         &self,
         line: &Line,
-        first: (usize, words::Meaning),
-        mut at: usize,
+        first: (usize, usize, words::Meaning),
+        words: &mut Split,
         st: &State,
         taken: &mut [u32; MAX_BALLS],
         stroke: &mut Stroke,
@@ -507,7 +513,7 @@ impl Referee {
         let token =
             |start: usize, end: usize| Token { text: &line.text[start..end], offset: line.offset + start, line: *line };
         stroke.potted.clear();
-        let (start, m) = first;
+        let (start, at, m) = first;
         stroke.first = if m.no_hit {
             None
         } else if m.ball == NOT_A_BALL {
@@ -527,7 +533,7 @@ impl Referee {
             Some(b)
         };
         let mut result = Ok(());
-        while let Some((start, key)) = next_word(text, &mut at) {
+        while let Some((start, at, key)) = words.next_word() {
             let b = self.words.get(key, &text[start..at]).ball;
             if b == NOT_A_BALL {
                 result = Err(self.unknown_ball(&token(start, at), false));
@@ -596,11 +602,13 @@ impl Referee {
         }
     }
 
-    /// The respot line of a stroke (`names`: a buffer for the balls).
+    /// The respot line of a stroke (`names`: a buffer for the balls;
+    /// `one`: the line of each kind of ball respotted alone).
     fn respot_line<'s>(
         &'s self,
         buf: &mut Vec<u8>,
         names: &mut Vec<&'s str>,
+        one: &Rendered,
         o: &Outcome,
         stroke: &Stroke,
         st: &State,
@@ -608,6 +616,13 @@ impl Referee {
         if o.ending == Some(Ending::Replay) {
             self.respot_names_into(names, o.respot, |b| st.counts[b]);
         } else {
+            if o.respot.is_power_of_two() {
+                let b = o.respot.trailing_zeros() as usize;
+                if stroke.potted.iter().filter(|&&p| p == b).count() == 1 {
+                    one.write(buf, b);
+                    return;
+                }
+            }
             self.respot_names_into(names, o.respot, |b| stroke.potted.iter().filter(|&&p| p == b).count() as u32);
         }
         self.out.respot.line(buf, &RespotFields { balls: names });
@@ -647,6 +662,10 @@ impl Referee {
         let mut memo = Memo::default();
         let mut turns = TurnLines::default();
         let mut respotted: Vec<&str> = Vec::new();
+        let mut respot_one = Rendered::default();
+        for name in &self.names {
+            respot_one.push(|buf| self.out.respot.line(buf, &RespotFields { balls: &[name.as_str()] }));
+        }
         while let Some(k) = frames.next(input, "frame", MAX_FRAMES)? {
             let total = frames.total();
             let names_line = input.next_nonblank_or(|input| {
@@ -710,10 +729,11 @@ impl Referee {
                         .with_help("the rule file's `end` says which stroke ends a frame")
                 })?;
                 let text = line.text.as_bytes();
-                let mut at = 0;
-                let first = next_word(text, &mut at).map(|(start, key)| (start, self.words.get(key, &text[start..at])));
-                let first = first.unwrap_or((0, UNKNOWN));
-                if first.1.again && self.is_play_again(&line) {
+                let mut words = Split::new(text);
+                let first =
+                    words.next_word().map(|(start, end, key)| (start, end, self.words.get(key, &text[start..end])));
+                let first = first.unwrap_or((0, 0, UNKNOWN));
+                if first.2.again && self.is_play_again(&line) {
                     let Some((offender, in_hand)) = last_foul.take() else {
                         return Err(line
                             .error(format!("`{}` may not follow this stroke", self.play_again.join(" ")))
@@ -729,7 +749,7 @@ impl Referee {
                     report(Event::PlayAgain { player: offender, players }, out.buffer())?;
                     continue;
                 }
-                self.read_stroke(&line, first, at, &st, &mut taken, &mut stroke)?;
+                self.read_stroke(&line, first, &mut words, &st, &mut taken, &mut stroke)?;
                 let striker = st.player;
                 report(Event::Before { st: &st, stroke: &stroke }, out.buffer())?;
                 let o = self.stroke_memo(&mut st, &stroke, &mut memo).map_err(|ScoreOverflow| {
@@ -763,7 +783,7 @@ impl Referee {
                             t.line(buf, &NoFields);
                         }
                         if o.respot != 0 {
-                            self.respot_line(buf, &mut respotted, &o, &stroke, &st);
+                            self.respot_line(buf, &mut respotted, &respot_one, &o, &stroke, &st);
                         }
                         if self.tie.next == Next::Lot {
                             report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
@@ -798,7 +818,7 @@ impl Referee {
                     None => {}
                 }
                 if o.respot != 0 {
-                    self.respot_line(buf, &mut respotted, &o, &stroke, &st);
+                    self.respot_line(buf, &mut respotted, &respot_one, &o, &stroke, &st);
                 }
                 if o.turn_ends {
                     turns.write(buf, st.player, st.in_hand);
@@ -813,32 +833,52 @@ impl Referee {
     }
 }
 
-/// A frame's four turn lines (each player, from in hand or not), rendered
-/// once when the players are known and copied for every turn.
+/// Lines rendered once and copied each time they are written.
 #[derive(Default)]
-struct TurnLines {
+struct Rendered {
     text: Vec<u8>,
-    /// `[player][in hand]`: where each line is in `text`.
-    at: [[(usize, usize); 2]; 2],
+    /// Where each line is in `text`.
+    at: Vec<(usize, usize)>,
 }
+
+impl Rendered {
+    fn clear(&mut self) {
+        self.text.clear();
+        self.at.clear();
+    }
+
+    /// Adds the line `render` writes (its index: the number of lines before).
+    fn push(&mut self, render: impl FnOnce(&mut Vec<u8>)) {
+        let start = self.text.len();
+        render(&mut self.text);
+        self.at.push((start, self.text.len()));
+    }
+
+    #[inline(always)]
+    fn write(&self, buf: &mut Vec<u8>, i: usize) {
+        let (start, end) = self.at[i];
+        buf.extend_from_slice(&self.text[start..end]);
+    }
+}
+
+/// A frame's four turn lines (each player, from in hand or not), rendered
+/// once when the players are known.
+#[derive(Default)]
+struct TurnLines(Rendered);
 
 impl TurnLines {
     fn render(&mut self, r: &Referee, players: [&str; 2]) {
-        self.text.clear();
-        for (p, name) in players.into_iter().enumerate() {
-            for in_hand in [false, true] {
-                let start = self.text.len();
-                let t = if in_hand { &r.out.in_hand } else { &r.out.turn };
-                t.line(&mut self.text, &PlayerFields { player: name });
-                self.at[p][in_hand as usize] = (start, self.text.len());
+        self.0.clear();
+        for name in players {
+            for t in [&r.out.turn, &r.out.in_hand] {
+                self.0.push(|buf| t.line(buf, &PlayerFields { player: name }));
             }
         }
     }
 
     #[inline(always)]
     fn write(&self, buf: &mut Vec<u8>, player: usize, in_hand: bool) {
-        let (start, end) = self.at[player][in_hand as usize];
-        buf.extend_from_slice(&self.text[start..end]);
+        self.0.write(buf, 2 * player + in_hand as usize);
     }
 }
 

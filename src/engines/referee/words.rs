@@ -1,9 +1,10 @@
 //! The words of stroke lines (the balls' names, the no-hit word and the
-//! first word of the play-again line), scanned and looked up in one pass:
-//! a word's first 8 bytes are packed into a key while the line is split,
-//! and a perfect hash found when the rule file is loaded sends the key to
-//! the one slot that can hold it. One multiplication, one probe and one
-//! comparison per word, whatever the number of balls.
+//! first word of the play-again line), split and looked up a machine word
+//! at a time: a line of up to [`SPAN`] bytes is split with one mask per 8
+//! bytes, each word's key is one or two loads, and a perfect hash found
+//! when the rule file is loaded sends the key to the one slot that can
+//! hold it. One multiplication, one probe and one comparison per word,
+//! whatever the number of balls.
 
 /// What a word of a stroke line is (one word can be several things).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,40 +49,143 @@ pub struct Words {
     all: Vec<Slot>,
 }
 
-/// The next word of `text` from byte `*at` on (words are separated by
-/// ASCII whitespace, as `Line::tokens` splits them): its first byte and its
-/// key; `*at` moves just past it.
+/// Lines up to this long are split a machine word at a time (longer ones a
+/// byte at a time).
+pub const SPAN: usize = 64;
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `x` that is zero.
 #[inline(always)]
-pub fn next_word(text: &[u8], at: &mut usize) -> Option<(usize, u64)> {
-    let mut i = *at;
-    while i < text.len() && text[i].is_ascii_whitespace() {
-        i += 1;
-    }
-    if i == text.len() {
-        *at = i;
-        return None;
-    }
-    let start = i;
-    let mut key = 0u64;
-    while i < text.len() {
-        let b = text[i];
-        if b.is_ascii_whitespace() {
-            break;
-        }
-        let n = i - start;
-        key = if n < 8 { key | (b as u64) << (8 * n) } else { key.rotate_left(7) ^ b as u64 };
-        i += 1;
-    }
-    *at = i;
-    Some((start, key))
+fn zero_bytes(x: u64) -> u64 {
+    !(((x & !HI) + !HI) | x | !HI)
 }
 
-/// The key [`next_word`] gives `word` when it is one run of non-blank
-/// characters (a name with a blank gets a key no word of a line has).
-pub fn key_of(word: &str) -> u64 {
-    word.bytes()
-        .enumerate()
-        .fold(0, |key, (n, b)| if n < 8 { key | (b as u64) << (8 * n) } else { key.rotate_left(7) ^ b as u64 })
+/// The high bit of each byte of `x` below 0x21 (a blank or a control
+/// character).
+#[inline(always)]
+fn low_bytes(x: u64) -> u64 {
+    !(((x & !HI) + (0x80 - 0x21) * LO) | x) & HI
+}
+
+/// The high bit of each byte of `x` that `u8::is_ascii_whitespace` holds
+/// for, but `\n` and `\r`, which end lines and are never in one.
+#[inline(always)]
+fn blank_bytes(x: u64) -> u64 {
+    zero_bytes(x ^ (b' ' as u64 * LO)) | zero_bytes(x ^ (b'\t' as u64 * LO)) | zero_bytes(x ^ (0x0c * LO))
+}
+
+/// The key of a word: its first 8 bytes (zero-padded) when it is no
+/// longer, else its first 8 bytes mixed with its last 8.
+#[inline(always)]
+fn key_of_parts(first: u64, last: u64, len: usize) -> u64 {
+    if len < 8 {
+        first & ((1u64 << (8 * len)) - 1)
+    } else if len == 8 {
+        first
+    } else {
+        first ^ last.rotate_left(31)
+    }
+}
+
+/// Up to 8 bytes of `bytes` from `at` on, the first in the low byte (zeros
+/// past the end): two overlapping loads at most, never a byte at a time.
+#[inline(always)]
+fn load(bytes: &[u8], at: usize) -> u64 {
+    let n = bytes.len().saturating_sub(at);
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
+    let half = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4])) as u64;
+    let quarter = |at: usize| u16::from_le_bytes(bytes[at..at + 2].try_into().unwrap_or([0; 2])) as u64;
+    match n {
+        8.. => word(at),
+        4..=7 => half(at) | half(at + n - 4) << (8 * (n - 4)),
+        2..=3 => quarter(at) | quarter(at + n - 2) << (8 * (n - 2)),
+        1 => bytes[at] as u64,
+        0 => 0,
+    }
+}
+
+/// The key [`Split`] gives the word `bytes`.
+pub fn key_of(bytes: &[u8]) -> u64 {
+    let len = bytes.len();
+    key_of_parts(load(bytes, 0), load(bytes, len.saturating_sub(8)), len)
+}
+
+/// The words of a line (runs of bytes that are not ASCII whitespace, as
+/// `Line::tokens` splits them), each as its first byte, its end and its
+/// key.
+pub struct Split<'t> {
+    text: &'t [u8],
+    /// Bit i: byte i is in a word not yet returned (when `fast`).
+    rest: u64,
+    fast: bool,
+    /// Where the byte-at-a-time split goes on (when not `fast`).
+    at: usize,
+}
+
+impl<'t> Split<'t> {
+    #[inline(always)]
+    pub fn new(text: &'t [u8]) -> Self {
+        let mut s = Split { text, rest: 0, fast: false, at: 0 };
+        let len = text.len();
+        if len > SPAN {
+            return s;
+        }
+        let mut delim = 0u64;
+        let mut odd = 0u64;
+        let mut i = 0;
+        while i < len {
+            let mut x = load(text, i);
+            if len - i < 8 {
+                // Blanks past the end.
+                x |= (b' ' as u64 * LO) << (8 * (len - i));
+            }
+            let low = low_bytes(x);
+            // A control character that is not a blank: split byte by byte.
+            odd |= low ^ blank_bytes(x);
+            // One bit per byte, from the high bit of each.
+            delim |= ((low >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << i;
+            i += 8;
+        }
+        if odd == 0 {
+            let in_line = if len == SPAN { u64::MAX } else { (1u64 << len) - 1 };
+            s.rest = !delim & in_line;
+            s.fast = true;
+        }
+        s
+    }
+
+    /// The next word: its first byte, its end and its key.
+    #[inline(always)]
+    pub fn next_word(&mut self) -> Option<(usize, usize, u64)> {
+        if self.fast {
+            if self.rest == 0 {
+                return None;
+            }
+            let start = self.rest.trailing_zeros() as usize;
+            let len = (self.rest >> start).trailing_ones() as usize;
+            // Clear the run of ones just found.
+            self.rest &= self.rest.wrapping_add(1 << start);
+            let last = if len > 8 { load(self.text, start + len - 8) } else { 0 };
+            return Some((start, start + len, key_of_parts(load(self.text, start), last, len)));
+        }
+        let text = self.text;
+        let mut i = self.at;
+        while i < text.len() && text[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i == text.len() {
+            self.at = i;
+            return None;
+        }
+        let start = i;
+        while i < text.len() && !text[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        self.at = i;
+        Some((start, i, key_of(&text[start..i])))
+    }
 }
 
 impl Words {
@@ -96,7 +200,7 @@ impl Words {
                 Some(i) => i,
                 None => {
                     words.push(w.to_string());
-                    all.push(Slot { key: key_of(w), len: w.len(), word: words.len() - 1, meaning: UNKNOWN });
+                    all.push(Slot { key: key_of(w.as_bytes()), len: w.len(), word: words.len() - 1, meaning: UNKNOWN });
                     words.len() - 1
                 }
             };
@@ -175,7 +279,7 @@ impl Words {
 
     /// The meaning of `word`.
     pub fn meaning(&self, word: &str) -> Meaning {
-        self.get(key_of(word), word.as_bytes())
+        self.get(key_of(word.as_bytes()), word.as_bytes())
     }
 }
 
@@ -221,16 +325,59 @@ mod tests {
         assert_eq!(w.meaning("Pottedball-"), UNKNOWN);
     }
 
+    /// Every word of `text`, as `Split` finds it.
+    fn split(text: &str) -> Vec<&str> {
+        let mut s = Split::new(text.as_bytes());
+        let mut got = Vec::new();
+        while let Some((start, end, key)) = s.next_word() {
+            assert_eq!(key, key_of(&text.as_bytes()[start..end]), "{text:?}");
+            got.push(&text[start..end]);
+        }
+        got
+    }
+
     #[test]
     fn words_are_split_like_tokens() {
-        let text = "  Red\tBlue \x0cPink\r  Whitewashed ";
-        let mut at = 0;
-        let mut got = Vec::new();
-        while let Some((start, key)) = next_word(text.as_bytes(), &mut at) {
-            assert_eq!(key, key_of(&text[start..at]));
-            got.push(&text[start..at]);
+        for text in [
+            "  Red\tBlue \x0cPink  Whitewashed ",
+            "Red",
+            "",
+            "   ",
+            "Red\x0bRed Blue",
+            "a\x01b c",
+            "ééé Red",
+            "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde ",
+            " 123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            "Red Red Red Red Red Red Red Red Red Red Red Red Red Red Red Red Red",
+        ] {
+            let want: Vec<&str> = text.split_ascii_whitespace().collect();
+            assert_eq!(split(text), want, "{text:?}");
         }
-        let want: Vec<&str> = text.split_ascii_whitespace().collect();
-        assert_eq!(got, want);
+    }
+
+    proptest::proptest! {
+        /// Lines of blanks, control characters, letters and non-ASCII
+        /// text, short and long, split as `split_ascii_whitespace` does.
+        #[test]
+        fn any_line_is_split_like_tokens(text in "[ \t\x0b\x0c\x01aRé]{0,80}") {
+            let want: Vec<&str> = text.split_ascii_whitespace().collect();
+            proptest::prop_assert_eq!(split(&text), want);
+        }
+
+        /// Words of every length get the key of their bytes, and a long
+        /// word differing from a name in its middle is not that name.
+        #[test]
+        fn long_words_are_compared_whole(name in "[a-z]{1,40}", at in 0usize..40) {
+            let w = Words::new(&[name.clone()], "None", "Play");
+            proptest::prop_assert_eq!(w.meaning(&name).ball, 0);
+            let mut other = name.clone().into_bytes();
+            let at = at % other.len();
+            other[at] = b'A';
+            let other = String::from_utf8(other).unwrap();
+            proptest::prop_assert_eq!(w.meaning(&other), UNKNOWN);
+            let line = format!(" {name}  {other}");
+            proptest::prop_assert_eq!(split(&line), vec![name.as_str(), other.as_str()]);
+        }
     }
 }
