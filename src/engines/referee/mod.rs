@@ -763,7 +763,10 @@ impl Referee {
                 if o.foul {
                     self.out.foul.line(buf, &NoFields);
                 }
-                self.out.score.line(buf, &ScoreFields { first: st.scores[0], second: st.scores[1] });
+                // The scores are read one at a time: one was just stored,
+                // and a load of both would wait for that store.
+                let first = std::hint::black_box(st.scores[0]);
+                self.out.score.line(buf, &ScoreFields { first, second: st.scores[1] });
                 last_foul = o.play_again.then_some((striker, st.in_hand));
                 match o.ending {
                     Some(Ending::Win(w)) => {
