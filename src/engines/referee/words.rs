@@ -369,7 +369,7 @@ mod tests {
         /// word differing from a name in its middle is not that name.
         #[test]
         fn long_words_are_compared_whole(name in "[a-z]{1,40}", at in 0usize..40) {
-            let w = Words::new(&[name.clone()], "None", "Play");
+            let w = Words::new(std::slice::from_ref(&name), "None", "Play");
             proptest::prop_assert_eq!(w.meaning(&name).ball, 0);
             let mut other = name.clone().into_bytes();
             let at = at % other.len();
