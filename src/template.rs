@@ -189,25 +189,85 @@ impl FieldValues for NoFields {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutputLine<F> {
     pub template: Template,
+    /// The template with its newline, compiled for [`OutputLine::line`].
+    ops: Box<[Op]>,
     fields: PhantomData<fn(&F)>,
 }
 
+/// A step of a compiled line. Literal text is kept in 16-byte chunks,
+/// copied whole and cut to length (no call for a short copy).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Op {
+    /// At most [`CHUNK`] bytes of text (the rest of the array is zeros).
+    Text([u8; CHUNK], usize),
+    /// A field without a width or fill: its value as it is (`part`: its
+    /// place in `Template::parts`, for a list's separator).
+    Plain { index: usize, part: usize },
+    /// Any other field: `Template::parts[part]`.
+    Spec(usize),
+}
+
+const CHUNK: usize = 16;
+
 impl<F: Fields> OutputLine<F> {
+    fn of(template: Template) -> Self {
+        let mut ops = Vec::new();
+        let mut text: Vec<u8> = Vec::new();
+        let flush = |text: &mut Vec<u8>, ops: &mut Vec<Op>| {
+            for chunk in text.chunks(CHUNK) {
+                let mut bytes = [0u8; CHUNK];
+                bytes[..chunk.len()].copy_from_slice(chunk);
+                ops.push(Op::Text(bytes, chunk.len()));
+            }
+            text.clear();
+        };
+        for (k, part) in template.parts.iter().enumerate() {
+            match part {
+                Part::Lit(s) => text.extend_from_slice(s.as_bytes()),
+                Part::Field { index, width, .. } => {
+                    flush(&mut text, &mut ops);
+                    ops.push(if *width == 0 { Op::Plain { index: *index, part: k } } else { Op::Spec(k) });
+                }
+            }
+        }
+        text.push(b'\n');
+        flush(&mut text, &mut ops);
+        OutputLine { template, ops: ops.into_boxed_slice(), fields: PhantomData }
+    }
+
     /// Parses a template whose fields must be among `F::NAMES`.
     pub fn parse(lit: &StrLit) -> Result<Self, Diag> {
-        Template::parse(lit, F::NAMES).map(|template| OutputLine { template, fields: PhantomData })
+        Template::parse(lit, F::NAMES).map(OutputLine::of)
     }
 
     /// A line of plain text (a default).
     pub fn literal(text: &str) -> Self {
-        OutputLine { template: Template::literal(text), fields: PhantomData }
+        OutputLine::of(Template::literal(text))
     }
 
     /// Appends the rendered line and a newline to `out`.
     #[inline]
     pub fn line(&self, out: &mut Vec<u8>, f: &F::Values<'_>) {
-        self.template.render_values(out, f);
-        out.push(b'\n');
+        for op in self.ops.iter() {
+            match op {
+                Op::Text(bytes, len) => {
+                    let at = out.len();
+                    out.extend_from_slice(bytes);
+                    out.truncate(at + len);
+                }
+                Op::Plain { index, part } => match f.value(*index) {
+                    Val::Int(n) => put_int(out, n),
+                    Val::Str(s) => out.extend_from_slice(s.as_bytes()),
+                    v => self.template.parts[*part].render_field(out, v),
+                },
+                Op::Spec(part) => {
+                    let part = &self.template.parts[*part];
+                    if let Part::Field { index, .. } = part {
+                        part.render_field(out, f.value(*index));
+                    }
+                }
+            }
+        }
     }
 
     /// Appends the rendered line without a newline.
@@ -313,26 +373,7 @@ impl Template {
         for part in &self.parts {
             match part {
                 Part::Lit(s) => out.extend_from_slice(s.as_bytes()),
-                Part::Field { index, fill, align, width, sep } => match values.value(*index) {
-                    Val::Int(n) => pad_int(out, n, *fill, align.unwrap_or(Align::Right), *width),
-                    Val::Str(s) => pad(out, s, *fill, align.unwrap_or(Align::Left), *width),
-                    Val::Ints(ns) => {
-                        for (k, n) in ns.iter().enumerate() {
-                            if k > 0 {
-                                out.extend_from_slice(sep.as_bytes());
-                            }
-                            pad_int(out, *n, *fill, align.unwrap_or(Align::Right), *width);
-                        }
-                    }
-                    Val::Strs(ss) => {
-                        for (k, s) in ss.iter().enumerate() {
-                            if k > 0 {
-                                out.extend_from_slice(sep.as_bytes());
-                            }
-                            pad(out, s, *fill, align.unwrap_or(Align::Left), *width);
-                        }
-                    }
-                },
+                Part::Field { index, .. } => part.render_field(out, values.value(*index)),
             }
         }
     }
@@ -340,6 +381,33 @@ impl Template {
     /// True when the template uses the field at `index`.
     pub fn uses(&self, index: usize) -> bool {
         self.parts.iter().any(|p| matches!(p, Part::Field { index: i, .. } if *i == index))
+    }
+}
+
+impl Part {
+    /// Appends `v` formatted as this field says (nothing for a literal).
+    fn render_field(&self, out: &mut Vec<u8>, v: Val) {
+        let Part::Field { fill, align, width, sep, .. } = self else { return };
+        match v {
+            Val::Int(n) => pad_int(out, n, *fill, align.unwrap_or(Align::Right), *width),
+            Val::Str(s) => pad(out, s, *fill, align.unwrap_or(Align::Left), *width),
+            Val::Ints(ns) => {
+                for (k, n) in ns.iter().enumerate() {
+                    if k > 0 {
+                        out.extend_from_slice(sep.as_bytes());
+                    }
+                    pad_int(out, *n, *fill, align.unwrap_or(Align::Right), *width);
+                }
+            }
+            Val::Strs(ss) => {
+                for (k, s) in ss.iter().enumerate() {
+                    if k > 0 {
+                        out.extend_from_slice(sep.as_bytes());
+                    }
+                    pad(out, s, *fill, align.unwrap_or(Align::Left), *width);
+                }
+            }
+        }
     }
 }
 
@@ -409,7 +477,11 @@ fn pad(out: &mut Vec<u8>, s: &str, fill: char, align: Align, width: usize) {
         out.extend_from_slice(s.as_bytes());
         return;
     }
-    let len = s.chars().count();
+    pad_bytes(out, s.as_bytes(), s.chars().count(), fill, align, width);
+}
+
+/// `s` (of `len` characters) padded with `fill` to `width` characters.
+fn pad_bytes(out: &mut Vec<u8>, s: &[u8], len: usize, fill: char, align: Align, width: usize) {
     let gap = width.saturating_sub(len);
     let (left, right) = match align {
         Align::Left => (0, gap),
@@ -421,32 +493,87 @@ fn pad(out: &mut Vec<u8>, s: &str, fill: char, align: Align, width: usize) {
     for _ in 0..left {
         out.extend_from_slice(f);
     }
-    out.extend_from_slice(s.as_bytes());
+    out.extend_from_slice(s);
     for _ in 0..right {
         out.extend_from_slice(f);
     }
 }
 
-fn pad_int(out: &mut Vec<u8>, n: i64, fill: char, align: Align, width: usize) {
-    let mut buf = [0u8; 24];
+/// The decimal digits of 0 to 99, two bytes each.
+const DIGITS: &[u8; 200] = b"\
+0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// `n` in decimal, right-aligned in `buf`: returns where it starts.
+#[inline]
+fn decimal(n: i64, buf: &mut [u8; 20]) -> usize {
     let mut i = buf.len();
-    let neg = n < 0;
     let mut m = n.unsigned_abs();
-    loop {
+    while m >= 100 {
+        let d = (m % 100) as usize * 2;
+        m /= 100;
+        i -= 2;
+        buf[i] = DIGITS[d];
+        buf[i + 1] = DIGITS[d + 1];
+    }
+    if m >= 10 {
+        let d = m as usize * 2;
+        i -= 2;
+        buf[i] = DIGITS[d];
+        buf[i + 1] = DIGITS[d + 1];
+    } else {
         i -= 1;
-        buf[i] = b'0' + (m % 10) as u8;
+        buf[i] = b'0' + m as u8;
+    }
+    if n < 0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    i
+}
+
+/// `n` in decimal. Below 10^8 (scores, counts, frame numbers) the digits
+/// are gathered in one machine word and stored at once.
+#[inline]
+fn put_int(out: &mut Vec<u8>, n: i64) {
+    if !(0..100_000_000).contains(&n) {
+        let mut buf = [0u8; 20];
+        let i = decimal(n, &mut buf);
+        out.extend_from_slice(&buf[i..]);
+        return;
+    }
+    let mut m = n as u64;
+    let mut word = 0u64;
+    let mut len = 0;
+    loop {
+        // The digits come lowest first: each pushes the others up a byte
+        // (the first byte in memory is the word's lowest).
+        word = word << 8 | (b'0' as u64 + m % 10);
+        len += 1;
         m /= 10;
         if m == 0 {
             break;
         }
     }
-    if neg {
-        i -= 1;
-        buf[i] = b'-';
+    let at = out.len();
+    out.extend_from_slice(&word.to_le_bytes());
+    out.truncate(at + len);
+}
+
+#[inline]
+fn pad_int(out: &mut Vec<u8>, n: i64, fill: char, align: Align, width: usize) {
+    // 19 digits and a sign at most.
+    let mut buf = [0u8; 20];
+    let i = decimal(n, &mut buf);
+    let digits = &buf[i..];
+    if width <= digits.len() {
+        out.extend_from_slice(digits);
+    } else {
+        pad_bytes(out, digits, digits.len(), fill, align, width);
     }
-    // Digits are ASCII.
-    let s = std::str::from_utf8(&buf[i..]).unwrap_or("");
-    pad(out, s, fill, align, width);
 }
 
 #[cfg(test)]
@@ -470,6 +597,66 @@ mod tests {
         assert_eq!(render("{n:>3}", &["n"], &[Val::Int(1234)]), "1234");
         assert_eq!(render("Respot {b}", &["b"], &[Val::Strs(&["Black", "Pink"])]), "Respot Black Pink");
         assert_eq!(render("{{x}}", &[], &[]), "{x}");
+    }
+
+    /// Numbers are written as `format!` writes them, at every width.
+    #[test]
+    fn numbers_render_like_format() {
+        let samples = [0, 7, -7, 9, 10, 99, 100, -100, 12345, 1 << 40, i64::MAX, i64::MIN, i64::MIN + 1];
+        for n in samples.into_iter().chain((-1000..1000).step_by(7)) {
+            assert_eq!(render("{n}", &["n"], &[Val::Int(n)]), format!("{n}"));
+            assert_eq!(render("{n:>6}", &["n"], &[Val::Int(n)]), format!("{n:>6}"));
+            assert_eq!(render("{n:*<6}", &["n"], &[Val::Int(n)]), format!("{n:*<6}"));
+            assert_eq!(render("{n:^7}", &["n"], &[Val::Int(n)]), format!("{n:^7}"));
+        }
+    }
+
+    /// A line renders as its template does, with a newline: long and
+    /// short literals, plain and formatted fields, lists.
+    #[test]
+    fn lines_render_like_their_template() {
+        let fields = &["n", "s", "xs", "ss"];
+        let long = "a literal longer than sixteen bytes, and then some more";
+        for t in [
+            "{n} : {s}",
+            "{n:>4}|{s:*^9}|{xs:>3|,}|{ss}",
+            "{xs}{ss:<4|--}",
+            long,
+            "",
+            "{n}{{}}{n}",
+            "0123456789abcdef{n}0123456789abcdefg{s}",
+        ] {
+            let line = OutputLine::<Any>::parse(&lit(t)).unwrap();
+            for n in [0, 5, -5, 42, 100, -12345, i64::MIN, i64::MAX] {
+                let vals = [Val::Int(n), Val::Str("Pink"), Val::Ints(&[1, -20, 300]), Val::Strs(&["Red", "Black"])];
+                let mut want = b"before\n".to_vec();
+                Template::parse(&lit(t), fields).unwrap().render(&mut want, &vals);
+                want.push(b'\n');
+                let mut got = b"before\n".to_vec();
+                line.line(&mut got, &&vals[..]);
+                assert_eq!(String::from_utf8(got).unwrap(), String::from_utf8(want).unwrap(), "{t}");
+            }
+        }
+    }
+
+    /// Fields by position, for the test above.
+    struct Any;
+
+    impl Fields for Any {
+        const NAMES: &'static [&'static str] = &["n", "s", "xs", "ss"];
+        type Values<'a> = &'a [Val<'a>];
+    }
+
+    #[test]
+    fn lines_without_fields_are_written_whole() {
+        let line = OutputLine::<NoFields>::parse(&lit("Foul {{!}}")).unwrap();
+        let mut out = b"x\n".to_vec();
+        line.line(&mut out, &NoFields);
+        line.line(&mut out, &NoFields);
+        assert_eq!(out, b"x\nFoul {!}\nFoul {!}\n");
+        let mut out = Vec::new();
+        OutputLine::<NoFields>::literal("").line(&mut out, &NoFields);
+        assert_eq!(out, b"\n");
     }
 
     #[test]

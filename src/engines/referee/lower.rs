@@ -5,7 +5,8 @@
 use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
-use crate::engines::referee::{pack, Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, VARS};
+use crate::engines::referee::words::Words;
+use crate::engines::referee::{Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, VARS};
 use crate::engines::Engine;
 use crate::expr::{compile_bool, compile_int, compile_set, BoolExpr, Env, Scope, SetExpr};
 use crate::game::Game;
@@ -360,9 +361,11 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let mut by_value: Vec<usize> = (0..balls.len()).collect();
     by_value.sort_by_key(|&i| (values[i], i));
     let output_span = |key: &str| output.map_or(Span::default(), |o| o.span_of(key));
+    let (no_hit, play_again) = (no_hit?, play_again?);
+    let words = Words::new(&names, &no_hit, play_again.first().map_or("", String::as_str));
     Some(Referee {
         counts: balls.iter().map(|b| b.count).collect(),
-        keys: names.iter().map(|n| (pack(n.as_bytes()), n.len())).collect(),
+        words,
         names,
         values,
         cue,
@@ -384,8 +387,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         end: ends,
         tie: tie_rule,
         by_value,
-        no_hit: no_hit?,
-        play_again: play_again?,
+        no_hit,
+        play_again,
         out,
         spans: RefereeSpans {
             alternate: play.span_of("alternate"),

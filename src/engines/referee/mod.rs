@@ -20,7 +20,9 @@
 //! `table` and the numbers `left`, `foul` ([`VARS`]).
 
 pub mod lower;
+pub mod memo;
 pub mod schema;
+pub mod words;
 
 use crate::game::{Explain, Explanation, Game, RunOptions};
 
@@ -30,12 +32,14 @@ use crate::game::records::Counted;
 use crate::game::{Input, InputError, Line, Output, RunError, Token};
 use crate::source::Span;
 use crate::template::{NoFields, OutputLine};
+use memo::{Key, Memo, Verdict};
+use words::{Split, Words, NOT_A_BALL, UNKNOWN};
 
 /// Most balls a rule file may name (one bit each in a set).
 pub const MAX_BALLS: usize = 64;
 /// Most frames in one input.
 pub const MAX_FRAMES: u64 = 1 << 40;
-/// A frame's lines are handed to the output when they grow past this.
+/// A frame's lines are handed over when the output's buffer grows past this.
 const FLUSH_AT: usize = 1 << 16;
 
 /// The variables of the rule expressions, in `Env` order: the sets
@@ -176,8 +180,9 @@ pub struct Wording {
 /// The lowered rules of a referee game.
 pub struct Referee {
     pub names: Vec<String>,
-    /// Each name's first 8 bytes packed, and its length (see [`pack`]).
-    pub keys: Vec<(u64, usize)>,
+    /// The words of stroke lines: the names, `no_hit`, the first word of
+    /// `play_again`.
+    pub words: Words,
     pub values: Vec<i64>,
     /// Balls of each kind at the start of a frame (the cue ball: 1).
     pub counts: Vec<u32>,
@@ -273,17 +278,6 @@ pub struct Outcome {
     pub ending: Option<Ending>,
 }
 
-/// The first 8 bytes of a name as a number, for a lookup with one
-/// comparison per name (with the length).
-#[inline(always)]
-pub fn pack(bytes: &[u8]) -> u64 {
-    let mut k = 0u64;
-    for (i, &b) in bytes.iter().take(8).enumerate() {
-        k |= (b as u64) << (8 * i);
-    }
-    k
-}
-
 /// A score passed `i64::MAX` (only with penalties near 2^63).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScoreOverflow;
@@ -292,7 +286,7 @@ impl Referee {
     /// The state at the start of a frame.
     pub fn start(&self) -> State {
         let mut st = State {
-            counts: self.counts.clone(),
+            counts: Vec::new(),
             table: 0,
             left: 0,
             after_alternate: false,
@@ -301,14 +295,27 @@ impl Referee {
             in_hand: true,
             scores: [0, 0],
         };
+        self.restart(&mut st);
+        st
+    }
+
+    /// Sets `st` to the start of a frame (keeping its allocation).
+    pub fn restart(&self, st: &mut State) {
+        st.counts.clear();
+        st.counts.extend_from_slice(&self.counts);
+        st.table = 0;
+        st.left = 0;
         for (i, &c) in self.counts.iter().enumerate() {
             if i != self.cue && c > 0 {
                 st.table |= 1 << i;
                 st.left += c;
             }
         }
+        st.after_alternate = false;
         st.second_phase = st.table & self.alternate == 0;
-        st
+        st.player = 0;
+        st.in_hand = true;
+        st.scores = [0, 0];
     }
 
     /// The balls on for a stroke whose first ball hit is `first`.
@@ -356,22 +363,58 @@ impl Referee {
         }
     }
 
+    /// What the rule expressions say about a stroke whose variables have
+    /// these values (`sets`: `first`, `potted`, `on`, `table`).
+    pub fn judge(&self, sets: &[u64; 4], left: i64, first_phase: bool) -> Verdict {
+        let mut ints = [left, 0];
+        let foul = self.is_foul(&Env { sets, ints: &ints });
+        ints[1] = foul as i64;
+        let env = Env { sets, ints: &ints };
+        let ends = self.end.eval(&env);
+        let object_potted = sets[1] & !(1u64 << self.cue);
+        Verdict {
+            penalty: if foul { self.penalty.eval(&env).clamp(self.penalty_min, self.penalty_max) } else { 0 },
+            // A stroke that ends the frame respots nothing of its own.
+            respot: if ends { 0 } else { self.respot_rule(first_phase, foul).eval(&env) & object_potted },
+            foul,
+            ends,
+            turn_ends: !self.continues.eval(&env),
+            play_again: self.play_again_after.eval(&env),
+            in_hand: self.in_hand.eval(&env),
+        }
+    }
+
     /// Plays one stroke: updates the state and says what happened. The
     /// stroke must be possible (its balls on the table); the reader checks.
     pub fn stroke(&self, st: &mut State, s: &Stroke) -> Result<Outcome, ScoreOverflow> {
-        let (sets, mut ints) = self.env_of(st, s);
-        let foul = self.is_foul(&Env { sets: &sets, ints: &ints });
-        ints[1] = foul as i64;
-        let env = Env { sets: &sets, ints: &ints };
-        let potted = sets[1];
-        let object_potted = potted & !(1u64 << self.cue);
-        let ends = self.end.eval(&env);
-        let mut out = Outcome {
-            foul,
-            turn_ends: !self.continues.eval(&env),
-            play_again: self.play_again_after.eval(&env),
-            ..Outcome::default()
-        };
+        let (sets, ints) = self.env_of(st, s);
+        let verdict = self.judge(&sets, ints[0], !st.second_phase);
+        self.apply(st, s, &sets, ints[0], &verdict)
+    }
+
+    /// [`Referee::stroke`], the verdict looked up in `memo` first.
+    #[inline(always)]
+    pub fn stroke_memo(&self, st: &mut State, s: &Stroke, memo: &mut Memo) -> Result<Outcome, ScoreOverflow> {
+        let (sets, ints) = self.env_of(st, s);
+        let first_phase = !st.second_phase;
+        let key = Key::new(s.first, &sets, st.left, first_phase);
+        let verdict = memo.get(key, || self.judge(&sets, ints[0], first_phase));
+        self.apply(st, s, &sets, ints[0], &verdict)
+    }
+
+    /// Plays a stroke whose verdict is known (`sets` and `left`: the
+    /// variables of the expressions, as [`Referee::env_of`] gives them).
+    #[inline(always)]
+    fn apply(
+        &self,
+        st: &mut State,
+        s: &Stroke,
+        sets: &[u64; 4],
+        left: i64,
+        v: &Verdict,
+    ) -> Result<Outcome, ScoreOverflow> {
+        let object_potted = sets[1] & !(1u64 << self.cue);
+        let mut out = Outcome { foul: v.foul, turn_ends: v.turn_ends, play_again: v.play_again, ..Outcome::default() };
         let first_phase = !st.second_phase;
         for &b in &s.potted {
             if b != self.cue {
@@ -382,8 +425,7 @@ impl Referee {
                 }
             }
         }
-        // A stroke that ends the frame respots nothing of its own.
-        let respot = if ends { 0 } else { self.respot_rule(first_phase, foul).eval(&env) & object_potted };
+        let respot = v.respot;
         if respot != 0 {
             for &b in &s.potted {
                 if respot >> b & 1 == 1 {
@@ -394,8 +436,8 @@ impl Referee {
             }
         }
         out.respot = respot;
-        if foul {
-            let p = self.penalty.eval(&env).clamp(self.penalty_min, self.penalty_max);
+        if v.foul {
+            let p = v.penalty;
             out.penalty = p;
             let other = &mut st.scores[1 - st.player];
             *other = other.checked_add(p).ok_or(ScoreOverflow)?;
@@ -408,8 +450,8 @@ impl Referee {
             let mine = &mut st.scores[st.player];
             *mine = mine.checked_add(points).ok_or(ScoreOverflow)?;
         }
-        st.in_hand = self.in_hand.eval(&env);
-        if ends {
+        st.in_hand = v.in_hand;
+        if v.ends {
             let striker = st.player;
             let ending = if st.scores[0] != st.scores[1] {
                 Ending::Win(if st.scores[0] > st.scores[1] { 0 } else { 1 })
@@ -417,7 +459,7 @@ impl Referee {
                 Ending::Draw
             } else {
                 // The tie's balls are back as they were before the stroke.
-                let back = self.tie.respot.eval(&env) & sets[3];
+                let back = self.tie.respot.eval(&Env { sets, ints: &[left, v.foul as i64] }) & sets[3];
                 for &b in &s.potted {
                     if back >> b & 1 == 1 {
                         st.counts[b] += 1;
@@ -454,59 +496,56 @@ impl Referee {
         Ok(out)
     }
 
-    /// The line a stroke is read from, checked against the table.
+    /// The stroke on `line`, whose first word is bytes `first.0..first.1`
+    /// and means `first.2`, the rest of its words in `words`, checked
+    /// against the table. `taken` is all zeros, and is again after.
     #[inline(always)]
     fn read_stroke(
         &self,
         line: &Line,
+        first: (usize, usize, words::Meaning),
+        words: &mut Split,
         st: &State,
-        taken: &mut Vec<u32>,
+        taken: &mut [u32; MAX_BALLS],
         stroke: &mut Stroke,
     ) -> Result<(), InputError> {
-        let mut toks = line.tokens();
-        let Some(first) = toks.next() else { return Err(line.error("expected a stroke")) };
+        let text = line.text.as_bytes();
+        let token =
+            |start: usize, end: usize| Token { text: &line.text[start..end], offset: line.offset + start, line: *line };
         stroke.potted.clear();
-        stroke.first = if first.text == self.no_hit {
+        let (start, at, m) = first;
+        stroke.first = if m.no_hit {
             None
+        } else if m.ball == NOT_A_BALL {
+            return Err(self.unknown_ball(&token(start, at), true));
         } else {
-            let b = self.ball(first.text).ok_or_else(|| self.unknown_ball(&first, true))?;
+            let b = m.ball as usize;
             if b == self.cue {
-                return Err(first
-                    .error(format!("`{}` is the cue ball: it cannot be the ball hit first", first.text))
+                let t = token(start, at);
+                return Err(t
+                    .error(format!("`{}` is the cue ball: it cannot be the ball hit first", t.text))
                     .with_help(format!("write `{}` when the cue ball hits no ball", self.no_hit)));
             }
             if st.counts[b] == 0 {
-                return Err(first.error(format!("`{}` is not on the table: it cannot be hit", first.text)));
+                let t = token(start, at);
+                return Err(t.error(format!("`{}` is not on the table: it cannot be hit", t.text)));
             }
             Some(b)
         };
-        // `taken` is all zeros between strokes: only the balls potted are
-        // counted, then cleared.
-        if taken.len() != self.names.len() {
-            taken.resize(self.names.len(), 0);
-        }
-        let counted = self.count_potted(toks, st, taken, stroke);
-        for &b in &stroke.potted {
-            taken[b] = 0;
-        }
-        counted
-    }
-
-    #[inline(always)]
-    fn count_potted(
-        &self,
-        toks: crate::game::input::Tokens,
-        st: &State,
-        taken: &mut [u32],
-        stroke: &mut Stroke,
-    ) -> Result<(), InputError> {
-        for t in toks {
-            let b = self.ball(t.text).ok_or_else(|| self.unknown_ball(&t, false))?;
+        let mut result = Ok(());
+        while let Some((start, at, key)) = words.next_word() {
+            let b = self.words.get(key, &text[start..at]).ball;
+            if b == NOT_A_BALL {
+                result = Err(self.unknown_ball(&token(start, at), false));
+                break;
+            }
+            let b = b as usize;
             taken[b] += 1;
             if taken[b] > st.counts[b] {
                 let (left, potted) = (st.counts[b], taken[b]);
                 taken[b] -= 1;
-                return Err(t.error(if left == 0 {
+                let t = token(start, at);
+                result = Err(t.error(if left == 0 {
                     format!("`{}` is not on the table: it cannot be potted", t.text)
                 } else {
                     format!(
@@ -515,17 +554,19 @@ impl Referee {
                         if left == 1 { "is" } else { "are" }
                     )
                 }));
+                break;
             }
             stroke.potted.push(b);
         }
-        Ok(())
+        for &b in &stroke.potted {
+            taken[b] = 0;
+        }
+        result
     }
 
-    #[inline(always)]
     fn ball(&self, text: &str) -> Option<usize> {
-        let b = text.as_bytes();
-        let key = (pack(b), b.len());
-        self.keys.iter().position(|&k| k == key).filter(|&i| b.len() <= 8 || self.names[i].as_bytes() == b)
+        let b = self.words.meaning(text).ball;
+        (b != NOT_A_BALL).then_some(b as usize)
     }
 
     fn unknown_ball(&self, tok: &Token, first: bool) -> InputError {
@@ -538,60 +579,73 @@ impl Referee {
         }
     }
 
-    #[inline(always)]
     fn is_play_again(&self, line: &Line) -> bool {
         let mut toks = line.tokens();
         self.play_again.iter().all(|w| toks.next().is_some_and(|t| t.text == w)) && toks.next().is_none()
-    }
-
-    fn turn_line(&self, buf: &mut Vec<u8>, name: &str, in_hand: bool) {
-        let t = if in_hand { &self.out.in_hand } else { &self.out.turn };
-        t.line(buf, &PlayerFields { player: name });
     }
 
     /// The balls of the kinds in `mask`, `times(kind)` of each, in
     /// ascending value.
     pub fn respot_names(&self, mask: u64, times: impl Fn(usize) -> u32) -> Vec<&str> {
         let mut names = Vec::with_capacity(8);
+        self.respot_names_into(&mut names, mask, times);
+        names
+    }
+
+    /// [`Referee::respot_names`], into `names` (cleared first).
+    fn respot_names_into<'s>(&'s self, names: &mut Vec<&'s str>, mask: u64, times: impl Fn(usize) -> u32) {
+        names.clear();
         for &b in self.by_value.iter().filter(|&&b| mask >> b & 1 == 1) {
             for _ in 0..times(b) {
                 names.push(self.names[b].as_str());
             }
         }
-        names
     }
 
-    /// The respot line of a stroke.
-    fn respot_line(&self, buf: &mut Vec<u8>, o: &Outcome, stroke: &Stroke, st: &State) {
-        let names = if o.ending == Some(Ending::Replay) {
-            self.respot_names(o.respot, |b| st.counts[b])
+    /// The respot line of a stroke (`names`: a buffer for the balls;
+    /// `one`: the line of each kind of ball respotted alone).
+    fn respot_line<'s>(
+        &'s self,
+        buf: &mut Vec<u8>,
+        names: &mut Vec<&'s str>,
+        one: &Rendered,
+        o: &Outcome,
+        stroke: &Stroke,
+        st: &State,
+    ) {
+        if o.ending == Some(Ending::Replay) {
+            self.respot_names_into(names, o.respot, |b| st.counts[b]);
         } else {
-            self.respot_names(o.respot, |b| stroke.potted.iter().filter(|&&p| p == b).count() as u32)
-        };
-        self.out.respot.line(buf, &RespotFields { balls: &names });
+            if o.respot.is_power_of_two() {
+                let b = o.respot.trailing_zeros() as usize;
+                if stroke.potted.iter().filter(|&&p| p == b).count() == 1 {
+                    one.write(buf, b);
+                    return;
+                }
+            }
+            self.respot_names_into(names, o.respot, |b| stroke.potted.iter().filter(|&&p| p == b).count() as u32);
+        }
+        self.out.respot.line(buf, &RespotFields { balls: names });
     }
 
     /// Runs every frame of the input. On bad input, the lines of the
     /// frames before it (and of the current frame up to it) are written
     /// before the error is returned.
     pub fn run(&self, input: &mut Input, out: &mut Output) -> Result<(), RunError> {
-        let mut buf: Vec<u8> = Vec::with_capacity(FLUSH_AT * 2);
-        let r = self.run_frames::<false>(input, out, &mut buf, &mut |_, _| Ok(()));
-        out.write(&buf)?;
-        r
+        self.run_frames::<false>(input, out, &mut |_, _| Ok(()))
     }
 
-    /// Reads and referees every frame, writing the lines to `buf` (handed
-    /// to `out` at the end of each frame, and within a frame whenever it
-    /// grows past [`FLUSH_AT`]) and reporting to `see` as it goes.
+    /// Reads and referees every frame, rendering the lines straight into
+    /// `out`'s buffer (handed over at the end of each frame, and within a
+    /// frame whenever it grows past [`FLUSH_AT`]) and reporting to `see` as
+    /// it goes, with the lines written since the last report.
     pub fn run_frames<const TRACE: bool>(
         &self,
         input: &mut Input,
         out: &mut Output,
-        buf: &mut Vec<u8>,
         see: &mut impl FnMut(Event<'_>, &[u8]) -> Result<(), RunError>,
     ) -> Result<(), RunError> {
-        let mark = std::cell::Cell::new(buf.len());
+        let mark = std::cell::Cell::new(out.buffer().len());
         // `run` passes TRACE = false: no report costs anything there.
         let mut report = |e: Event<'_>, buf: &[u8]| -> Result<(), RunError> {
             if TRACE {
@@ -601,9 +655,17 @@ impl Referee {
             Ok(())
         };
         let mut frames = Counted::default();
-        let mut taken = Vec::new();
+        let mut taken = [0u32; MAX_BALLS];
         let mut stroke = Stroke { first: None, potted: Vec::new() };
         let mut players = [String::new(), String::new()];
+        let mut st = self.start();
+        let mut memo = Memo::default();
+        let mut turns = TurnLines::default();
+        let mut respotted: Vec<&str> = Vec::new();
+        let mut respot_one = Rendered::default();
+        for name in &self.names {
+            respot_one.push(|buf| self.out.respot.line(buf, &RespotFields { balls: &[name.as_str()] }));
+        }
         while let Some(k) = frames.next(input, "frame", MAX_FRAMES)? {
             let total = frames.total();
             let names_line = input.next_nonblank_or(|input| {
@@ -644,20 +706,21 @@ impl Referee {
             players[1].clear();
             players[1].push_str(b.text);
             let players = [players[0].as_str(), players[1].as_str()];
+            turns.render(self, players);
+            let buf = out.buffer();
             if k > 1 {
                 self.out.between.line(buf, &NoFields);
             }
             self.out.frame.line(buf, &FrameFields { frame: k as i64 });
-            let mut st = self.start();
-            self.turn_line(buf, players[0], true);
+            self.restart(&mut st);
+            turns.write(buf, 0, true);
             report(Event::Frame { frame: k }, buf)?;
             // After a foul: (offender, in hand) while "play again" may come.
             let mut last_foul: Option<(usize, bool)> = None;
             loop {
-                if buf.len() >= FLUSH_AT {
+                if out.buffer().len() >= FLUSH_AT {
                     // A long frame: hand over what is reported so far.
-                    out.write(buf)?;
-                    buf.clear();
+                    out.flush()?;
                     mark.set(0);
                 }
                 let line = input.next_nonblank_or(|input| {
@@ -665,7 +728,12 @@ impl Referee {
                         .error_at_end(format!("expected a stroke, found end of input: frame {k} has not ended"))
                         .with_help("the rule file's `end` says which stroke ends a frame")
                 })?;
-                if self.is_play_again(&line) {
+                let text = line.text.as_bytes();
+                let mut words = Split::new(text);
+                let first =
+                    words.next_word().map(|(start, end, key)| (start, end, self.words.get(key, &text[start..end])));
+                let first = first.unwrap_or((0, 0, UNKNOWN));
+                if first.2.again && self.is_play_again(&line) {
                     let Some((offender, in_hand)) = last_foul.take() else {
                         return Err(line
                             .error(format!("`{}` may not follow this stroke", self.play_again.join(" ")))
@@ -677,24 +745,28 @@ impl Referee {
                     };
                     st.player = offender;
                     st.in_hand = in_hand;
-                    self.turn_line(buf, players[offender], in_hand);
-                    report(Event::PlayAgain { player: offender, players }, buf)?;
+                    turns.write(out.buffer(), offender, in_hand);
+                    report(Event::PlayAgain { player: offender, players }, out.buffer())?;
                     continue;
                 }
-                self.read_stroke(&line, &st, &mut taken, &mut stroke)?;
+                self.read_stroke(&line, first, &mut words, &st, &mut taken, &mut stroke)?;
                 let striker = st.player;
-                report(Event::Before { st: &st, stroke: &stroke }, buf)?;
-                let o = self.stroke(&mut st, &stroke).map_err(|ScoreOverflow| {
+                report(Event::Before { st: &st, stroke: &stroke }, out.buffer())?;
+                let o = self.stroke_memo(&mut st, &stroke, &mut memo).map_err(|ScoreOverflow| {
                     RunError::Limit(format!(
                         "line {}: the stroke takes a score past {}, the largest arbiter keeps",
                         line.number,
                         i64::MAX
                     ))
                 })?;
+                let buf = out.buffer();
                 if o.foul {
                     self.out.foul.line(buf, &NoFields);
                 }
-                self.out.score.line(buf, &ScoreFields { first: st.scores[0], second: st.scores[1] });
+                // The scores are read one at a time: one was just stored,
+                // and a load of both would wait for that store.
+                let first = std::hint::black_box(st.scores[0]);
+                self.out.score.line(buf, &ScoreFields { first, second: st.scores[1] });
                 last_foul = o.play_again.then_some((striker, st.in_hand));
                 match o.ending {
                     Some(Ending::Win(w)) => {
@@ -714,7 +786,7 @@ impl Referee {
                             t.line(buf, &NoFields);
                         }
                         if o.respot != 0 {
-                            self.respot_line(buf, &o, &stroke, &st);
+                            self.respot_line(buf, &mut respotted, &respot_one, &o, &stroke, &st);
                         }
                         if self.tie.next == Next::Lot {
                             report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
@@ -738,10 +810,10 @@ impl Referee {
                                     .into());
                             };
                             st.player = p;
-                            self.turn_line(buf, players[p], st.in_hand);
-                            report(Event::Lot { player: p, players }, buf)?;
+                            turns.write(out.buffer(), p, st.in_hand);
+                            report(Event::Lot { player: p, players }, out.buffer())?;
                         } else {
-                            self.turn_line(buf, players[st.player], st.in_hand);
+                            turns.write(buf, st.player, st.in_hand);
                             report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
                         }
                         continue;
@@ -749,20 +821,67 @@ impl Referee {
                     None => {}
                 }
                 if o.respot != 0 {
-                    self.respot_line(buf, &o, &stroke, &st);
+                    self.respot_line(buf, &mut respotted, &respot_one, &o, &stroke, &st);
                 }
                 if o.turn_ends {
-                    self.turn_line(buf, players[st.player], st.in_hand);
+                    turns.write(buf, st.player, st.in_hand);
                 }
                 report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
             }
             // The frame is over: it is one case of the output.
-            out.write(buf)?;
-            buf.clear();
-            mark.set(0);
             out.end_case()?;
+            mark.set(out.buffer().len());
         }
         Ok(())
+    }
+}
+
+/// Lines rendered once and copied each time they are written.
+#[derive(Default)]
+struct Rendered {
+    text: Vec<u8>,
+    /// Where each line is in `text`.
+    at: Vec<(usize, usize)>,
+}
+
+impl Rendered {
+    fn clear(&mut self) {
+        self.text.clear();
+        self.at.clear();
+    }
+
+    /// Adds the line `render` writes (its index: the number of lines before).
+    fn push(&mut self, render: impl FnOnce(&mut Vec<u8>)) {
+        let start = self.text.len();
+        render(&mut self.text);
+        self.at.push((start, self.text.len()));
+    }
+
+    #[inline(always)]
+    fn write(&self, buf: &mut Vec<u8>, i: usize) {
+        let (start, end) = self.at[i];
+        buf.extend_from_slice(&self.text[start..end]);
+    }
+}
+
+/// A frame's four turn lines (each player, from in hand or not), rendered
+/// once when the players are known.
+#[derive(Default)]
+struct TurnLines(Rendered);
+
+impl TurnLines {
+    fn render(&mut self, r: &Referee, players: [&str; 2]) {
+        self.0.clear();
+        for name in players {
+            for t in [&r.out.turn, &r.out.in_hand] {
+                self.0.push(|buf| t.line(buf, &PlayerFields { player: name }));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn write(&self, buf: &mut Vec<u8>, player: usize, in_hand: bool) {
+        self.0.write(buf, 2 * player + in_hand as usize);
     }
 }
 
@@ -789,11 +908,10 @@ impl Referee {
         use crate::game::Explanation;
         let mut sink = std::io::sink();
         let mut out = Output::new(&mut sink);
-        let mut buf = Vec::new();
         let mut before: Option<(State, Stroke)> = None;
         let text = |lines: &[u8]| String::from_utf8_lossy(lines).trim_end().to_string();
         let sp = &self.spans;
-        self.run_frames::<true>(input, &mut out, &mut buf, &mut |event, lines| match event {
+        self.run_frames::<true>(input, &mut out, &mut |event, lines| match event {
             Event::Frame { frame } => each(Explanation {
                 output: text(lines),
                 summary: format!("frame {frame} starts: the first player named breaks off, from in hand"),
