@@ -216,12 +216,16 @@ fn gcd(a: i128, b: i128) -> i128 {
 /// (at most 64 of each: `check` bounds both).
 #[derive(Debug, Clone)]
 enum Fast {
-    /// A two-card sum group: the pairs of ranks `(r, q)`, `r <= q`, that
-    /// make it, and the ranks completing each rank (a mask per rank).
-    Pair { pairs: Vec<(u8, u8)>, partners: Vec<u64> },
-    /// A set group: `need[i].1` cards of rank `need[i].0` (more than one
-    /// when a rank is listed twice).
-    Set { need: Vec<(u8, u8)> },
+    /// A two-card sum group: the ranks completing each rank (a mask per
+    /// rank, the rank itself included when two of it make the group), the
+    /// ranks that pair with themselves, and, for decks of at most
+    /// [`SMALL_RANKS`] ranks, the eligible ranks for each set of ranks
+    /// shown (a mask indexed by a mask; two cards of one rank aside).
+    Pair { partners: Vec<u64>, selfs: u64, by_shown: Vec<u16> },
+    /// A set group: `need[i].1` cards of rank `need[i].0`; the ranks
+    /// needed, those needed twice or more, and whether one is needed
+    /// three times or more.
+    Set { need: Vec<(u8, u8)>, all: u64, twice: u64, thrice: bool },
     /// `n` cards of one rank among `ranks` (a bit mask).
     SameRank { n: usize, ranks: u64 },
     /// `n` cards of one suit, of ranks among `ranks`.
@@ -229,6 +233,10 @@ enum Fast {
     /// A sum group of more cards, or of one suit.
     Sum(FastSum),
 }
+
+/// Most ranks for which a pair group's eligible ranks are tabulated for
+/// every set of ranks shown (2^14 entries of two bytes).
+const SMALL_RANKS: usize = 14;
 
 /// A sum group searched by table (see [`SumTable::first_group`]).
 #[derive(Debug, Clone)]
@@ -238,6 +246,21 @@ struct FastSum {
     /// The ranks allowed (a mask), and whether the cards share a suit.
     ranks: u64,
     same_suit: bool,
+}
+
+/// The ranks of `shown` (a mask) that a pair group with these `partners`
+/// makes eligible through a partner of another rank.
+fn pair_ranks(partners: &[u64], shown: u64) -> u64 {
+    let mut elig = 0;
+    let mut rs = shown;
+    while rs != 0 {
+        let r = rs.trailing_zeros() as usize;
+        if partners[r] & !(1 << r) & shown != 0 {
+            elig |= 1 << r;
+        }
+        rs &= rs - 1;
+    }
+    elig
 }
 
 /// Whether the bit set `m` has at least `n` bits (`n` >= 1).
@@ -258,6 +281,9 @@ pub struct Covering {
     pub piles: usize,
     pub groups: Vec<Group>,
     fast: Vec<Fast>,
+    /// Whether some group is judged pile by pile (same suit, sums of more
+    /// cards): the others are judged by the ranks shown alone.
+    by_piles: bool,
     /// Whether some group looks at suits (the table then keeps them).
     suits: bool,
     /// Lines a deck is written on in the input.
@@ -389,8 +415,10 @@ pub struct Table {
     count: [u32; MAX_PILES],
     showing: [u64; 64],
     suit_showing: [u64; 64],
-    /// The ranks some pile shows (a mask).
+    /// The ranks some pile shows (a mask), and those two piles or more
+    /// show.
     present: u64,
+    multi: u64,
     /// Work space of sum groups (see [`SumTable::first_group`]).
     scratch: Vec<u64>,
     candidates: Vec<(usize, u32)>,
@@ -410,6 +438,7 @@ impl Default for Table {
             showing: [0; 64],
             suit_showing: [0; 64],
             present: 0,
+            multi: 0,
             scratch: Vec::new(),
             candidates: Vec::new(),
             found: Vec::new(),
@@ -427,6 +456,7 @@ impl Table {
         }
         self.piles = 0;
         self.present = 0;
+        self.multi = 0;
     }
 
     fn piles(&self) -> usize {
@@ -462,18 +492,20 @@ impl Table {
             self.count[p] = 1;
         } else {
             let old = self.top[p] as usize & 63;
-            self.showing[old] &= !bit;
-            if self.showing[old] == 0 {
-                self.present &= !(1 << old);
-            }
+            let was = self.showing[old] & !bit;
+            self.showing[old] = was;
+            self.present &= !(((was == 0) as u64) << old);
+            self.multi &= !(((was & was.wrapping_sub(1) == 0) as u64) << old);
             self.count[p] += 1;
             if SUITS {
                 self.suit_showing[self.top_suit[p] as usize & 63] &= !bit;
             }
         }
         self.top[p] = r as u8;
-        self.showing[r & 63] |= bit;
+        let now = self.showing[r & 63] | bit;
+        self.showing[r & 63] = now;
         self.present |= 1 << (r & 63);
+        self.multi |= ((now & now.wrapping_sub(1) != 0) as u64) << (r & 63);
         if SUITS {
             self.top_suit[p] = s as u8;
             self.suit_showing[s & 63] |= bit;
@@ -500,14 +532,15 @@ impl Covering {
                     let sums = |r: usize, q: usize| {
                         allowed[r] && allowed[q] && deck.values[r].checked_add(deck.values[q]) == Some(*total)
                     };
-                    Fast::Pair {
-                        pairs: (0..nr)
-                            .flat_map(|r| (r..nr).map(move |q| (r, q)))
-                            .filter(|&(r, q)| sums(r, q))
-                            .map(|(r, q)| (r as u8, q as u8))
-                            .collect(),
-                        partners: (0..nr).map(|r| (0..nr).filter(|&q| sums(r, q)).fold(0, |m, q| m | 1 << q)).collect(),
-                    }
+                    let partners: Vec<u64> =
+                        (0..nr).map(|r| (0..nr).filter(|&q| sums(r, q)).fold(0, |m, q| m | 1 << q)).collect();
+                    let selfs = (0..nr).filter(|&r| sums(r, r)).fold(0, |m, r| m | 1 << r);
+                    let by_shown = if nr <= SMALL_RANKS {
+                        (0..1u64 << nr).map(|shown| pair_ranks(&partners, shown) as u16).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    Fast::Pair { partners, selfs, by_shown }
                 }
                 Group::Sum { cards, allowed, total, same_suit } => Fast::Sum(FastSum {
                     // `check` refused targets too far away; none is left here.
@@ -525,15 +558,19 @@ impl Covering {
                             None => need.push((r as u8, 1)),
                         }
                     }
-                    Fast::Set { need }
+                    let all = need.iter().fold(0, |m, &(r, _)| m | 1 << r);
+                    let twice = need.iter().filter(|&&(_, n)| n >= 2).fold(0, |m, &(r, _)| m | 1 << r);
+                    let thrice = need.iter().any(|&(_, n)| n >= 3);
+                    Fast::Set { need, all, twice, thrice }
                 }
                 Group::Same { cards, allowed, by: Same::Rank } => Fast::SameRank { n: *cards, ranks: mask(allowed) },
                 Group::Same { cards, allowed, by: Same::Suit } => Fast::SameSuit { n: *cards, ranks: mask(allowed) },
             })
-            .collect();
+            .collect::<Vec<Fast>>();
         Covering {
             deck,
             piles,
+            by_piles: fast.iter().any(|f: &Fast| matches!(f, Fast::SameSuit { .. } | Fast::Sum(_))),
             suits: groups
                 .iter()
                 .any(|g| matches!(g, Group::Same { by: Same::Suit, .. } | Group::Sum { same_suit: true, .. })),
@@ -610,64 +647,53 @@ impl Covering {
         }
     }
 
-    /// The lowest pile whose exposed card can start group `g`, if it is
-    /// below `below`; for sum groups (`Fast::Sum`), the whole group is left
-    /// in `found`.
+    /// The ranks whose exposed cards can start group `g`, for the groups
+    /// judged by the ranks shown (pairs, sets, cards of one rank; 0 for
+    /// the others).
     #[inline(always)]
-    fn lowest(&self, t: &mut Table, g: usize, below: usize, found: &mut Vec<usize>) -> Option<usize> {
-        let elig = match &self.fast[g] {
-            Fast::Pair { pairs, .. } => {
-                let mut elig = 0;
-                for &(r, q) in pairs {
-                    let a = t.showing[r as usize & 63];
-                    if r == q {
-                        // Two cards of one rank: two piles showing it.
-                        if a & a.wrapping_sub(1) != 0 {
-                            elig |= a;
-                        }
-                    } else {
-                        let b = t.showing[q as usize & 63];
-                        if a != 0 && b != 0 {
-                            elig |= a | b;
-                        }
-                    }
-                }
-                elig
+    fn eligible_ranks(&self, t: &Table, g: usize) -> u64 {
+        match &self.fast[g] {
+            Fast::Pair { partners, selfs, by_shown } => {
+                let others = match by_shown.get(t.present as usize) {
+                    Some(&m) => m as u64,
+                    None => pair_ranks(partners, t.present),
+                };
+                others | (selfs & t.multi)
             }
-            Fast::Set { need, .. } => {
-                let mut all = 0;
-                for &(r, n) in need {
-                    let here = t.showing[r as usize & 63];
-                    if here == 0 || (n > 1 && !at_least(here, n as usize)) {
-                        return None;
-                    }
-                    all |= here;
+            Fast::Set { need, all, twice, thrice } => {
+                let lies = all & !t.present == 0
+                    && twice & !t.multi == 0
+                    && (!thrice || need.iter().all(|&(r, n)| at_least(t.showing[r as usize & 63], n as usize)));
+                if lies {
+                    *all
+                } else {
+                    0
                 }
-                all
             }
-            _ => return self.lowest_other(t, g, below, found),
-        };
-        let p = elig.trailing_zeros() as usize;
-        (p < below).then_some(p)
-    }
-
-    /// [`Covering::lowest`] for the groups other than pairs and sets (kept
-    /// out of the hot loop).
-    #[inline(never)]
-    fn lowest_other(&self, t: &mut Table, g: usize, below: usize, found: &mut Vec<usize>) -> Option<usize> {
-        let elig = match &self.fast[g] {
+            Fast::SameRank { n: 1, ranks } => ranks & t.present,
+            Fast::SameRank { n: 2, ranks } => ranks & t.multi,
             Fast::SameRank { n, ranks } => {
                 let mut elig = 0;
-                let mut rs = *ranks & t.present;
+                let mut rs = ranks & t.multi;
                 while rs != 0 {
-                    let here = t.showing[rs.trailing_zeros() as usize & 63];
-                    if at_least(here, *n) {
-                        elig |= here;
+                    let r = rs.trailing_zeros() as usize & 63;
+                    if at_least(t.showing[r], *n) {
+                        elig |= 1 << r;
                     }
                     rs &= rs - 1;
                 }
                 elig
             }
+            Fast::SameSuit { .. } | Fast::Sum(_) => 0,
+        }
+    }
+
+    /// The lowest pile whose exposed card can start group `g`, if it is
+    /// below `below`, for the groups judged pile by pile (same suit, sums
+    /// of more cards); for sum groups, the whole group is left in `found`.
+    #[inline(never)]
+    fn lowest_by_piles(&self, t: &mut Table, g: usize, below: usize, found: &mut Vec<usize>) -> Option<usize> {
+        let elig = match &self.fast[g] {
             Fast::SameSuit { n, ranks } => {
                 let allowed = t.showing_any(*ranks);
                 let mut elig = 0;
@@ -684,9 +710,9 @@ impl Covering {
                 elig
             }
             Fast::Sum(sum) => {
-                return self.first_sum_group(t, sum, below, found).then(|| found[0]);
+                return (self.first_sum_group(t, sum, below, found) && found[0] < below).then(|| found[0]);
             }
-            Fast::Pair { .. } | Fast::Set { .. } => 0,
+            Fast::Pair { .. } | Fast::Set { .. } | Fast::SameRank { .. } => 0,
         };
         let p = elig.trailing_zeros() as usize;
         (p < below).then_some(p)
@@ -695,29 +721,61 @@ impl Covering {
     /// The group to cover now, as piles in covering order: the eligible
     /// card on the lowest pile (its first group in file order), then its
     /// partners on the lowest piles.
+    #[inline(always)]
     fn find_group(&self, t: &mut Table, chosen: &mut Vec<usize>) -> Option<usize> {
-        let mut best: Option<(usize, usize)> = None;
+        // The groups judged by ranks: the lowest pile showing a rank one of
+        // them makes eligible.
+        let mut ranks = 0;
+        for g in 0..self.fast.len() {
+            ranks |= self.eligible_ranks(t, g);
+        }
+        let by_ranks = t.showing_any(ranks).trailing_zeros() as usize;
+        let mut best = (by_ranks < MAX_PILES).then(|| {
+            let r = t.top[by_ranks] as usize & 63;
+            let g = (0..self.fast.len()).find(|&g| self.eligible_ranks(t, g) >> r & 1 == 1);
+            (by_ranks, g.unwrap_or(0))
+        });
+        if self.by_piles {
+            self.find_by_piles(t, &mut best, chosen);
+        }
+        let (p, g) = best?;
+        if !matches!(self.fast[g], Fast::Sum(_)) {
+            self.start(t, g, p, chosen);
+        }
+        Some(g)
+    }
+
+    /// [`Covering::find_group`] for the groups judged pile by pile: one
+    /// wins over `best` when it starts on a lower pile, or on the same pile
+    /// and comes first in the file. A sum group that wins leaves its piles
+    /// in `chosen`.
+    #[inline(never)]
+    fn find_by_piles(&self, t: &mut Table, best: &mut Option<(usize, usize)>, chosen: &mut Vec<usize>) {
         let mut found = std::mem::take(&mut t.other);
-        for g in 0..self.groups.len() {
-            let below = best.map_or(MAX_PILES, |(p, _)| p);
+        for g in 0..self.fast.len() {
+            if !matches!(self.fast[g], Fast::SameSuit { .. } | Fast::Sum(_)) {
+                continue;
+            }
+            // Strictly lower than a pile-by-pile group before it; as low as
+            // a group judged by ranks written after it.
+            let below = match *best {
+                None => MAX_PILES,
+                Some((p, bg)) if bg > g => p + 1,
+                Some((p, _)) => p,
+            };
             if below == 0 {
                 break;
             }
-            if let Some(p) = self.lowest(t, g, below, &mut found) {
-                best = Some((p, g));
+            if let Some(p) = self.lowest_by_piles(t, g, below, &mut found) {
+                *best = Some((p, g));
                 if let Fast::Sum(_) = self.fast[g] {
                     std::mem::swap(chosen, &mut found);
                 }
             }
         }
         t.other = found;
-        let (p, g) = best?;
-        if let Fast::Sum(_) = self.fast[g] {
-            return Some(g);
-        }
-        self.start(t, g, p, chosen);
-        Some(g)
     }
+
     /// The piles of sum group `sum` that come first in pile order, in
     /// `found`, when the first is below `below`; false when there is no
     /// such group. A group of one suit is looked for in each suit; the one
