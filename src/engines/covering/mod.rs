@@ -131,6 +131,9 @@ impl SumTable {
         if m < cards {
             return false;
         }
+        if target < 64 && cards < SMALL_CARDS {
+            return self.first_small(target, cards, candidates, scratch, out);
+        }
         let words = target as usize / 64 + 1;
         // reach(i, j): the sums (in steps) of j cards among candidates[i..].
         let at = |i: usize, j: usize| (i * (cards + 1) + j) * words;
@@ -170,7 +173,66 @@ impl SumTable {
     }
 }
 
+/// `words` as rows of [`SMALL_CARDS`] words (its length is a multiple).
+fn as_rows(words: &mut [u64]) -> &mut [[u64; SMALL_CARDS]] {
+    let (rows, _) = words.as_chunks_mut::<SMALL_CARDS>();
+    rows
+}
+
+/// Sum groups of fewer cards than this, with a target below 64 steps, are
+/// searched with one word per sum set, on the stack.
+const SMALL_CARDS: usize = 8;
+
 impl SumTable {
+    /// [`SumTable::first_group`] when the target is below 64 steps and the
+    /// group has fewer than [`SMALL_CARDS`] cards: each set of sums is one
+    /// word, the table lives on the stack.
+    #[inline(never)]
+    fn first_small(
+        &self,
+        target: u32,
+        cards: usize,
+        candidates: &[(usize, u32)],
+        scratch: &mut Vec<u64>,
+        out: &mut Vec<usize>,
+    ) -> bool {
+        let m = candidates.len();
+        // reach[i][j]: the sums (in steps) of j cards among candidates[i..];
+        // every entry read is written first (nothing is cleared).
+        if scratch.len() < (MAX_PILES + 1) * SMALL_CARDS {
+            scratch.resize((MAX_PILES + 1) * SMALL_CARDS, 0);
+        }
+        let reach: &mut [[u64; SMALL_CARDS]] = as_rows(scratch);
+        reach[m] = [0; SMALL_CARDS];
+        reach[m][0] = 1;
+        for i in (0..m).rev() {
+            let w = candidates[i].1;
+            let (here, next) = reach.split_at_mut(i + 1);
+            let (here, next) = (&mut here[i], &next[0]);
+            here[0] = 1;
+            for j in 1..=cards {
+                let with = if w <= target { next[j - 1] << w } else { 0 };
+                here[j] = next[j] | with;
+            }
+        }
+        if reach[0][cards] >> target & 1 == 0 {
+            return false;
+        }
+        let (mut left, mut k) = (target, cards);
+        for (i, &(pile, w)) in candidates.iter().enumerate() {
+            if k == 0 {
+                break;
+            }
+            if w <= left && reach[i + 1][k - 1] >> (left - w) & 1 == 1 {
+                out.push(pile);
+                left -= w;
+                k -= 1;
+            }
+        }
+        debug_assert!(k == 0 && left == 0);
+        true
+    }
+
     /// Whether `cards` of the ranks `ranks` (a rank once per card that may
     /// be taken) can reach the target: the sums of j cards, j = 0 to
     /// `cards`, as bit sets grown rank by rank.
