@@ -79,6 +79,7 @@ impl Deck {
     }
 
     /// The card a token names (`TC`, `10S`, `13R`), if any.
+    #[inline]
     pub fn parse_card(&self, token: &str) -> Option<Card> {
         match token.as_bytes() {
             [a, b] => Some(self.short[(*a as usize) << 8 | *b as usize]).filter(|&c| c != u16::MAX),

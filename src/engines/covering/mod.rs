@@ -787,16 +787,26 @@ impl Covering {
     fn find_group(&self, t: &mut Table, chosen: &mut Vec<usize>) -> Option<usize> {
         // The groups judged by ranks: the lowest pile showing a rank one of
         // them makes eligible.
+        // The eligible ranks of the first groups are kept for the choice.
+        let mut each = [0u64; 8];
         let mut ranks = 0;
         for g in 0..self.fast.len() {
-            ranks |= self.eligible_ranks(t, g);
+            let e = self.eligible_ranks(t, g);
+            if let Some(slot) = each.get_mut(g) {
+                *slot = e;
+            }
+            ranks |= e;
         }
-        let by_ranks = t.showing_any(ranks).trailing_zeros() as usize;
-        let mut best = (by_ranks < MAX_PILES).then(|| {
-            let r = t.top[by_ranks] as usize & 63;
-            let g = (0..self.fast.len()).find(|&g| self.eligible_ranks(t, g) >> r & 1 == 1);
-            (by_ranks, g.unwrap_or(0))
-        });
+        let mut best = None;
+        if ranks != 0 {
+            let p = t.showing_any(ranks).trailing_zeros() as usize;
+            let r = t.top[p & 63] as usize & 63;
+            let g = (0..self.fast.len()).find(|&g| {
+                let e = if g < each.len() { each[g] } else { self.eligible_ranks(t, g) };
+                e >> r & 1 == 1
+            });
+            best = Some((p, g.unwrap_or(0)));
+        }
         if self.by_piles {
             self.find_by_piles(t, &mut best, chosen);
         }
@@ -899,6 +909,22 @@ impl Covering {
         let r = t.top[p] as usize & 63;
         match &self.fast[g] {
             Fast::Pair { partners, .. } => take(chosen, 2, t.showing_any(partners[r])),
+            Fast::Set { all, twice: 0, .. } => {
+                // Each further card: the lowest pile showing a rank still
+                // missing (each rank once).
+                let (mut missing, mut used) = (all & !(1 << r), used);
+                while missing != 0 {
+                    let mates = t.showing_any(missing) & !used;
+                    if mates == 0 {
+                        debug_assert!(false, "a set group found where it does not lie");
+                        break;
+                    }
+                    let q = mates.trailing_zeros() as usize & 63;
+                    used |= 1 << q;
+                    missing &= !(1 << (t.top[q] & 63));
+                    chosen.push(q);
+                }
+            }
             Fast::Set { need, .. } => {
                 // Each further card: the lowest pile showing a rank still
                 // missing.
