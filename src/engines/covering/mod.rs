@@ -411,13 +411,7 @@ impl Cases for Covering {
         self.read_deck(input, reader, deck)
     }
 
-    fn solve(
-        &self,
-        deck: &DeckCase,
-        table: &mut Table,
-        _: &RunOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), RunError> {
+    fn solve(&self, deck: &DeckCase, table: &mut Table, _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {
         let ended = self.play_on(table, &deck.cards, &mut |_| {});
         self.line(out, deck.number, table, ended);
         Ok(())
