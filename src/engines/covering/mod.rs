@@ -288,6 +288,9 @@ enum Fast {
     /// needed, those needed twice or more, and whether one is needed
     /// three times or more.
     Set { need: Vec<(u8, u8)>, all: u64, twice: u64, thrice: bool },
+    /// A two-card sum group of one suit: the ranks completing each rank,
+    /// and the ranks allowed (masks).
+    SuitPair { partners: Vec<u64>, ranks: u64 },
     /// `n` cards of one rank among `ranks` (a bit mask).
     SameRank { n: usize, ranks: u64 },
     /// `n` cards of one suit, of ranks among `ranks`.
@@ -598,6 +601,20 @@ impl Covering {
                     };
                     Fast::Pair { partners, selfs, by_shown }
                 }
+                Group::Sum { cards: 2, allowed, total, same_suit: true } => Fast::SuitPair {
+                    partners: (0..nr)
+                        .map(|r| {
+                            (0..nr)
+                                .filter(|&q| {
+                                    allowed[r]
+                                        && allowed[q]
+                                        && deck.values[r].checked_add(deck.values[q]) == Some(*total)
+                                })
+                                .fold(0, |m, q| m | 1 << q)
+                        })
+                        .collect(),
+                    ranks: mask(allowed),
+                },
                 Group::Sum { cards, allowed, total, same_suit } => Fast::Sum(FastSum {
                     // `check` refused targets too far away; none is left here.
                     table: SumTable::new(&deck.values, *cards, allowed, *total)
@@ -626,7 +643,9 @@ impl Covering {
         Covering {
             deck,
             piles,
-            by_piles: fast.iter().any(|f: &Fast| matches!(f, Fast::SameSuit { .. } | Fast::Sum(_))),
+            by_piles: fast
+                .iter()
+                .any(|f: &Fast| matches!(f, Fast::SameSuit { .. } | Fast::SuitPair { .. } | Fast::Sum(_))),
             suits: groups
                 .iter()
                 .any(|g| matches!(g, Group::Same { by: Same::Suit, .. } | Group::Sum { same_suit: true, .. })),
@@ -740,7 +759,7 @@ impl Covering {
                 }
                 elig
             }
-            Fast::SameSuit { .. } | Fast::Sum(_) => 0,
+            Fast::SameSuit { .. } | Fast::SuitPair { .. } | Fast::Sum(_) => 0,
         }
     }
 
@@ -762,6 +781,24 @@ impl Covering {
                         elig |= in_suit;
                     }
                     ss &= !in_suit;
+                }
+                elig
+            }
+            Fast::SuitPair { partners, ranks } => {
+                // The lowest pile with a partner of its suit.
+                let mut ps = t.showing_any(*ranks);
+                let mut elig = 0;
+                while ps != 0 {
+                    let p = ps.trailing_zeros() as usize & 63;
+                    if p >= below {
+                        break;
+                    }
+                    let (r, suit) = (t.top[p] as usize & 63, t.top_suit[p] as usize & 63);
+                    if t.showing_any(partners[r]) & t.suit_showing[suit] & !(1 << p) != 0 {
+                        elig = 1 << p;
+                        break;
+                    }
+                    ps &= ps - 1;
                 }
                 elig
             }
@@ -819,7 +856,7 @@ impl Covering {
     fn find_by_piles(&self, t: &mut Table, best: &mut Option<(usize, usize)>, chosen: &mut Vec<usize>) {
         let mut found = std::mem::take(&mut t.other);
         for g in 0..self.fast.len() {
-            if !matches!(self.fast[g], Fast::SameSuit { .. } | Fast::Sum(_)) {
+            if !matches!(self.fast[g], Fast::SameSuit { .. } | Fast::SuitPair { .. } | Fast::Sum(_)) {
                 continue;
             }
             // Strictly lower than a pile-by-pile group before it; as low as
@@ -948,6 +985,9 @@ impl Covering {
             Fast::SameRank { n, .. } => take(chosen, *n, t.showing[r]),
             Fast::SameSuit { n, ranks } => {
                 take(chosen, *n, t.suit_showing[t.top_suit[p] as usize & 63] & t.showing_any(*ranks))
+            }
+            Fast::SuitPair { partners, .. } => {
+                take(chosen, 2, t.suit_showing[t.top_suit[p] as usize & 63] & t.showing_any(partners[r]))
             }
             // Found whole by `first_sum_group`.
             Fast::Sum(_) => {}
