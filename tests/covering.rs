@@ -368,3 +368,52 @@ proptest! {
         prop_assert!(diags.iter().all(|d| !d.is_error() || d.code.as_str() == "never-matches"), "{}", text);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A sum group of three cards written after a pair and a set (the shape
+    /// of issue 16's "three cards adding to 15"), on the full 52-card deck:
+    /// the group judged pile by pile must not win over a lower pile of the
+    /// groups before it, nor lose a tie to the groups after it.
+    #[test]
+    fn sum_groups_among_others_match_the_brute_force(seed in any::<u64>(), fifteen_first in any::<bool>()) {
+        const RANKS: &[u8] = b"A23456789TJQK";
+        let values: Vec<i64> = (1..=13).collect();
+        let pair = Kind::Sum { cards: 2, ranks: (0..10).collect(), total: 11, same: 0 };
+        let triple = Kind::Set { ranks: vec![10, 11, 12] };
+        let fifteen = Kind::Sum { cards: 3, ranks: (0..9).collect(), total: 15, same: 0 };
+        let groups = if fifteen_first { vec![fifteen, pair, triple] } else { vec![pair, triple, fifteen] };
+        let name = |r: usize| (RANKS[r] as char).to_string();
+        let mut text = "engine: covering\ndeck { ranks: A 2 3 4 5 6 7 8 9 T J Q K  suits: w x y z }\n\
+                        layout { piles: 16 }\n"
+            .to_string();
+        for (i, g) in groups.iter().enumerate() {
+            text += &match g {
+                Kind::Sum { cards, ranks, total, .. } => format!(
+                    "group \"g{i}\" {{ cards: {cards}  ranks: {}  sum: {total} }}\n",
+                    ranks.iter().map(|&r| name(r)).collect::<Vec<_>>().join(" ")
+                ),
+                Kind::Set { ranks } => format!(
+                    "group \"g{i}\" {{ ranks: {} }}\n",
+                    ranks.iter().map(|&r| name(r)).collect::<Vec<_>>().join(" ")
+                ),
+                Kind::Same { .. } => unreachable!(),
+            };
+        }
+        text += "output { played: \"{deck}:{piles:>3|}\"  overflow: \"{deck}: overflow {card}\" }\n";
+        let loaded = arbiter::load::load_text("test.rules", &text, std::path::Path::new(".")).unwrap();
+        let compiled = compile(&loaded).0.expect(&text);
+        let mut deck: Vec<(usize, usize)> = (0..13).flat_map(|r| (0..4).map(move |s| (r, s))).collect();
+        let mut x = seed;
+        for i in (1..deck.len()).rev() {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            deck.swap(i, (x >> 33) as usize % (i + 1));
+        }
+        let input = deck.iter().map(|&(r, s)| format!("{}{}", name(r), S[s] as char)).collect::<Vec<_>>().join(" ")
+            + "\n#\n";
+        let (printed, result) = run_text(compiled.game.as_ref(), &input, &RunOptions::default());
+        result.unwrap();
+        prop_assert_eq!(printed, brute(&groups, &values, 16, &deck), "{}", text);
+    }
+}

@@ -154,6 +154,7 @@ impl Deck {
     }
 
     /// The card a token names (`TC`, `10S`, `13R`), if any.
+    #[inline]
     pub fn parse_card(&self, token: &str) -> Option<Card> {
         match token.as_bytes() {
             [a, b] => Some(self.short[(*a as usize) << 8 | *b as usize]).filter(|&c| c != u16::MAX),
@@ -229,24 +230,45 @@ impl Dealt {
     /// case (`what`: "this deal", "deck 3"; called for an error only).
     #[inline]
     pub fn card(&mut self, deck: &Deck, tok: &Token, what: impl FnOnce() -> String) -> Result<Card, InputError> {
-        let card = deck.card(tok)?;
+        match deck.parse_card(tok.text) {
+            Some(card) => self.mark(card, tok, what),
+            None => Err(Self::not_a_card(deck, tok)),
+        }
+    }
+
+    /// Marks `card`, read from `tok`, as dealt: an error when it already
+    /// was in this case.
+    #[inline(always)]
+    fn mark(&mut self, card: Card, tok: &Token, what: impl FnOnce() -> String) -> Result<Card, InputError> {
         let at = (tok.offset - tok.line.offset) as u32;
         let slot = &mut self.seen[card as usize];
         if slot.0 == self.case {
-            let (line, at) = (slot.1 as usize, slot.2 as usize);
-            // The column in characters when the first one is on this line;
-            // elsewhere the line is gone, and bytes are counted.
-            let column = if line == tok.line.number {
-                tok.line.text.get(..at).map_or(at, |s| s.chars().count()) + 1
-            } else {
-                at + 1
-            };
-            return Err(tok
-                .error(format!("card {} appears twice in {}", tok.quoted(), what()))
-                .with_help(format!("it was already dealt at line {line}, column {column}")));
+            return Err(Self::twice(*slot, tok, what()));
         }
         *slot = (self.case, tok.line.number as u32, at);
         Ok(card)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn not_a_card(deck: &Deck, tok: &Token) -> InputError {
+        tok.error(deck.explain_bad_card(tok.text))
+    }
+
+    /// The error of a card dealt twice; `first` is where it was first.
+    #[cold]
+    #[inline(never)]
+    fn twice(first: (u32, u32, u32), tok: &Token, what: String) -> InputError {
+        let (line, at) = (first.1 as usize, first.2 as usize);
+        // The column in characters when the first one is on this line;
+        // elsewhere the line is gone, and bytes are counted.
+        let column = if line == tok.line.number {
+            tok.line.text.get(..at).map_or(at, |s| s.chars().count()) + 1
+        } else {
+            at + 1
+        };
+        tok.error(format!("card {} appears twice in {}", tok.quoted(), what))
+            .with_help(format!("it was already dealt at line {line}, column {column}"))
     }
 }
 

@@ -1,7 +1,7 @@
 //! `arbiter analyze` for the covering engine: how often a random deck is
 //! played out without overflow, over seeded samples.
 
-use super::{Covering, Outcome};
+use super::{Covering, Table};
 use crate::game::{Analysis, Analyze, AnalyzeOptions};
 
 impl Analyze for Covering {
@@ -15,12 +15,13 @@ impl Analyze for Covering {
         let mut rng = crate::rng::SplitMix64::new(opts.seed);
         let mut deck: Vec<u16> = (0..self.deck.size() as u16).collect();
         let (mut played, mut piles) = (0u64, 0u64);
+        let mut table = Table::default();
         let n = opts.samples.max(1);
         for i in 0..n {
             rng.shuffle(&mut deck);
-            if let Outcome::Played(p) = self.play(&deck) {
+            if self.play_on(&mut table, &deck, &mut |_| {}).is_none() {
                 played += 1;
-                piles += p.len() as u64;
+                piles += table.count().len() as u64;
             }
             if i % 4096 == 0 {
                 progress(i, n);

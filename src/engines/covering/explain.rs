@@ -56,15 +56,15 @@ impl Covering {
         let mut e = Explanation::default();
         match ended {
             None => {
-                let sizes: Vec<i64> = table.count.iter().map(|&n| n as i64).collect();
+                let sizes = table.count().len();
                 self.line(&mut line, deck.number, table, None);
                 e.summary = format!(
                     "deck {deck_no}: every card was dealt, on {} of the {} piles; {} groups were covered",
-                    sizes.len(),
+                    sizes,
                     self.piles,
                     covers.iter().sum::<usize>()
                 );
-                e.rules.push((self.spans.piles, format!("{} of {} piles used", sizes.len(), self.piles)));
+                e.rules.push((self.spans.piles, format!("{sizes} of {} piles used", self.piles)));
             }
             Some(card) => {
                 self.line(&mut line, deck.number, table, Some(card));

@@ -131,6 +131,9 @@ impl SumTable {
         if m < cards {
             return false;
         }
+        if target < 64 && cards < SMALL_CARDS {
+            return self.first_small(target, cards, candidates, scratch, out);
+        }
         let words = target as usize / 64 + 1;
         // reach(i, j): the sums (in steps) of j cards among candidates[i..].
         let at = |i: usize, j: usize| (i * (cards + 1) + j) * words;
@@ -170,7 +173,66 @@ impl SumTable {
     }
 }
 
+/// `words` as rows of [`SMALL_CARDS`] words (its length is a multiple).
+fn as_rows(words: &mut [u64]) -> &mut [[u64; SMALL_CARDS]] {
+    let (rows, _) = words.as_chunks_mut::<SMALL_CARDS>();
+    rows
+}
+
+/// Sum groups of fewer cards than this, with a target below 64 steps, are
+/// searched with one word per sum set, on the stack.
+const SMALL_CARDS: usize = 8;
+
 impl SumTable {
+    /// [`SumTable::first_group`] when the target is below 64 steps and the
+    /// group has fewer than [`SMALL_CARDS`] cards: each set of sums is one
+    /// word, the table lives on the stack.
+    #[inline(never)]
+    fn first_small(
+        &self,
+        target: u32,
+        cards: usize,
+        candidates: &[(usize, u32)],
+        scratch: &mut Vec<u64>,
+        out: &mut Vec<usize>,
+    ) -> bool {
+        let m = candidates.len();
+        // reach[i][j]: the sums (in steps) of j cards among candidates[i..];
+        // every entry read is written first (nothing is cleared).
+        if scratch.len() < (MAX_PILES + 1) * SMALL_CARDS {
+            scratch.resize((MAX_PILES + 1) * SMALL_CARDS, 0);
+        }
+        let reach: &mut [[u64; SMALL_CARDS]] = as_rows(scratch);
+        reach[m] = [0; SMALL_CARDS];
+        reach[m][0] = 1;
+        for i in (0..m).rev() {
+            let w = candidates[i].1;
+            let (here, next) = reach.split_at_mut(i + 1);
+            let (here, next) = (&mut here[i], &next[0]);
+            here[0] = 1;
+            for j in 1..=cards {
+                let with = if w <= target { next[j - 1] << w } else { 0 };
+                here[j] = next[j] | with;
+            }
+        }
+        if reach[0][cards] >> target & 1 == 0 {
+            return false;
+        }
+        let (mut left, mut k) = (target, cards);
+        for (i, &(pile, w)) in candidates.iter().enumerate() {
+            if k == 0 {
+                break;
+            }
+            if w <= left && reach[i + 1][k - 1] >> (left - w) & 1 == 1 {
+                out.push(pile);
+                left -= w;
+                k -= 1;
+            }
+        }
+        debug_assert!(k == 0 && left == 0);
+        true
+    }
+
     /// Whether `cards` of the ranks `ranks` (a rank once per card that may
     /// be taken) can reach the target: the sums of j cards, j = 0 to
     /// `cards`, as bit sets grown rank by rank.
@@ -212,21 +274,70 @@ fn gcd(a: i128, b: i128) -> i128 {
     a
 }
 
-/// A group compiled for the hot loop.
+/// A group compiled for the hot loop. Ranks and piles are bits of `u64`s
+/// (at most 64 of each: `check` bounds both).
 #[derive(Debug, Clone)]
 enum Fast {
-    /// A two-card sum group: `partners[r]` are the ranks completing rank r.
-    Pair { partners: Vec<Vec<usize>> },
-    /// One card of each of these distinct ranks (a bit mask of ranks).
-    Distinct { ranks: u64 },
+    /// A two-card sum group: the ranks completing each rank (a mask per
+    /// rank, the rank itself included when two of it make the group), the
+    /// ranks that pair with themselves, and, for decks of at most
+    /// [`SMALL_RANKS`] ranks, the eligible ranks for each set of ranks
+    /// shown (a mask indexed by a mask; two cards of one rank aside).
+    Pair { partners: Vec<u64>, selfs: u64, by_shown: Vec<u16> },
+    /// A set group: `need[i].1` cards of rank `need[i].0`; the ranks
+    /// needed, those needed twice or more, and whether one is needed
+    /// three times or more.
+    Set { need: Vec<(u8, u8)>, all: u64, twice: u64, thrice: bool },
+    /// A two-card sum group of one suit: the ranks completing each rank,
+    /// and the ranks allowed (masks).
+    SuitPair { partners: Vec<u64>, ranks: u64 },
     /// `n` cards of one rank among `ranks` (a bit mask).
     SameRank { n: usize, ranks: u64 },
     /// `n` cards of one suit, of ranks among `ranks`.
     SameSuit { n: usize, ranks: u64 },
     /// A sum group of more cards, or of one suit.
-    Sum(SumTable),
-    /// A set group with a rank listed twice: searched pile by pile.
-    General,
+    Sum(FastSum),
+}
+
+/// Most ranks for which a pair group's eligible ranks are tabulated for
+/// every set of ranks shown (2^14 entries of two bytes).
+const SMALL_RANKS: usize = 14;
+
+/// A sum group searched by table (see [`SumTable::first_group`]).
+#[derive(Debug, Clone)]
+struct FastSum {
+    table: SumTable,
+    cards: usize,
+    /// The ranks allowed (a mask), and whether the cards share a suit.
+    ranks: u64,
+    same_suit: bool,
+}
+
+/// The ranks of `shown` (a mask) that a pair group with these `partners`
+/// makes eligible through a partner of another rank.
+fn pair_ranks(partners: &[u64], shown: u64) -> u64 {
+    let mut elig = 0;
+    let mut rs = shown;
+    while rs != 0 {
+        let r = rs.trailing_zeros() as usize;
+        if partners[r] & !(1 << r) & shown != 0 {
+            elig |= 1 << r;
+        }
+        rs &= rs - 1;
+    }
+    elig
+}
+
+/// Whether the bit set `m` has at least `n` bits (`n` >= 1).
+#[inline(always)]
+fn at_least(mut m: u64, n: usize) -> bool {
+    if n > 3 {
+        return m.count_ones() as usize >= n;
+    }
+    for _ in 1..n {
+        m &= m.wrapping_sub(1);
+    }
+    m != 0
 }
 
 #[derive(Debug, Clone)]
@@ -235,6 +346,9 @@ pub struct Covering {
     pub piles: usize,
     pub groups: Vec<Group>,
     fast: Vec<Fast>,
+    /// Whether some group is judged pile by pile (same suit, sums of more
+    /// cards): the others are judged by the ranks shown alone.
+    by_piles: bool,
     /// Whether some group looks at suits (the table then keeps them).
     suits: bool,
     /// Lines a deck is written on in the input.
@@ -294,20 +408,13 @@ impl Game for Covering {
 impl Cases for Covering {
     type Case = DeckCase;
     type Reader = DeckReader;
-    type Scratch = Option<Table>;
+    type Scratch = Table;
 
     fn read(&self, input: &mut Input, reader: &mut DeckReader, deck: &mut DeckCase) -> Result<bool, InputError> {
         self.read_deck(input, reader, deck)
     }
 
-    fn solve(
-        &self,
-        deck: &DeckCase,
-        table: &mut Option<Table>,
-        _: &RunOptions,
-        out: &mut Vec<u8>,
-    ) -> Result<(), RunError> {
-        let table = table.get_or_insert_with(|| Table::new(self.piles, self.deck.ranks.len(), self.deck.suits.len()));
+    fn solve(&self, deck: &DeckCase, table: &mut Table, _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {
         let ended = self.play_on(table, &deck.cards, &mut |_| {});
         self.line(out, deck.number, table, ended);
         Ok(())
@@ -316,11 +423,10 @@ impl Cases for Covering {
     fn explain(
         &self,
         deck: &DeckCase,
-        table: &mut Option<Table>,
+        table: &mut Table,
         _: &RunOptions,
         each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
     ) -> Result<(), RunError> {
-        let table = table.get_or_insert_with(|| Table::new(self.piles, self.deck.ranks.len(), self.deck.suits.len()));
         each(self.explain_deck(deck, table))
     }
 }
@@ -357,76 +463,111 @@ pub struct CoveringSpans {
 }
 
 /// The exposed cards: the top rank and suit of each pile and, per rank and
-/// per suit, the piles showing it.
+/// per suit, the piles showing it (bit masks); working space of the group
+/// searches. Kept from deck to deck: clearing it touches only what the last
+/// deck used.
 pub struct Table {
-    top: Vec<usize>,
-    top_suit: Vec<usize>,
-    count: Vec<usize>,
-    showing: Vec<u64>,
-    suit_showing: Vec<u64>,
+    /// Piles started.
+    piles: usize,
+    top: [u8; MAX_PILES],
+    top_suit: [u8; MAX_PILES],
+    count: [u32; MAX_PILES],
+    showing: [u64; 64],
+    suit_showing: [u64; 64],
+    /// The ranks some pile shows (a mask), and those two piles or more
+    /// show.
+    present: u64,
+    multi: u64,
     /// Work space of sum groups (see [`SumTable::first_group`]).
     scratch: Vec<u64>,
     candidates: Vec<(usize, u32)>,
+    found: Vec<usize>,
+    other: Vec<usize>,
+    /// The pile sizes of the output line.
+    sizes: Vec<i64>,
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Table {
+            piles: 0,
+            top: [0; MAX_PILES],
+            top_suit: [0; MAX_PILES],
+            count: [0; MAX_PILES],
+            showing: [0; 64],
+            suit_showing: [0; 64],
+            present: 0,
+            multi: 0,
+            scratch: Vec::new(),
+            candidates: Vec::new(),
+            found: Vec::new(),
+            other: Vec::new(),
+            sizes: Vec::new(),
+        }
+    }
 }
 
 impl Table {
-    fn new(piles: usize, ranks: usize, suits: usize) -> Table {
-        Table {
-            top: Vec::with_capacity(piles),
-            top_suit: Vec::with_capacity(piles),
-            count: Vec::with_capacity(piles),
-            showing: vec![0; ranks],
-            suit_showing: vec![0; suits],
-            scratch: Vec::new(),
-            candidates: Vec::new(),
-        }
-    }
-
     fn clear(&mut self) {
-        self.top.clear();
-        self.top_suit.clear();
-        self.count.clear();
-        self.showing.iter_mut().for_each(|m| *m = 0);
-        self.suit_showing.iter_mut().for_each(|m| *m = 0);
+        for p in 0..self.piles {
+            self.showing[self.top[p] as usize & 63] = 0;
+            self.suit_showing[self.top_suit[p] as usize & 63] = 0;
+        }
+        self.piles = 0;
+        self.present = 0;
+        self.multi = 0;
     }
 
     fn piles(&self) -> usize {
-        self.top.len()
+        self.piles
+    }
+
+    /// The number of cards on each pile, in the order they were started.
+    pub fn count(&self) -> &[u32] {
+        &self.count[..self.piles]
     }
 
     /// The piles showing a rank of the mask `ranks`.
-    fn showing_any(&self, mut ranks: u64) -> u64 {
+    #[inline(always)]
+    fn showing_any(&self, ranks: u64) -> u64 {
+        let mut ranks = ranks & self.present;
         let mut piles = 0;
         while ranks != 0 {
-            piles |= self.showing[ranks.trailing_zeros() as usize];
+            piles |= self.showing[ranks.trailing_zeros() as usize & 63];
             ranks &= ranks - 1;
         }
         piles
     }
 
     /// Puts a card of rank `r` on pile `p` (a new pile when `p` is the
-    /// number of piles); its suit `s` is kept only when `suits` is true
-    /// (some group looks at suits).
+    /// number of piles); its suit `s` is kept only when `SUITS` (some group
+    /// looks at suits).
     #[inline(always)]
-    fn put(&mut self, p: usize, r: usize, s: impl FnOnce() -> usize, suits: bool) {
-        if p == self.top.len() {
-            self.top.push(r);
-            self.count.push(1);
+    fn put<const SUITS: bool>(&mut self, p: usize, r: usize, s: usize) {
+        let p = p & (MAX_PILES - 1);
+        let bit = 1u64 << p;
+        if p == self.piles {
+            self.piles += 1;
+            self.count[p] = 1;
         } else {
-            self.showing[self.top[p]] &= !(1 << p);
-            self.top[p] = r;
+            let old = self.top[p] as usize & 63;
+            let was = self.showing[old] & !bit;
+            self.showing[old] = was;
+            self.present &= !(((was == 0) as u64) << old);
+            self.multi &= !(((was & was.wrapping_sub(1) == 0) as u64) << old);
             self.count[p] += 1;
-        }
-        self.showing[r] |= 1 << p;
-        if suits {
-            let s = s();
-            if p == self.top_suit.len() {
-                self.top_suit.push(s);
-            } else {
-                self.suit_showing[self.top_suit[p]] &= !(1 << p);
-                self.top_suit[p] = s;
+            if SUITS {
+                self.suit_showing[self.top_suit[p] as usize & 63] &= !bit;
             }
-            self.suit_showing[s] |= 1 << p;
+        }
+        self.top[p] = r as u8;
+        let now = self.showing[r & 63] | bit;
+        self.showing[r & 63] = now;
+        self.present |= 1 << (r & 63);
+        self.multi |= ((now & now.wrapping_sub(1) != 0) as u64) << (r & 63);
+        if SUITS {
+            self.top_suit[p] = s as u8;
+            self.suit_showing[s & 63] |= bit;
         }
     }
 }
@@ -446,34 +587,65 @@ impl Covering {
         let fast = groups
             .iter()
             .map(|g| match g {
-                Group::Sum { cards: 2, allowed, total, same_suit: false } => Fast::Pair {
+                Group::Sum { cards: 2, allowed, total, same_suit: false } => {
+                    let sums = |r: usize, q: usize| {
+                        allowed[r] && allowed[q] && deck.values[r].checked_add(deck.values[q]) == Some(*total)
+                    };
+                    let partners: Vec<u64> =
+                        (0..nr).map(|r| (0..nr).filter(|&q| sums(r, q)).fold(0, |m, q| m | 1 << q)).collect();
+                    let selfs = (0..nr).filter(|&r| sums(r, r)).fold(0, |m, r| m | 1 << r);
+                    let by_shown = if nr <= SMALL_RANKS {
+                        (0..1u64 << nr).map(|shown| pair_ranks(&partners, shown) as u16).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    Fast::Pair { partners, selfs, by_shown }
+                }
+                Group::Sum { cards: 2, allowed, total, same_suit: true } => Fast::SuitPair {
                     partners: (0..nr)
                         .map(|r| {
-                            if !allowed[r] {
-                                return Vec::new();
-                            }
                             (0..nr)
-                                .filter(|&q| allowed[q] && deck.values[r].checked_add(deck.values[q]) == Some(*total))
-                                .collect()
+                                .filter(|&q| {
+                                    allowed[r]
+                                        && allowed[q]
+                                        && deck.values[r].checked_add(deck.values[q]) == Some(*total)
+                                })
+                                .fold(0, |m, q| m | 1 << q)
                         })
                         .collect(),
+                    ranks: mask(allowed),
                 },
-                Group::Sum { cards, allowed, total, .. } => Fast::Sum(
+                Group::Sum { cards, allowed, total, same_suit } => Fast::Sum(FastSum {
                     // `check` refused targets too far away; none is left here.
-                    SumTable::new(&deck.values, *cards, allowed, *total)
+                    table: SumTable::new(&deck.values, *cards, allowed, *total)
                         .unwrap_or(SumTable { step: vec![0; nr], target: None }),
-                ),
-                Group::Set { ranks } if ranks.iter().enumerate().all(|(i, r)| !ranks[..i].contains(r)) => {
-                    Fast::Distinct { ranks: ranks.iter().fold(0u64, |m, &r| m | 1 << r) }
+                    cards: *cards,
+                    ranks: mask(allowed),
+                    same_suit: *same_suit,
+                }),
+                Group::Set { ranks } => {
+                    let mut need: Vec<(u8, u8)> = Vec::new();
+                    for &r in ranks {
+                        match need.iter_mut().find(|(q, _)| *q as usize == r) {
+                            Some((_, n)) => *n += 1,
+                            None => need.push((r as u8, 1)),
+                        }
+                    }
+                    let all = need.iter().fold(0, |m, &(r, _)| m | 1 << r);
+                    let twice = need.iter().filter(|&&(_, n)| n >= 2).fold(0, |m, &(r, _)| m | 1 << r);
+                    let thrice = need.iter().any(|&(_, n)| n >= 3);
+                    Fast::Set { need, all, twice, thrice }
                 }
-                Group::Set { .. } => Fast::General,
                 Group::Same { cards, allowed, by: Same::Rank } => Fast::SameRank { n: *cards, ranks: mask(allowed) },
                 Group::Same { cards, allowed, by: Same::Suit } => Fast::SameSuit { n: *cards, ranks: mask(allowed) },
             })
-            .collect();
+            .collect::<Vec<Fast>>();
         Covering {
             deck,
             piles,
+            by_piles: fast
+                .iter()
+                .any(|f: &Fast| matches!(f, Fast::SameSuit { .. } | Fast::SuitPair { .. } | Fast::Sum(_))),
             suits: groups
                 .iter()
                 .any(|g| matches!(g, Group::Same { by: Same::Suit, .. } | Group::Sum { same_suit: true, .. })),
@@ -512,269 +684,314 @@ impl Covering {
     ) -> Option<usize> {
         t.clear();
         let suits = self.deck.suits.len();
-        let mut chosen = Vec::with_capacity(8);
+        let mut chosen = std::mem::take(&mut t.found);
         let mut next = 0;
-        while next < cards.len() {
-            chosen.clear();
+        let ended = loop {
+            if next == cards.len() {
+                break None;
+            }
             if let Some(group) = self.find_group(t, &mut chosen) {
                 step(Step::Cover { group, piles: &chosen, first: next });
                 for &p in &chosen {
                     let Some(&card) = cards.get(next) else { break };
                     next += 1;
                     let r = self.deck.rank(card);
-                    t.put(p, r, || card as usize - r * suits, SUITS);
+                    t.put::<SUITS>(p, r, if SUITS { card as usize - r * suits } else { 0 });
                 }
                 continue;
             }
             if t.piles() == self.piles {
-                return Some(next + 1);
+                break Some(next + 1);
             }
             step(Step::Pile { card: next });
             let card = cards[next];
             let r = self.deck.rank(card);
-            t.put(t.piles(), r, || card as usize - r * suits, SUITS);
+            t.put::<SUITS>(t.piles(), r, if SUITS { card as usize - r * suits } else { 0 });
             next += 1;
-        }
-        None
+        };
+        t.found = chosen;
+        ended
     }
 
     /// Plays one deal, showing each move to `step` (for explanations).
     pub fn play_traced(&self, cards: &[Card], step: &mut impl FnMut(Step<'_>)) -> Outcome {
-        let mut t = Table::new(self.piles, self.deck.ranks.len(), self.deck.suits.len());
+        let mut t = Table::default();
         match self.play_on(&mut t, cards, step) {
-            None => Outcome::Played(t.count),
+            None => Outcome::Played(t.count().iter().map(|&n| n as usize).collect()),
             Some(card) => Outcome::Overflow(card),
         }
     }
 
-    /// The piles whose exposed card can start group `g`; for sum groups
-    /// searched by table (`Fast::Sum`), only the lowest of them.
-    fn eligible(&self, t: &mut Table, g: usize) -> u64 {
+    /// The ranks whose exposed cards can start group `g`, for the groups
+    /// judged by the ranks shown (pairs, sets, cards of one rank; 0 for
+    /// the others).
+    #[inline(always)]
+    fn eligible_ranks(&self, t: &Table, g: usize) -> u64 {
         match &self.fast[g] {
-            Fast::Pair { partners } => {
+            Fast::Pair { partners, selfs, by_shown } => {
+                let others = match by_shown.get(t.present as usize) {
+                    Some(&m) => m as u64,
+                    None => pair_ranks(partners, t.present),
+                };
+                others | (selfs & t.multi)
+            }
+            Fast::Set { need, all, twice, thrice } => {
+                let lies = all & !t.present == 0
+                    && twice & !t.multi == 0
+                    && (!thrice || need.iter().all(|&(r, n)| at_least(t.showing[r as usize & 63], n as usize)));
+                if lies {
+                    *all
+                } else {
+                    0
+                }
+            }
+            Fast::SameRank { n: 1, ranks } => ranks & t.present,
+            Fast::SameRank { n: 2, ranks } => ranks & t.multi,
+            Fast::SameRank { n, ranks } => {
                 let mut elig = 0;
-                for (r, ps) in partners.iter().enumerate() {
-                    let here = t.showing[r];
-                    if here == 0 || ps.is_empty() {
-                        continue;
+                let mut rs = ranks & t.multi;
+                while rs != 0 {
+                    let r = rs.trailing_zeros() as usize & 63;
+                    if at_least(t.showing[r], *n) {
+                        elig |= 1 << r;
                     }
-                    let mate = ps.iter().fold(0u64, |m, &q| m | t.showing[q]);
-                    // A pile is eligible when a partner lies on another pile.
-                    elig |= match mate.count_ones() {
-                        0 => 0,
-                        1 => here & !mate,
-                        _ => here,
-                    };
+                    rs &= rs - 1;
                 }
                 elig
             }
-            Fast::Distinct { ranks } => {
-                let mut all = 0;
-                let mut rs = *ranks;
-                while rs != 0 {
-                    let r = rs.trailing_zeros() as usize;
-                    if t.showing[r] == 0 {
-                        return 0;
-                    }
-                    all |= t.showing[r];
-                    rs &= rs - 1;
-                }
-                all
-            }
-            _ => self.eligible_other(t, g),
+            Fast::SameSuit { .. } | Fast::SuitPair { .. } | Fast::Sum(_) => 0,
         }
     }
 
-    /// [`Covering::eligible`] for the groups other than pairs and sets of
-    /// distinct ranks (kept out of the hot loop).
+    /// The lowest pile whose exposed card can start group `g`, if it is
+    /// below `below`, for the groups judged pile by pile (same suit, sums
+    /// of more cards); for sum groups, the whole group is left in `found`.
     #[inline(never)]
-    fn eligible_other(&self, t: &mut Table, g: usize) -> u64 {
-        match &self.fast[g] {
-            Fast::SameRank { n, ranks } => {
-                let mut elig = 0;
-                let mut rs = *ranks;
-                while rs != 0 {
-                    let here = t.showing[rs.trailing_zeros() as usize];
-                    if here.count_ones() as usize >= *n {
-                        elig |= here;
-                    }
-                    rs &= rs - 1;
-                }
-                elig
-            }
+    fn lowest_by_piles(&self, t: &mut Table, g: usize, below: usize, found: &mut Vec<usize>) -> Option<usize> {
+        let elig = match &self.fast[g] {
             Fast::SameSuit { n, ranks } => {
                 let allowed = t.showing_any(*ranks);
-                t.suit_showing
-                    .iter()
-                    .map(|&m| m & allowed)
-                    .filter(|m| m.count_ones() as usize >= *n)
-                    .fold(0, |a, m| a | m)
-            }
-            Fast::Sum(_) => {
-                let mut chosen = Vec::new();
-                match self.first_sum_group(t, g, &mut chosen) {
-                    true => 1 << chosen[0],
-                    false => 0,
-                }
-            }
-            Fast::General => {
                 let mut elig = 0;
-                let mut scratch = Vec::new();
-                for p in 0..t.piles() {
-                    scratch.clear();
-                    if self.start(t, g, p, &mut scratch) {
-                        elig |= 1 << p;
+                let mut ss = allowed;
+                // Each suit once: from its lowest pile.
+                while ss != 0 {
+                    let p = ss.trailing_zeros() as usize & 63;
+                    let in_suit = t.suit_showing[t.top_suit[p] as usize & 63] & allowed;
+                    if at_least(in_suit, *n) {
+                        elig |= in_suit;
                     }
+                    ss &= !in_suit;
                 }
                 elig
             }
-            Fast::Pair { .. } | Fast::Distinct { .. } => 0,
-        }
+            Fast::SuitPair { partners, ranks } => {
+                // The lowest pile with a partner of its suit.
+                let mut ps = t.showing_any(*ranks);
+                let mut elig = 0;
+                while ps != 0 {
+                    let p = ps.trailing_zeros() as usize & 63;
+                    if p >= below {
+                        break;
+                    }
+                    let (r, suit) = (t.top[p] as usize & 63, t.top_suit[p] as usize & 63);
+                    if t.showing_any(partners[r]) & t.suit_showing[suit] & !(1 << p) != 0 {
+                        elig = 1 << p;
+                        break;
+                    }
+                    ps &= ps - 1;
+                }
+                elig
+            }
+            Fast::Sum(sum) => {
+                return (self.first_sum_group(t, sum, below, found) && found[0] < below).then(|| found[0]);
+            }
+            Fast::Pair { .. } | Fast::Set { .. } | Fast::SameRank { .. } => 0,
+        };
+        let p = elig.trailing_zeros() as usize;
+        (p < below).then_some(p)
     }
 
     /// The group to cover now, as piles in covering order: the eligible
     /// card on the lowest pile (its first group in file order), then its
     /// partners on the lowest piles.
+    #[inline(always)]
     fn find_group(&self, t: &mut Table, chosen: &mut Vec<usize>) -> Option<usize> {
-        let mut best: Option<(usize, usize)> = None;
-        for g in 0..self.groups.len() {
-            let elig = self.eligible(t, g);
-            if elig != 0 {
-                let p = elig.trailing_zeros() as usize;
-                if best.is_none_or(|(bp, _)| p < bp) {
-                    best = Some((p, g));
+        // The groups judged by ranks: the lowest pile showing a rank one of
+        // them makes eligible.
+        // The eligible ranks of the first groups are kept for the choice.
+        let mut each = [0u64; 8];
+        let mut ranks = 0;
+        for g in 0..self.fast.len() {
+            let e = self.eligible_ranks(t, g);
+            if let Some(slot) = each.get_mut(g) {
+                *slot = e;
+            }
+            ranks |= e;
+        }
+        let mut best = None;
+        if ranks != 0 {
+            let p = t.showing_any(ranks).trailing_zeros() as usize;
+            let r = t.top[p & 63] as usize & 63;
+            let g = (0..self.fast.len()).find(|&g| {
+                let e = if g < each.len() { each[g] } else { self.eligible_ranks(t, g) };
+                e >> r & 1 == 1
+            });
+            best = Some((p, g.unwrap_or(0)));
+        }
+        if self.by_piles {
+            self.find_by_piles(t, &mut best, chosen);
+        }
+        let (p, g) = best?;
+        if !matches!(self.fast[g], Fast::Sum(_)) {
+            self.start(t, g, p, chosen);
+        }
+        Some(g)
+    }
+
+    /// [`Covering::find_group`] for the groups judged pile by pile: one
+    /// wins over `best` when it starts on a lower pile, or on the same pile
+    /// and comes first in the file. A sum group that wins leaves its piles
+    /// in `chosen`.
+    #[inline(never)]
+    fn find_by_piles(&self, t: &mut Table, best: &mut Option<(usize, usize)>, chosen: &mut Vec<usize>) {
+        let mut found = std::mem::take(&mut t.other);
+        for g in 0..self.fast.len() {
+            if !matches!(self.fast[g], Fast::SameSuit { .. } | Fast::SuitPair { .. } | Fast::Sum(_)) {
+                continue;
+            }
+            // Strictly lower than a pile-by-pile group before it; as low as
+            // a group judged by ranks written after it.
+            let below = match *best {
+                None => MAX_PILES,
+                Some((p, bg)) if bg > g => p + 1,
+                Some((p, _)) => p,
+            };
+            if below == 0 {
+                break;
+            }
+            if let Some(p) = self.lowest_by_piles(t, g, below, &mut found) {
+                *best = Some((p, g));
+                if let Fast::Sum(_) = self.fast[g] {
+                    std::mem::swap(chosen, &mut found);
                 }
             }
         }
-        let (p, g) = best?;
-        if let Fast::Sum(_) = self.fast[g] {
-            return self.first_sum_group(t, g, chosen).then_some(g);
-        }
-        self.start(t, g, p, chosen).then_some(g)
+        t.other = found;
     }
 
-    /// The piles of sum group `g` that come first in pile order, in
-    /// `chosen`; false when the group lies nowhere. A group of one suit is
-    /// looked for in each suit; the one whose first pile is lowest wins.
-    fn first_sum_group(&self, t: &mut Table, g: usize, chosen: &mut Vec<usize>) -> bool {
-        let (Fast::Sum(table), Group::Sum { cards, allowed, same_suit, .. }) = (&self.fast[g], &self.groups[g]) else {
+    /// The piles of sum group `sum` that come first in pile order, in
+    /// `found`, when the first is below `below`; false when there is no
+    /// such group. A group of one suit is looked for in each suit; the one
+    /// whose first pile is lowest wins.
+    fn first_sum_group(&self, t: &mut Table, sum: &FastSum, below: usize, found: &mut Vec<usize>) -> bool {
+        let pool = t.showing_any(sum.ranks);
+        if pool.trailing_zeros() as usize >= below {
             return false;
-        };
-        let Table { top, suit_showing, scratch, candidates, .. } = t;
-        chosen.clear();
-        let mut found = Vec::new();
-        let suits: &[u64] = if *same_suit { suit_showing } else { &[u64::MAX] };
-        for &in_suit in suits {
-            candidates.clear();
-            candidates.extend(
-                (0..top.len()).filter(|&p| in_suit >> p & 1 == 1 && allowed[top[p]]).map(|p| (p, table.step[top[p]])),
-            );
-            if table.first_group(*cards, candidates, scratch, &mut found)
-                && chosen.first().is_none_or(|&c| found[0] < c)
-            {
-                std::mem::swap(chosen, &mut found);
+        }
+        if !sum.same_suit {
+            return self.sum_in(t, sum, pool, found);
+        }
+        let mut best = below;
+        let mut ss = pool;
+        let mut got = Vec::new();
+        while ss != 0 {
+            let p = ss.trailing_zeros() as usize & 63;
+            let in_suit = t.suit_showing[t.top_suit[p] as usize & 63] & pool;
+            ss &= !in_suit;
+            if p < best && self.sum_in(t, sum, in_suit, &mut got) && got[0] < best {
+                best = got[0];
+                std::mem::swap(found, &mut got);
             }
         }
-        !chosen.is_empty()
+        best < below
     }
 
-    /// Starts group `g` at pile `p` and completes it with the lowest piles.
-    fn start(&self, t: &Table, g: usize, p: usize, chosen: &mut Vec<usize>) -> bool {
-        let r = t.top[p];
-        let admits = match &self.fast[g] {
-            Fast::Pair { partners } => !partners[r].is_empty(),
-            Fast::Distinct { ranks } | Fast::SameRank { ranks, .. } | Fast::SameSuit { ranks, .. } => {
-                ranks >> r & 1 == 1
-            }
-            Fast::Sum(_) | Fast::General => self.groups[g].admits(r),
-        };
-        if !admits {
+    /// The first group of `sum` among the piles of `pool` (see
+    /// [`SumTable::first_group`]).
+    fn sum_in(&self, t: &mut Table, sum: &FastSum, pool: u64, found: &mut Vec<usize>) -> bool {
+        if !at_least(pool, sum.cards) {
             return false;
         }
+        let Table { top, scratch, candidates, .. } = t;
+        candidates.clear();
+        let mut ps = pool;
+        while ps != 0 {
+            let p = ps.trailing_zeros() as usize & 63;
+            candidates.push((p, sum.table.step[top[p] as usize]));
+            ps &= ps - 1;
+        }
+        sum.table.first_group(sum.cards, candidates, scratch, found)
+    }
+
+    /// Completes group `g` started at pile `p` with the lowest piles, in
+    /// `chosen` (the group is known to lie there: see [`Covering::lowest`]).
+    fn start(&self, t: &Table, g: usize, p: usize, chosen: &mut Vec<usize>) {
         chosen.clear();
         chosen.push(p);
         let used = 1u64 << p;
         // The lowest `n - 1` piles of `mates`, after `p`.
         let take = |chosen: &mut Vec<usize>, n: usize, mates: u64| {
             let mut mates = mates & !used;
-            if (mates.count_ones() as usize) < n - 1 {
-                return false;
-            }
             for _ in 1..n {
                 chosen.push(mates.trailing_zeros() as usize);
-                mates &= mates - 1;
+                mates &= mates.wrapping_sub(1);
             }
-            true
         };
+        let r = t.top[p] as usize & 63;
         match &self.fast[g] {
-            Fast::Pair { partners } => {
-                let mate = partners[t.top[p]].iter().fold(0u64, |m, &q| m | t.showing[q]) & !used;
-                if mate == 0 {
-                    return false;
-                }
-                chosen.push(mate.trailing_zeros() as usize);
-                true
-            }
-            Fast::Distinct { ranks } => {
-                let mut missing = ranks & !(1u64 << t.top[p]);
-                let mut used = used;
-                // Each further card: the lowest pile showing a missing rank.
+            Fast::Pair { partners, .. } => take(chosen, 2, t.showing_any(partners[r])),
+            Fast::Set { all, twice: 0, .. } => {
+                // Each further card: the lowest pile showing a rank still
+                // missing (each rank once).
+                let (mut missing, mut used) = (all & !(1 << r), used);
                 while missing != 0 {
-                    let mut candidates = 0u64;
-                    let mut rs = missing;
-                    while rs != 0 {
-                        let r = rs.trailing_zeros() as usize;
-                        if t.showing[r] & !used == 0 {
-                            return false;
-                        }
-                        candidates |= t.showing[r];
-                        rs &= rs - 1;
+                    let mates = t.showing_any(missing) & !used;
+                    if mates == 0 {
+                        debug_assert!(false, "a set group found where it does not lie");
+                        break;
                     }
-                    let q = (candidates & !used).trailing_zeros() as usize;
-                    missing &= !(1u64 << t.top[q]);
+                    let q = mates.trailing_zeros() as usize & 63;
+                    used |= 1 << q;
+                    missing &= !(1 << (t.top[q] & 63));
+                    chosen.push(q);
+                }
+            }
+            Fast::Set { need, .. } => {
+                // Each further card: the lowest pile showing a rank still
+                // missing.
+                let mut left = [0u8; 64];
+                let mut missing = 0u64;
+                for &(q, n) in need {
+                    left[q as usize & 63] = n;
+                    missing |= 1 << q;
+                }
+                let (mut q, mut used) = (p, used);
+                loop {
+                    let r = t.top[q] as usize & 63;
+                    left[r] = left[r].saturating_sub(1);
+                    if left[r] == 0 {
+                        missing &= !(1 << r);
+                    }
+                    let mates = t.showing_any(missing) & !used;
+                    if mates == 0 {
+                        debug_assert_eq!(missing, 0, "a set group found where it does not lie");
+                        break;
+                    }
+                    q = mates.trailing_zeros() as usize;
                     used |= 1 << q;
                     chosen.push(q);
                 }
-                true
             }
-            Fast::SameRank { n, .. } => take(chosen, *n, t.showing[t.top[p]]),
-            Fast::SameSuit { n, ranks } => take(chosen, *n, t.suit_showing[t.top_suit[p]] & t.showing_any(*ranks)),
+            Fast::SameRank { n, .. } => take(chosen, *n, t.showing[r]),
+            Fast::SameSuit { n, ranks } => {
+                take(chosen, *n, t.suit_showing[t.top_suit[p] as usize & 63] & t.showing_any(*ranks))
+            }
+            Fast::SuitPair { partners, .. } => {
+                take(chosen, 2, t.suit_showing[t.top_suit[p] as usize & 63] & t.showing_any(partners[r]))
+            }
             // Found whole by `first_sum_group`.
-            Fast::Sum(_) => false,
-            Fast::General => match &self.groups[g] {
-                Group::Set { ranks } => self.complete_set(t, ranks, used, chosen),
-                _ => false,
-            },
+            Fast::Sum(_) => {}
         }
-    }
-
-    /// Set groups: each further card is the lowest pile showing a rank
-    /// still missing.
-    fn complete_set(&self, t: &Table, ranks: &[usize], mut used: u64, chosen: &mut Vec<usize>) -> bool {
-        let mut missing: Vec<usize> = ranks.to_vec();
-        if let Some(i) = missing.iter().position(|&r| r == t.top[chosen[0]]) {
-            missing.swap_remove(i);
-        }
-        // Feasible at all? Each missing rank needs its own pile.
-        for (i, &r) in missing.iter().enumerate() {
-            let need = missing[..=i].iter().filter(|&&x| x == r).count() as u32;
-            if (t.showing[r] & !used).count_ones() < need {
-                return false;
-            }
-        }
-        while !missing.is_empty() {
-            let mut candidates = 0u64;
-            for &r in &missing {
-                candidates |= t.showing[r];
-            }
-            candidates &= !used;
-            let p = candidates.trailing_zeros() as usize;
-            let i = missing.iter().position(|&r| r == t.top[p]).unwrap_or(0);
-            missing.swap_remove(i);
-            used |= 1 << p;
-            chosen.push(p);
-        }
-        true
     }
 
     /// Reads one deck (`lines_per_deck` lines of cards, no card twice)
@@ -821,11 +1038,13 @@ impl Covering {
     }
 
     /// Writes the output line of a deal that ended with `ended`.
-    fn line(&self, out: &mut Vec<u8>, number: usize, table: &Table, ended: Option<usize>) {
+    fn line(&self, out: &mut Vec<u8>, number: usize, table: &mut Table, ended: Option<usize>) {
         match ended {
             None => {
-                let sizes: Vec<i64> = table.count.iter().map(|&n| n as i64).collect();
-                self.played.line(out, &PlayedFields { deck: number as i64, piles: &sizes });
+                let Table { sizes, count, piles, .. } = table;
+                sizes.clear();
+                sizes.extend(count[..*piles].iter().map(|&n| n as i64));
+                self.played.line(out, &PlayedFields { deck: number as i64, piles: sizes });
             }
             Some(card) => self.overflow.line(out, &OverflowFields { deck: number as i64, card: card as i64 }),
         }
