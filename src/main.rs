@@ -66,7 +66,8 @@ enum Command {
         #[arg(long)]
         explain: bool,
         /// Stop a search engine's case after this many nodes, with exit 8
-        /// (at least 1; default: no limit).
+        /// (at least 1; default: the engine's own bound, 10,000,000 for
+        /// the tower engine).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         max_nodes: Option<u64>,
         /// Format of --explain: text for a terminal, json (one object per line) for tools.

@@ -405,6 +405,7 @@ impl<'r> Input<'r> {
     }
 
     /// The text of a line read earlier (checked when it was read).
+    #[inline]
     fn text_at(&self, start: usize, len: usize) -> &str {
         let bytes = &self.buf[start..start + len];
         if start + len <= self.valid {
@@ -413,6 +414,8 @@ impl<'r> Input<'r> {
             // after a byte order mark), never inside a multi-byte sequence.
             unsafe { std::str::from_utf8_unchecked(bytes) }
         } else {
+            // Lines past the block check were checked one by one
+            // (`check_utf8`) before they were handed out.
             std::str::from_utf8(bytes).unwrap_or("")
         }
     }
@@ -434,32 +437,68 @@ impl<'r> Input<'r> {
 
     /// The next line, `None` at the end of the input.
     pub fn next_line(&mut self) -> Result<Option<Line<'_>>, InputError> {
+        Ok(if self.advance()? { Some(self.last_line()) } else { None })
+    }
+
+    /// Reads the next line into `last` (checked to be UTF-8); false at the
+    /// end of the input.
+    #[inline]
+    fn advance(&mut self) -> Result<bool, InputError> {
         if !self.started {
-            // Skip a byte order mark.
-            self.started = true;
-            while self.end < 3 && self.fill()? {}
-            if self.buf[..self.end].starts_with(&[0xEF, 0xBB, 0xBF]) {
-                self.pos = 3;
-            }
+            self.skip_bom()?;
         }
-        // Find the end of the line, reading more as needed.
+        // The common case: a whole line ending in `\n` is in the buffer.
+        let rest = &self.buf[self.pos..self.end];
+        let (len, step) = match memchr::memchr2(b'\n', b'\r', rest) {
+            Some(i) if rest[i] == b'\n' => (i, i + 1),
+            _ => match self.line_end()? {
+                Some(x) => x,
+                None => return Ok(false),
+            },
+        };
+        if len > MAX_LINE {
+            return Err(self.too_long());
+        }
+        let start = self.pos;
+        self.pos += step;
+        self.number += 1;
+        self.terminated = step > len;
+        self.last = Some((start, len, self.number));
+        if start + len > self.valid {
+            self.check_utf8(start, len)?;
+        }
+        Ok(true)
+    }
+
+    fn skip_bom(&mut self) -> Result<(), InputError> {
+        self.started = true;
+        while self.end < 3 && self.fill()? {}
+        if self.buf[..self.end].starts_with(&[0xEF, 0xBB, 0xBF]) {
+            self.pos = 3;
+        }
+        Ok(())
+    }
+
+    /// The length of the next line and of its terminator, reading more as
+    /// needed; `None` at the end of the input.
+    fn line_end(&mut self) -> Result<Option<(usize, usize)>, InputError> {
         let mut scanned = 0;
-        let (len, advance) = loop {
+        loop {
             let rest = &self.buf[self.pos + scanned..self.end];
             match memchr::memchr2(b'\n', b'\r', rest) {
                 Some(i) => {
                     let at = self.pos + scanned + i;
                     if self.buf[at] == b'\n' {
-                        break (at - self.pos, at - self.pos + 1);
+                        return Ok(Some((at - self.pos, at - self.pos + 1)));
                     }
                     // `\r`: a `\r\n` pair when a `\n` follows.
                     if at + 1 < self.end {
                         let two = self.buf[at + 1] == b'\n';
-                        break (at - self.pos, at - self.pos + 1 + two as usize);
+                        return Ok(Some((at - self.pos, at - self.pos + 1 + two as usize)));
                     }
                     scanned = at - self.pos;
                     if !self.fill()? {
-                        break (scanned, scanned + 1);
+                        return Ok(Some((scanned, scanned + 1)));
                     }
                 }
                 None => {
@@ -468,34 +507,23 @@ impl<'r> Input<'r> {
                         return Err(self.too_long());
                     }
                     if !self.fill()? {
-                        if scanned == 0 {
-                            return Ok(None);
-                        }
-                        break (scanned, scanned);
+                        return Ok((scanned > 0).then_some((scanned, scanned)));
                     }
                 }
             }
-        };
-        if len > MAX_LINE {
-            return Err(self.too_long());
         }
-        let start = self.pos;
-        self.pos += advance;
-        self.number += 1;
-        self.terminated = advance > len;
-        self.last = Some((start, len, self.number));
-        let offset = self.base + start;
-        if start + len <= self.valid {
-            let text = self.text_at(start, len);
-            return Ok(Some(Line { text, offset, number: self.number }));
-        }
+    }
+
+    /// The error for a line that is not UTF-8 (the block check stopped
+    /// before it).
+    fn check_utf8(&self, start: usize, len: usize) -> Result<(), InputError> {
         let bytes = &self.buf[start..start + len];
         match std::str::from_utf8(bytes) {
-            Ok(text) => Ok(Some(Line { text, offset, number: self.number })),
+            Ok(_) => Ok(()),
             Err(e) => {
                 let good = e.valid_up_to();
                 let text = std::str::from_utf8(&bytes[..good]).unwrap_or("");
-                let line = Line { text, offset, number: self.number };
+                let line = Line { text, offset: self.base + start, number: self.number };
                 Err(line
                     .error_in(good, 0, "the input is not valid UTF-8")
                     .with_help("save the input as UTF-8 (or ASCII)")
@@ -516,12 +544,15 @@ impl<'r> Input<'r> {
     }
 
     /// Reads up to the next line that is not blank; false at the end.
+    #[inline]
     fn advance_nonblank(&mut self) -> Result<bool, InputError> {
         loop {
-            match self.next_line()? {
-                None => return Ok(false),
-                Some(l) if !l.is_blank() => return Ok(true),
-                Some(_) => {}
+            if !self.advance()? {
+                return Ok(false);
+            }
+            let (start, len, _) = self.last.unwrap_or_default();
+            if !self.buf[start..start + len].iter().all(u8::is_ascii_whitespace) {
+                return Ok(true);
             }
         }
     }
