@@ -11,8 +11,8 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::diag::codes;
 use crate::diag::Diag;
-use crate::source::{SourceMap, Span};
-use crate::syntax::parse::MAX_FILE_SIZE;
+use crate::source::{SourceFile, SourceMap, Span};
+use crate::syntax::parse::{normalize, MAX_FILE_SIZE};
 use crate::syntax::{parse, ExprKind, Item, Property, Section};
 
 /// Sections a variant does not take from its base.
@@ -47,12 +47,31 @@ enum Files {
     Bundled,
 }
 
+/// How rule files may be loaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LoadOptions {
+    /// `extends:` may only name bundled games and `.rules` files inside the
+    /// folder of the rule file given on the command line (after resolving
+    /// `..` and symbolic links): for services that run rule files they do
+    /// not trust (`--restrict-extends`).
+    pub restrict_extends: bool,
+}
+
 /// Reads a rule file from disk: only a regular file (never a device, a
 /// FIFO or a directory), and never more than the size limit plus one byte,
-/// so that no path can make loading hang or fill the memory.
+/// so that no path can make loading hang or fill the memory. The file is
+/// opened without blocking (a FIFO with no writer would block `open`) and
+/// checked to be a regular file before anything is read.
 pub fn read_rule_file(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    let file = std::fs::File::open(path)?;
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = open.open(path)?;
     let meta = file.metadata()?;
     if meta.is_dir() {
         return Err(std::io::Error::other("it is a directory"));
@@ -60,7 +79,7 @@ pub fn read_rule_file(path: &Path) -> std::io::Result<Vec<u8>> {
     if !meta.is_file() {
         return Err(std::io::Error::other("it is not a regular file (a device, a FIFO or a socket)"));
     }
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity((meta.len() as usize).min(MAX_FILE_SIZE + 1));
     file.take(MAX_FILE_SIZE as u64 + 1).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
@@ -70,7 +89,7 @@ impl Files {
         match self {
             Files::Disk => read_rule_file(path),
             Files::Bundled => {
-                let rel = normalize(path);
+                let rel = normalize_path(path);
                 let rel = rel.strip_prefix(BUNDLED_DIR).unwrap_or(&rel);
                 let key = rel.to_string_lossy().replace('\\', "/");
                 bundled::BUNDLED
@@ -84,14 +103,14 @@ impl Files {
 
     fn canonical(self, path: &Path) -> PathBuf {
         match self {
-            Files::Disk => path.canonicalize().unwrap_or_else(|_| normalize(path)),
-            Files::Bundled => normalize(path),
+            Files::Disk => path.canonicalize().unwrap_or_else(|_| normalize_path(path)),
+            Files::Bundled => normalize_path(path),
         }
     }
 }
 
 /// `a/b/../c` as `a/c`, without touching the disk.
-fn normalize(path: &Path) -> PathBuf {
+fn normalize_path(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
@@ -120,7 +139,9 @@ pub fn load_bundled(name: &str) -> Option<Result<Loaded, LoadError>> {
     let path = Path::new(BUNDLED_DIR).join(&file);
     let mut sources = SourceMap::new();
     let mut diags = Vec::new();
-    let items = load_file(Files::Bundled, &path, &mut sources, &mut diags, &mut Vec::new(), None);
+    let mut cx =
+        Cx { opts: LoadOptions::default(), root: None, sources: &mut sources, diags: &mut diags, chain: Vec::new() };
+    let items = cx.load_file(Files::Bundled, &path, None, None);
     Some(match items {
         Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items, warnings: diags }),
         _ => Err(LoadError { sources, diags }),
@@ -131,15 +152,27 @@ pub fn load_bundled(name: &str) -> Option<Result<Loaded, LoadError>> {
 /// there, the bundled game of that name (`get_straight`,
 /// `get_straight/no-wrap.rules`).
 pub fn load(arg: &Path) -> Result<Loaded, LoadError> {
-    let on_disk = read_rule_file(arg).is_ok();
+    load_with(arg, &LoadOptions::default())
+}
+
+/// [`load`] with options.
+pub fn load_with(arg: &Path, opts: &LoadOptions) -> Result<Loaded, LoadError> {
+    // The file is read once: what is checked is what is loaded, even when
+    // the file appears or changes meanwhile (an editor saving by rename).
+    load_read_or_bundled(arg, read_rule_file(arg), opts)
+}
+
+/// [`load_with`] once the path was read (or not).
+fn load_read_or_bundled(arg: &Path, read: std::io::Result<Vec<u8>>, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let name = arg.to_str().map(|n| n.strip_suffix(".rules").unwrap_or(n).trim_start_matches("./"));
-    if !on_disk {
+    if read.is_err() {
         if let Some(r) = name.and_then(load_bundled) {
             return r;
         }
     }
-    let mut r = load_path(arg);
-    if let (Err(e), false) = (&mut r, on_disk) {
+    let missing = read.is_err();
+    let mut r = load_read(arg, read, opts);
+    if let (Err(e), true) = (&mut r, missing) {
         let names = bundled_names();
         let asked = name.unwrap_or_default();
         let hint = match crate::diag::did_you_mean(asked, names.iter().copied()) {
@@ -168,9 +201,16 @@ pub struct LoadError {
 
 /// Reads and merges the rule file at `path`.
 pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
+    load_read(path, read_rule_file(path), &LoadOptions::default())
+}
+
+/// Loads the rule file at `path`, whose bytes were read as `read`.
+fn load_read(path: &Path, read: std::io::Result<Vec<u8>>, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let mut sources = SourceMap::new();
     let mut diags = Vec::new();
-    let items = load_file(Files::Disk, path, &mut sources, &mut diags, &mut Vec::new(), None);
+    let root = opts.restrict_extends.then(|| Files::Disk.canonical(path).parent().map(Path::to_path_buf)).flatten();
+    let mut cx = Cx { opts: *opts, root, sources: &mut sources, diags: &mut diags, chain: Vec::new() };
+    let items = cx.load_file(Files::Disk, path, None, Some(read));
     match items {
         Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items, warnings: diags }),
         _ => Err(LoadError { sources, diags }),
@@ -182,83 +222,151 @@ pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
 pub fn load_text(name: &str, text: &str, dir: &Path) -> Result<Loaded, LoadError> {
     let mut sources = SourceMap::new();
     let mut diags = Vec::new();
-    let id = sources.add(name, text);
-    let items = parse_and_extend(Files::Disk, id, text, dir, &mut sources, &mut diags, &mut Vec::new());
+    let text = normalize(text.to_string());
+    let id = sources.add(name, text.as_str());
+    let mut cx =
+        Cx { opts: LoadOptions::default(), root: None, sources: &mut sources, diags: &mut diags, chain: Vec::new() };
+    let items = match parse(id, &text) {
+        Ok(items) => cx.extend(Files::Disk, items, dir),
+        Err(d) => {
+            cx.diags.push(d);
+            None
+        }
+    };
     match items {
         Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items, warnings: diags }),
         _ => Err(LoadError { sources, diags }),
     }
 }
 
-fn read_error(sources: &mut SourceMap, path: &Path, what: String) -> Diag {
-    let id = sources.add(path.display().to_string(), "");
-    Diag::error(codes::UNREADABLE, Span::new(id, 0, 0), what)
+/// One load in progress: its options, the files read, the diagnostics, and
+/// the chain of files extending one another.
+struct Cx<'a> {
+    opts: LoadOptions,
+    /// With `restrict_extends`: the folder bases must stay in.
+    root: Option<PathBuf>,
+    sources: &'a mut SourceMap,
+    diags: &'a mut Vec<Diag>,
+    chain: Vec<PathBuf>,
 }
 
-fn load_file(
-    files: Files,
-    path: &Path,
-    sources: &mut SourceMap,
-    diags: &mut Vec<Diag>,
-    chain: &mut Vec<PathBuf>,
-    from: Option<Span>,
-) -> Option<Vec<Item>> {
-    let bytes = match files.read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            let msg = format!("cannot read rule file `{}`: {e}", path.display());
-            diags.push(match from {
-                Some(span) => Diag::error(codes::UNREADABLE, span, msg).label("this file cannot be read"),
-                None => read_error(sources, path, msg),
-            });
-            return None;
-        }
-    };
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let id = sources.add(path.display().to_string(), lossy);
-            diags.push(
-                Diag::error(codes::NOT_UTF8, Span::new(id, at, at + 1), "rule file is not valid UTF-8")
+impl Cx<'_> {
+    /// Reads (unless `read` holds the bytes already), parses and merges the
+    /// rule file at `path`; `from`: the `extends:` that names it.
+    fn load_file(
+        &mut self,
+        files: Files,
+        path: &Path,
+        from: Option<Span>,
+        read: Option<std::io::Result<Vec<u8>>>,
+    ) -> Option<Vec<Item>> {
+        let name = normalize_path(path).display().to_string();
+        let bytes = match read.unwrap_or_else(|| files.read(path)) {
+            Ok(b) => b,
+            Err(e) => {
+                let msg = format!("cannot read rule file `{}`: {e}", path.display());
+                self.diags.push(match from {
+                    Some(span) => Diag::error(codes::UNREADABLE, span, msg).label("this file cannot be read"),
+                    None => {
+                        let id = self.sources.add(path.display().to_string(), "");
+                        Diag::error(codes::UNREADABLE, Span::new(id, 0, 0), msg)
+                    }
+                });
+                return None;
+            }
+        };
+        // A base named by `extends:` that turns out not to be a rule file
+        // (it is not UTF-8, or does not parse) is never shown: only where it
+        // goes wrong. A rule file must not be able to print other files
+        // through diagnostics.
+        let guarded = from.is_some() && files == Files::Disk;
+        let text = match String::from_utf8(bytes) {
+            Ok(t) => normalize(t),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let id = self.sources.add_file(SourceFile::new(name, lossy).guarded(guarded));
+                let d = Diag::error(codes::NOT_UTF8, Span::new(id, at, at + 1), "rule file is not valid UTF-8")
                     .label("invalid byte here")
-                    .help("save the file as UTF-8"),
-            );
-            return None;
-        }
-    };
-    let id = sources.add(normalize(path).display().to_string(), text.clone());
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    chain.push(files.canonical(path));
-    let r = parse_and_extend(files, id, &text, &dir, sources, diags, chain);
-    chain.pop();
-    r
+                    .help("save the file as UTF-8");
+                self.diags.push(match from {
+                    Some(via) if guarded => self.not_a_rule_file(d, via),
+                    _ => d,
+                });
+                return None;
+            }
+        };
+        let id = self.sources.len() as u32;
+        let parsed = parse(id, &text);
+        self.sources.add_file(SourceFile::new(name, text).guarded(guarded && parsed.is_err()));
+        let items = match parsed {
+            Ok(items) => items,
+            Err(d) => {
+                self.diags.push(match from {
+                    Some(via) if guarded => self.not_a_rule_file(d, via),
+                    _ => d,
+                });
+                return None;
+            }
+        };
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        self.chain.push(files.canonical(path));
+        let r = self.extend(files, items, &dir);
+        self.chain.pop();
+        r
+    }
+
+    /// The diagnostic for a base named by `extends:` (at `via`) that is not
+    /// a rule file: where it goes wrong, with none of its text (it could be
+    /// any file the process can read, through a link).
+    fn not_a_rule_file(&self, d: Diag, via: Span) -> Diag {
+        let file = self.sources.file(d.span.file);
+        let (line, column) = file.line_col(d.span.start as usize);
+        Diag::error(
+            d.code,
+            via,
+            format!("the base `{}` is not a rule file: it does not parse (line {line}, column {column})", file.name),
+        )
+        .label("this base")
+        .help(format!("`arbiter check {}` shows the problem in that file", file.name))
+    }
+
+    /// Follows the `extends:` of parsed items (relative to `dir`) and merges
+    /// them over their base.
+    fn extend(&mut self, files: Files, items: Vec<Item>, dir: &Path) -> Option<Vec<Item>> {
+        let (items, base) = base_of(self.opts, self.root.as_deref(), files, items, dir, self.diags, &self.chain)?;
+        let Some((files, path, span)) = base else { return Some(items) };
+        let mut base = self.load_file(files, &path, Some(span), None)?;
+        // Worked examples belong to the file that writes them: a variant's
+        // rules differ, so its base's examples are not its own.
+        base.retain(|i| !matches!(i, Item::Section(s) if s.kind.name == NOT_INHERITED));
+        merge(&mut base, items, self.diags);
+        Some(base)
+    }
 }
 
-fn parse_and_extend(
+/// The base a variant names: where to read it from, its path, and the
+/// span of the `extends:` value.
+type Base = (Files, PathBuf, Span);
+
+/// Takes the `extends:` property out of `items`, checks it, and returns the
+/// items with the base to load (none when the file extends nothing).
+fn base_of(
+    opts: LoadOptions,
+    root: Option<&Path>,
     files: Files,
-    id: u32,
-    text: &str,
+    mut items: Vec<Item>,
     dir: &Path,
-    sources: &mut SourceMap,
     diags: &mut Vec<Diag>,
-    chain: &mut Vec<PathBuf>,
-) -> Option<Vec<Item>> {
-    let mut items = match parse(id, text) {
-        Ok(items) => items,
-        Err(d) => {
-            diags.push(d);
-            return None;
-        }
-    };
+    chain: &[PathBuf],
+) -> Option<(Vec<Item>, Option<Base>)> {
     let mut extends = items.iter().enumerate().filter_map(|(i, it)| match it {
         Item::Property(p) if p.key.name == "extends" => Some((i, p.clone())),
         _ => None,
     });
     let Some((at, prop)) = extends.next() else {
         check_removals(&items, diags);
-        return Some(items);
+        return Some((items, None));
     };
     if let Some((_, again)) = extends.next() {
         diags.push(
@@ -269,9 +377,9 @@ fn parse_and_extend(
         return None;
     }
     items.remove(at);
-    let base_path = match prop.values.as_slice() {
+    let written = match prop.values.as_slice() {
         [v] => match &v.kind {
-            ExprKind::Str(s) => dir.join(&s.value),
+            ExprKind::Str(s) => s.value.clone(),
             _ => {
                 diags.push(
                     Diag::error(
@@ -295,14 +403,51 @@ fn parse_and_extend(
         }
     };
     let span = prop.values[0].span;
+    let base_path = dir.join(&written);
     // `extends: "get_straight"` names a bundled game when no such file is
     // beside this one.
-    let (files, base_path) = match &prop.values[0].kind {
-        ExprKind::Str(s) if files == Files::Disk && !base_path.is_file() && is_bundled(&s.value) => {
-            (Files::Bundled, Path::new(BUNDLED_DIR).join(format!("{}.rules", s.value)))
-        }
-        _ => (files, base_path),
+    let (files, base_path) = if files == Files::Disk && !base_path.is_file() && is_bundled(&written) {
+        (Files::Bundled, Path::new(BUNDLED_DIR).join(format!("{written}.rules")))
+    } else {
+        (files, base_path)
     };
+    if files == Files::Disk {
+        // Only rule files: never `/etc/passwd`, `/proc/self/environ`, ...
+        if base_path.extension().is_none_or(|e| e != "rules") {
+            diags.push(
+                Diag::error(
+                    codes::EXTENDS_PATH,
+                    span,
+                    format!(
+                        "`extends:` names a rule file (a path ending in `.rules`) or a bundled game, not `{}`",
+                        crate::syntax::parse::visible(&written)
+                    ),
+                )
+                .label("not a rule file")
+                .help(format!(
+                    "bundled games: {}",
+                    bundled_names().into_iter().filter(|n| !n.contains('/')).collect::<Vec<_>>().join(", ")
+                )),
+            );
+            return None;
+        }
+        if opts.restrict_extends {
+            let canon = base_path.canonicalize().unwrap_or_else(|_| normalize_path(&base_path));
+            if Path::new(&written).is_absolute() || root.is_some_and(|r| !canon.starts_with(r)) {
+                diags.push(
+                    Diag::error(
+                        codes::EXTENDS_PATH,
+                        span,
+                        "with `--restrict-extends`, a base is a bundled game or a rule file inside the folder of the \
+                         rule file given",
+                    )
+                    .label("outside that folder")
+                    .help("put the base beside the variant, or name a bundled game (`extends: \"get_straight\"`)"),
+                );
+                return None;
+            }
+        }
+    }
     let canon = files.canonical(&base_path);
     if chain.contains(&canon) {
         diags.push(
@@ -318,12 +463,7 @@ fn parse_and_extend(
         ));
         return None;
     }
-    let mut base = load_file(files, &base_path, sources, diags, chain, Some(span))?;
-    // Worked examples belong to the file that writes them: a variant's
-    // rules differ, so its base's examples are not its own.
-    base.retain(|i| !matches!(i, Item::Section(s) if s.kind.name == NOT_INHERITED));
-    merge(&mut base, items, diags);
-    Some(base)
+    Some((items, Some((files, base_path, span))))
 }
 
 fn same_section(a: &Section, b: &Section) -> bool {

@@ -30,8 +30,11 @@ Exit codes:
   5  a file could not be read or the output could not be written
   6  a worked example failed (arbiter test)
   7  a file is not in canonical layout (arbiter fmt --check)
-  8  a resource limit was reached (run --max-nodes)
-When files fail differently, the most serious failure decides: 5, 8, 3, 4, 6, 7.";
+  8  a resource limit was reached (run --max-nodes); outputs before it are printed
+  130  run ended by SIGINT (Ctrl-C), after printing every finished case
+  143  run ended by SIGTERM, after printing every finished case
+When files fail differently, the most serious failure decides: 5, 8, 3, 4, 6, 7.
+Limits, the JSON diagnostics format and every option: docs/cli.md (or `arbiter man`).";
 
 #[derive(Parser)]
 #[command(name = "arbiter", version, about = "Check and run game rule files", after_help = AFTER_HELP)]
@@ -39,6 +42,11 @@ struct Cli {
     /// When to use colours in diagnostics (NO_COLOR is honoured).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
     color: ColorChoice,
+    /// Let `extends:` name only bundled games and rule files inside the
+    /// folder of the rule file given (for services that run rule files
+    /// they do not trust).
+    #[arg(long, global = true)]
+    restrict_extends: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -70,8 +78,9 @@ enum Command {
         /// the tower engine).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         max_nodes: Option<u64>,
-        /// Format of --explain: text for a terminal, json (one object per line) for tools.
-        #[arg(long, value_enum, default_value_t = Format::Text, requires = "explain")]
+        /// json: diagnostics on stderr as JSON lines (and --explain's
+        /// explanations on stdout as JSON lines), for tools.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Threads that solve cases (default: the processors available).
         /// The output is the same, in input order, whatever the number.
@@ -85,6 +94,10 @@ enum Command {
         /// The rule files (paths or bundled names).
         #[arg(required = true)]
         rules: Vec<PathBuf>,
+        /// json: only the diagnostics, one JSON object per line on stdout
+        /// (fields in docs/cli.md), for editors and tools.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// Analyse a game as a whole: exact expected return (games with a pay
     /// table), rates over seeded random samples (games with random deals).
@@ -164,6 +177,9 @@ enum Command {
         after_help = "Examples:\n  arbiter completions bash > ~/.local/share/bash-completion/completions/arbiter"
     )]
     Completions { shell: clap_complete::Shell },
+    /// Print the manual page (roff), e.g. `arbiter man > arbiter.1`.
+    #[command(after_help = "Examples:\n  arbiter man | man -l -\n  arbiter man > ~/.local/share/man/man1/arbiter.1")]
+    Man,
     /// Run the worked examples (`example` sections) of rule files.
     #[command(after_help = "Examples:\n  arbiter test rules/get_straight.rules\n  \
                             arbiter test rules/*.rules rules/*/*.rules")]
@@ -179,15 +195,16 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return ExitCode::from(cli::help(&e)),
     };
-    let term = Term::new(cli.color);
+    let mut term = Term::new(cli.color);
+    term.load.restrict_extends = cli.restrict_extends;
     let code = match cli.command {
         Command::Run { rules, input, explain, format, max_nodes, jobs } => {
             let jobs = jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |n| n as usize);
             let opts = arbiter::game::RunOptions { max_nodes, jobs };
             let explain = explain.then_some(format == Format::Json);
-            cli::run::run(&term, &rules, input.as_deref(), explain, &opts)
+            cli::run::run(&term.with_json(format == Format::Json), &rules, input.as_deref(), explain, &opts)
         }
-        Command::Check { rules } => cli::check::check(&term, &rules),
+        Command::Check { rules, format } => cli::check::check(&term, &rules, format == Format::Json),
         Command::Test { rules } => cli::check::test(&term, &rules),
         Command::Fmt { rules, write, check } => cli::fmt::fmt(&term, &rules, write, check),
         Command::Analyze { rules, samples, seed } => cli::analyze::analyze(&term, &rules, samples, seed),
@@ -202,6 +219,14 @@ fn main() -> ExitCode {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "arbiter", &mut script);
             cli::print(&term, &script)
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            let mut page = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut page) {
+                Ok(()) => cli::print(&term, &page),
+                Err(e) => term.fail(arbiter::diag::codes::IO, format!("cannot write the manual page: {e}")),
+            }
         }
     };
     ExitCode::from(code)

@@ -48,6 +48,9 @@ pub struct SourceFile {
     pub text: Arc<str>,
     /// Byte offset of the start of each line.
     lines: Vec<u32>,
+    /// Shown only as short excerpts (a file named by `extends:` that is not
+    /// a rule file: its lines must not be printed whole).
+    pub guarded: bool,
 }
 
 impl SourceFile {
@@ -56,7 +59,28 @@ impl SourceFile {
         let lines = std::iter::once(0)
             .chain(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1))
             .collect();
-        SourceFile { name: name.into(), text, lines }
+        SourceFile { name: name.into(), text, lines, guarded: false }
+    }
+
+    /// The file, shown only as short excerpts when `guarded`.
+    pub fn guarded(mut self, guarded: bool) -> Self {
+        self.guarded = guarded;
+        self
+    }
+
+    /// The number of lines.
+    pub fn line_count(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// The 0-based line holding byte `offset` (public form).
+    pub fn line_index(&self, offset: usize) -> usize {
+        self.line_of(offset.min(self.text.len()))
+    }
+
+    /// Byte range of 0-based `line`, without its `\n`.
+    pub fn line_span(&self, line: usize) -> (usize, usize) {
+        self.line_range(line)
     }
 
     /// The 0-based line holding byte `offset`.
@@ -128,7 +152,12 @@ impl SourceMap {
 
     /// Adds a file and returns its id.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
-        self.files.push(Arc::new(SourceFile::new(name, text)));
+        self.add_file(SourceFile::new(name, text))
+    }
+
+    /// Adds a file made beforehand and returns its id.
+    pub fn add_file(&mut self, file: SourceFile) -> FileId {
+        self.files.push(Arc::new(file));
         (self.files.len() - 1) as FileId
     }
 

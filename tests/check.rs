@@ -6,23 +6,18 @@
 
 use arbiter::engines::compile;
 use arbiter::load::load_path;
-use arbiter::report::diag::{of_diag, render_plain};
+use arbiter::report::diag::{render_plain, reports};
 
+/// The codes of the diagnostics as `check` shows them (at most a few dozen
+/// per file, then `too-many-diagnostics`), and their rendering.
 fn diagnostics_of(path: &std::path::Path) -> (Vec<&'static str>, String) {
-    let (codes, reports) = match load_path(path) {
-        Err(e) => (
-            e.diags.iter().map(|d| d.code.as_str()).collect(),
-            e.diags.iter().map(|d| render_plain(&of_diag(d, &e.sources))).collect::<Vec<_>>(),
-        ),
-        Ok(loaded) => {
-            let (_, diags) = compile(&loaded);
-            (
-                diags.iter().map(|d| d.code.as_str()).collect(),
-                diags.iter().map(|d| render_plain(&of_diag(d, &loaded.sources))).collect(),
-            )
-        }
+    let (diags, sources) = match load_path(path) {
+        Err(e) => (e.diags, e.sources),
+        Ok(loaded) => (compile(&loaded).1, loaded.sources),
     };
-    (codes, reports.join("\n"))
+    let shown = reports(&diags, &sources);
+    let codes = shown.iter().map(|r| r.code.as_str()).collect();
+    (codes, shown.iter().map(render_plain).collect::<Vec<_>>().join("\n"))
 }
 
 #[test]

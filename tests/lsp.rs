@@ -258,6 +258,10 @@ fn broken_files_show_what_check_reports() {
     for path in paths {
         let text = std::fs::read_to_string(&path).unwrap();
         let expect = text.lines().next().unwrap().strip_prefix("# expect: ").unwrap().trim().to_string();
+        if expect == "too-many-diagnostics" {
+            // A limit of the terminal report: an editor lists every one.
+            continue;
+        }
         let (want, sources) = match arbiter::load::load_path(&path) {
             Err(e) => (e.diags, e.sources),
             Ok(l) => (arbiter::engines::compile(&l).1, l.sources),

@@ -5,31 +5,42 @@ use std::path::PathBuf;
 
 use arbiter::engines::compile;
 use arbiter::example::{diff, run as run_example, Verdict};
-use arbiter::load::load;
-use arbiter::report::diag::of_diag;
+use arbiter::load::load_with;
 
-use super::term::{exit, Term};
-use super::{load_and_compile, load_failed, print};
+use super::term::{exit, json_lines, Term};
+use super::{load_and_compile, load_exit, load_failed, print};
 
 /// Checks every file; prints `PATH: ok` for the good ones and every
-/// diagnostic (warnings included) for all.
-pub fn check(term: &Term, paths: &[PathBuf]) -> u8 {
+/// diagnostic (warnings included) for all. With `json`, prints only the
+/// diagnostics, one JSON object per line, on stdout.
+pub fn check(term: &Term, paths: &[PathBuf], json: bool) -> u8 {
     let mut code = exit::OK;
     let mut out = String::new();
     for path in paths {
-        let loaded = match load(path) {
+        let loaded = match load_with(path, &term.load) {
             Ok(l) => l,
+            Err(e) if json => {
+                out.push_str(&json_lines(&e.diags, &e.sources));
+                code = exit::worst(code, load_exit(&e));
+                continue;
+            }
             Err(e) => {
                 code = exit::worst(code, load_failed(term, &e));
                 continue;
             }
         };
         let (compiled, diags) = compile(&loaded);
-        for d in &diags {
-            term.report(&of_diag(d, &loaded.sources));
+        if json {
+            out.push_str(&json_lines(&diags, &loaded.sources));
+        } else {
+            term.diags(&diags, &loaded.sources);
         }
         let warnings = diags.iter().filter(|d| !d.is_error()).count();
-        if compiled.is_some() {
+        if json {
+            if compiled.is_none() {
+                code = exit::worst(code, exit::RULES);
+            }
+        } else if compiled.is_some() {
             let w = match warnings {
                 0 => String::new(),
                 1 => ", 1 warning".to_string(),

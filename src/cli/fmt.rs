@@ -8,7 +8,7 @@ use arbiter::load::read_rule_file;
 use arbiter::report::diag::of_diag;
 use arbiter::source::{SourceMap, Span};
 use arbiter::syntax::fmt::format;
-use arbiter::syntax::parse::MAX_FILE_SIZE;
+use arbiter::syntax::parse::{normalize, MAX_FILE_SIZE};
 
 use super::print;
 use super::term::{exit, Term};
@@ -38,6 +38,11 @@ pub fn fmt(term: &Term, paths: &[PathBuf], write: bool, check: bool) -> u8 {
                 continue;
             }
         };
+        // Spans of a parse error refer to the text as the parser sees it
+        // (line endings made `\n`, no byte order mark); `--check` compares
+        // with the file as it is.
+        let original = text;
+        let text = normalize(original.clone());
         let formatted = match format(&text) {
             Ok(f) => f,
             Err(d) => {
@@ -50,12 +55,12 @@ pub fn fmt(term: &Term, paths: &[PathBuf], write: bool, check: bool) -> u8 {
             }
         };
         if check {
-            if formatted != text {
+            if formatted != original {
                 out.extend_from_slice(format!("{name}: not in canonical layout\n").as_bytes());
                 code = exit::worst(code, exit::UNFORMATTED);
             }
         } else if write && !stdin {
-            if formatted != text {
+            if formatted != original {
                 if let Err(e) = write_atomically(path, formatted.as_bytes()) {
                     code = exit::worst(code, term.fail(codes::IO, format!("cannot write `{name}`: {e}")));
                 }

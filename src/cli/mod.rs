@@ -17,8 +17,7 @@ use std::path::Path;
 
 use arbiter::diag::codes;
 use arbiter::engines::{compile, Compiled};
-use arbiter::load::{load, LoadError, Loaded};
-use arbiter::report::diag::of_diag;
+use arbiter::load::{load_with, LoadError, Loaded};
 
 use term::{exit, Term};
 
@@ -51,13 +50,13 @@ pub fn print(term: &Term, bytes: &[u8]) -> u8 {
 /// Prints every diagnostic of a failed load; returns its exit code (5 when
 /// a file cannot be read, else 3).
 pub fn load_failed(term: &Term, e: &LoadError) -> u8 {
-    let mut code = exit::OK;
-    for d in &e.diags {
-        term.report(&of_diag(d, &e.sources));
-        if d.is_error() {
-            code = exit::worst(code, term::exit_of(d.code));
-        }
-    }
+    term.diags(&e.diags, &e.sources);
+    load_exit(e)
+}
+
+/// The exit code of a failed load: 5 when a file cannot be read, else 3.
+pub fn load_exit(e: &LoadError) -> u8 {
+    let code = e.diags.iter().filter(|d| d.is_error()).fold(exit::OK, |c, d| exit::worst(c, term::exit_of(d.code)));
     if code == exit::OK {
         exit::RULES
     } else {
@@ -68,14 +67,13 @@ pub fn load_failed(term: &Term, e: &LoadError) -> u8 {
 /// Loads and compiles a rule file; on failure prints every error and
 /// returns the exit code.
 pub fn load_and_compile(term: &Term, path: &Path) -> Result<(Loaded, Compiled), u8> {
-    let loaded = load(path).map_err(|e| load_failed(term, &e))?;
+    let loaded = load_with(path, &term.load).map_err(|e| load_failed(term, &e))?;
     let (compiled, diags) = compile(&loaded);
     match compiled {
         Some(c) => Ok((loaded, c)),
         None => {
-            for d in diags.iter().filter(|d| d.is_error()) {
-                term.report(&of_diag(d, &loaded.sources));
-            }
+            let errors: Vec<_> = diags.into_iter().filter(|d| d.is_error()).collect();
+            term.diags(&errors, &loaded.sources);
             Err(exit::RULES)
         }
     }

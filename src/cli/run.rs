@@ -5,8 +5,7 @@ use std::io;
 use std::path::Path;
 
 use arbiter::diag::codes;
-use arbiter::game::{Input, Output, RunError, RunOptions};
-use arbiter::report::diag::of_input;
+use arbiter::game::{FlushBeforeRead, Input, Output, RunError, RunOptions, Shared};
 use arbiter::report::explain::{render, to_json};
 
 use super::term::{exit, Term};
@@ -36,10 +35,13 @@ pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<bool
             Err(e) => return term.fail(codes::IO, format!("cannot read input `{}`: {e}", p.display())),
         },
     };
-    let mut input = Input::new(source);
-    let stdout = io::stdout();
-    let mut lock = stdout.lock();
-    let mut out = Output::new(&mut lock).eager(term.stdout_is_terminal);
+    // Finished cases wait in `shared` until written: before each read of
+    // the input (which may block on a pipe), and when SIGINT or SIGTERM
+    // ends the process, they are written out.
+    let shared = Shared::new(io::stdout());
+    on_signals(&shared);
+    let mut input = Input::new(FlushBeforeRead::new(source, shared.clone()));
+    let mut out = Output::shared(shared).eager(term.stdout_is_terminal);
     let result = match explainer {
         None => compiled.game.run(&mut input, &mut out, opts),
         Some(explainer) => {
@@ -63,11 +65,31 @@ pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<bool
         (Err(_), Err(_)) => exit::OK,
         (Err(RunError::Limit(message)), _) => term.fail(codes::LIMIT, message),
         (Err(RunError::Input(e)), _) => {
-            term.report(&of_input(&e, &name));
+            term.input_error(&e, &name);
             exit::INPUT
         }
     }
 }
+
+/// On SIGINT or SIGTERM: write every finished case, then end as the signal
+/// would have (exit status 130 or 143 in a shell).
+#[cfg(unix)]
+fn on_signals(out: &Shared) {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else { return };
+    let out = out.clone();
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            // A reader that stopped reading must not keep the process alive.
+            out.write_pending_within(std::time::Duration::from_secs(1));
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+            std::process::exit(i32::from(exit::SIGNAL) + signal);
+        }
+    });
+}
+
+#[cfg(not(unix))]
+fn on_signals(_: &Shared) {}
 
 /// Opens an input file: anything that can be read as a stream (a file, a
 /// FIFO, a device), but not a directory.

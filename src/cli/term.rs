@@ -1,12 +1,15 @@
 //! The terminal: whether to use colour (decided once, from `--color`,
-//! `NO_COLOR` and whether stderr is a terminal), and the one path every
-//! diagnostic takes to stderr. Writing to stderr never panics: when stderr
+//! `NO_COLOR` and whether stderr is a terminal), text or JSON diagnostics
+//! (`--format json`), and the one path every diagnostic takes to stderr. Writing to stderr never panics: when stderr
 //! is closed, diagnostics are dropped and the exit code still tells.
 
 use std::io::{self, IsTerminal, Write};
 
 use arbiter::diag::codes::{self, Code, Family};
-use arbiter::report::diag::{render, Report};
+use arbiter::diag::{Diag, Severity};
+use arbiter::game::InputError;
+use arbiter::report::diag::{capped, diag_json, input_json, of_input, plain_json, render, reports, Report};
+use arbiter::source::SourceMap;
 
 /// Exit codes, documented in `--help`, the README and docs/cli.md.
 pub mod exit {
@@ -18,6 +21,9 @@ pub mod exit {
     pub const EXAMPLE: u8 = 6;
     pub const UNFORMATTED: u8 = 7;
     pub const LIMIT: u8 = 8;
+    /// Ended by SIGINT (130) or SIGTERM (143), after writing every
+    /// finished case: 128 plus the signal's number, as shells report it.
+    pub const SIGNAL: u8 = 128;
 
     /// Of several failures, the code of the most serious one: a file that
     /// cannot be read or written (5) over a resource limit (8) over an
@@ -44,12 +50,17 @@ pub enum ColorChoice {
     Never,
 }
 
-/// How diagnostics and explanations are drawn.
+/// How diagnostics and explanations are drawn (colour, width, text or
+/// JSON), and the command line's global settings that go with them.
 #[derive(Debug, Clone, Copy)]
 pub struct Term {
     pub colour: bool,
     /// Whether stdout is a terminal (then outputs are flushed per case).
     pub stdout_is_terminal: bool,
+    /// Diagnostics as JSON lines (`--format json`) instead of text.
+    pub json: bool,
+    /// How rule files are loaded (`--restrict-extends`).
+    pub load: arbiter::load::LoadOptions,
     width: usize,
 }
 
@@ -61,7 +72,18 @@ impl Term {
             ColorChoice::Never => false,
             ColorChoice::Auto => !no_color && io::stderr().is_terminal(),
         };
-        Term { colour, stdout_is_terminal: io::stdout().is_terminal(), width: 100 }
+        Term {
+            colour,
+            stdout_is_terminal: io::stdout().is_terminal(),
+            json: false,
+            load: Default::default(),
+            width: 100,
+        }
+    }
+
+    /// The same terminal, printing diagnostics as JSON lines when `json`.
+    pub fn with_json(self, json: bool) -> Term {
+        Term { json, ..self }
     }
 
     /// Renders a diagnostic (or an explanation) as text.
@@ -77,10 +99,64 @@ impl Term {
 
     /// Writes an error with no place in a file and returns its exit code.
     pub fn fail(&self, code: Code, message: impl Into<String>) -> u8 {
-        let report = Report::plain(code, message);
-        self.report(&report);
+        let message = message.into();
+        if self.json {
+            self.stderr_line(&plain_json(code, Severity::Error, &message, None).to_string());
+        } else {
+            self.report(&Report::plain(code, message));
+        }
         exit_of(code)
     }
+
+    /// Writes rule-file diagnostics: at most a few dozen per file, then how
+    /// many more there are.
+    pub fn diags(&self, diags: &[Diag], sources: &SourceMap) {
+        if self.json {
+            self.stderr_line(&json_lines(diags, sources));
+        } else {
+            for r in reports(diags, sources) {
+                self.report(&r);
+            }
+        }
+    }
+
+    /// Writes an input error (`name`: the input's name).
+    pub fn input_error(&self, e: &InputError, name: &str) {
+        if self.json {
+            self.stderr_line(&input_json(e, name).to_string());
+        } else {
+            self.report(&of_input(e, name));
+        }
+    }
+
+    fn stderr_line(&self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let mut err = io::stderr().lock();
+        let _ =
+            err.write_all(text.as_bytes())
+                .and_then(|()| if text.ends_with('\n') { Ok(()) } else { err.write_all(b"\n") });
+    }
+}
+
+/// Diagnostics as JSON lines (docs/cli.md), at most a few dozen per file,
+/// then one line per file saying how many more there are.
+pub fn json_lines(diags: &[Diag], sources: &SourceMap) -> String {
+    let (shown, more) = capped(diags);
+    let mut out = String::new();
+    for d in shown {
+        out.push_str(&diag_json(d, sources).to_string());
+        out.push('\n');
+    }
+    for m in more {
+        let help = format!("at most {} diagnostics are shown per file", arbiter::report::diag::MAX_PER_FILE);
+        let mut v = plain_json(codes::TOO_MANY_DIAGNOSTICS, Severity::Advice, &m.message(sources), Some(&help));
+        v["file"] = sources.file(m.file).name.as_str().into();
+        out.push_str(&v.to_string());
+        out.push('\n');
+    }
+    out
 }
 
 /// The exit code of an error with this code.

@@ -57,9 +57,11 @@ codes! {
     TOO_COMPLEX = "too-complex", Rules;
     NUMBER_TOO_LARGE = "number-too-large", Rules;
     BAD_ESCAPE = "bad-escape", Rules;
+    UNCLOSED_STRING = "unclosed-string", Rules;
     NOT_UTF8 = "not-utf8", Rules;
     UNREADABLE = "unreadable", Io;
     EXTENDS_CYCLE = "extends-cycle", Rules;
+    EXTENDS_PATH = "extends-path", Rules;
     NOTHING_TO_REPLACE = "nothing-to-replace", Rules;
     NEW_SECTION = "new-section", Rules;
     // Checking, common to every engine.
@@ -104,6 +106,8 @@ codes! {
     IO = "io", Io;
     LIMIT = "limit", Limit;
     UNSUPPORTED = "unsupported", Usage;
+    // Reporting (never an error).
+    TOO_MANY_DIAGNOSTICS = "too-many-diagnostics", Rules;
 }
 
 /// The code named `text`, if there is one.

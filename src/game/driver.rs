@@ -2,17 +2,23 @@
 //! case, solve it, write its lines, in input order, on one core or all of
 //! them.
 //!
-//! In parallel (`RunOptions::jobs` above 1), cases are read in batches.
-//! While worker threads solve one batch, the calling thread reads the next
-//! (then helps them), so reading and solving overlap; the outputs are written in input order as each batch ends. A
-//! batch stops early when the input has no complete line buffered, so an
-//! interactive input (a terminal, a slow pipe) gets each answer as soon as
-//! its case is typed. Memory holds at most two batches, whatever the input's
-//! size. On an error at case k (in the input, or a search limit), every case
-//! before k is written and none after.
+//! In parallel (`RunOptions::jobs` above 1), cases are read in batches and
+//! solved in blocks by every thread. While the worker threads solve one
+//! batch, the calling thread reads the next (then solves blocks too), so
+//! reading and solving overlap; between its blocks it writes every block
+//! finished in input order, so finished cases reach the output (and a
+//! signal's last flush) while later ones are still being solved. A batch
+//! stops early when the input has no complete line buffered, and the next
+//! one is read ahead only when its lines are already buffered, so an
+//! interactive input (a terminal, a program feeding cases through a pipe)
+//! gets each answer as soon as its case is sent. Memory holds at most two
+//! batches, whatever the input's size. On an error at case k (in the
+//! input, or a search limit), every case before k is written and none
+//! after.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use super::{Cases, Explanation, Input, InputError, Output, RunError, RunOptions};
 
@@ -20,8 +26,13 @@ use super::{Cases, Explanation, Input, InputError, Output, RunError, RunOptions}
 const BATCH: usize = 16384;
 /// Batches smaller than this are solved on the calling thread.
 const SMALL: usize = 16;
-/// Cases a thread takes at a time.
+/// Cases a thread takes at a time when cases are fast; a slow case (see
+/// `SLOW`) is a block of its own, so that its output is written as soon as
+/// the cases before it are done.
 const BLOCK: usize = 16;
+/// A case slower than this (on average in the last batch) makes blocks of
+/// one case.
+const SLOW: Duration = Duration::from_micros(100);
 
 /// Reads, solves and writes every case of `input` in order.
 pub fn run_cases<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
@@ -59,8 +70,7 @@ struct Batch<C: Cases> {
     cases: Vec<C::Case>,
     /// Cases in use (the rest are kept for their allocations).
     len: usize,
-    /// The outputs, a block of `BLOCK` cases each (kept for their
-    /// allocations too).
+    /// The outputs, a block of cases each (kept for their allocations too).
     blocks: Vec<BlockOutput>,
     /// How reading ended: `None` while more cases may follow.
     end: Option<Result<(), InputError>>,
@@ -75,6 +85,19 @@ struct BlockOutput {
     /// The error that stopped the block: it comes right after the cases of
     /// `ends`.
     error: Option<RunError>,
+}
+
+impl BlockOutput {
+    /// Writes the block's cases in order, then its error, if any.
+    fn write(&mut self, out: &mut Output) -> Result<(), RunError> {
+        let mut from = 0;
+        for &end in &self.ends {
+            out.buffer().extend_from_slice(&self.bytes[from..end]);
+            out.end_case()?;
+            from = end;
+        }
+        self.error.take().map_or(Ok(()), Err)
+    }
 }
 
 impl<C: Cases> Batch<C> {
@@ -106,22 +129,6 @@ impl<C: Cases> Batch<C> {
             }
         }
     }
-
-    /// Writes the solved cases in order, up to the first error.
-    fn write(&mut self, out: &mut Output) -> Result<(), RunError> {
-        for block in &mut self.blocks[..self.len.div_ceil(BLOCK)] {
-            let mut from = 0;
-            for &end in &block.ends {
-                out.buffer().extend_from_slice(&block.bytes[from..end]);
-                out.end_case()?;
-                from = end;
-            }
-            if let Some(e) = block.error.take() {
-                return Err(e);
-            }
-        }
-        Ok(())
-    }
 }
 
 fn run_parallel<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
@@ -131,81 +138,134 @@ fn run_parallel<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: &
     // Batches grow while the input keeps up, so that a short input is
     // answered at once and a long one spawns few threads.
     let mut limit = SMALL;
+    let mut slow = false;
     current.fill(game, input, &mut reader, limit);
     loop {
         let more = current.end.is_none();
         limit = (limit * 2).min(BATCH);
+        let started = Instant::now();
+        // Read the next batch while this one is solved only when its first
+        // lines are already at hand: a read that has to wait (a program
+        // feeding cases through a pipe, waiting for answers) comes after
+        // this batch's outputs are written.
+        let ahead = more && current.len >= SMALL && input.has_buffered_line();
         if current.len < SMALL {
-            solve_batch(game, &mut current, &scratches, opts, 0, || {});
-            if more {
-                next.fill(game, input, &mut reader, limit);
+            // Few cases: solved here, each written as soon as it is done.
+            let mut scratch = lock(&scratches).pop().unwrap_or_default();
+            for case in &current.cases[..current.len] {
+                game.solve(case, &mut scratch, opts, out.buffer())?;
+                out.end_case()?;
             }
+            lock(&scratches).push(scratch);
         } else {
-            // The workers solve this batch while this thread reads the next
-            // one, then helps them.
+            let block = if slow { 1 } else { BLOCK };
             let read_next = || {
-                if more {
+                if ahead {
                     next.fill(game, input, &mut reader, limit);
                 }
             };
-            solve_batch(game, &mut current, &scratches, opts, opts.jobs - 1, read_next);
+            solve_batch(game, &mut current, &scratches, opts, block, read_next, out)?;
+            slow = started.elapsed() > SLOW * current.len as u32;
         }
-        current.write(out)?;
         if let Some(end) = current.end.take() {
             return end.map_err(RunError::from);
+        }
+        if !ahead {
+            next.fill(game, input, &mut reader, limit);
         }
         std::mem::swap(&mut current, &mut next);
     }
 }
 
-/// The cases of one block and where their outputs go.
-type Block<'b, C> = (&'b [<C as Cases>::Case], &'b mut BlockOutput);
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
-/// Solves every case of a batch in blocks: `workers` threads take blocks
-/// while this thread does `first`, then takes blocks too.
+/// A block of cases on its way from the batch to the output.
+enum Slot<'b, C: Cases> {
+    /// Not taken yet: the cases and where their outputs go.
+    Todo(&'b [C::Case], &'b mut BlockOutput),
+    /// Being solved.
+    Taken,
+    /// Solved, waiting to be written.
+    Done(&'b mut BlockOutput),
+}
+
+/// Solves every case of a batch in blocks of `block` cases and writes them
+/// in order: `opts.jobs - 1` threads take blocks while this thread does
+/// `first`, then this thread takes blocks too, and after each one writes
+/// every block finished in order so far (a signal loses no finished case
+/// that is more than a block away). Stops at the first error, after
+/// writing every case before it.
 fn solve_batch<C: Cases>(
     game: &C,
     batch: &mut Batch<C>,
     scratches: &Mutex<Vec<C::Scratch>>,
     opts: &RunOptions,
-    workers: usize,
+    block: usize,
     first: impl FnOnce(),
-) {
+    out: &mut Output,
+) -> Result<(), RunError> {
     let cases = &batch.cases[..batch.len];
-    let n_blocks = cases.len().div_ceil(BLOCK);
+    let n_blocks = cases.len().div_ceil(block);
     if batch.blocks.len() < n_blocks {
         batch.blocks.resize_with(n_blocks, BlockOutput::default);
     }
-    let blocks: Vec<Mutex<Option<Block<C>>>> =
-        cases.chunks(BLOCK).zip(batch.blocks.iter_mut()).map(|b| Mutex::new(Some(b))).collect();
+    let slots: Vec<Mutex<Slot<C>>> =
+        cases.chunks(block).zip(batch.blocks.iter_mut()).map(|(c, o)| Mutex::new(Slot::Todo(c, o))).collect();
     let taken = AtomicUsize::new(0);
-    let work = || {
-        let mut scratch = scratches.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
-        loop {
-            let i = taken.fetch_add(1, Ordering::Relaxed);
-            let Some(block) = blocks.get(i) else { break };
-            let Some((cases, output)) = block.lock().ok().and_then(|mut b| b.take()) else { continue };
+    // Takes and solves one block; false when none is left.
+    let solve_one = |scratch: &mut C::Scratch| -> bool {
+        let i = taken.fetch_add(1, Ordering::Relaxed);
+        let Some(slot) = slots.get(i) else { return false };
+        let todo = std::mem::replace(&mut *lock(slot), Slot::Taken);
+        if let Slot::Todo(cases, output) = todo {
             output.bytes.clear();
             output.ends.clear();
             output.error = None;
             for case in cases {
-                if let Err(e) = game.solve(case, &mut scratch, opts, &mut output.bytes) {
+                if let Err(e) = game.solve(case, scratch, opts, &mut output.bytes) {
                     // Cases after an error are never written.
                     output.error = Some(e);
                     break;
                 }
                 output.ends.push(output.bytes.len());
             }
+            *lock(slot) = Slot::Done(output);
         }
-        if let Ok(mut s) = scratches.lock() {
-            s.push(scratch);
-        }
+        true
     };
+    let work = || {
+        let mut scratch = lock(scratches).pop().unwrap_or_default();
+        while solve_one(&mut scratch) {}
+        lock(scratches).push(scratch);
+    };
+    let mut written = 0;
+    // Writes the blocks finished in order so far.
+    let mut write_ready = |out: &mut Output| -> Result<(), RunError> {
+        while let Some(slot) = slots.get(written) {
+            let mut slot = lock(slot);
+            let Slot::Done(output) = &mut *slot else { break };
+            output.write(out)?;
+            written += 1;
+        }
+        Ok(())
+    };
+    let mut result = Ok(());
     std::thread::scope(|s| {
-        for _ in 0..workers {
+        for _ in 1..opts.jobs {
             s.spawn(work);
         }
         first();
-        work();
+        let mut scratch = lock(scratches).pop().unwrap_or_default();
+        while result.is_ok() && solve_one(&mut scratch) {
+            result = write_ready(out);
+        }
+        if result.is_err() {
+            // No block after the error is needed.
+            taken.store(usize::MAX / 2, Ordering::Relaxed);
+        }
+        lock(scratches).push(scratch);
     });
+    result.and_then(|()| write_ready(out))
 }

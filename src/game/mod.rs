@@ -15,7 +15,7 @@ use std::io;
 pub use driver::{explain_cases, run_cases};
 pub use explain::{Explain, Explanation};
 pub use input::{Input, InputError, Line, Token};
-pub use output::Output;
+pub use output::{FlushBeforeRead, Output, Shared};
 
 /// How a run can fail after it started.
 #[derive(Debug)]

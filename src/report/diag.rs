@@ -9,15 +9,19 @@ use miette::{
     Diagnostic, LabeledSpan, MietteError, MietteSpanContents, Severity, SourceCode, SourceSpan, SpanContents,
 };
 
+use super::snippet::{snippet, Snippet};
 use crate::diag::{codes, Code, Diag};
 use crate::game::input::{InputError, InputErrorKind};
-use crate::source::SourceMap;
+use crate::source::{FileId, SourceMap, Span};
+
+/// Most diagnostics shown for one file; the rest are counted in one line.
+pub const MAX_PER_FILE: usize = 50;
 
 /// Where a report's labels point.
 #[derive(Debug, Clone)]
 enum Src {
     None,
-    File(Arc<crate::source::SourceFile>),
+    Snippet(Arc<Snippet>),
     Line(Arc<LineSource>),
 }
 
@@ -47,6 +51,11 @@ impl Report {
         }
     }
 
+    /// A remark with no place in a file (not an error).
+    pub fn advice(code: Code, message: impl Into<String>) -> Report {
+        Report { severity: Severity::Advice, ..Report::plain(code, message) }
+    }
+
     pub fn with_help(mut self, help: impl Into<String>) -> Report {
         self.help = Some(escape(&help.into()));
         self
@@ -57,56 +66,199 @@ impl Report {
     }
 }
 
-/// Control characters escaped: no text from a file reaches a terminal raw.
-fn escape(text: &str) -> String {
-    if !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
-        return text.to_string();
-    }
-    text.chars()
-        .map(|c| if c.is_control() && c != '\n' && c != '\t' { c.escape_default().to_string() } else { c.to_string() })
-        .collect()
+/// Control and invisible characters escaped: no text from a file reaches a
+/// terminal raw.
+pub(crate) fn escape(text: &str) -> String {
+    crate::syntax::parse::visible(text)
 }
 
-/// A rule-file diagnostic with its files attached.
+/// A rule-file diagnostic with the excerpts of its files attached.
 pub fn of_diag(d: &Diag, sources: &SourceMap) -> Report {
     let file = sources.file(d.span.file);
+    let here: Vec<&(Span, String)> = d.notes.iter().filter(|(span, _)| span.file == d.span.file).collect();
+    let spans: Vec<Span> = std::iter::once(d.span).chain(here.iter().map(|(s, _)| *s)).collect();
+    let (excerpt, mapped) = snippet(file, &spans);
     let mut labels =
-        vec![LabeledSpan::new_primary_with_span((!d.label.is_empty()).then(|| escape(&d.label)), d.span.miette())];
-    let mut related = Vec::new();
-    for (span, text) in &d.notes {
-        if span.file == d.span.file {
-            labels.push(LabeledSpan::new_with_span(Some(escape(text)), span.miette()));
-        } else {
-            related.push(Report {
+        vec![LabeledSpan::new_primary_with_span((!d.label.is_empty()).then(|| escape(&d.label)), mapped[0])];
+    for ((_, text), span) in here.iter().zip(&mapped[1..]) {
+        labels.push(LabeledSpan::new_with_span(Some(escape(text)), *span));
+    }
+    let related = d
+        .notes
+        .iter()
+        .filter(|(span, _)| span.file != d.span.file)
+        .map(|(span, text)| {
+            let (excerpt, mapped) = snippet(sources.file(span.file), &[*span]);
+            Report {
                 code: d.code,
                 severity: Severity::Advice,
                 message: escape(text),
-                src: Src::File(sources.file(span.file).clone()),
-                labels: vec![LabeledSpan::new_primary_with_span(None, span.miette())],
+                src: Src::Snippet(Arc::new(excerpt)),
+                labels: vec![LabeledSpan::new_primary_with_span(None, mapped[0])],
                 help: None,
                 related: Vec::new(),
-            });
-        }
-    }
+            }
+        })
+        .collect();
     Report {
         code: d.code,
         severity: d.severity,
         message: escape(&d.message),
-        src: Src::File(file.clone()),
+        src: Src::Snippet(Arc::new(excerpt)),
         labels,
         help: d.help.as_deref().map(escape),
         related,
     }
 }
 
-/// An input error, shown on its excerpt of the input named `name`.
-pub fn of_input(e: &InputError, name: &str) -> Report {
-    let code = match e.kind {
+/// The diagnostics to show: at most [`MAX_PER_FILE`] per file, in order,
+/// then for each file with more, how many more (errors, warnings).
+pub fn capped(diags: &[Diag]) -> (Vec<&Diag>, Vec<More>) {
+    let mut shown = Vec::new();
+    let mut counts: Vec<(FileId, usize)> = Vec::new();
+    let mut more: Vec<More> = Vec::new();
+    for d in diags {
+        let file = d.span.file;
+        let n = match counts.iter_mut().find(|(f, _)| *f == file) {
+            Some((_, n)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                counts.push((file, 1));
+                1
+            }
+        };
+        if n <= MAX_PER_FILE {
+            shown.push(d);
+            continue;
+        }
+        let m = match more.iter_mut().position(|m| m.file == file) {
+            Some(i) => &mut more[i],
+            None => {
+                more.push(More { file, errors: 0, warnings: 0 });
+                more.last_mut().expect("just pushed")
+            }
+        };
+        if d.is_error() {
+            m.errors += 1;
+        } else {
+            m.warnings += 1;
+        }
+    }
+    (shown, more)
+}
+
+/// Diagnostics of one file left out by [`capped`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct More {
+    pub file: FileId,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+impl More {
+    /// What is said about them.
+    pub fn message(&self, sources: &SourceMap) -> String {
+        let n = self.errors + self.warnings;
+        format!(
+            "{n} more diagnostic{} in `{}` not shown ({} error{}, {} warning{})",
+            if n == 1 { "" } else { "s" },
+            sources.file(self.file).name,
+            self.errors,
+            if self.errors == 1 { "" } else { "s" },
+            self.warnings,
+            if self.warnings == 1 { "" } else { "s" },
+        )
+    }
+
+    pub fn report(&self, sources: &SourceMap) -> Report {
+        Report::advice(codes::TOO_MANY_DIAGNOSTICS, self.message(sources))
+            .with_help(format!("at most {MAX_PER_FILE} diagnostics are shown per file: fix these first"))
+    }
+}
+
+/// The reports of some diagnostics, at most [`MAX_PER_FILE`] per file,
+/// then one line per file saying how many more there are.
+pub fn reports(diags: &[Diag], sources: &SourceMap) -> Vec<Report> {
+    let (shown, more) = capped(diags);
+    shown.into_iter().map(|d| of_diag(d, sources)).chain(more.iter().map(|m| m.report(sources))).collect()
+}
+
+/// A span as JSON: file, 1-based line and column of its start and end.
+fn span_json(span: Span, sources: &SourceMap) -> serde_json::Value {
+    let file = sources.file(span.file);
+    let (line, column) = file.line_col(span.start as usize);
+    let (end_line, end_column) = file.line_col(span.end as usize);
+    serde_json::json!({
+        "file": file.name, "line": line, "column": column, "end_line": end_line, "end_column": end_column,
+    })
+}
+
+fn severity_name(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Advice => "advice",
+    }
+}
+
+/// A rule-file diagnostic as one JSON object (docs/cli.md): code, severity,
+/// message, help, file, line, column, end_line, end_column, label, and the
+/// related places (each with its file, lines, columns and message).
+pub fn diag_json(d: &Diag, sources: &SourceMap) -> serde_json::Value {
+    let mut v = span_json(d.span, sources);
+    let related: Vec<serde_json::Value> = d
+        .notes
+        .iter()
+        .map(|(span, text)| {
+            let mut r = span_json(*span, sources);
+            r["message"] = text.as_str().into();
+            r
+        })
+        .collect();
+    v["code"] = d.code.as_str().into();
+    v["severity"] = severity_name(d.severity).into();
+    v["message"] = d.message.as_str().into();
+    v["label"] = d.label.as_str().into();
+    v["help"] = d.help.as_deref().into();
+    v["related"] = related.into();
+    v
+}
+
+/// An error with no place in a file, as JSON (the same fields, with no
+/// file, line or column).
+pub fn plain_json(code: Code, severity: Severity, message: &str, help: Option<&str>) -> serde_json::Value {
+    serde_json::json!({
+        "code": code.as_str(), "severity": severity_name(severity), "message": message, "help": help,
+        "file": null, "line": null, "column": null, "end_line": null, "end_column": null, "label": "", "related": [],
+    })
+}
+
+/// An input error as JSON: `file` is the input's name, `line` and `column`
+/// the place in it.
+pub fn input_json(e: &InputError, name: &str) -> serde_json::Value {
+    let (line, column) = (e.line.max(1), e.column.max(1));
+    let end_column = column + e.excerpt.as_ref().map_or(0, |x| x.text[x.start..x.start + x.len].chars().count());
+    serde_json::json!({
+        "code": input_code(e).as_str(), "severity": "error", "message": e.message, "help": e.help,
+        "file": name, "line": line, "column": column, "end_line": line, "end_column": end_column,
+        "label": "", "related": [],
+    })
+}
+
+fn input_code(e: &InputError) -> Code {
+    match e.kind {
         InputErrorKind::Invalid => codes::INPUT,
         InputErrorKind::NotUtf8 => codes::INPUT_NOT_UTF8,
         InputErrorKind::LineTooLong => codes::INPUT_LINE_TOO_LONG,
         InputErrorKind::Unreadable(_) => codes::IO,
-    };
+    }
+}
+
+/// An input error, shown on its excerpt of the input named `name`.
+pub fn of_input(e: &InputError, name: &str) -> Report {
+    let code = input_code(e);
     let place = e.place();
     let (src, labels, message) = match &e.excerpt {
         Some(x) => {
@@ -190,7 +342,7 @@ impl Diagnostic for Report {
     fn source_code(&self) -> Option<&dyn SourceCode> {
         match &self.src {
             Src::None => None,
-            Src::File(f) => Some(&**f),
+            Src::Snippet(f) => Some(&**f),
             Src::Line(l) => Some(&**l),
         }
     }

@@ -6,15 +6,16 @@ use std::sync::Arc;
 
 use miette::{Diagnostic, LabeledSpan, Severity, SourceCode};
 
+use super::snippet::{snippet, Snippet};
 use crate::game::Explanation;
-use crate::source::{SourceFile, SourceMap};
+use crate::source::{SourceMap, Span};
 
 /// An explanation rendered by miette: the output line as the message, the
 /// rules as labels on the rule file, the values as help lines.
 #[derive(Debug)]
 pub struct Rendered {
     message: String,
-    src: Arc<SourceFile>,
+    src: Arc<Snippet>,
     labels: Vec<LabeledSpan>,
     help: String,
     related: Vec<Rendered>,
@@ -23,29 +24,44 @@ pub struct Rendered {
 /// An explanation as a miette report: the output line as the message,
 /// the rules as labels on the rule file, the values as help lines.
 pub fn render(e: &Explanation, sources: &SourceMap) -> Rendered {
-    let mut by_file: Vec<(u32, Vec<LabeledSpan>)> = Vec::new();
+    // The rules, grouped by file in order of first appearance.
+    let mut by_file: Vec<(u32, Vec<(Span, String)>)> = Vec::new();
     for (span, label) in &e.rules {
-        let l = LabeledSpan::new_with_span(Some(label.clone()), span.miette());
         match by_file.iter_mut().find(|(f, _)| *f == span.file) {
-            Some((_, ls)) => ls.push(l),
-            None => by_file.push((span.file, vec![l])),
+            Some((_, ls)) => ls.push((*span, label.clone())),
+            None => by_file.push((span.file, vec![(*span, label.clone())])),
         }
     }
+    // Each file's excerpt: only the lines the rules are on.
+    let excerpt = |f: u32, rules: Vec<(Span, String)>| -> (Arc<Snippet>, Vec<LabeledSpan>) {
+        let spans: Vec<Span> = rules.iter().map(|(s, _)| *s).collect();
+        let (snip, mapped) = snippet(sources.file(f), &spans);
+        let labels = rules
+            .into_iter()
+            .zip(mapped)
+            .map(|((_, label), span)| LabeledSpan::new_with_span(Some(super::diag::escape(&label)), span))
+            .collect();
+        (Arc::new(snip), labels)
+    };
     let values: Vec<String> = e.values.iter().map(|(k, v)| format!("{k}: {v}")).collect();
     let help =
         std::iter::once(e.summary.clone()).chain(values).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n");
     let mut files = by_file.into_iter();
-    let (first, labels) = files.next().unwrap_or((0, Vec::new()));
+    let (first, rules) = files.next().unwrap_or((0, Vec::new()));
     let related = files
-        .map(|(f, labels)| Rendered {
-            message: format!("rules in {}", sources.file(f).name),
-            src: sources.file(f).clone(),
-            labels,
-            help: String::new(),
-            related: Vec::new(),
+        .map(|(f, rules)| {
+            let (src, labels) = excerpt(f, rules);
+            Rendered {
+                message: format!("rules in {}", sources.file(f).name),
+                src,
+                labels,
+                help: String::new(),
+                related: Vec::new(),
+            }
         })
         .collect();
-    Rendered { message: e.output.clone(), src: sources.file(first).clone(), labels, help, related }
+    let (src, labels) = excerpt(first, rules);
+    Rendered { message: e.output.clone(), src, labels, help: super::diag::escape(&help), related }
 }
 
 impl fmt::Display for Rendered {

@@ -4,3 +4,4 @@
 
 pub mod diag;
 pub mod explain;
+pub mod snippet;

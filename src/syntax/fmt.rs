@@ -9,7 +9,7 @@
 //! changes nothing.
 
 use super::ast::*;
-use super::parse::parse;
+use super::parse::{normalize, parse};
 use crate::diag::Diag;
 
 const WIDTH: usize = 100;
@@ -26,10 +26,13 @@ struct Comment {
     gap_before: bool,
 }
 
-/// Formats rule-file text. Fails only when the text does not parse.
+/// Formats rule-file text. Fails only when the text does not parse. A byte
+/// order mark is dropped and every line ending becomes `\n`.
 pub fn format(text: &str) -> Result<String, Diag> {
+    let text = &normalize(text.to_string());
     let items = parse(0, text)?;
-    let mut f = Formatter { text, comments: comments(text), next: 0, out: String::new() };
+    let line_ends = memchr::memchr_iter(b'\n', text.as_bytes()).collect();
+    let mut f = Formatter { text, line_ends, comments: comments(text), next: 0, out: String::new(), marks: Vec::new() };
     f.items(&items, 0, text.len());
     f.flush_comments(text.len() + 1, 0);
     let mut out = f.out.trim_end().to_string();
@@ -65,10 +68,15 @@ fn comments(text: &str) -> Vec<Comment> {
 
 struct Formatter<'a> {
     text: &'a str,
+    /// Offsets of the `\n`s of `text`.
+    line_ends: Vec<usize>,
     comments: Vec<Comment>,
     /// The first comment not yet printed.
     next: usize,
     out: String,
+    /// Lines of `out` with a trailing comment not yet aligned: where the
+    /// line starts and where its code ends (the comment follows at once).
+    marks: Vec<(usize, usize)>,
 }
 
 impl Formatter<'_> {
@@ -88,7 +96,10 @@ impl Formatter<'_> {
 
     /// The trailing comment on the source line where `end` lies, if any.
     fn trailing(&mut self, end: usize) -> Option<String> {
-        let line_end = self.text[end..].find('\n').map_or(self.text.len(), |n| end + n);
+        // The end of the line holding `end`, from the table of line ends (a
+        // scan would be quadratic on a long line of many items).
+        let line_end =
+            self.line_ends.get(self.line_ends.partition_point(|&n| n < end)).copied().unwrap_or(self.text.len());
         if self.next < self.comments.len() {
             let c = &self.comments[self.next];
             if !c.own_line && c.at >= end && c.at < line_end {
@@ -164,43 +175,46 @@ impl Formatter<'_> {
     }
 
     fn line(&mut self, depth: usize, code: &str, trailing: Option<String>) {
+        let start = self.out.len();
         self.out.push_str(&INDENT.repeat(depth));
         self.out.push_str(code);
         if let Some(c) = trailing {
-            // Marked for alignment: \u{1} separates code and comment.
-            self.out.push('\u{1}');
+            // Aligned with its neighbours at the end of the block.
+            self.marks.push((start, self.out.len()));
             self.out.push_str(&c);
         }
         self.out.push('\n');
     }
 
-    /// Aligns the trailing comments of consecutive lines.
+    /// Aligns the trailing comments of consecutive lines written since the
+    /// last call: only the end of the output is rebuilt, so formatting
+    /// stays linear in the file.
     fn align_trailing(&mut self, _depth: usize) {
-        if !self.out.contains('\u{1}') {
-            return;
-        }
-        let lines: Vec<String> = self.out.split('\n').map(String::from).collect();
-        let mut out: Vec<String> = Vec::with_capacity(lines.len());
+        let Some(&(first, _)) = self.marks.first() else { return };
+        let marks = std::mem::take(&mut self.marks);
+        let tail = self.out.split_off(first);
+        let mut out = String::with_capacity(tail.len() + 2 * marks.len());
+        let mut at = first;
         let mut i = 0;
-        while i < lines.len() {
-            if !lines[i].contains('\u{1}') {
-                out.push(lines[i].clone());
-                i += 1;
-                continue;
-            }
-            let mut j = i;
-            while j < lines.len() && lines[j].contains('\u{1}') {
+        while i < marks.len() {
+            // A run of marked lines, each starting where the last one ended.
+            let mut j = i + 1;
+            while j < marks.len()
+                && tail[marks[j - 1].1 - first..].find('\n').map(|n| marks[j - 1].1 + n + 1) == Some(marks[j].0)
+            {
                 j += 1;
             }
-            let width =
-                lines[i..j].iter().map(|l| l.split('\u{1}').next().unwrap_or("").chars().count()).max().unwrap_or(0);
-            for l in &lines[i..j] {
-                let (code, comment) = l.split_once('\u{1}').unwrap_or((l, ""));
-                out.push(format!("{code:width$}  {comment}"));
+            let width = marks[i..j].iter().map(|&(s, e)| tail[s - first..e - first].chars().count()).max().unwrap_or(0);
+            for &(s, e) in &marks[i..j] {
+                out.push_str(&tail[at - first..e - first]);
+                let pad = width - tail[s - first..e - first].chars().count() + 2;
+                out.extend(std::iter::repeat_n(' ', pad));
+                at = e;
             }
             i = j;
         }
-        self.out = out.join("\n");
+        out.push_str(&tail[at - first..]);
+        self.out.push_str(&out);
     }
 
     fn one_line(&self, s: &Section, depth: usize) -> Option<String> {
