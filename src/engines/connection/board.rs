@@ -277,7 +277,7 @@ mod tests {
             for s in [1, 2, 5, MAX_SIDE] {
                 let b = Board::new(shape, s);
                 let hi = b.extent();
-                let probe = [0, 1, 2, s - 1, s, s + 1, hi - 1, hi, hi + 1, 2 * MAX_SIDE + 5];
+                let probe = [0, 1, 2, s - 1, s, s + 1, hi - 1, hi, hi + 1, 2 * MAX_SIDE + 5, 999_999_999, u32::MAX];
                 for x in probe {
                     for y in probe {
                         let want = b.contains(x as i64, y as i64).then(|| b.sides_of(x, y));

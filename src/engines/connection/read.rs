@@ -257,7 +257,8 @@ fn plain_pair(t: &[u8]) -> Option<(u32, u32)> {
             if d > 9 {
                 break;
             }
-            v = v * 10 + d as u32;
+            // Wraps on long numbers, which are refused below.
+            v = v.wrapping_mul(10).wrapping_add(d as u32);
             i += 1;
         }
         let len = i - start;
@@ -374,12 +375,32 @@ mod tests {
     fn plain_pairs_are_exactly_the_plain_lines() {
         assert_eq!(plain_pair(b"1 2"), Some((1, 2)));
         assert_eq!(plain_pair(b"123456789 987654321"), Some((123456789, 987654321)));
-        for t in ["", " 1 2", "1 2 ", "1  2", "1\t2", "01 2", "1 02", "0 1", "1", "1 ", "1234567890 1", "1 2 3", "1 -2"]
-        {
+        for t in [
+            "",
+            " 1 2",
+            "1 2 ",
+            "1  2",
+            "1\t2",
+            "01 2",
+            "1 02",
+            "0 1",
+            "1",
+            "1 ",
+            "1234567890 1",
+            "1 2 3",
+            "1 -2",
+            "99999999999999999999 1",
+            "1 99999999999999999999",
+            "1234 0567",
+            "0123 4567",
+            "1234 56x8",
+            "12345678 ",
+            " 12345678",
+        ] {
             assert_eq!(plain_pair(t.as_bytes()), None, "{t:?}");
         }
         // A plain line is its numbers written back.
-        for (x, y) in [(1, 1), (10, 9), (999_999_999, 7)] {
+        for (x, y) in [(1, 1), (10, 9), (999_999_999, 7), (12345678, 87654321), (1000, 2999), (5999, 1), (100, 1000)] {
             let t = format!("{x} {y}");
             assert_eq!(plain_pair(t.as_bytes()), Some((x, y)));
             assert_eq!(plain_len(x, y), t.len());
