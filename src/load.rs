@@ -5,7 +5,9 @@
 //! replaces the base property with the same key; a section merges into the
 //! base section with the same kind and labels (recursively), or replaces it
 //! when written `replace kind ...`; `remove: kind "label"` deletes a base
-//! section; anything new is appended.
+//! section; anything new is appended, unless it says where it goes with
+//! `before: "label"` or `after: "label"` (next to the section of the same
+//! kind with that label: a row inserted in the middle of a table).
 
 use std::path::{Component, Path, PathBuf};
 
@@ -472,10 +474,100 @@ fn same_section(a: &Section, b: &Section) -> bool {
         && a.labels.iter().zip(&b.labels).all(|(x, y)| x.value == y.value)
 }
 
+/// Where a variant's section goes: `before: "label"` or `after: "label"`.
+#[derive(Debug)]
+struct Placement {
+    after: bool,
+    label: String,
+    span: Span,
+}
+
+/// Takes the `before:`/`after:` property out of a variant's section.
+fn take_placement(s: &mut Section, diags: &mut Vec<Diag>) -> Option<Placement> {
+    let mut found: Option<Placement> = None;
+    let mut keep = Vec::with_capacity(s.items.len());
+    for item in std::mem::take(&mut s.items) {
+        let Item::Property(p) = &item else {
+            keep.push(item);
+            continue;
+        };
+        let after = match p.key.name.as_str() {
+            "before" => false,
+            "after" => true,
+            _ => {
+                keep.push(item);
+                continue;
+            }
+        };
+        let label = match p.values.as_slice() {
+            [v] => match &v.kind {
+                ExprKind::Str(l) => Some(l.value.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(label) = label else {
+            diags.push(
+                Diag::error(codes::TYPE, p.values_span(), format!("`{}` names one section label", p.key.name))
+                    .label("expected a label in quotes")
+                    .help(format!("write `{}: \"label\"`, the label of a section of the same kind", p.key.name)),
+            );
+            continue;
+        };
+        if let Some(first) = &found {
+            diags.push(
+                Diag::error(codes::CONFLICT, p.span, "a section is placed once")
+                    .label("placed again")
+                    .note(first.span, "placed here first"),
+            );
+            continue;
+        }
+        found = Some(Placement { after, label, span: p.span });
+    }
+    s.items = keep;
+    found
+}
+
+/// Moves `base[from]` (a section) next to the section of its kind labelled
+/// as `place` says.
+fn place(base: &mut Vec<Item>, from: usize, place: &Placement, diags: &mut Vec<Diag>) {
+    let Item::Section(moved) = &base[from] else { return };
+    let kind = moved.kind.name.clone();
+    let head = moved.head;
+    let anchor = base.iter().enumerate().position(|(i, b)| {
+        i != from
+            && matches!(b, Item::Section(t) if t.kind.name == kind && t.name().is_some_and(|l| l.value == place.label))
+    });
+    let Some(anchor) = anchor else {
+        let labels: Vec<String> = base
+            .iter()
+            .filter_map(|b| match b {
+                Item::Section(t) if t.kind.name == kind => t.name().map(|l| l.value.clone()),
+                _ => None,
+            })
+            .collect();
+        diags.push(
+            Diag::error(
+                codes::UNKNOWN_NAME,
+                place.span,
+                format!("there is no `{kind} \"{}\"` to place this section next to", place.label),
+            )
+            .label("not in the base rule file")
+            .note(head, "the section to place")
+            .suggest(crate::diag::did_you_mean(&place.label, labels.iter().map(String::as_str))),
+        );
+        return;
+    };
+    let item = base.remove(from);
+    let anchor = if anchor > from { anchor - 1 } else { anchor };
+    base.insert(if place.after { anchor + 1 } else { anchor }, item);
+}
+
 /// Merges `over` (a variant's items) into `base`.
 pub fn merge(base: &mut Vec<Item>, over: Vec<Item>, diags: &mut Vec<Diag>) {
-    // The sections that came from the base (not those the variant adds).
-    let from_base = base.len();
+    // The heads of the sections the variant adds (not from the base), so
+    // that a near miss is looked for among the base's own sections only.
+    let mut added: Vec<Span> = Vec::new();
     for item in over {
         match item {
             Item::Property(p) if p.key.name == "remove" => remove(base, &p, diags),
@@ -485,52 +577,69 @@ pub fn merge(base: &mut Vec<Item>, over: Vec<Item>, diags: &mut Vec<Diag>) {
                     None => base.push(Item::Property(p)),
                 }
             }
-            Item::Section(s) => match base.iter_mut().find(|b| matches!(b, Item::Section(t) if same_section(t, &s))) {
-                Some(Item::Section(t)) if !s.replace => merge(&mut t.items, s.items, diags),
-                Some(slot) => *slot = Item::Section(Section { replace: false, ..s }),
-                None => {
-                    if s.replace {
-                        diags.push(
-                            Diag::error(
-                                codes::NOTHING_TO_REPLACE,
-                                s.head,
-                                format!("there is no `{}` section to replace", head_text(&s)),
-                            )
-                            .label("not in the base rule file")
-                            .help("drop `replace` to add the section"),
-                        );
-                    } else if let Some(close) = near_miss(&base[..from_base.min(base.len())], &s) {
-                        diags.push(
-                            Diag::warning(
-                                codes::NEW_SECTION,
-                                s.head,
-                                format!(
-                                    "`{}` is not in the base rule file: it is added as a new section",
-                                    head_text(&s)
-                                ),
-                            )
-                            .label("a new section")
-                            .note(close.head, "the base has this one")
-                            .help(format!("to change the base's section, write `{}`", head_text(close))),
-                        );
+            Item::Section(mut s) => {
+                let placement = take_placement(&mut s, diags);
+                let at = match base.iter().position(|b| matches!(b, Item::Section(t) if same_section(t, &s))) {
+                    Some(i) => {
+                        match &mut base[i] {
+                            Item::Section(t) if !s.replace => merge(&mut t.items, s.items, diags),
+                            slot => *slot = Item::Section(Section { replace: false, ..s }),
+                        }
+                        Some(i)
                     }
-                    base.push(Item::Section(Section { replace: false, ..s }));
+                    None => {
+                        if s.replace {
+                            diags.push(
+                                Diag::error(
+                                    codes::NOTHING_TO_REPLACE,
+                                    s.head,
+                                    format!("there is no `{}` section to replace", head_text(&s)),
+                                )
+                                .label("not in the base rule file")
+                                .help("drop `replace` to add the section"),
+                            );
+                        } else if let Some(close) = placement.is_none().then(|| near_miss(base, &added, &s)).flatten() {
+                            diags.push(
+                                Diag::warning(
+                                    codes::NEW_SECTION,
+                                    s.head,
+                                    format!(
+                                        "`{}` is not in the base rule file: it is added as a new section",
+                                        head_text(&s)
+                                    ),
+                                )
+                                .label("a new section")
+                                .note(close.head, "the base has this one")
+                                .help(format!("to change the base's section, write `{}`", head_text(close))),
+                            );
+                        }
+                        added.push(s.head);
+                        base.push(Item::Section(Section { replace: false, ..s }));
+                        Some(base.len() - 1)
+                    }
+                };
+                if let (Some(at), Some(p)) = (at, placement) {
+                    place(base, at, &p, diags);
                 }
-            },
+            }
         }
     }
 }
 
 /// A base section of the same kind whose label is close to the new
 /// section's (a misspelt label in a variant would add a section silently).
-fn near_miss<'b>(base: &'b [Item], s: &Section) -> Option<&'b Section> {
+fn near_miss<'b>(base: &'b [Item], added: &[Span], s: &Section) -> Option<&'b Section> {
     if s.kind.name == NOT_INHERITED {
         return None;
     }
     let label = &s.labels.first()?.value;
     let same_kind = || {
         base.iter().filter_map(move |b| match b {
-            Item::Section(t) if t.kind.name == s.kind.name && t.labels.len() == s.labels.len() => Some(t),
+            Item::Section(t)
+                if t.kind.name == s.kind.name && t.labels.len() == s.labels.len() && !added.contains(&t.head) =>
+            {
+                Some(t)
+            }
             _ => None,
         })
     };
@@ -638,6 +747,41 @@ mod tests {
         assert_eq!(kinds, ["deck ", "row b", "row c"]);
         let Item::Section(deck) = &base[0] else { panic!() };
         assert_eq!(deck.items.len(), 2, "ranks kept, wrap replaced");
+    }
+
+    fn labels(items: &[Item]) -> Vec<String> {
+        items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Section(s) => s.name().map(|l| l.value.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_variant_places_a_new_section_before_or_after_a_named_one() {
+        let mut base = items("row \"a\" { pays: 3 } row \"b\" { pays: 2 } row \"c\" { pays: 1 }");
+        let over =
+            items("row \"x\" { pays: 9 after: \"a\" } row \"y\" { before: \"a\" pays: 10 } row \"c\" { after: \"y\" }");
+        let mut diags = Vec::new();
+        merge(&mut base, over, &mut diags);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(labels(&base), ["y", "c", "a", "x", "b"]);
+        // The placement is not left in the section for the engine to read.
+        let Item::Section(x) = &base[3] else { panic!() };
+        assert_eq!(x.items.len(), 1);
+    }
+
+    #[test]
+    fn placing_next_to_an_unknown_section_is_an_error_with_a_suggestion() {
+        let mut base = items("row \"Straight\" { pays: 3 }");
+        let over = items("row \"x\" { pays: 9 after: \"Straight \" }");
+        let mut diags = Vec::new();
+        merge(&mut base, over, &mut diags);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, codes::UNKNOWN_NAME);
+        assert_eq!(labels(&base), ["Straight", "x"]);
     }
 
     #[test]

@@ -78,7 +78,13 @@ fn list_shows_every_bundled_game_and_variant_with_engine_and_title() {
         }
         // The text lists it on one line: name, engine, title (a variant:
         // what it says of itself).
-        let shown = if e["base"].is_null() { e["title"].as_str().unwrap() } else { e["about"].as_str().unwrap() };
+        // (a variant's first sentence: `--format json` has all of it).
+        let about = e["about"].as_str().unwrap();
+        let shown = if e["base"].is_null() {
+            e["title"].as_str().unwrap()
+        } else {
+            about.find(". ").map_or(about, |i| &about[..=i])
+        };
         let line = text
             .lines()
             .find(|l| l.split_whitespace().next() == Some(name))
@@ -218,6 +224,17 @@ fn diff_shows_what_each_variant_writes_and_the_figures_before_and_after() {
             match c["change"].as_str().unwrap() {
                 "removed" => assert!(removed.iter().any(|r| r == section), "{name}: {c}"),
                 "added" => assert!(in_variant.is_some(), "{name}: {c}"),
+                "changed" if section.is_empty() => {
+                    // Top-level properties (`game:`), written by the variant.
+                    for k in c["keys"].as_array().unwrap() {
+                        let key = k["key"].as_str().unwrap();
+                        let written = own.iter().find_map(|i| match i {
+                            Item::Property(p) if p.key.name == key => Some(values_text(p)),
+                            _ => None,
+                        });
+                        assert_eq!(k["variant"].as_str().map(String::from), written, "{name}: {k}");
+                    }
+                }
                 "changed" => {
                     let s = in_variant.unwrap_or_else(|| panic!("{name}: {section} changed but not written"));
                     let base_s = base.items.iter().find_map(|i| match i {
@@ -266,13 +283,18 @@ fn diff_shows_what_each_variant_writes_and_the_figures_before_and_after() {
                 let sampled = a.default_samples().is_some();
                 let (before, after) = (analysis(game, sampled), analysis(name, sampled));
                 let figures = d["analysis"].as_array().unwrap();
-                assert_eq!(figures.len(), before.len(), "{name}");
-                for (f, ((label, b), (_, v))) in figures.iter().zip(before.iter().zip(&after)) {
-                    assert_eq!(
-                        (f["figure"].as_str().unwrap(), f["base"].as_str().unwrap()),
-                        (label.as_str(), b.as_str())
-                    );
-                    assert_eq!(f["variant"].as_str().unwrap(), v, "{name}: {label}");
+                // Paired by label; a figure only one side has (a row a
+                // variant adds) shows `-` on the other.
+                let find = |side: &[(String, String)], label: &str| {
+                    side.iter().find(|(l, _)| l == label).map_or("-".to_string(), |(_, v)| v.clone())
+                };
+                let mut labels: Vec<&String> = before.iter().map(|(l, _)| l).collect();
+                labels.extend(after.iter().map(|(l, _)| l).filter(|l| !before.iter().any(|(b, _)| b == *l)));
+                assert_eq!(figures.len(), labels.len(), "{name}");
+                for (f, label) in figures.iter().zip(labels) {
+                    assert_eq!(f["figure"].as_str().unwrap(), label.as_str(), "{name}");
+                    assert_eq!(f["base"].as_str().unwrap(), find(&before, label), "{name}: {label}");
+                    assert_eq!(f["variant"].as_str().unwrap(), find(&after, label), "{name}: {label}");
                 }
             }
         }

@@ -178,41 +178,19 @@ fn expected_return_equals_the_sum_over_every_deal() {
         .analyze(&arbiter::game::AnalyzeOptions { samples: 0, seed: 0 }, &mut |_, _| {});
     let reported = &lines.iter().find(|(k, _)| k == "expected earning per game").unwrap().1;
 
-    // Brute force with the engine's own per-deal exact values.
-    use arbiter::engines::cards::Deck;
-    use arbiter::engines::exchange::{Exchange, ExchangeSpec, Part, Prefer, Row};
-    let names = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
-    let deck = Deck::new(names("A 2 3 4 5 6 7"), names("x y z"), (1..=7).collect(), true);
-    let row = |n: &str, parts: Vec<Part>, pays| Row { name: n.into(), parts, pays };
-    let (ex, _) = Exchange::build(ExchangeSpec {
-        deck,
-        hand: 3,
-        entry: 1,
-        cost: 1,
-        sizes: vec![0, 1, 2],
-        prefer: vec![Prefer::FewerCards, Prefer::Leftmost],
-        rows: vec![
-            row("three", vec![Part::Run(3)], 9),
-            row("trips", vec![Part::Kind(3)], 7),
-            row("pair", vec![Part::Kind(2)], 2),
-            row("two", vec![Part::Run(2)], 1),
-            row("none", vec![], 0),
-        ],
-        stay: arbiter::template::OutputLine::literal("Stay"),
-        exchange: arbiter::template::OutputLine::literal("Exchange"),
-        terminator: "#".into(),
-        spans: Default::default(),
-    });
+    // Brute force with the engine's own per-deal exact values, each deal
+    // written in deck order (the order the analysis follows for ties).
+    let ex = arbiter::engines::exchange::lower::compile(&loaded).unwrap();
     let (mut num, mut den) = (0i128, 1i128);
     let mut deals = 0;
     for a in 0..21u16 {
         for b in a + 1..21 {
             for c in b + 1..21 {
                 let (mask, values) = ex.decide(&[a, b, c]);
-                let i = ex.choices().iter().position(|&m| m == mask).unwrap();
-                let (n, d) = values[i].fraction();
-                num = num * d as i128 + n as i128 * den;
-                den *= d as i128;
+                let v = values.iter().find(|(m, _)| *m == mask).unwrap().1;
+                let (n, d) = v.fraction();
+                num = num * d + n * den;
+                den *= d;
                 let g = gcd(num, den);
                 (num, den) = (num / g, den / g);
                 deals += 1;
@@ -222,7 +200,7 @@ fn expected_return_equals_the_sum_over_every_deal() {
     den *= deals;
     let g = gcd(num, den);
     let want = format!("{}/{}", num / g, den / g);
-    assert!(reported.starts_with(&format!("{want} ")), "analyze says {reported}, every deal says {want}");
+    assert_eq!(reported, &want, "analyze says {reported}, every deal says {want}");
 }
 
 fn gcd(a: i128, b: i128) -> i128 {
@@ -245,4 +223,107 @@ fn a_long_custom_terminator_ends_the_input() {
     let (printed, result) = run_text(game.as_ref(), input, &RunOptions::default());
     result.unwrap();
     assert_eq!(printed, "Exchange TC\n");
+}
+
+/// Every deal of a small game, each in deck order: the stake and the rows
+/// the chosen exchange's draws land in, counted one deal at a time with
+/// `run`'s choice, against `analyze`'s exact figures.
+fn analysis_matches_every_deal(text: &str) {
+    let loaded = arbiter::load::load_text("small", text, std::path::Path::new(".")).unwrap();
+    let ex = arbiter::engines::exchange::lower::compile(&loaded)
+        .unwrap_or_else(|d| panic!("{:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()));
+    let r = ex.expected_return(&mut |_, _| {}).unwrap();
+    let n = ex.deck.size() as u16;
+    let h = ex.hand;
+    let rows = ex.rows.len() + 1;
+    let (mut deals, mut stake) = (0i128, 0i128);
+    // Per row: the sum over deals of (draws in the row) / (draws).
+    let mut probs = vec![num_rational::BigRational::from_integer(0.into()); rows];
+    let mut deal: Vec<u16> = (0..h as u16).collect();
+    loop {
+        let mask = ex.best(&deal);
+        let k = mask.count_ones() as i128;
+        stake += ex.entry as i128 + ex.cost as i128 * k;
+        deals += 1;
+        let draws = ex.draw_rows(&deal, mask);
+        let total: u64 = draws.iter().sum();
+        for (p, &d) in probs.iter_mut().zip(&draws) {
+            *p += num_rational::BigRational::new((d as i64).into(), (total as i64).into());
+        }
+        // Next h-set of 0..n in lexicographic order.
+        let mut i = h;
+        loop {
+            if i == 0 {
+                let d = num_rational::BigRational::from_integer(deals.into());
+                assert_eq!(r.deals as i128, deals);
+                assert_eq!(r.stake, num_rational::BigRational::from_integer(stake.into()) / &d, "stake");
+                let got = r.rows.unwrap();
+                for (i, p) in probs.into_iter().enumerate() {
+                    assert_eq!(got[i], p / &d, "row {i}");
+                }
+                return;
+            }
+            i -= 1;
+            if deal[i] < n - (h - i) as u16 {
+                deal[i] += 1;
+                for j in i + 1..h {
+                    deal[j] = deal[j - 1] + 1;
+                }
+                break;
+            }
+        }
+    }
+}
+
+#[test]
+fn analysis_stake_follows_prefer_on_ties() {
+    // Issue 12: with `prefer: leftmost fewer-cards` and `exchange: 0..2`,
+    // a tie between discarding one card and two goes to the two leftmost
+    // cards here (10 deals), which costs one more: the stake must say so.
+    analysis_matches_every_deal(
+        r#"
+        engine: exchange
+        deck { ranks: A B C D  suits: x y }
+        play { hand: 3  entry: 1  exchange: 0..2  cost: 1  prefer: leftmost fewer-cards }
+        combination "ace"  { pattern: ranks(A)   pays: 6 }
+        combination "b c"  { pattern: ranks(B C) pays: 2 }
+        combination "none" { pattern: any        pays: 0 }
+        output { stay: "Stay" exchange: "Exchange {cards}" }
+    "#,
+    );
+}
+
+#[test]
+fn analysis_with_suits_and_wild_cards_matches_every_deal() {
+    analysis_matches_every_deal(
+        r#"
+        engine: exchange
+        deck { ranks: A 2 3 4 5 6  suits: x y z  wild: 2  high: A }
+        play { hand: 3  entry: 1  exchange: 0..3  cost: 0  prefer: fewer-cards leftmost }
+        combination "natural flush" { pattern: suited(run(3)) natural: yes pays: 30 }
+        combination "wild three"    { pattern: wild(3)                    pays: 20 }
+        combination "flush run"     { pattern: suited(run(3))             pays: 12 }
+        combination "trips"         { pattern: kind(3)                    pays: 8 }
+        combination "flush"         { pattern: suited(3)                  pays: 5 }
+        combination "run"           { pattern: run(3)                     pays: 3 }
+        combination "high pair"     { pattern: kind(2, 5 6 A)             pays: 1 }
+        output { stay: "Stay" exchange: "Exchange {cards}" }
+    "#,
+    );
+}
+
+#[test]
+fn analysis_with_a_joker_matches_every_deal() {
+    analysis_matches_every_deal(
+        r#"
+        engine: exchange
+        deck { ranks: A 2 3 4 5  suits: x y z  jokers: JK }
+        play { hand: 3  entry: 1  exchange: 0..2  cost: 1  prefer: rightmost more-cards }
+        combination "aces"  { pattern: ranks(A A) + kind(1, 2 3) pays: 40 }
+        combination "trips" { pattern: kind(3)                   pays: 9 }
+        combination "flush" { pattern: suited(3)                 pays: 4 }
+        combination "pair"  { pattern: kind(2)                   pays: 1 }
+        output { stay: "Stay" exchange: "Exchange {cards}" exchange-all: "All" }
+    "#,
+    );
 }

@@ -78,7 +78,8 @@ pub fn list(term: &Term, format: Format) -> u8 {
             for e in &entries {
                 // A variant's title is its base's: what it says of itself
                 // tells it apart.
-                let title = if e.base.is_some() && !e.about.is_empty() { &e.about } else { &e.title };
+                // Its first sentence; `--format json` gives all of it.
+                let title = if e.base.is_some() && !e.about.is_empty() { first_sentence(&e.about) } else { &e.title };
                 s.push_str(&format!("{:w$}  {:ew$}  {title}\n", shown(e), e.engine));
             }
             s.push_str(
@@ -91,4 +92,10 @@ pub fn list(term: &Term, format: Format) -> u8 {
         return exit::OK;
     }
     print(term, text.as_bytes())
+}
+
+/// The text up to the end of its first sentence (a `.` followed by a
+/// space), or all of it.
+fn first_sentence(text: &str) -> &str {
+    text.find(". ").map_or(text, |i| &text[..=i])
 }

@@ -10,6 +10,15 @@
 //!   colours: black red black red              # optional, one per suit
 //! }
 //! ```
+//!
+//! Engines that play with wild cards (the exchange engine) also read, with
+//! [`lower_with`]:
+//!
+//! ```text
+//!   wild: 2        # every card of these ranks is wild
+//!   jokers: JK     # extra wild cards, one per name
+//!   high: A        # the first rank also follows the last: T J Q K A, no wrap
+//! ```
 
 use crate::check::{Block, Cx};
 use crate::diag::codes;
@@ -20,16 +29,37 @@ use crate::syntax::{Expr, ExprKind};
 /// Most ranks or suits a deck may have.
 pub const MAX_NAMES: usize = 64;
 
+/// Most jokers a deck may have.
+pub const MAX_JOKERS: usize = 8;
+
+/// What a deck may declare beyond ranks, suits, values, wrap and colours.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extras {
+    /// `wild:`, `jokers:` and `high:` are read (otherwise they are unknown keys).
+    pub wild_cards: bool,
+}
+
 /// Reads the `deck` section of `top`.
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<Deck> {
+    lower_with(top, cx, Extras::default())
+}
+
+/// Reads the `deck` section of `top`, with the keys `extras` allows.
+pub fn lower_with(top: &Block, cx: &mut Cx, extras: Extras) -> Option<Deck> {
     let section = top.require_section(cx, "deck")?;
     let b = Block::of_section(section);
     let ranks = names(&b, cx, "ranks", "rank", "A 2 3 4 5 6 7 8 9 T J Q K");
     let suits = names(&b, cx, "suits", "suit", "S H D C");
     let values =
         b.prop(cx, "values").map(|p| (p, p.values.iter().map(|v| cx.int(v, "a face value")).collect::<Vec<_>>()));
-    let wrap = b.prop(cx, "wrap").and_then(|p| cx.flag(p)).unwrap_or(false);
+    let wrap_prop = b.prop(cx, "wrap");
+    let wrap = wrap_prop.and_then(|p| cx.flag(p)).unwrap_or(false);
     let colours = b.prop(cx, "colours");
+    let (wild, jokers, high) = if extras.wild_cards {
+        (b.prop(cx, "wild"), b.prop(cx, "jokers"), b.prop(cx, "high"))
+    } else {
+        (None, None, None)
+    };
     b.finish(cx);
     let (ranks, suits) = (ranks?, suits?);
     let values = match values {
@@ -69,7 +99,95 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Deck> {
         }
     }
     let n_suits = suits.len();
-    let deck = Deck::new(ranks, suits, values, wrap);
+    let mut deck = Deck::new(ranks, suits, values, wrap);
+    if let Some(p) = wild {
+        let rs = ranks_of(&deck, &p.values, cx)?;
+        if rs.is_empty() {
+            cx.push(
+                Diag::error(codes::ARITY, p.key.span, "`wild` names no rank")
+                    .label("expected the ranks whose cards are wild")
+                    .help("for example `wild: 2`, or remove the line"),
+            );
+            return None;
+        }
+        if rs.len() == deck.ranks.len() {
+            cx.push(
+                Diag::error(codes::OUT_OF_RANGE, p.values_span(), "every rank is wild")
+                    .label("no card would be natural")
+                    .help("name only the ranks whose cards stand for any card"),
+            );
+            return None;
+        }
+        deck = deck.with_wild(&rs);
+    }
+    if let Some(p) = jokers {
+        let mut out: Vec<String> = Vec::new();
+        for v in &p.values {
+            let name = match &v.kind {
+                ExprKind::Word(w) => w.clone(),
+                ExprKind::Int(n) => n.to_string(),
+                _ => return cx.expected(v, "the name of a joker as written in the input (`JK`)"),
+            };
+            if deck.parse_card(&name).is_some() {
+                cx.push(
+                    Diag::error(codes::AMBIGUOUS_CARD, v.span, format!("joker `{name}` is already a card of the deck"))
+                        .label("a rank and a suit spell it")
+                        .help("give the joker a name that is not a rank followed by a suit"),
+                );
+                return None;
+            }
+            if let Some(j) = out.iter().position(|o| *o == name) {
+                cx.push(
+                    Diag::error(codes::DUPLICATE, v.span, format!("joker `{name}` is listed twice"))
+                        .label("listed again here")
+                        .note(p.values[j].span, "first listed here"),
+                );
+                return None;
+            }
+            out.push(name);
+        }
+        if out.len() > MAX_JOKERS {
+            cx.push(
+                Diag::error(codes::TOO_LARGE, p.values_span(), format!("at most {MAX_JOKERS} jokers"))
+                    .label("too many"),
+            );
+            return None;
+        }
+        deck = deck.with_jokers(out);
+    }
+    if let Some(p) = high {
+        let [v] = p.values.as_slice() else {
+            cx.push(
+                Diag::error(codes::ARITY, p.values_span(), "`high` names one rank")
+                    .label("expected the first rank, e.g. `high: A`"),
+            );
+            return None;
+        };
+        let r = rank(&deck, v, cx)?;
+        if r != 0 {
+            cx.push(
+                Diag::error(
+                    codes::OUT_OF_RANGE,
+                    v.span,
+                    format!("`high` must name the first rank, `{}`", deck.ranks[0]),
+                )
+                .label(format!("`{}` is not the first rank", deck.ranks[r]))
+                .help("the first rank of `ranks` is the one that may also follow the last"),
+            );
+            return None;
+        }
+        if wrap {
+            let at = wrap_prop.map_or(p.key.span, |w| w.span);
+            cx.push(
+                Diag::error(codes::CONFLICT, p.span, "`high` and `wrap: yes` say different things")
+                    .label("runs may end with the first rank but not go round")
+                    .note(at, "runs go round the ranks here")
+                    .help("keep `wrap: yes` for runs that go round (Q K A 2), or `high` for runs that stop at it"),
+            );
+            return None;
+        }
+        deck = deck.with_high();
+    }
     match colours {
         None => Some(deck),
         Some(p) => {
@@ -152,6 +270,11 @@ pub fn rank(deck: &Deck, e: &Expr, cx: &mut Cx) -> Option<usize> {
             None
         }
     }
+}
+
+/// Resolves ranks written one by one or as ranges (`A..T`).
+fn ranks_of(deck: &Deck, es: &[Expr], cx: &mut Cx) -> Option<Vec<usize>> {
+    ranks(deck, es, cx)
 }
 
 /// Resolves ranks written one by one or as ranges (`A..T`).

@@ -19,6 +19,14 @@ pub struct Deck {
     pub values: Vec<i64>,
     /// Whether the last rank is followed by the first (K-A-2 runs).
     pub wrap: bool,
+    /// Whether the first rank also counts after the last one, without
+    /// wrapping: T-J-Q-K-A and A-2-3-4-5 are runs, Q-K-A-2 is not (`high:`).
+    pub high: bool,
+    /// Per rank: whether its cards are wild (`wild:`).
+    pub wild: Vec<bool>,
+    /// Extra wild cards beyond ranks x suits, by name (`jokers:`); card
+    /// numbers `ranks * suits + i`.
+    pub jokers: Vec<String>,
     /// Colour names, and the colour of each suit (empty: no colours).
     pub colours: Vec<String>,
     pub suit_colour: Vec<usize>,
@@ -50,7 +58,68 @@ impl Deck {
             }
         }
         let rank_of = (0..ranks.len() * suits.len()).map(|c| (c / suits.len().max(1)) as u8).collect();
-        Deck { ranks, suits, values, wrap, colours: Vec::new(), suit_colour: Vec::new(), short, long, rank_of }
+        let wild = vec![false; ranks.len()];
+        Deck {
+            ranks,
+            suits,
+            values,
+            wrap,
+            high: false,
+            wild,
+            jokers: Vec::new(),
+            colours: Vec::new(),
+            suit_colour: Vec::new(),
+            short,
+            long,
+            rank_of,
+        }
+    }
+
+    /// Makes the cards of these ranks wild.
+    pub fn with_wild(mut self, ranks: &[usize]) -> Deck {
+        for &r in ranks {
+            self.wild[r] = true;
+        }
+        self
+    }
+
+    /// Adds wild cards named `names` after the ranks x suits cards. The
+    /// caller checked that no name is already a card.
+    pub fn with_jokers(mut self, names: Vec<String>) -> Deck {
+        let first = self.ranks.len() * self.suits.len();
+        for (i, name) in names.iter().enumerate() {
+            let card = (first + i) as u16;
+            match name.as_bytes() {
+                [a, b] => self.short[(*a as usize) << 8 | *b as usize] = card,
+                _ => {
+                    self.long.insert(name.clone(), card);
+                }
+            }
+            self.rank_of.push(self.ranks.len().min(u8::MAX as usize) as u8);
+        }
+        self.jokers = names;
+        self
+    }
+
+    /// Lets the first rank also follow the last, without wrapping.
+    pub fn with_high(mut self) -> Deck {
+        self.high = true;
+        self
+    }
+
+    /// The number of cards that have a rank and a suit (jokers excluded).
+    pub fn ranked_size(&self) -> usize {
+        self.ranks.len() * self.suits.len()
+    }
+
+    /// Whether a card is wild: a joker, or a card of a wild rank.
+    pub fn is_wild(&self, card: Card) -> bool {
+        (card as usize) >= self.ranked_size() || self.wild[self.rank(card)]
+    }
+
+    /// Whether a card is one of the jokers.
+    pub fn is_joker(&self, card: Card) -> bool {
+        (card as usize) >= self.ranked_size()
     }
 
     /// Gives each suit a colour: `suit_colour[s]` indexes `colours`.
@@ -65,8 +134,9 @@ impl Deck {
         self.suit_colour.get(self.suit(card)).copied()
     }
 
+    /// Every card: ranks x suits, then the jokers.
     pub fn size(&self) -> usize {
-        self.ranks.len() * self.suits.len()
+        self.ranks.len() * self.suits.len() + self.jokers.len()
     }
 
     #[inline]
@@ -74,8 +144,13 @@ impl Deck {
         self.rank_of[card as usize] as usize
     }
 
+    /// The suit of a card (the suit count for a joker, which has none).
     pub fn suit(&self, card: Card) -> usize {
-        card as usize % self.suits.len()
+        if (card as usize) < self.ranked_size() {
+            card as usize % self.suits.len()
+        } else {
+            self.suits.len()
+        }
     }
 
     /// The card a token names (`TC`, `10S`, `13R`), if any.
@@ -86,7 +161,8 @@ impl Deck {
         }
     }
 
-    /// The rank after `rank`, if any (wrapping when the deck wraps).
+    /// The rank after `rank`, if any (wrapping when the deck wraps; `high`
+    /// is not wrapping: runs that use it are made in the exchange engine).
     pub fn next_rank(&self, rank: usize) -> Option<usize> {
         if rank + 1 < self.ranks.len() {
             Some(rank + 1)
@@ -99,6 +175,9 @@ impl Deck {
 
     /// The name of a card as the rule file writes it.
     pub fn card_name(&self, card: Card) -> String {
+        if self.is_joker(card) {
+            return self.jokers[card as usize - self.ranked_size()].clone();
+        }
         format!("{}{}", self.ranks[self.rank(card)], self.suits[self.suit(card)])
     }
 

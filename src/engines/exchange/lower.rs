@@ -1,21 +1,24 @@
 //! Lowering for the `exchange` engine (hands, exchanges, a combination
-//! table): the `play`, `combination`, `input` and `output` sections.
-//! See docs/language.md, "The exchange engine".
+//! table): the `deck`, `play`, `combination`, `input` and `output`
+//! sections. See docs/engines/exchange.md.
 
 use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
+use crate::engines::cards::lower::Extras;
 use crate::engines::cards::Deck;
-use crate::engines::exchange::{Exchange, ExchangeFields, ExchangeSpans, ExchangeSpec, Part, Prefer, Row, RowStats};
+use crate::engines::exchange::eval::MAX_SUITED_ROWS;
+use crate::engines::exchange::{Exchange, ExchangeSpans, ExchangeSpec, Lines, Part, Prefer, Row, RowStats, Shape};
 use crate::engines::Engine;
 use crate::game::Game;
 use crate::syntax::{BinOp, Expr, ExprKind, Section};
-use crate::template::{NoFields, OutputLine};
 
 use crate::engines::exchange::{MAX_HAND, MAX_PAYOUT, MAX_RANKS};
 
 const PREFER: [&str; 4] = ["fewer-cards", "more-cards", "leftmost", "rightmost"];
-const PARTS: [&str; 4] = ["run", "kind", "ranks", "any"];
+const PARTS: [&str; 7] = ["run", "kind", "ranks", "suited", "wild", "any", "+"];
+/// Most parts in one pattern.
+pub const MAX_PARTS: usize = 64;
 
 /// The exchange engine in the registry.
 pub const ENGINE: Engine = Engine {
@@ -32,9 +35,26 @@ fn lower_game(top: &Block, cx: &mut Cx) -> Option<Box<dyn Game>> {
     Some(Box::new(game))
 }
 
+/// Compiles a loaded rule file of this engine into an [`Exchange`], for
+/// library users who want its exact values and analyses (the errors of
+/// `check` when it does not compile).
+pub fn compile(loaded: &crate::load::Loaded) -> Result<Exchange, Vec<Diag>> {
+    let mut cx = Cx::new();
+    let top = Block::new(&loaded.items, "the rule file", crate::source::Span::new(0, 0, 0));
+    let rows = top.sections("combination");
+    let game = lower(&top, &mut cx).map(|(game, stats)| {
+        check_rows(&rows, &stats, &game, &mut cx);
+        game
+    });
+    match game {
+        Some(g) if !cx.has_errors() => Ok(g),
+        _ => Err(cx.diags.into_iter().filter(Diag::is_error).collect()),
+    }
+}
+
 /// Lowers the file into an [`Exchange`] game, with its row statistics.
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
-    let deck = crate::engines::cards::lower::lower(top, cx);
+    let deck = crate::engines::cards::lower::lower_with(top, cx, Extras { wild_cards: true });
     let play = top.require_section(cx, "play");
     let rows = top.sections("combination");
     let input = top.section(cx, "input");
@@ -62,8 +82,25 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
             prefer: span("prefer", &mut quiet),
         })
     };
-    let (hand, entry, cost, sizes, prefer) = play_section(play, &deck, cx)?;
+    let (hand, entry, cost, sizes, prefer, hand_span) = play_section(play, &deck, cx)?;
     let rows = combinations(&rows, &deck, hand, top, cx)?;
+    let suited = rows.iter().filter(|r| super::pattern::is_suited(&r.parts)).count();
+    if suited > MAX_SUITED_ROWS {
+        cx.push(Diag::error(
+            codes::TOO_LARGE,
+            top.head,
+            format!("{suited} combinations look at suits: the engine takes at most {MAX_SUITED_ROWS}"),
+        ));
+        return None;
+    }
+    if let Err(why) = Exchange::plan(&deck, hand, &sizes, &rows) {
+        cx.push(
+            Diag::error(codes::TOO_LARGE, hand_span, "the tables for this game would be too large")
+                .label(why.0)
+                .help("use a smaller hand, fewer cards, or fewer cards exchanged at once"),
+        );
+        return None;
+    }
     let terminator = match input {
         Some(s) => {
             let b = Block::of_section(s);
@@ -76,7 +113,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
         }
         None => "#".to_string(),
     };
-    let (stay, exchange) = output_section(output?, cx)?;
+    let lines = output_section(output?, cx)?;
     if cx.has_errors() {
         return None;
     }
@@ -84,7 +121,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
         rows: top.sections("combination").iter().map(|s| s.head).collect(),
         ..play_spans.unwrap_or_default()
     };
-    let spec = ExchangeSpec { deck, hand, entry, cost, sizes, prefer, rows, stay, exchange, terminator, spans };
+    let spec = ExchangeSpec { deck, hand, entry, cost, sizes, prefer, rows, lines, terminator, spans };
     let (game, stats) = Exchange::build(spec);
     Some((game, stats))
 }
@@ -96,10 +133,27 @@ fn check_rows(rows: &[&Section], stats: &RowStats, game: &Exchange, cx: &mut Cx)
             continue;
         }
         let name = &game.rows[i].name;
+        let row = &game.rows[i];
         let d = if stats.formable[i] == 0 {
+            let uses_wild = row.parts.iter().any(|p| matches!(p.shape, Shape::Wild(_)));
+            let help = if row.natural && uses_wild {
+                "a natural row takes no wild card, and `wild(n)` needs them: drop `natural: yes`".to_string()
+            } else {
+                format!(
+                    "a hand has {} cards; the deck has {} ranks of {} suits{}; check the pattern",
+                    game.hand,
+                    game.deck.ranks.len(),
+                    game.deck.suits.len(),
+                    if game.deck.wild.iter().any(|&w| w) || !game.deck.jokers.is_empty() {
+                        " and wild cards"
+                    } else {
+                        ""
+                    }
+                )
+            };
             Diag::error(codes::UNFORMABLE, s.head, format!("combination `{name}` can never be formed"))
                 .label("no hand forms this pattern")
-                .help(format!("a hand has {} cards of {} ranks; check the pattern", game.hand, game.deck.ranks.len()))
+                .help(help)
         } else {
             let by = stats.shadowed_by[i].map(|j| (rows[j].head, game.rows[j].name.clone()));
             let mut d = Diag::error(codes::SHADOWED, s.head, format!("combination `{name}` can never be the best one"))
@@ -130,7 +184,7 @@ fn check_rows(rows: &[&Section], stats: &RowStats, game: &Exchange, cx: &mut Cx)
     }
 }
 
-type Play = (usize, i64, i64, Vec<usize>, Vec<Prefer>);
+type Play = (usize, i64, i64, Vec<usize>, Vec<Prefer>, crate::source::Span);
 
 fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
     let b = Block::of_section(s);
@@ -141,18 +195,6 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
             cx.push(
                 Diag::error(codes::OUT_OF_RANGE, p.values_span(), format!("a hand of {n} cards is too large"))
                     .label(format!("at most {} here", MAX_HAND.min(deck.size()))),
-            );
-            return None;
-        }
-        if Exchange::table_size(deck.ranks.len(), n, n).is_none() {
-            cx.push(
-                Diag::error(
-                    codes::TOO_LARGE,
-                    p.values_span(),
-                    format!("the combination table for {n} cards of {} ranks is too large", deck.ranks.len()),
-                )
-                .label("the lookup tables must stay under 16 million entries")
-                .help("use a smaller hand or fewer ranks"),
             );
             return None;
         }
@@ -186,11 +228,31 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
                         );
                         return None;
                     }
+                    if a > z {
+                        cx.push(
+                            Diag::error(codes::EMPTY_RANGE, v.span, "this range of sizes is empty")
+                                .label("the first number is above the last"),
+                        );
+                        return None;
+                    }
                     sizes.extend(a..=z);
                 }
-                _ => sizes.push(cx.int_at_least(v, 0, "a number of cards (or a range `0..1`)")?),
+                _ => {
+                    let k = cx.int_at_least(v, 0, "a number of cards (or a range `0..1`)")?;
+                    if k > MAX_HAND as i64 {
+                        cx.push(
+                            Diag::error(codes::OUT_OF_RANGE, v.span, format!("cannot exchange {k} cards"))
+                                .label(format!("at most {MAX_HAND}")),
+                        );
+                        return None;
+                    }
+                    sizes.push(k);
+                }
             }
         }
+        // A size given twice is one size.
+        sizes.sort_unstable();
+        sizes.dedup();
         if sizes.is_empty() {
             cx.push(
                 Diag::error(codes::ARITY, p.key.span, "no exchange sizes given")
@@ -230,7 +292,7 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
         Some(out)
     });
     b.finish(cx);
-    let ((hand, _), (sizes, sp)) = (hand?, sizes?);
+    let ((hand, hand_prop), (sizes, sp)) = (hand?, sizes?);
     if let Some(&big) = sizes.iter().find(|&&k| k > hand) {
         cx.push(
             Diag::error(
@@ -242,7 +304,7 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
         );
         return None;
     }
-    Some((hand, entry?, cost?, sizes, prefer?))
+    Some((hand, entry?, cost?, sizes, prefer?, hand_prop.span))
 }
 
 fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &mut Cx) -> Option<Vec<Row>> {
@@ -279,6 +341,7 @@ fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &m
             let e = cx.one(p, "a pattern such as `run(3) + run(2)`")?;
             pattern(e, deck, hand, cx)
         });
+        let natural = b.prop(cx, "natural").and_then(|p| cx.flag(p)).unwrap_or(false);
         let pays = b.require(cx, "pays", "10").and_then(|p| {
             let e = cx.one(p, "a payout")?;
             let n = cx.int(e, "a payout (a whole number)")?;
@@ -301,7 +364,7 @@ fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &m
         });
         b.finish(cx);
         match (parts, pays) {
-            (Some(parts), Some(pays)) => out.push(Row { name: name.value.clone(), parts, pays }),
+            (Some(parts), Some(pays)) => out.push(Row { name: name.value.clone(), parts, pays, natural }),
             _ => ok = false,
         }
         let _ = i;
@@ -313,57 +376,184 @@ fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &m
     ok.then_some(out)
 }
 
-/// `run(3) + run(2)`, `kind(2)`, `ranks(T J Q K A)`, `any`.
+/// `run(3) + run(2)`, `kind(2)`, `kind(2, J Q K A)`, `ranks(T J Q K A)`,
+/// `suited(5)`, `suited(run(5))`, `wild(4)`, `any`. A sum is flattened
+/// without recursion, so a long chain of `+` cannot exhaust the stack.
 fn pattern(e: &Expr, deck: &Deck, hand: usize, cx: &mut Cx) -> Option<Vec<Part>> {
-    match &e.kind {
-        ExprKind::Binary(BinOp::Add, a, b) => {
-            let mut parts = pattern(a, deck, hand, cx)?;
-            parts.extend(pattern(b, deck, hand, cx)?);
-            Some(parts)
+    let _ = hand;
+    let mut terms = Vec::new();
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        match &x.kind {
+            ExprKind::Binary(BinOp::Add, a, b) => {
+                stack.push(b);
+                stack.push(a);
+            }
+            _ if terms.len() == MAX_PARTS => {
+                cx.push(
+                    Diag::error(codes::TOO_LARGE, x.span, format!("a pattern has at most {MAX_PARTS} parts"))
+                        .label(format!("part {} of the pattern", MAX_PARTS + 1))
+                        .help("the parts of a pattern use different cards of one hand"),
+                );
+                return None;
+            }
+            _ => terms.push(x),
         }
-        ExprKind::Word(w) if w == "any" => Some(Vec::new()),
-        ExprKind::Call(f, args) => match f.name.as_str() {
-            "run" | "kind" => {
-                let [n] = args.as_slice() else {
-                    cx.push(
-                        Diag::error(codes::ARITY, e.span, format!("`{}` takes one number", f.name))
-                            .label(format!("write `{}(3)`", f.name)),
-                    );
-                    return None;
-                };
-                let n = cx.int_at_least(n, 1, "a number of cards")? as usize;
-                Some(vec![if f.name == "run" { Part::Run(n) } else { Part::Kind(n) }])
-            }
-            "ranks" => {
-                let rs = crate::engines::cards::lower::ranks(deck, args, cx)?;
-                if rs.is_empty() {
-                    cx.push(Diag::error(codes::ARITY, e.span, "`ranks` needs at least one rank").label("no ranks"));
-                    return None;
-                }
-                Some(vec![Part::Ranks(rs)])
-            }
-            other => {
-                cx.unknown(f.span, "a pattern (`run`, `kind`, `ranks` or `any`)", other, PARTS);
-                None
-            }
-        },
+    }
+    if let [one] = terms.as_slice() {
+        if one.as_word() == Some("any") {
+            return Some(Vec::new());
+        }
+    }
+    let mut parts = Vec::new();
+    for t in terms {
+        if t.as_word() == Some("any") {
+            cx.push(
+                Diag::error(codes::TYPE, t.span, "`any` is a whole pattern")
+                    .label("not a part of a sum")
+                    .help("write `pattern: any` alone: it matches every hand"),
+            );
+            return None;
+        }
+        parts.push(part(t, deck, false, cx)?);
+    }
+    Some(parts)
+}
+
+/// One part: `run(n)`, `kind(n)`, `kind(n, ranks)`, `ranks(...)`,
+/// `suited(n)`, `suited(part)`, `wild(n)`.
+fn part(e: &Expr, deck: &Deck, in_suited: bool, cx: &mut Cx) -> Option<Part> {
+    const WHAT: &str = "a pattern (`run`, `kind`, `ranks`, `suited`, `wild` or `any`)";
+    let (f, args) = match &e.kind {
+        ExprKind::Call(f, args) => (f, args),
         ExprKind::Word(w) => {
-            cx.unknown(e.span, "a pattern (`run`, `kind`, `ranks` or `any`)", w, PARTS);
-            None
+            cx.unknown(e.span, WHAT, w, PARTS[..6].iter().copied());
+            return None;
         }
-        _ => {
-            let _ = hand;
-            cx.expected(e, "a pattern such as `run(3) + run(2)`")
+        _ => return cx.expected(e, "a pattern such as `run(3) + run(2)`"),
+    };
+    let count = |cx: &mut Cx, args: &[Expr]| -> Option<usize> {
+        let Some(n) = args.first() else {
+            cx.push(
+                Diag::error(codes::ARITY, e.span, format!("`{}` takes a number of cards", f.name))
+                    .label(format!("write `{}(3)`", f.name)),
+            );
+            return None;
+        };
+        let n = cx.int_at_least(n, 1, "a number of cards")?;
+        if n > MAX_HAND as i64 {
+            cx.push(
+                Diag::error(codes::OUT_OF_RANGE, args[0].span, format!("a part of {n} cards is larger than any hand"))
+                    .label(format!("at most {MAX_HAND}")),
+            );
+            return None;
+        }
+        Some(n as usize)
+    };
+    let only_count = |cx: &mut Cx| -> Option<usize> {
+        if args.len() > 1 {
+            cx.push(
+                Diag::error(
+                    codes::ARITY,
+                    args[1].span.to(args[args.len() - 1].span),
+                    format!("`{}` takes one number", f.name),
+                )
+                .label("unexpected values")
+                .help(format!("write `{}(3)`", f.name)),
+            );
+            return None;
+        }
+        count(cx, args)
+    };
+    match f.name.as_str() {
+        "run" => Some(Part::new(Shape::Run(only_count(cx)?), in_suited)),
+        "wild" => {
+            if in_suited {
+                cx.push(
+                    Diag::error(codes::TYPE, e.span, "wild cards have no suit to share")
+                        .label("`wild` inside `suited`")
+                        .help("write `wild(n)` beside the suited part: `suited(run(4)) + wild(1)`"),
+                );
+                return None;
+            }
+            if deck.wild.iter().all(|&w| !w) && deck.jokers.is_empty() {
+                cx.push(
+                    Diag::error(codes::UNFORMABLE, e.span, "the deck has no wild cards")
+                        .label("no card can form this part")
+                        .help("declare them in `deck`: `wild: 2` (ranks) or `jokers: JK` (extra cards)"),
+                );
+                return None;
+            }
+            Some(Part::new(Shape::Wild(only_count(cx)?), false))
+        }
+        "kind" => {
+            let n = count(cx, args)?;
+            let mask = if args.len() > 1 {
+                let rs = crate::engines::cards::lower::ranks(deck, &args[1..], cx)?;
+                rs.iter().fold(0u64, |m, &r| m | 1 << r)
+            } else {
+                u64::MAX >> (64 - deck.ranks.len())
+            };
+            Some(Part::new(Shape::Kind(n, mask), in_suited))
+        }
+        "ranks" => {
+            let rs = crate::engines::cards::lower::ranks(deck, args, cx)?;
+            if rs.is_empty() {
+                cx.push(Diag::error(codes::ARITY, e.span, "`ranks` needs at least one rank").label("no ranks"));
+                return None;
+            }
+            if rs.len() > MAX_HAND {
+                cx.push(
+                    Diag::error(codes::OUT_OF_RANGE, e.span, format!("`ranks` lists {} cards", rs.len()))
+                        .label(format!("a hand has at most {MAX_HAND}")),
+                );
+                return None;
+            }
+            // A multiset: `ranks(J J)` is two Jacks.
+            let mut counts: Vec<(usize, usize)> = Vec::new();
+            let mut sorted = rs.clone();
+            sorted.sort_unstable();
+            for r in sorted {
+                match counts.last_mut() {
+                    Some((x, m)) if *x == r => *m += 1,
+                    _ => counts.push((r, 1)),
+                }
+            }
+            Some(Part::new(Shape::Ranks(counts), in_suited))
+        }
+        "suited" => {
+            if in_suited {
+                cx.push(Diag::error(codes::TYPE, e.span, "`suited` inside `suited`").label("already of one suit"));
+                return None;
+            }
+            let [inner] = args.as_slice() else {
+                cx.push(
+                    Diag::error(codes::ARITY, e.span, "`suited` takes a number or one part")
+                        .label("write `suited(5)` or `suited(run(5))`"),
+                );
+                return None;
+            };
+            match &inner.kind {
+                ExprKind::Int(_) => Some(Part::new(Shape::Cards(count(cx, args)?), true)),
+                _ => part(inner, deck, true, cx),
+            }
+        }
+        other => {
+            cx.unknown(f.span, WHAT, other, PARTS[..6].iter().copied());
+            None
         }
     }
 }
-
-type Lines = (OutputLine<NoFields>, OutputLine<ExchangeFields<'static>>);
 
 fn output_section(s: &Section, cx: &mut Cx) -> Option<Lines> {
     let b = Block::of_section(s);
     let stay = b.require(cx, "stay", "\"Stay\"").and_then(|p| cx.template(p));
     let exchange = b.require(cx, "exchange", "\"Exchange {cards}\"").and_then(|p| cx.template(p));
+    let all = b.prop(cx, "exchange-all").map(|p| cx.template(p));
     b.finish(cx);
-    Some((stay?, exchange?))
+    let all = match all {
+        Some(t) => Some(t?),
+        None => None,
+    };
+    Some(Lines::new(stay?, exchange?, all))
 }

@@ -1,42 +1,109 @@
 //! The exchange engine: a hand is dealt from a deck; the player keeps it or
-//! exchanges some of its cards for random replacements from the rest of the
-//! deck, paying per card; a combination table pays the first row the final
-//! hand can form. The engine picks the choice with the highest expected
-//! earning, compared exactly, with the rule file's tie-break order.
+//! exchanges some of its cards for random replacements from the cards not
+//! dealt, paying per card; a combination table pays the first row the
+//! final hand forms. The engine picks the choice with the highest expected
+//! value, compared exactly, with the rule file's tie-break order.
 //!
-//! Loading compiles the combination table into small lookup tables: the
-//! paying row of every multiset of ranks, and for each exchange size k the
-//! row of every (kept multiset, k drawn ranks), so the expectation loop does
-//! one byte load and one multiply-add per possible draw.
+//! Layout:
+//! - `pattern.rs`: the parts of a pattern and the two matchers (by rank
+//!   counts, by cards and suits), wild cards included;
+//! - `eval.rs`: the paying row of a hand, fast (a table by rank key, the
+//!   suited rows tried only when they can come first);
+//! - `ranks.rs`: the rank-only path (no row looks at suits, no wild card):
+//!   totals over multisets of ranks, memo per multiset;
+//! - `hands.rs`: the card path: every hand tabulated, totals per set of
+//!   cards, classes of deals under suit symmetry;
+//! - `choice.rs`: the tie-break (`prefer:`) as a comparison of masks;
+//! - `analyze.rs`, `explain.rs`, `lower.rs`.
+//!
+//! Both paths value every choice of a deal by inclusion and exclusion over
+//! the discarded cards, from totals computed once: one pass over 2^hand
+//! numbers per deal, however many cards are drawn.
 
 mod analyze;
+mod choice;
+mod combi;
+pub mod eval;
 mod explain;
+mod hands;
 pub mod lower;
+pub mod pattern;
+mod ranks;
 pub mod schema;
 
 use std::cmp::Ordering;
-use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::OnceLock;
 
 use crate::engines::cards::{Card, Dealt, Deck};
 use crate::game::{records, Cases, Explanation, Game, Input, InputError, RunError, RunOptions};
 use crate::source::Span;
-use crate::template::{NoFields, OutputLine};
+use crate::template::{Fields, OutputLine};
 
-/// Largest lookup table accepted (entries of one table).
-pub const MAX_TABLE: usize = 1 << 24;
-/// Most ranks a deck may have for this engine.
-pub const MAX_RANKS: usize = 64;
+pub use choice::Preference;
+pub use eval::Eval;
+use eval::NONE;
+use hands::CardPath;
+pub use pattern::{Part, Shape};
+use ranks::{RankBox, RankPath};
+
 /// Largest hand.
 pub const MAX_HAND: usize = 16;
-/// Largest payout (payout sums stay far from overflow).
+/// Largest hand when suits or wild cards count (every hand is tabulated).
+pub const MAX_CARD_HAND: usize = 8;
+/// Most ranks a deck may have for this engine.
+pub const MAX_RANKS: usize = 64;
+/// Largest payout.
 pub const MAX_PAYOUT: i64 = 1_000_000_000;
+/// Most hands tabulated on the card path, and most rank multisets on the
+/// rank path.
+pub const MAX_HANDS: u128 = 1 << 24;
+/// Most steps of table building (rows tried on rank multisets, totals).
+pub const MAX_WORK: u128 = 1 << 28;
+/// Sums of payouts over every hand must stay below this (exact integers).
+pub const MAX_SUM: u128 = 1 << 62;
 
 crate::fields! {
-    /// The fields of the `exchange` line: the discarded cards as written,
-    /// and how many.
-    pub struct ExchangeFields<'a> {
+    /// The fields of the output lines: the exchanged cards as written and
+    /// how many, and the kept cards as written.
+    pub struct HoldFields<'a> {
         "cards" cards: &'a [&'a str],
         "count" count: i64,
+        "kept" kept: &'a [&'a str],
+    }
+}
+
+/// The output lines: keeping every card, exchanging some, exchanging all.
+#[derive(Debug, Clone)]
+pub struct Lines {
+    pub stay: OutputLine<HoldFields<'static>>,
+    pub exchange: OutputLine<HoldFields<'static>>,
+    /// `exchange-all`; the `exchange` line when absent.
+    pub all: Option<OutputLine<HoldFields<'static>>>,
+    /// Whether each line (stay, exchange, all) names no field, and
+    /// whether it names the kept cards.
+    literal: [bool; 3],
+    kept: [bool; 3],
+}
+
+impl Lines {
+    pub fn new(
+        stay: OutputLine<HoldFields<'static>>,
+        exchange: OutputLine<HoldFields<'static>>,
+        all: Option<OutputLine<HoldFields<'static>>>,
+    ) -> Lines {
+        let lit = |l: &OutputLine<HoldFields<'static>>| {
+            l.template.parts.iter().all(|p| matches!(p, crate::template::Part::Lit(_)))
+        };
+        let literal = [lit(&stay), lit(&exchange), all.as_ref().map_or(lit(&exchange), lit)];
+        let kept_at = HoldFields::NAMES.iter().position(|&n| n == "kept");
+        let uses = |l: &OutputLine<HoldFields<'static>>| {
+            l.template
+                .parts
+                .iter()
+                .any(|p| matches!(p, crate::template::Part::Field { index, .. } if Some(*index) == kept_at))
+        };
+        let kept = [uses(&stay), uses(&exchange), all.as_ref().map_or(uses(&exchange), uses)];
+        Lines { stay, exchange, all, literal, kept }
     }
 }
 
@@ -69,6 +136,19 @@ impl Deal {
     }
 }
 
+/// Reused buffers of one run.
+#[derive(Debug)]
+pub struct Scratch {
+    sums: Vec<i64>,
+    idx: Vec<u32>,
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch { sums: vec![0; 1 << MAX_CARD_HAND], idx: vec![0; 1 << MAX_CARD_HAND] }
+    }
+}
+
 impl Game for Exchange {
     fn run(&self, input: &mut Input, out: &mut crate::game::Output, opts: &RunOptions) -> Result<(), RunError> {
         crate::game::run_cases(self, input, out, opts)
@@ -86,14 +166,14 @@ impl Game for Exchange {
 impl Cases for Exchange {
     type Case = Deal;
     type Reader = Dealt;
-    type Scratch = ();
+    type Scratch = Scratch;
 
     fn read(&self, input: &mut Input, dealt: &mut Dealt, deal: &mut Deal) -> Result<bool, InputError> {
         self.read_deal(input, dealt, deal)
     }
 
-    fn solve(&self, deal: &Deal, _: &mut (), _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {
-        let mask = self.best(&deal.cards);
+    fn solve(&self, deal: &Deal, scratch: &mut Scratch, _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {
+        let mask = self.best_with(&deal.cards, scratch);
         self.render(out, mask, deal);
         Ok(())
     }
@@ -101,24 +181,12 @@ impl Cases for Exchange {
     fn explain(
         &self,
         deal: &Deal,
-        _: &mut (),
+        _: &mut Scratch,
         _: &RunOptions,
         each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
     ) -> Result<(), RunError> {
         each(self.explain_deal(deal))
     }
-}
-
-/// One component of a combination's pattern. Components of one pattern use
-/// different cards.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Part {
-    /// `run(n)`: n cards of consecutive distinct ranks.
-    Run(usize),
-    /// `kind(n)`: n cards of one rank.
-    Kind(usize),
-    /// `ranks(a b c)`: one card of each of these ranks.
-    Ranks(Vec<usize>),
 }
 
 /// A row of the combination table.
@@ -128,6 +196,14 @@ pub struct Row {
     /// Empty: the row matches every hand (`any`).
     pub parts: Vec<Part>,
     pub pays: i64,
+    /// `natural: yes`: wild cards do not stand in for this row.
+    pub natural: bool,
+}
+
+impl Row {
+    pub fn new(name: &str, parts: Vec<Part>, pays: i64) -> Row {
+        Row { name: name.to_string(), parts, pays, natural: false }
+    }
 }
 
 /// The order in which equally good choices are preferred.
@@ -142,127 +218,14 @@ pub enum Prefer {
 /// How often each row is the paying one over all possible hands.
 #[derive(Debug, Clone)]
 pub struct RowStats {
-    /// Hands (rank multisets) for which the row is the first that matches.
-    pub best: Vec<u64>,
-    /// Hands that match the row at all.
-    pub formable: Vec<u64>,
+    /// Hands for which the row is the first that matches.
+    pub best: Vec<u128>,
+    /// Not 0 when some hand matches the row (a count of the hands up to
+    /// the first one that does).
+    pub formable: Vec<u128>,
     /// For a row that is never best but formable: the row above that takes
     /// its hands most often.
     pub shadowed_by: Vec<Option<usize>>,
-}
-
-/// A deal's ranks in sorted order, where each input position went, and
-/// how many cards of each rank are left in the deck.
-struct SortedHand {
-    ranks: [u8; MAX_HAND],
-    /// `slot[input position]` = position in `ranks`.
-    slot: [u8; MAX_HAND],
-    len: usize,
-    multiset: usize,
-}
-
-impl SortedHand {
-    /// A discard mask over input positions, as a mask over sorted positions.
-    #[inline]
-    fn to_sorted(&self, mask: u32) -> u32 {
-        let mut m = mask;
-        let mut out = 0;
-        while m != 0 {
-            let p = m.trailing_zeros() as usize;
-            out |= 1 << self.slot[p];
-            m &= m - 1;
-        }
-        out
-    }
-}
-
-/// Hands up to this size keep their optimal choices per rank multiset.
-pub const MEMO_HAND: usize = 6;
-
-/// One multiset of drawn ranks: its offset in a draw table (rank j of the
-/// draw at digit j) and each rank with its multiplicity.
-#[derive(Debug, Clone)]
-struct Draw {
-    offset: usize,
-    counts: Vec<(usize, usize)>,
-}
-
-/// Multisets of ranks are numbered by the combinatorial number system: a
-/// sorted list a0 <= a1 <= ... maps to sum C(a_i + i, i + 1).
-#[derive(Debug, Clone)]
-struct Ranker {
-    /// `c[n][k]` = C(n, k).
-    c: Vec<Vec<usize>>,
-    /// `term[i * ranks + a]` = C(a + i, i + 1): one flat load per element.
-    term: Vec<usize>,
-    ranks: usize,
-}
-
-impl Ranker {
-    fn new(n: usize, k: usize) -> Ranker {
-        let mut c = vec![vec![0usize; k + 2]; n + k + 2];
-        for i in 0..c.len() {
-            c[i][0] = 1;
-            for j in 1..=(k + 1).min(i) {
-                c[i][j] = c[i - 1][j - 1].saturating_add(c[i - 1][j]);
-            }
-        }
-        let term = (0..k.max(1)).flat_map(|i| (0..n).map(move |a| (i, a))).map(|(i, a)| c[a + i][i + 1]).collect();
-        Ranker { c, term, ranks: n }
-    }
-
-    /// The number of multisets of `k` elements of `n` ranks.
-    fn count(&self, n: usize, k: usize) -> usize {
-        if k == 0 {
-            1
-        } else {
-            self.c[n + k - 1][k]
-        }
-    }
-
-    #[inline]
-    fn rank(&self, sorted: &[usize]) -> usize {
-        sorted.iter().enumerate().map(|(i, &a)| self.term[i * self.ranks + a]).sum()
-    }
-
-    #[inline]
-    fn rank_u8(&self, sorted: &[u8]) -> usize {
-        sorted.iter().enumerate().map(|(i, &a)| self.term[i * self.ranks + a as usize]).sum()
-    }
-}
-
-#[derive(Debug)]
-pub struct Exchange {
-    pub deck: Deck,
-    pub hand: usize,
-    pub entry: i64,
-    pub cost: i64,
-    pub rows: Vec<Row>,
-    ranker: Ranker,
-    /// Paying row of every hand, by multiset rank (u8::MAX: impossible).
-    full: Vec<u8>,
-    /// Per exchange size k: the payout by (rank of the kept multiset) *
-    /// ranks^k + (drawn ranks as base-`ranks` digits); 0 where impossible.
-    by_k: Vec<Vec<i32>>,
-    /// ranks^k.
-    draw_span: Vec<usize>,
-    /// Choices (discard position masks) in preference order.
-    choices: Vec<u32>,
-    /// Allowed exchange sizes.
-    sizes: Vec<usize>,
-    /// Per rank multiset: the optimal sorted discard masks (0: not yet known).
-    memo: Vec<AtomicU64>,
-    /// Draw multisets per exchange size.
-    draws: Vec<Vec<Draw>>,
-    /// Payout of each row, indexed by the tables' row bytes.
-    pays: [i64; 256],
-    /// `binom[n][m]` = C(n, m) for n up to the suit count.
-    binom: Vec<Vec<i64>>,
-    pub stay: OutputLine<NoFields>,
-    pub exchange: OutputLine<ExchangeFields<'static>>,
-    pub terminator: String,
-    /// Where the rules that decide are written (for explanations).
-    pub spans: ExchangeSpans,
 }
 
 /// Where each deciding rule is written in the rule file.
@@ -285,359 +248,585 @@ pub struct ExchangeSpec {
     pub sizes: Vec<usize>,
     pub prefer: Vec<Prefer>,
     pub rows: Vec<Row>,
-    pub stay: OutputLine<NoFields>,
-    pub exchange: OutputLine<ExchangeFields<'static>>,
+    pub lines: Lines,
     pub terminator: String,
     pub spans: ExchangeSpans,
 }
 
-impl Exchange {
-    /// Entries of the largest table a hand of `hand` cards over `ranks`
-    /// ranks with exchanges of up to `max_k` cards needs, if it is allowed.
-    pub fn table_size(ranks: usize, hand: usize, max_k: usize) -> Option<usize> {
-        if ranks == 0 || ranks > MAX_RANKS {
+/// How the engine counts: by rank multisets or by cards.
+#[derive(Debug)]
+enum Path {
+    Ranks(RankPath),
+    /// Built on first use (`check` does not need it), with the optimal
+    /// choices of the classes of deals seen.
+    Cards(OnceLock<CardPath>, Option<hands::ClassMemo>),
+}
+
+#[derive(Debug)]
+pub struct Exchange {
+    pub deck: Deck,
+    pub hand: usize,
+    pub entry: i64,
+    pub cost: i64,
+    pub rows: Vec<Row>,
+    /// Allowed exchange sizes, increasing, without repeats.
+    pub sizes: Vec<usize>,
+    /// Bit k: exchanging k cards is allowed.
+    allowed: u32,
+    /// The fewest cards kept.
+    min_kept: usize,
+    pub preference: Preference,
+    pub eval: Eval,
+    path: Path,
+    /// Payout of each row, indexed by the tables' row bytes (`NONE`: 0).
+    pays: [i64; 256],
+    /// C(cards not dealt, k).
+    ways: [i64; MAX_HAND + 1],
+    pub lines: Lines,
+    pub terminator: String,
+    /// Where the rules that decide are written (for explanations).
+    pub spans: ExchangeSpans,
+    /// Row counts for explanations and analyses, built on first use.
+    row_tables: OnceLock<Option<analyze::RowTables>>,
+    /// Values on a common denominator, when it is small enough: choices
+    /// then compare as plain integers.
+    scores: Option<Scores>,
+}
+
+/// `sum / ways_k - cost_k` times the common denominator L of the ways:
+/// `sum * scale[k] - offset[k]`, in 64 bits.
+#[derive(Debug, Clone)]
+struct Scores {
+    scale: [i64; MAX_HAND + 1],
+    offset: [i64; MAX_HAND + 1],
+}
+
+impl Scores {
+    /// None when L * (largest payout + largest cost) might pass 2^62.
+    fn new(ways: &[i64; MAX_HAND + 1], allowed: u32, entry: i64, cost: i64, max_pay: i64) -> Option<Scores> {
+        let mut l: u128 = 1;
+        for (k, &w) in ways.iter().enumerate() {
+            if allowed >> k & 1 == 1 {
+                let w = w.max(1) as u128;
+                let (mut a, mut b) = (l, w);
+                while b != 0 {
+                    (a, b) = (b, a % b);
+                }
+                l = (l / a).checked_mul(w)?;
+                if l > 1 << 62 {
+                    return None;
+                }
+            }
+        }
+        let most_cost = entry as u128 + cost as u128 * MAX_HAND as u128;
+        if l.checked_mul(max_pay as u128 + most_cost)? > 1 << 62 {
             return None;
         }
-        let ranker = Ranker::new(ranks, hand);
-        (0..=max_k.min(hand))
-            .map(|k| ranker.count(ranks, hand - k).checked_mul(ranks.checked_pow(k as u32)?))
-            .try_fold(0usize, |m, n| n.map(|n| m.max(n)))
-            .filter(|&n| n <= MAX_TABLE)
+        let mut s = Scores { scale: [0; MAX_HAND + 1], offset: [0; MAX_HAND + 1] };
+        for (k, &w) in ways.iter().enumerate() {
+            if allowed >> k & 1 == 1 {
+                s.scale[k] = (l / w.max(1) as u128) as i64;
+                s.offset[k] = ((entry as u128 + cost as u128 * k as u128) * l) as i64;
+            }
+        }
+        Some(s)
+    }
+}
+
+/// Why a configuration is too large for the engine: the message names the
+/// limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooLarge(pub String);
+
+/// The number of cards not dealt.
+fn remaining(deck: &Deck, hand: usize) -> usize {
+    deck.size() - hand
+}
+
+impl Exchange {
+    /// Checks that the tables for this configuration stay within the
+    /// engine's limits (so that building them takes bounded time and
+    /// memory and every sum fits exactly): returns whether the card path
+    /// is used.
+    pub fn plan(deck: &Deck, hand: usize, sizes: &[usize], rows: &[Row]) -> Result<bool, TooLarge> {
+        let n = deck.size();
+        let nr = deck.ranks.len();
+        let max_pay = rows.iter().map(|r| r.pays).max().unwrap_or(0).max(1) as u128;
+        let most_hands = (0..=hand).map(|j| combi::binom(n as u64, j as u64)).max().unwrap_or(1);
+        if most_hands.saturating_mul(max_pay) > MAX_SUM {
+            return Err(TooLarge(format!(
+                "{n} cards make up to {most_hands} sets of at most {hand} cards; times the largest payout {max_pay}, \
+                 the exact sums would pass 2^62, the engine's limit"
+            )));
+        }
+        let min_kept = hand - sizes.iter().copied().max().unwrap_or(0);
+        let cards = Eval::needs_cards(deck, rows);
+        let symbols = Eval::symbols(deck);
+        let keys = combi::multisets(symbols, hand);
+        if keys > MAX_HANDS {
+            return Err(TooLarge(format!(
+                "{keys} multisets of {hand} ranks of {symbols} to tabulate: the engine's limit is 2^24"
+            )));
+        }
+        if keys.saturating_mul(rows.len() as u128 + 1) > MAX_WORK {
+            return Err(TooLarge(format!(
+                "{keys} multisets of ranks times {} rows to try: the engine's limit is 2^28 steps",
+                rows.len()
+            )));
+        }
+        if !cards {
+            let work: u128 = (min_kept..hand).map(|k| combi::multisets(nr, k) * nr as u128).sum();
+            if work > MAX_WORK {
+                return Err(TooLarge(format!(
+                    "keeping as few as {min_kept} of {hand} cards over {nr} ranks needs {work} steps of tables: \
+                     the engine's limit is 2^28"
+                )));
+            }
+            return Ok(false);
+        }
+        if hand > MAX_CARD_HAND {
+            return Err(TooLarge(format!(
+                "with suits or wild cards the engine tabulates every hand: at most {MAX_CARD_HAND} cards, not {hand}"
+            )));
+        }
+        let hands = combi::binom(n as u64, hand as u64);
+        if hands > MAX_HANDS {
+            return Err(TooLarge(format!(
+                "with suits or wild cards every hand is tabulated: {hands} hands of {hand} of {n} cards, \
+                 over the engine's limit of 2^24"
+            )));
+        }
+        let work: u128 = (min_kept..hand).map(|k| combi::binom(n as u64, k as u64) * n as u128).sum();
+        if work > MAX_WORK {
+            return Err(TooLarge(format!(
+                "keeping as few as {min_kept} of {hand} cards of {n} needs {work} steps of tables: \
+                 the engine's limit is 2^28"
+            )));
+        }
+        Ok(true)
     }
 
-    /// Compiles the tables. The caller checked [`Exchange::table_size`].
+    /// Compiles the tables. The caller checked [`Exchange::plan`].
     pub fn build(spec: ExchangeSpec) -> (Exchange, RowStats) {
-        let r = spec.deck.ranks.len();
         let h = spec.hand;
-        let suits = spec.deck.suits.len();
-        let ranker = Ranker::new(r, h);
-        let n_rows = spec.rows.len();
-        let mut stats = RowStats { best: vec![0; n_rows], formable: vec![0; n_rows], shadowed_by: vec![None; n_rows] };
-        let mut taker = vec![vec![0u64; n_rows]; n_rows];
-        let mut full = vec![u8::MAX; ranker.count(r, h)];
-        let mut counts = vec![0u8; r];
-        let mut scratch = vec![0u8; r];
-        let mut sorted = Vec::with_capacity(h);
-        let all_parts: Vec<&[Part]> = spec.rows.iter().map(|r| r.parts.as_slice()).collect();
-        let matcher = Matcher::new(&spec.deck, &all_parts);
-        for_each_multiset(&mut counts, 0, h, suits.min(h), &mut |counts| {
-            let mut best = None;
-            scratch.copy_from_slice(counts);
-            let present = counts.iter().enumerate().fold(0u64, |m, (r, &c)| if c > 0 { m | 1 << r } else { m });
-            for (i, row) in spec.rows.iter().enumerate() {
-                if matcher.matches_in(&mut scratch, present, &row.parts) {
-                    stats.formable[i] += 1;
-                    match best {
-                        None => {
-                            best = Some(i);
-                            stats.best[i] += 1;
-                        }
-                        Some(b) => taker[i][b] += 1,
-                    }
-                }
-            }
-            sorted.clear();
-            for (rank, &c) in counts.iter().enumerate() {
-                sorted.extend(std::iter::repeat_n(rank, c as usize));
-            }
-            full[ranker.rank(&sorted)] = best.map_or(u8::MAX, |b| b as u8);
-        });
-        for (i, takers) in taker.iter().enumerate() {
-            if stats.best[i] == 0 && stats.formable[i] > 0 {
-                stats.shadowed_by[i] = (0..i).max_by_key(|&j| takers[j]);
-            }
-        }
-
-        let max_k = spec.sizes.iter().copied().max().unwrap_or(0);
-        let mut by_k = vec![Vec::new(); max_k + 1];
-        let mut draw_span = vec![1usize; max_k + 1];
-        for k in 1..=max_k {
-            draw_span[k] = r.pow(k as u32);
-            if !spec.sizes.contains(&k) {
-                continue;
-            }
-            let mut table = vec![0i32; ranker.count(r, h - k) * draw_span[k]];
-            let mut merged = Vec::with_capacity(h);
-            for kept in multisets(r, h - k, suits) {
-                let base = ranker.rank(&kept) * draw_span[k];
-                for d in 0..draw_span[k] {
-                    merged.clear();
-                    merged.extend_from_slice(&kept);
-                    let mut x = d;
-                    for _ in 0..k {
-                        merged.push(x % r);
-                        x /= r;
-                    }
-                    merged.sort_unstable();
-                    let too_many = merged.windows(suits + 1).any(|w| w[0] == w[suits]);
-                    let row = full[ranker.rank(&merged)];
-                    if !too_many && row != u8::MAX {
-                        table[base + d] = spec.rows[row as usize].pays as i32;
-                    }
-                }
-            }
-            by_k[k] = table;
-        }
-
-        let choices = choice_order(h, &spec.sizes, &spec.prefer);
-        let memo = if h <= MEMO_HAND { (0..full.len()).map(|_| AtomicU64::new(0)).collect() } else { Vec::new() };
-        let draws = (0..=max_k)
-            .map(|k| {
-                multisets(r, k, suits)
-                    .into_iter()
-                    .map(|ranks| {
-                        let offset = ranks.iter().rev().fold(0, |acc, &x| acc * r + x);
-                        let mut counts: Vec<(usize, usize)> = Vec::new();
-                        for &x in &ranks {
-                            match counts.last_mut() {
-                                Some((y, m)) if *y == x => *m += 1,
-                                _ => counts.push((x, 1)),
-                            }
-                        }
-                        Draw { offset, counts }
-                    })
-                    .collect()
-            })
-            .collect();
-        let binom_table =
-            (0..=suits as i64).map(|n| (0..=max_k.max(1) as i64).map(|m| binom(n, m)).collect()).collect();
+        let mut sizes = spec.sizes.clone();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let allowed = sizes.iter().fold(0u32, |a, &k| a | 1 << k);
+        let min_kept = h - sizes.last().copied().unwrap_or(0);
+        let eval = Eval::new(&spec.deck, h, &spec.rows);
         let mut pays = [0i64; 256];
         for (i, row) in spec.rows.iter().enumerate().take(255) {
             pays[i] = row.pays;
         }
+        let left = remaining(&spec.deck, h) as u64;
+        let mut ways = [0i64; MAX_HAND + 1];
+        for (k, w) in ways.iter_mut().enumerate() {
+            *w = combi::binom(left, k as u64).min(i64::MAX as u128) as i64;
+        }
+        let cards = Eval::needs_cards(&spec.deck, &spec.rows);
+        let stats = if cards {
+            card_stats(&eval, &spec.deck, h, spec.rows.len())
+        } else {
+            rank_stats(&eval, &spec.deck, h, spec.rows.len())
+        };
+        let path = if cards {
+            Path::Cards(OnceLock::new(), hands::ClassMemo::new(&spec.deck, h))
+        } else {
+            Path::Ranks(RankPath::new(&eval, spec.deck.suits.len(), h, min_kept, &pays))
+        };
         let ex = Exchange {
             deck: spec.deck,
             hand: h,
             entry: spec.entry,
             cost: spec.cost,
             rows: spec.rows,
-            ranker,
-            full,
-            by_k,
-            draw_span,
-            choices,
-            sizes: spec.sizes,
-            memo,
-            draws,
+            sizes,
+            allowed,
+            min_kept,
+            preference: Preference::new(&spec.prefer),
+            eval,
+            path,
             pays,
-            binom: binom_table,
-            stay: spec.stay,
-            exchange: spec.exchange,
+            ways,
+            lines: spec.lines,
             terminator: spec.terminator,
             spans: spec.spans,
+            row_tables: OnceLock::new(),
+            scores: None,
         };
+        let max_pay = ex.rows.iter().map(|r| r.pays).max().unwrap_or(0);
+        let mut ex = ex;
+        ex.scores = Scores::new(&ex.ways, ex.allowed, ex.entry, ex.cost, max_pay);
         (ex, stats)
     }
 
-    /// The paying row of a hand of ranks (in any order).
-    pub fn row_of_ranks(&self, ranks: &[usize]) -> usize {
-        let mut sorted = ranks.to_vec();
-        sorted.sort_unstable();
-        self.full[self.ranker.rank(&sorted)] as usize
+    /// Whether suits or wild cards count (every hand is tabulated).
+    pub fn by_cards(&self) -> bool {
+        matches!(self.path, Path::Cards(..))
     }
 
-    /// Evaluates one deal: the best choice (a discard mask over input
-    /// positions, 0 = stay) and the value of every choice, in preference
-    /// order (for explanations; the run loop uses [`Exchange::best`]).
-    pub fn decide(&self, cards: &[Card]) -> (u32, Vec<Value>) {
-        let hand = self.sort_hand(cards);
-        let mut best: Option<Value> = None;
-        let mut best_mask = 0;
-        let mut all = Vec::with_capacity(self.choices.len());
-        for &mask in &self.choices {
-            let value = self.value_of(&hand, hand.to_sorted(mask));
-            if best.is_none_or(|b| value > b) {
-                best = Some(value);
-                best_mask = mask;
-            }
-            all.push(value);
+    fn card_path(&self) -> Option<&CardPath> {
+        match &self.path {
+            Path::Cards(cell, _) => Some(
+                cell.get_or_init(|| CardPath::new(&self.eval, self.deck.size(), self.hand, self.min_kept, &self.pays)),
+            ),
+            Path::Ranks(_) => None,
         }
-        (best_mask, all)
+    }
+
+    /// The value of exchanging `k` cards with payout sum `sum` over the draws.
+    #[inline]
+    fn value(&self, sum: i64, k: usize) -> Value {
+        Value { sum, ways: self.ways[k], cost: self.entry + self.cost * k as i64 }
+    }
+
+    /// The paying row of a whole hand (in any order), if it forms one.
+    pub fn row_of(&self, cards: &[Card]) -> Option<usize> {
+        let row = if let Some(path) = self.card_path() {
+            let mut sorted = cards.to_vec();
+            sorted.sort_unstable();
+            path.row(&sorted)
+        } else {
+            let ranks: Vec<u8> = cards.iter().map(|&c| self.deck.rank(c) as u8).collect();
+            ranks::row_of_ranks(&self.eval, &ranks)
+        };
+        (row != NONE).then_some(row as usize)
+    }
+
+    /// Every distinct choice of a deal (a discard mask over input
+    /// positions) with its exact value, in preference order. Choices that
+    /// keep the same ranks are one choice on the rank path.
+    pub fn options(&self, cards: &[Card]) -> Vec<(u32, Value)> {
+        let mut out = Vec::new();
+        let mut scratch = Scratch::default();
+        self.for_each_option(cards, &mut scratch, &mut |mask, v| out.push((mask, v)));
+        out.sort_by(|a, b| self.preference.cmp(a.0, b.0));
+        out
+    }
+
+    /// The best choice and every option, in preference order.
+    pub fn decide(&self, cards: &[Card]) -> (u32, Vec<(u32, Value)>) {
+        let options = self.options(cards);
+        let mut best: Option<(u32, Value)> = None;
+        for &(m, v) in &options {
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((m, v));
+            }
+        }
+        (best.map_or(0, |b| b.0), options)
+    }
+
+    fn for_each_option(&self, cards: &[Card], scratch: &mut Scratch, f: &mut dyn FnMut(u32, Value)) {
+        let h = cards.len();
+        match &self.path {
+            Path::Ranks(path) => {
+                let ranks: Vec<u8> = cards.iter().map(|&c| self.deck.rank(c) as u8).collect();
+                let b = RankBox::of(&self.eval, &ranks);
+                path.sums(&self.eval, &b, h, self.min_kept, &self.pays, &mut scratch.sums);
+                let mut digits = [0u8; MAX_HAND];
+                for x in 0..b.size {
+                    let k = h - b.digits(x, &mut digits);
+                    if self.allowed >> k & 1 == 1 {
+                        f(b.discard_mask(x, self.preference.leftmost()), self.value(scratch.sums[x], k));
+                    }
+                }
+            }
+            Path::Cards(..) => {
+                let path = self.card_path().expect("card path");
+                let (sorted, pos) = sort_cards(cards);
+                scratch.sums.resize(1 << MAX_CARD_HAND, 0);
+                scratch.idx.resize(1 << MAX_CARD_HAND, 0);
+                path.sums(&sorted[..h], self.min_kept, &self.pays, &mut scratch.sums, &mut scratch.idx);
+                let full = (1usize << h) - 1;
+                for kept in 0..=full {
+                    let k = h - kept.count_ones() as usize;
+                    if self.allowed >> k & 1 == 1 {
+                        f(to_input(full ^ kept, &pos), self.value(scratch.sums[kept], k));
+                    }
+                }
+            }
+        }
     }
 
     /// The best choice for a deal (a discard mask over input positions).
-    /// The optimal choices of a rank multiset are computed once and kept
-    /// as a bit set over discard masks of the sorted hand.
     pub fn best(&self, cards: &[Card]) -> u32 {
-        let hand = self.sort_hand(cards);
-        if self.memo.is_empty() {
-            return self.decide(cards).0;
-        }
-        let slot = &self.memo[hand.multiset];
-        let mut optimal = slot.load(AtomicOrdering::Relaxed);
-        if optimal == 0 {
-            optimal = self.optimal_set(&hand);
-            slot.store(optimal, AtomicOrdering::Relaxed);
-        }
-        for &mask in &self.choices {
-            if optimal >> hand.to_sorted(mask) & 1 == 1 {
-                return mask;
+        self.best_with(cards, &mut Scratch::default())
+    }
+
+    fn best_with(&self, cards: &[Card], scratch: &mut Scratch) -> u32 {
+        let h = cards.len();
+        match &self.path {
+            Path::Ranks(path) => {
+                let mut ranks = [0u8; MAX_HAND];
+                for (r, &c) in ranks.iter_mut().zip(cards) {
+                    *r = self.deck.rank(c) as u8;
+                }
+                let mut b = RankBox::sorted(&self.eval, &ranks[..h]);
+                if let Some(optimal) = path.remembered(b.key) {
+                    return self.pick(optimal, |m| b.input_mask(m as u32));
+                }
+                b.blocks();
+                let leftmost = self.preference.leftmost();
+                if self.min_kept + 1 >= h {
+                    return self.one_card_best(path, &b, leftmost);
+                }
+                path.sums(&self.eval, &b, h, self.min_kept, &self.pays, &mut scratch.sums);
+                // The optimal points (digits counted like an odometer).
+                let mut digits = [0u8; MAX_HAND];
+                let mut kept = 0usize;
+                let mut best: Option<Value> = None;
+                let mut optimal: Vec<usize> = Vec::new();
+                for x in 0..b.size {
+                    if x > 0 {
+                        let mut i = 0;
+                        while digits[i] == b.counts[i] {
+                            kept -= digits[i] as usize;
+                            digits[i] = 0;
+                            i += 1;
+                        }
+                        digits[i] += 1;
+                        kept += 1;
+                    }
+                    let k = h - kept;
+                    if self.allowed >> k & 1 == 0 {
+                        continue;
+                    }
+                    let v = self.value(scratch.sums[x], k);
+                    match best.map_or(Ordering::Greater, |b| v.cmp(&b)) {
+                        Ordering::Greater => {
+                            best = Some(v);
+                            optimal.clear();
+                            optimal.push(x);
+                        }
+                        Ordering::Equal => optimal.push(x),
+                        Ordering::Less => {}
+                    }
+                }
+                let sorted: Vec<u32> = optimal.iter().map(|&x| b.sorted_discard(x, leftmost)).collect();
+                if path.memo_enabled() {
+                    path.remember(b.key, sorted.iter().fold(0u64, |m, &d| m | 1 << d));
+                }
+                self.pick_among(sorted.iter().map(|&d| b.input_mask(d)))
+            }
+            Path::Cards(_, Some(memo)) => {
+                let path = self.card_path().expect("card path");
+                let canon = memo.canonical(cards);
+                let full = (1usize << h) - 1;
+                let optimal = match memo.get(canon.key) {
+                    Some(o) => o,
+                    None => {
+                        let o = self.optimal_kept(path, &canon.sorted[..h], scratch);
+                        memo.put(canon.key, o);
+                        o
+                    }
+                };
+                let mut bits = optimal;
+                let mut choice: Option<u32> = None;
+                while bits != 0 {
+                    let kept = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let m = to_input(full ^ kept, &canon.pos);
+                    if choice.is_none_or(|c| self.preference.cmp(m, c) == Ordering::Less) {
+                        choice = Some(m);
+                    }
+                }
+                choice.unwrap_or(0)
+            }
+            Path::Cards(_, None) => {
+                let path = self.card_path().expect("card path");
+                let (sorted, pos) = sort_cards(cards);
+                let sums = &mut scratch.sums;
+                path.sums(&sorted[..h], self.min_kept, &self.pays, sums, &mut scratch.idx);
+                let full = (1usize << h) - 1;
+                let mut best_kept = usize::MAX;
+                if let Some(score) = &self.scores {
+                    let mut best = i64::MIN;
+                    for kept in (0..=full).rev() {
+                        let k = h - kept.count_ones() as usize;
+                        if self.allowed >> k & 1 == 0 {
+                            continue;
+                        }
+                        let v = sums[kept] * score.scale[k] - score.offset[k];
+                        if v > best
+                            || v == best
+                                && self.preference.cmp(to_input(full ^ kept, &pos), to_input(full ^ best_kept, &pos))
+                                    == Ordering::Less
+                        {
+                            best = v;
+                            best_kept = kept;
+                        }
+                    }
+                } else {
+                    let mut best: Option<Value> = None;
+                    for kept in (0..=full).rev() {
+                        let k = h - kept.count_ones() as usize;
+                        if self.allowed >> k & 1 == 0 {
+                            continue;
+                        }
+                        let v = self.value(sums[kept], k);
+                        let o = best.map_or(Ordering::Greater, |b| v.cmp(&b));
+                        if o == Ordering::Greater
+                            || o == Ordering::Equal
+                                && self.preference.cmp(to_input(full ^ kept, &pos), to_input(full ^ best_kept, &pos))
+                                    == Ordering::Less
+                        {
+                            best = Some(v);
+                            best_kept = kept;
+                        }
+                    }
+                }
+                if best_kept == usize::MAX {
+                    0
+                } else {
+                    to_input(full ^ best_kept, &pos)
+                }
             }
         }
-        0
+    }
+
+    /// The rank path when at most one card is exchanged: staying, or one
+    /// card of each distinct rank, valued directly (the sum over draws of
+    /// exchanging a card of rank r is the total of the other cards minus
+    /// the payout of the deal itself).
+    fn one_card_best(&self, path: &RankPath, b: &RankBox, leftmost: bool) -> u32 {
+        let h = self.hand;
+        let pay = self.pays[self.eval.row_of_key(b.key) as usize];
+        // The optimal discards, as masks over sorted positions.
+        let mut optimal = [0u32; MAX_HAND + 1];
+        let mut n_opt = 0;
+        let mut best: Option<Value> = None;
+        let mut consider = |sorted_mask: u32, v: Value| match best.map_or(Ordering::Greater, |b| v.cmp(&b)) {
+            Ordering::Greater => {
+                best = Some(v);
+                optimal[0] = sorted_mask;
+                n_opt = 1;
+            }
+            Ordering::Equal => {
+                optimal[n_opt] = sorted_mask;
+                n_opt += 1;
+            }
+            Ordering::Less => {}
+        };
+        if self.allowed & 1 == 1 {
+            consider(0, self.value(pay, 0));
+        }
+        if self.allowed & 2 == 2 {
+            let mut rest = [0u8; MAX_HAND];
+            let mut stride = 1usize;
+            let mut full = 0usize;
+            for j in 0..b.m {
+                full += b.counts[j] as usize * stride;
+                stride *= b.counts[j] as usize + 1;
+            }
+            let mut stride = 1usize;
+            for i in 0..b.m {
+                // The deal without one card of the i-th distinct rank.
+                let mut n = 0;
+                for j in 0..b.m {
+                    let c = b.counts[j] as usize - usize::from(j == i);
+                    rest[n..n + c].fill(b.ranks[j]);
+                    n += c;
+                }
+                let sum = path.total(h - 1, self.eval.keys.rank(&rest[..n])) - pay;
+                consider(b.sorted_discard(full - stride, leftmost), self.value(sum, 1));
+                stride *= b.counts[i] as usize + 1;
+            }
+        }
+        let optimal = &optimal[..n_opt];
+        if path.memo_enabled() {
+            path.remember(b.key, optimal.iter().fold(0u64, |m, &d| m | 1 << d));
+        }
+        self.pick_among(optimal.iter().map(|&d| b.input_mask(d)))
+    }
+
+    /// The optimal kept subsets of a deal sorted by card number, as bits
+    /// over masks of its positions (hands of at most 6 cards).
+    fn optimal_kept(&self, path: &CardPath, sorted: &[u16], scratch: &mut Scratch) -> u64 {
+        let h = sorted.len();
+        path.sums(sorted, self.min_kept, &self.pays, &mut scratch.sums, &mut scratch.idx);
+        let full = (1usize << h) - 1;
+        let mut best: Option<Value> = None;
+        let mut optimal = 0u64;
+        for kept in 0..=full {
+            let k = h - kept.count_ones() as usize;
+            if self.allowed >> k & 1 == 0 {
+                continue;
+            }
+            let v = self.value(scratch.sums[kept], k);
+            match best.map_or(Ordering::Greater, |b| v.cmp(&b)) {
+                Ordering::Greater => {
+                    best = Some(v);
+                    optimal = 1 << kept;
+                }
+                Ordering::Equal => optimal |= 1 << kept,
+                Ordering::Less => {}
+            }
+        }
+        optimal
+    }
+
+    /// The preferred one of some discard masks.
+    fn pick_among(&self, masks: impl Iterator<Item = u32>) -> u32 {
+        let mut choice: Option<u32> = None;
+        for m in masks {
+            if choice.is_none_or(|c| self.preference.cmp(m, c) == Ordering::Less) {
+                choice = Some(m);
+            }
+        }
+        choice.unwrap_or(0)
+    }
+
+    /// The preferred mask among the optimal choices (bits over sorted
+    /// discard masks).
+    fn pick(&self, optimal: u64, mask_of: impl Fn(usize) -> u32) -> u32 {
+        if optimal.is_power_of_two() {
+            return mask_of(optimal.trailing_zeros() as usize);
+        }
+        let mut bits = optimal;
+        let mut choice: Option<u32> = None;
+        while bits != 0 {
+            let x = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let m = mask_of(x);
+            if choice.is_none_or(|c| self.preference.cmp(m, c) == Ordering::Less) {
+                choice = Some(m);
+            }
+        }
+        choice.unwrap_or(0)
     }
 
     /// For explanations: how many of the equally likely draws of a choice
-    /// (a discard mask over input positions) end in each row.
-    pub fn draw_rows(&self, cards: &[Card], mask: u32) -> Vec<i64> {
-        let hand = self.sort_hand(cards);
-        let smask = hand.to_sorted(mask);
-        let suits = self.deck.suits.len() as i64;
-        let mut avail = vec![suits; self.deck.ranks.len()];
-        let mut kept = Vec::new();
-        for j in 0..hand.len {
-            let r = hand.ranks[j] as usize;
-            avail[r] -= 1;
-            if smask >> j & 1 == 0 {
-                kept.push(r);
-            }
-        }
-        let mut rows = vec![0i64; self.rows.len()];
-        for draw in &self.draws[smask.count_ones() as usize] {
-            let weight: i64 = draw.counts.iter().map(|&(r, m)| self.binom[avail[r] as usize][m]).product();
-            if weight == 0 {
-                continue;
-            }
-            let mut all = kept.clone();
-            for &(r, m) in &draw.counts {
-                all.extend(std::iter::repeat_n(r, m));
-            }
-            rows[self.row_of_ranks(&all)] += weight;
-        }
-        rows
-    }
-
-    /// Bit `m` set for every sorted discard mask `m` whose value is the best.
-    fn optimal_set(&self, hand: &SortedHand) -> u64 {
-        let mut best: Option<Value> = None;
-        let mut set = 0u64;
-        for m in 0..1u32 << self.hand {
-            if !self.sizes.contains(&(m.count_ones() as usize)) {
-                continue;
-            }
-            let v = self.value_of(hand, m);
-            match best.map(|b| v.cmp(&b)) {
-                None | Some(Ordering::Greater) => {
-                    best = Some(v);
-                    set = 1 << m;
+    /// (a discard mask over input positions) end in each row (the last
+    /// entry: in no row).
+    pub fn draw_rows(&self, cards: &[Card], mask: u32) -> Vec<u64> {
+        let mut rows = vec![0u64; self.rows.len() + 1];
+        let kept: Vec<Card> = (0..cards.len()).filter(|i| mask >> i & 1 == 0).map(|i| cards[i]).collect();
+        let k = mask.count_ones() as usize;
+        let pool: Vec<Card> = (0..self.deck.size() as Card).filter(|c| !cards.contains(c)).collect();
+        let mut pick: Vec<usize> = (0..k).collect();
+        let mut hand = kept.clone();
+        loop {
+            hand.truncate(kept.len());
+            hand.extend(pick.iter().map(|&i| pool[i]));
+            let row = self.row_of(&hand).unwrap_or(self.rows.len());
+            rows[row] += 1;
+            // Next k-combination of the pool.
+            let mut i = k;
+            loop {
+                if i == 0 {
+                    return rows;
                 }
-                Some(Ordering::Equal) => set |= 1 << m,
-                Some(Ordering::Less) => {}
-            }
-        }
-        set
-    }
-
-    fn sort_hand(&self, cards: &[Card]) -> SortedHand {
-        let mut h = SortedHand { ranks: [0; MAX_HAND], slot: [0; MAX_HAND], len: cards.len(), multiset: 0 };
-        let mut pos = [0u8; MAX_HAND];
-        for (i, &c) in cards.iter().enumerate() {
-            let r = self.deck.rank(c) as u8;
-            let mut j = i;
-            while j > 0 && h.ranks[j - 1] > r {
-                h.ranks[j] = h.ranks[j - 1];
-                pos[j] = pos[j - 1];
-                j -= 1;
-            }
-            h.ranks[j] = r;
-            pos[j] = i as u8;
-        }
-        for (j, &p) in pos[..cards.len()].iter().enumerate() {
-            h.slot[p as usize] = j as u8;
-        }
-        h.multiset = self.ranker.rank_u8(&h.ranks[..cards.len()]);
-        h
-    }
-
-    /// The exact value of discarding the cards at sorted positions `smask`.
-    fn value_of(&self, hand: &SortedHand, smask: u32) -> Value {
-        let nr = self.deck.ranks.len();
-        let k = smask.count_ones() as usize;
-        let mut kept = [0usize; MAX_HAND];
-        let mut n = 0;
-        let mut avail = [self.deck.suits.len() as i32; MAX_RANKS];
-        for j in 0..hand.len {
-            let r = hand.ranks[j] as usize;
-            avail[r] -= 1;
-            if smask >> j & 1 == 0 {
-                kept[n] = r;
-                n += 1;
-            }
-        }
-        let kept_rank = self.ranker.rank(&kept[..n]);
-        let remaining = (self.deck.size() - self.hand) as i64;
-        match k {
-            0 => Value { sum: self.pays[self.full[kept_rank] as usize], ways: 1, cost: self.entry },
-            1 => {
-                let at = kept_rank * nr;
-                let block = &self.by_k[1][at..at + nr];
-                let sum: i64 = block.iter().zip(&avail[..nr]).map(|(&pay, &a)| a as i64 * pay as i64).sum();
-                Value { sum, ways: remaining, cost: self.entry + self.cost }
-            }
-            _ => {
-                let table = &self.by_k[k];
-                let at = kept_rank * self.draw_span[k];
-                let mut sum = 0i64;
-                for draw in &self.draws[k] {
-                    let mut weight = 1i64;
-                    for &(r, m) in &draw.counts {
-                        weight *= self.binom[avail[r] as usize][m];
+                i -= 1;
+                if pick[i] < pool.len() - k + i {
+                    pick[i] += 1;
+                    for j in i + 1..k {
+                        pick[j] = pick[j - 1] + 1;
                     }
-                    sum += weight * table[at + draw.offset] as i64;
+                    break;
                 }
-                Value { sum, ways: binom(remaining, k as i64), cost: self.entry + self.cost * k as i64 }
             }
         }
-    }
-
-    /// The exact expected earning and stake per game under optimal play,
-    /// over every deal of `hand` cards, each equally likely: deals are
-    /// grouped by rank multiset (the values depend on nothing else).
-    pub fn expected_return(&self, progress: &mut dyn FnMut(u64, u64)) -> ExpectedReturn {
-        let nr = self.deck.ranks.len();
-        let suits = self.deck.suits.len();
-        let remaining = (self.deck.size() - self.hand) as i128;
-        let lcm = self.sizes.iter().fold(1i128, |l, &k| {
-            let w = binom(remaining as i64, k as i64) as i128;
-            l / gcd(l.unsigned_abs() as u64, w.unsigned_abs() as u64) as i128 * w
-        });
-        let (mut earn, mut stake, mut deals) = (0i128, 0i128, 0i128);
-        let total = self.full.len() as u64;
-        let mut done = 0u64;
-        let mut counts = vec![0u8; nr];
-        for_each_multiset(&mut counts, 0, self.hand, suits.min(self.hand), &mut |counts| {
-            let weight: i128 = counts.iter().map(|&c| binom(suits as i64, c as i64) as i128).product();
-            let mut hand = SortedHand { ranks: [0; MAX_HAND], slot: [0; MAX_HAND], len: self.hand, multiset: 0 };
-            let mut n = 0;
-            for (r, &c) in counts.iter().enumerate() {
-                for _ in 0..c {
-                    hand.ranks[n] = r as u8;
-                    n += 1;
-                }
-            }
-            let best = self.optimal_set(&hand);
-            // The stake of the preferred optimal option: by card count.
-            let more = self.prefers_more_cards();
-            let m = (0..1u32 << self.hand)
-                .filter(|m| best >> m & 1 == 1)
-                .min_by_key(|m| if more { -(m.count_ones() as i64) } else { m.count_ones() as i64 })
-                .unwrap_or(0);
-            let v = self.value_of(&hand, m);
-            earn += weight * (v.sum as i128 * (lcm / v.ways as i128) - v.cost as i128 * lcm);
-            stake += weight * v.cost as i128;
-            deals += weight;
-            done += 1;
-            if done.is_multiple_of(256) {
-                progress(done, total);
-            }
-        });
-        progress(total, total);
-        ExpectedReturn { earning: reduce(earn, lcm * deals), stake: reduce(stake, deals), deals }
-    }
-
-    fn prefers_more_cards(&self) -> bool {
-        // The first count criterion in the preference order decides.
-        self.choices.len() > 1 && self.choices[0].count_ones() > self.choices[self.choices.len() - 1].count_ones()
     }
 
     /// Reads one deal into `deal`; false at the terminator line.
@@ -668,73 +857,193 @@ impl Exchange {
         Ok(true)
     }
 
-    /// The value of keeping the deal.
-    fn stay_value(&self, cards: &[Card]) -> Value {
-        let hand = self.sort_hand(cards);
-        self.value_of(&hand, 0)
-    }
-
     /// Renders the output line of a choice (with its newline).
     pub fn render(&self, buf: &mut Vec<u8>, mask: u32, deal: &Deal) {
-        if mask == 0 {
-            self.stay.line(buf, &NoFields);
+        let h = deal.cards.len();
+        let n = mask.count_ones() as usize;
+        let (line, which) = if n == 0 {
+            (&self.lines.stay, 0)
+        } else if n == h {
+            (self.lines.all.as_ref().unwrap_or(&self.lines.exchange), 2)
         } else {
-            let mut chosen = [""; MAX_HAND];
-            let mut n = 0;
-            for i in 0..deal.cards.len() {
-                if mask >> i & 1 == 1 {
-                    chosen[n] = deal.token(i);
-                    n += 1;
+            (&self.lines.exchange, 1)
+        };
+        if self.lines.literal[which] {
+            line.line(buf, &HoldFields { cards: &[], count: 0, kept: &[] });
+            return;
+        }
+        // The cards in order: the exchanged ones first, the kept ones after.
+        let mut cards = [""; MAX_HAND];
+        let (mut a, mut b) = (0, n);
+        let kept = self.lines.kept[which];
+        for i in 0..h {
+            if mask >> i & 1 == 1 {
+                cards[a] = deal.token(i);
+                a += 1;
+            } else if kept {
+                cards[b] = deal.token(i);
+                b += 1;
+            }
+        }
+        let fields = HoldFields { cards: &cards[..n], count: n as i64, kept: &cards[n..b] };
+        line.line(buf, &fields);
+    }
+}
+
+/// A deal's cards sorted by card number, with each one's input position.
+#[inline]
+fn sort_cards(cards: &[Card]) -> ([u16; MAX_HAND], [u8; MAX_HAND]) {
+    let mut sorted = [0u16; MAX_HAND];
+    let mut pos = [0u8; MAX_HAND];
+    for (i, &c) in cards.iter().enumerate() {
+        let mut j = i;
+        while j > 0 && sorted[j - 1] > c {
+            sorted[j] = sorted[j - 1];
+            pos[j] = pos[j - 1];
+            j -= 1;
+        }
+        sorted[j] = c;
+        pos[j] = i as u8;
+    }
+    (sorted, pos)
+}
+
+/// A mask over sorted positions as a mask over input positions.
+#[inline]
+fn to_input(mut m: usize, pos: &[u8]) -> u32 {
+    let mut out = 0;
+    while m != 0 {
+        out |= 1 << pos[m.trailing_zeros() as usize];
+        m &= m - 1;
+    }
+    out
+}
+
+/// Row statistics on the rank path: every multiset of ranks.
+fn rank_stats(eval: &Eval, deck: &Deck, hand: usize, n_rows: usize) -> RowStats {
+    let suits = deck.suits.len();
+    let mut stats = RowStats::new(n_rows);
+    let mut counts = vec![0u8; deck.ranks.len()];
+    let ways: Vec<u128> = (0..=hand).map(|c| combi::binom(suits as u64, c as u64)).collect();
+    combi::for_each_multiset(deck.ranks.len(), hand, &mut |key| {
+        eval.split(key, &mut counts);
+        if counts.iter().any(|&c| c as usize > suits) {
+            return;
+        }
+        let weight: u128 = counts.iter().map(|&c| ways[c as usize]).product();
+        let best = eval.row_of_key(eval.keys.rank(key));
+        stats.add(weight, best, |row| eval.forms_by_rank(row, &mut counts, 0));
+    });
+    stats.finish()
+}
+
+/// Row statistics on the card path: one deal of every class.
+fn card_stats(eval: &Eval, deck: &Deck, hand: usize, n_rows: usize) -> RowStats {
+    let mut stats = RowStats::new(n_rows);
+    let mut counts = vec![0u8; deck.ranks.len()];
+    let mut masks = vec![0u64; deck.suits.len()];
+    let mut plain_cache: std::collections::HashMap<Vec<u8>, Vec<bool>> = std::collections::HashMap::new();
+    hands::for_each_class(deck, hand, &mut |cards, weight| {
+        let best = eval.row_of_cards(cards);
+        masks.fill(0);
+        counts.fill(0);
+        let mut w = 0;
+        let mut key = Vec::with_capacity(hand);
+        for &c in cards {
+            let s = eval.symbol(c);
+            key.push(s);
+            if s as usize == eval.n_ranks {
+                w += 1;
+            } else {
+                counts[s as usize] += 1;
+                masks[eval.suit_of(c) as usize] |= 1 << s;
+            }
+        }
+        let plain = plain_cache.entry(key).or_insert_with(|| {
+            (0..n_rows).map(|row| !eval.suited_rows.contains(&row) && eval.forms_by_rank(row, &mut counts, w)).collect()
+        });
+        let plain = plain.clone();
+        stats.add(weight, best, |row| {
+            if eval.suited_rows.contains(&row) {
+                eval.forms_by_cards(row, &mut masks, w)
+            } else {
+                plain[row]
+            }
+        });
+    });
+    stats.finish()
+}
+
+impl RowStats {
+    fn new(n: usize) -> RowStats {
+        RowStats { best: vec![0; n], formable: vec![0; n], shadowed_by: vec![None; n] }
+    }
+
+    /// Counts a hand of `weight` deals whose paying row is `best`.
+    fn add(&mut self, weight: u128, best: u8, mut forms: impl FnMut(usize) -> bool) {
+        let n = self.best.len();
+        if best != NONE {
+            self.best[best as usize] += weight;
+        }
+        for row in 0..n {
+            // Only whether some hand forms it counts (and the first row
+            // above that takes such a hand).
+            if self.formable[row] > 0 {
+                continue;
+            }
+            if best as usize == row || forms(row) {
+                self.formable[row] += weight;
+                if best != NONE && (best as usize) < row {
+                    // Remember the first row that takes it (kept when the
+                    // row is never best).
+                    self.shadowed_by[row].get_or_insert(best as usize);
                 }
             }
-            self.exchange.line(buf, &ExchangeFields { cards: &chosen[..n], count: n as i64 });
         }
     }
 
-    /// The discard mask of each choice, in preference order.
-    pub fn choices(&self) -> &[u32] {
-        &self.choices
+    fn finish(mut self) -> RowStats {
+        for i in 0..self.best.len() {
+            if self.best[i] > 0 || self.formable[i] == 0 {
+                self.shadowed_by[i] = None;
+            }
+        }
+        self
     }
 }
 
 /// Exact figures of a whole game (`arbiter analyze`): fractions as
 /// (numerator, denominator), reduced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExpectedReturn {
-    /// Expected net earning per game (payout minus everything paid).
-    pub earning: (i128, i128),
+    /// Expected payout per game.
+    pub payout: num_rational::BigRational,
     /// Expected amount paid per game (entry and exchanges).
-    pub stake: (i128, i128),
+    pub stake: num_rational::BigRational,
     /// Number of distinct deals.
-    pub deals: i128,
+    pub deals: u128,
+    /// Per row (and a last entry for hands that form none): the
+    /// probability that the final hand is that row, when tabulated.
+    pub rows: Option<Vec<num_rational::BigRational>>,
 }
 
 impl ExpectedReturn {
-    /// Expected payout over expected stake, as a fraction.
-    pub fn return_to_player(&self) -> (i128, i128) {
-        let (en, ed) = self.earning;
-        let (sn, sd) = self.stake;
-        // (en/ed + sn/sd) / (sn/sd) = (en*sd + sn*ed) / (sn*ed)
-        reduce(en * sd + sn * ed, sn * ed)
+    /// Expected payout over expected stake, as a fraction (none when
+    /// nothing is staked).
+    pub fn return_to_player(&self) -> Option<num_rational::BigRational> {
+        use num_traits::Zero;
+        (!self.stake.is_zero()).then(|| &self.payout / &self.stake)
+    }
+
+    /// Expected earning per game: payout minus stake.
+    pub fn earning(&self) -> num_rational::BigRational {
+        &self.payout - &self.stake
     }
 }
 
-fn reduce(n: i128, d: i128) -> (i128, i128) {
-    let g = gcd(n.unsigned_abs() as u64, d.unsigned_abs() as u64).max(1) as i128;
-    let g = if n.unsigned_abs() > u64::MAX as u128 || d.unsigned_abs() > u64::MAX as u128 { gcd128(n, d) } else { g };
-    (n / g, d / g)
-}
-
-fn gcd128(a: i128, b: i128) -> i128 {
-    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a.max(1) as i128
-}
-
-/// The exact value of a choice: `sum / ways - cost`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The exact value of a choice: `sum / ways - cost`. Values are equal
+/// when these numbers are (`2/1 - 1` equals `4/2 - 1`).
+#[derive(Debug, Clone, Copy)]
 pub struct Value {
     pub sum: i64,
     pub ways: i64,
@@ -743,12 +1052,24 @@ pub struct Value {
 
 impl Value {
     /// Numerator and denominator of `sum / ways - cost`, reduced.
-    pub fn fraction(&self) -> (i64, i64) {
-        let num = self.sum - self.cost * self.ways;
-        let g = gcd(num.unsigned_abs(), self.ways.unsigned_abs()).max(1) as i64;
-        (num / g, self.ways / g)
+    pub fn fraction(&self) -> (i128, i128) {
+        let num = self.sum as i128 - self.cost as i128 * self.ways as i128;
+        reduce(num, self.ways as i128)
+    }
+
+    /// Numerator and denominator of `sum / ways` (the expected payout), reduced.
+    pub fn payout(&self) -> (i128, i128) {
+        reduce(self.sum as i128, self.ways as i128)
     }
 }
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Value {}
 
 impl PartialOrd for Value {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
@@ -758,6 +1079,7 @@ impl PartialOrd for Value {
 
 impl Ord for Value {
     /// Exact comparison of `sum/ways - cost` by cross-multiplication.
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         if self.ways == other.ways && self.cost == other.cost {
             return self.sum.cmp(&other.sum);
@@ -768,193 +1090,13 @@ impl Ord for Value {
     }
 }
 
-fn gcd(mut a: u64, mut b: u64) -> u64 {
+fn reduce(n: i128, d: i128) -> (i128, i128) {
+    let (mut a, mut b) = (n.unsigned_abs(), d.unsigned_abs());
     while b != 0 {
         (a, b) = (b, a % b);
     }
-    a
-}
-
-fn binom(n: i64, k: i64) -> i64 {
-    if k < 0 || k > n {
-        return 0;
-    }
-    let mut r = 1i64;
-    for i in 0..k {
-        r = r * (n - i) / (i + 1);
-    }
-    r
-}
-
-/// Calls `f` with every count vector of `total` cards, each count at most `max`.
-fn for_each_multiset(counts: &mut [u8], at: usize, total: usize, max: usize, f: &mut dyn FnMut(&[u8])) {
-    if at == counts.len() {
-        if total == 0 {
-            f(counts);
-        }
-        return;
-    }
-    for c in 0..=max.min(total) {
-        counts[at] = c as u8;
-        for_each_multiset(counts, at + 1, total - c, max, f);
-    }
-    counts[at] = 0;
-}
-
-/// Sorted rank lists of `k` draws, each rank at most `max` times.
-fn multisets(ranks: usize, k: usize, max: usize) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    let mut cur = Vec::with_capacity(k);
-    fn rec(start: usize, ranks: usize, k: usize, max: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        if cur.len() == k {
-            out.push(cur.clone());
-            return;
-        }
-        for r in start..ranks {
-            let used = cur.iter().filter(|&&x| x == r).count();
-            if used < max {
-                cur.push(r);
-                rec(r, ranks, k, max, cur, out);
-                cur.pop();
-            }
-        }
-    }
-    rec(0, ranks, k, max, &mut cur, &mut out);
-    out
-}
-
-/// Pattern matching over rank counts. Runs are tested as bit masks of the
-/// ranks present: `run_masks[n]` lists the rank sets of every run of n.
-pub struct Matcher {
-    run_masks: Vec<Vec<u64>>,
-}
-
-impl Matcher {
-    pub fn new(deck: &Deck, parts_of: &[&[Part]]) -> Matcher {
-        let longest = parts_of
-            .iter()
-            .flat_map(|ps| ps.iter())
-            .map(|p| if let Part::Run(n) = p { *n } else { 0 })
-            .max()
-            .unwrap_or(0);
-        let nr = deck.ranks.len();
-        // A run longer than the deck has ranks never matches.
-        let mut run_masks = vec![Vec::new(); longest.min(nr) + 1];
-        for (len, masks) in run_masks.iter_mut().enumerate().skip(1) {
-            if len > nr {
-                continue;
-            }
-            'start: for s in 0..nr {
-                let mut m = 0u64;
-                let mut r = s;
-                for step in 0..len {
-                    m |= 1 << r;
-                    if step + 1 < len {
-                        r = match deck.next_rank(r) {
-                            Some(x) => x,
-                            None => continue 'start,
-                        };
-                    }
-                }
-                if !masks.contains(&m) {
-                    masks.push(m);
-                }
-            }
-        }
-        Matcher { run_masks }
-    }
-
-    /// Does the hand (rank counts, consumed as parts take cards) form `parts`?
-    pub fn matches(&self, counts: &mut [u8], parts: &[Part]) -> bool {
-        let present = counts.iter().enumerate().fold(0u64, |m, (r, &c)| if c > 0 { m | 1 << r } else { m });
-        self.matches_in(counts, present, parts)
-    }
-
-    /// `present`: the ranks whose count is not zero.
-    fn matches_in(&self, counts: &mut [u8], present: u64, parts: &[Part]) -> bool {
-        let Some((first, rest)) = parts.split_first() else { return true };
-        match first {
-            Part::Ranks(rs) => {
-                if rs.iter().all(|&r| counts[r] > 0) {
-                    rs.iter().for_each(|&r| counts[r] -= 1);
-                    let ok = self.matches(counts, rest);
-                    rs.iter().for_each(|&r| counts[r] += 1);
-                    return ok;
-                }
-                false
-            }
-            Part::Kind(k) => {
-                for r in 0..counts.len() {
-                    if counts[r] as usize >= *k {
-                        counts[r] -= *k as u8;
-                        let ok = self.matches(counts, rest);
-                        counts[r] += *k as u8;
-                        if ok {
-                            return true;
-                        }
-                    }
-                }
-                false
-            }
-            Part::Run(len) => {
-                let Some(masks) = self.run_masks.get(*len) else { return false };
-                for &m in masks {
-                    if present & m != m {
-                        continue;
-                    }
-                    if rest.is_empty() {
-                        return true;
-                    }
-                    let mut bits = m;
-                    let mut left = present;
-                    while bits != 0 {
-                        let r = bits.trailing_zeros() as usize;
-                        counts[r] -= 1;
-                        if counts[r] == 0 {
-                            left &= !(1 << r);
-                        }
-                        bits &= bits - 1;
-                    }
-                    let ok = self.matches_in(counts, left, rest);
-                    let mut bits = m;
-                    while bits != 0 {
-                        counts[bits.trailing_zeros() as usize] += 1;
-                        bits &= bits - 1;
-                    }
-                    if ok {
-                        return true;
-                    }
-                }
-                false
-            }
-        }
-    }
-}
-
-/// Every discard mask with an allowed size, in the preferred order.
-fn choice_order(hand: usize, sizes: &[usize], prefer: &[Prefer]) -> Vec<u32> {
-    let mut masks: Vec<u32> = (0..1u32 << hand).filter(|m| sizes.contains(&(m.count_ones() as usize))).collect();
-    let positions = |m: u32| -> Vec<usize> { (0..hand).filter(|i| m >> i & 1 == 1).collect() };
-    masks.sort_by(|&a, &b| {
-        let (pa, pb) = (positions(a), positions(b));
-        for p in prefer.iter().chain([Prefer::FewerCards, Prefer::Leftmost].iter()) {
-            let o = match p {
-                Prefer::FewerCards => pa.len().cmp(&pb.len()),
-                Prefer::MoreCards => pb.len().cmp(&pa.len()),
-                Prefer::Leftmost => pa.cmp(&pb),
-                Prefer::Rightmost => {
-                    let ra: Vec<_> = pa.iter().rev().collect();
-                    let rb: Vec<_> = pb.iter().rev().collect();
-                    rb.cmp(&ra)
-                }
-            };
-            if o != Ordering::Equal {
-                return o;
-            }
-        }
-        Ordering::Equal
-    });
-    masks
+    let g = a.max(1) as i128;
+    (n / g, d / g)
 }
 
 #[cfg(test)]
@@ -968,11 +1110,5 @@ mod tests {
         let b = Value { sum: 1, ways: 1, cost: 1 };
         assert_eq!(a.cmp(&b), Ordering::Greater);
         assert_eq!(a.fraction(), (381, 47));
-    }
-
-    #[test]
-    fn leftmost_choices_come_first_within_a_size() {
-        let order = choice_order(3, &[0, 1, 2], &[Prefer::FewerCards, Prefer::Leftmost]);
-        assert_eq!(order, vec![0b000, 0b001, 0b010, 0b100, 0b011, 0b101, 0b110]);
     }
 }

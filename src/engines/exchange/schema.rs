@@ -1,11 +1,11 @@
 //! The schema of the `exchange` engine (see [`crate::engines::schema`]).
 
-use crate::engines::cards::schema::DECK;
+use crate::engines::cards::schema::WILD_DECK;
 use crate::engines::schema::{Key, Schema, SectionSchema};
 
 pub const SCHEMA: Schema = Schema {
     sections: &[
-        DECK,
+        WILD_DECK,
         SectionSchema::new(
             "play",
             "a deal: the hand, what it costs, how many cards may be exchanged, and the tie-break",
@@ -35,19 +35,25 @@ pub const SCHEMA: Schema = Schema {
             &[
                 Key::new(
                     "pattern",
-                    "a pattern: `run(N)`, `kind(N)`, `ranks(...)`, `any`, joined with `+`",
+                    "a pattern: `run(N)`, `kind(N)`, `kind(N RANKS)`, `ranks(...)`, `suited(N)`, `suited(PART)`, `wild(N)`, `any`, joined with `+`",
                     "what the hand must form",
                 )
                 .required()
                 .example("run(5)")
                 .words(&[
                     ("run", "`run(N)`: N cards of consecutive distinct ranks"),
-                    ("kind", "`kind(N)`: N cards of one rank"),
+                    ("kind", "`kind(N)`: N cards of one rank; `kind(N RANKS)`: of one of those ranks (`kind(2 J Q K A)`)"),
                     ("ranks", "`ranks(A K ...)`: one card of each rank listed"),
+                    ("suited", "`suited(N)`: N cards of one suit; `suited(PART)`: the part, all of one suit"),
+                    ("wild", "`wild(N)`: N wild cards"),
                     ("any", "every hand"),
                 ])
                 .refers(&["rank"]),
                 Key::new("pays", "a whole number, 0 or more", "what the row pays").required().example("10"),
+                Key::new("natural", "`yes` or `no`", "whether the row needs natural cards (wild cards do not stand in)")
+                    .default("no")
+                    .example("yes")
+                    .words(&[("yes", "wild cards do not count for this row"), ("no", "wild cards stand in")]),
             ],
         )
         .named("combination")
@@ -66,11 +72,17 @@ pub const SCHEMA: Schema = Schema {
                     .example("\"Stay\""),
                 Key::new(
                     "exchange",
-                    "a template; fields `cards` (the cards to exchange) and `count`",
+                    "a template; fields `cards` (the cards to exchange), `count` and `kept` (the cards kept)",
                     "printed when an exchange is best",
                 )
                 .required()
                 .example("\"Exchange {cards}\""),
+                Key::new(
+                    "exchange-all",
+                    "a template; fields `cards`, `count` and `kept`",
+                    "printed when exchanging every card is best (default: `exchange`)",
+                )
+                .example("\"Exchange all\""),
             ],
         )
         .required(),

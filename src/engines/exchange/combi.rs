@@ -1,0 +1,195 @@
+//! Counting and numbering: binomials, multisets of ranks numbered by the
+//! combinatorial number system, and sets of cards numbered in colex order.
+
+/// C(n, k) in 128 bits, saturating (0 when k > n).
+pub fn binom(n: u64, k: u64) -> u128 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    let mut r: u128 = 1;
+    for i in 0..k {
+        r = r.saturating_mul((n - i) as u128) / (i as u128 + 1);
+        if r == u128::MAX {
+            return r;
+        }
+    }
+    r
+}
+
+/// Multisets of ranks numbered by the combinatorial number system: a
+/// sorted list a0 <= a1 <= ... maps to sum C(a_i + i, i + 1), so the
+/// multisets of k elements of n ranks are numbered 0 .. C(n + k - 1, k).
+#[derive(Debug, Clone)]
+pub struct Ranker {
+    /// `term[i * ranks + a]` = C(a + i, i + 1): one flat load per element.
+    term: Vec<usize>,
+    ranks: usize,
+    most: usize,
+}
+
+impl Ranker {
+    /// Multisets of up to `most` elements over `ranks` ranks. The caller
+    /// checked that their count fits (see [`multisets`]).
+    pub fn new(ranks: usize, most: usize) -> Ranker {
+        let term = (0..most.max(1))
+            .flat_map(|i| (0..ranks).map(move |a| (i, a)))
+            .map(|(i, a)| binom((a + i) as u64, (i + 1) as u64) as usize)
+            .collect();
+        Ranker { term, ranks, most }
+    }
+
+    /// The number of multisets of `k` elements.
+    pub fn count(&self, k: usize) -> usize {
+        multisets(self.ranks, k) as usize
+    }
+
+    pub fn most(&self) -> usize {
+        self.most
+    }
+
+    /// The term of element `a` at place `i` of a sorted list.
+    #[inline]
+    pub fn term(&self, i: usize, a: u8) -> usize {
+        self.term[i * self.ranks + a as usize]
+    }
+
+    #[inline]
+    pub fn rank(&self, sorted: &[u8]) -> usize {
+        sorted.iter().enumerate().map(|(i, &a)| self.term[i * self.ranks + a as usize]).sum()
+    }
+}
+
+/// The number of multisets of `k` elements of `n` kinds (saturating).
+pub fn multisets(n: usize, k: usize) -> u128 {
+    if k == 0 {
+        1
+    } else if n == 0 {
+        0
+    } else {
+        binom((n + k - 1) as u64, k as u64)
+    }
+}
+
+/// Calls `f` with every sorted list of `k` ranks below `n` (with repeats).
+pub fn for_each_multiset(n: usize, k: usize, f: &mut dyn FnMut(&[u8])) {
+    fn rec(start: usize, n: usize, k: usize, cur: &mut Vec<u8>, f: &mut dyn FnMut(&[u8])) {
+        if cur.len() == k {
+            f(cur);
+            return;
+        }
+        for r in start..n {
+            cur.push(r as u8);
+            rec(r, n, k, cur, f);
+            cur.pop();
+        }
+    }
+    let mut cur = Vec::with_capacity(k);
+    rec(0, n, k, &mut cur, f);
+}
+
+/// Sets of cards numbered in colex order: a sorted set c0 < c1 < ...
+/// maps to sum C(c_i, i + 1), so the k-sets of n cards are 0 .. C(n, k).
+#[derive(Debug, Clone)]
+pub struct Colex {
+    /// `c[k * (n + 1) + x]` = C(x, k), for k up to the hand size.
+    c: Vec<u32>,
+    n: usize,
+}
+
+impl Colex {
+    /// Sets of up to `most` of `n` cards; the caller checked C(n, k) < 2^32.
+    pub fn new(n: usize, most: usize) -> Colex {
+        let mut c = vec![0u32; (most + 2) * (n + 1)];
+        for k in 0..=most + 1 {
+            for x in 0..=n {
+                c[k * (n + 1) + x] = binom(x as u64, k as u64).min(u32::MAX as u128) as u32;
+            }
+        }
+        Colex { c, n }
+    }
+
+    /// C(x, k).
+    #[inline]
+    pub fn c(&self, x: usize, k: usize) -> usize {
+        self.c[k * (self.n + 1) + x] as usize
+    }
+
+    /// The number of k-sets.
+    pub fn count(&self, k: usize) -> usize {
+        self.c(self.n, k)
+    }
+
+    #[inline]
+    pub fn index(&self, sorted: &[u16]) -> usize {
+        sorted.iter().enumerate().map(|(i, &x)| self.c(x as usize, i + 1)).sum()
+    }
+
+    /// The k-set numbered `index`.
+    pub fn unrank(&self, mut index: usize, k: usize, out: &mut [u16]) {
+        let mut x = self.n;
+        for i in (0..k).rev() {
+            // The largest x with C(x, i + 1) <= index.
+            x -= 1;
+            while self.c(x, i + 1) > index {
+                x -= 1;
+            }
+            out[i] = x as u16;
+            index -= self.c(x, i + 1);
+        }
+    }
+
+    /// The next k-set in colex order; false after the last.
+    #[inline]
+    pub fn next(&self, set: &mut [u16]) -> bool {
+        let k = set.len();
+        for i in 0..k {
+            let limit = if i + 1 < k { set[i + 1] } else { self.n as u16 };
+            if set[i] + 1 < limit {
+                set[i] += 1;
+                for (j, s) in set.iter_mut().enumerate().take(i) {
+                    *s = j as u16;
+                }
+                return true;
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colex_numbers_every_set_once_in_order() {
+        let cx = Colex::new(9, 4);
+        let mut set = [0u16, 1, 2, 3];
+        let mut i = 0;
+        loop {
+            assert_eq!(cx.index(&set), i);
+            let mut back = [0u16; 4];
+            cx.unrank(i, 4, &mut back);
+            assert_eq!(back, set);
+            i += 1;
+            if !cx.next(&mut set) {
+                break;
+            }
+        }
+        assert_eq!(i, cx.count(4));
+        assert_eq!(i, 126);
+    }
+
+    #[test]
+    fn multisets_are_numbered_densely() {
+        let r = Ranker::new(5, 3);
+        let mut seen = vec![false; r.count(3)];
+        for_each_multiset(5, 3, &mut |m| {
+            let i = r.rank(m);
+            assert!(!seen[i]);
+            seen[i] = true;
+        });
+        assert!(seen.iter().all(|&s| s));
+        assert_eq!(binom(52, 5), 2_598_960);
+    }
+}

@@ -1,0 +1,561 @@
+//! The card path: when a row looks at suits or some cards are wild, a
+//! hand's row depends on its cards, so the engine tabulates every hand.
+//!
+//! - `hand_row[i]`: the paying row of the hand numbered i (colex order);
+//! - `totals[k][U]`: the sum of the payouts of every hand that contains
+//!   the k-set U, from the level above (each hand containing U is reached
+//!   once for each of its `hand - k` cards not in U):
+//!
+//! ```text
+//! totals[k][U] = sum over cards c not in U of totals[k + 1][U + c] / (hand - k)
+//! ```
+//!
+//! The value of keeping a subset K of a deal D is then, by inclusion and
+//! exclusion over the discarded cards (a draw must avoid them):
+//!
+//! ```text
+//! sum(K) = sum over K <= U <= D of (-1)^|U - K| * totals[|U|][U]
+//! ```
+//!
+//! which for every K of a deal at once is one transform over the 2^hand
+//! subsets of the deal (hand * 2^(hand-1) subtractions).
+//!
+//! Deals are also grouped into classes by suit symmetry: a class is the
+//! multiset of the rank masks of the suits (sorted), and every deal of a
+//! class has the same values (`for_each_class`).
+
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+
+use rayon::prelude::*;
+
+use super::combi::{binom, Colex};
+use super::eval::Eval;
+use crate::engines::cards::Deck;
+
+/// Hands per parallel chunk when tabulating.
+const CHUNK: usize = 1 << 14;
+/// Sets per parallel chunk for the row-count tables of `analyze`.
+pub const CHUNK_ROWS: usize = 1 << 12;
+
+#[derive(Debug)]
+pub struct CardPath {
+    pub colex: Colex,
+    /// Cards in the deck, and in a hand.
+    pub n: usize,
+    pub hand: usize,
+    /// The paying row of every hand, by colex number.
+    pub hand_row: Vec<u8>,
+    /// `totals[k]` for k from the smallest kept size to `hand - 1`.
+    pub totals: Vec<Vec<i64>>,
+}
+
+impl CardPath {
+    /// Tabulates every hand and the totals down to `min_kept` cards.
+    pub fn new(eval: &Eval, n: usize, hand: usize, min_kept: usize, pays: &[i64; 256]) -> CardPath {
+        let mut path = CardPath::tabulate(eval, n, hand);
+        path.fill_totals(min_kept, pays);
+        path
+    }
+
+    /// Every hand's row, without totals.
+    pub fn tabulate(eval: &Eval, n: usize, hand: usize) -> CardPath {
+        let colex = Colex::new(n, hand);
+        let hand_row = hand_rows(eval, &colex, n, hand);
+        CardPath { colex, n, hand, hand_row, totals: Vec::new() }
+    }
+
+    /// The totals from the hands' rows, level by level.
+    fn fill_totals(&mut self, min_kept: usize, pays: &[i64; 256]) {
+        let (colex, n, hand_row, hand) = (&self.colex, self.n, &self.hand_row, self.hand);
+        let mut totals: Vec<Vec<i64>> = vec![Vec::new(); hand + 1];
+        for k in (min_kept..hand).rev() {
+            let count = colex.count(k);
+            let mut level = vec![0i64; count];
+            let above: &[i64] = if k + 1 < hand { &totals[k + 1] } else { &[] };
+            let div = (hand - k) as i128;
+            level.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, chunk)| {
+                let mut set = [0u16; super::MAX_HAND];
+                let set = &mut set[..k];
+                colex.unrank(ci * CHUNK, k, set);
+                for slot in chunk.iter_mut() {
+                    let mut sum: i128 = 0;
+                    for_each_added(colex, n, set, |_, idx| {
+                        sum += if k + 1 == hand { pays[hand_row[idx] as usize] } else { above[idx] } as i128;
+                    });
+                    *slot = (sum / div) as i64;
+                    colex.next(set);
+                }
+            });
+            totals[k] = level;
+        }
+        self.totals = totals;
+    }
+
+    /// The payout sums of keeping each subset (a mask over the sorted
+    /// positions) of a deal sorted by card number: `f[kept]`. Subsets
+    /// smaller than `min_kept` are left as garbage. `idx` receives the colex
+    /// number of every subset within its size.
+    #[inline]
+    pub fn sums(&self, sorted: &[u16], min_kept: usize, pays: &[i64; 256], f: &mut [i64], idx: &mut [u32]) {
+        let h = sorted.len();
+        let full = (1usize << h) - 1;
+        let (f, idx) = (&mut f[..=full], &mut idx[..=full]);
+        idx[0] = 0;
+        for m in 1..=full {
+            let top = (usize::BITS - 1 - m.leading_zeros()) as usize;
+            let k = m.count_ones() as usize;
+            idx[m] = idx[m ^ (1 << top)] + self.colex.c(sorted[top] as usize, k) as u32;
+        }
+        f[full] = pays[self.hand_row[idx[full] as usize] as usize];
+        for m in 0..full {
+            let k = m.count_ones() as usize;
+            f[m] = if k >= min_kept { self.totals[k][idx[m] as usize] } else { 0 };
+        }
+        subtract_supersets(f, h);
+    }
+
+    /// The row of a hand sorted by card number.
+    pub fn row(&self, sorted: &[u16]) -> u8 {
+        self.hand_row[self.colex.index(sorted)]
+    }
+}
+
+/// For every mask m, `f[m] -= f[m | bit]` one bit at a time: afterwards
+/// `f[K]` is the alternating sum over the supersets of K.
+#[inline]
+pub fn subtract_supersets(f: &mut [i64], h: usize) {
+    for b in 0..h {
+        let bit = 1 << b;
+        // Blocks of `bit` entries without the bit, each followed by its
+        // supersets with it.
+        for chunk in f.chunks_exact_mut(2 * bit) {
+            let (low, high) = chunk.split_at_mut(bit);
+            for (l, h) in low.iter_mut().zip(high.iter()) {
+                *l -= *h;
+            }
+        }
+    }
+}
+
+/// The row of every hand of `hand` cards, by colex number, on every core.
+/// In colex order the lowest card changes fastest: what the other cards
+/// give (their part of the rank key, their suits) is computed once for
+/// all the hands that share them.
+fn hand_rows(eval: &Eval, colex: &Colex, n: usize, hand: usize) -> Vec<u8> {
+    let mut rows = vec![0u8; colex.count(hand)];
+    let wild = eval.n_ranks as u8;
+    rows.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, chunk)| {
+        let mut set = [0u16; super::MAX_HAND];
+        let set = &mut set[..hand];
+        colex.unrank(ci * CHUNK, hand, set);
+        let mut fresh = true;
+        // The other cards' symbols (naturals, then wild ones), their key
+        // with the lowest card natural (shifted) or wild (not shifted), and
+        // their suits.
+        let (mut shifted, mut unshifted, mut w_rest, mut longest_rest) = (0usize, 0usize, 0usize, 0usize);
+        let mut masks = [0u64; 64];
+        let ns = eval.n_suits;
+        for slot in chunk.iter_mut() {
+            if fresh {
+                let mut syms = [0u8; super::MAX_HAND];
+                let mut k = 0;
+                masks[..ns].fill(0);
+                w_rest = 0;
+                for &c in &set[1..] {
+                    let s = eval.symbol(c);
+                    if s == wild {
+                        w_rest += 1;
+                    } else {
+                        syms[k] = s;
+                        k += 1;
+                        masks[eval.suit_of(c) as usize] |= 1 << s;
+                    }
+                }
+                for s in &mut syms[k..hand - 1] {
+                    *s = wild;
+                }
+                longest_rest = masks[..ns].iter().map(|m| m.count_ones() as usize).max().unwrap_or(0);
+                shifted = (0..hand - 1).map(|i| eval.keys.term(i + 1, syms[i])).sum();
+                unshifted = (0..hand - 1).map(|i| eval.keys.term(i, syms[i])).sum();
+                fresh = false;
+            }
+            let c0 = set[0];
+            let s0 = eval.symbol(c0);
+            let (key, w) = if s0 == wild {
+                (unshifted + eval.keys.term(hand - 1, wild), w_rest + 1)
+            } else {
+                (shifted + eval.keys.term(0, s0), w_rest)
+            };
+            *slot = if !eval.needs_suits(key) {
+                eval.row_of_key(key)
+            } else {
+                // The most cards of one suit, before copying the masks.
+                let mut longest = longest_rest;
+                if s0 != wild {
+                    let s = eval.suit_of(c0) as usize;
+                    longest = longest.max(masks[s].count_ones() as usize + 1);
+                }
+                if !eval.suits_can_matter(key, longest, w) {
+                    eval.row_of_key(key)
+                } else {
+                    let mut m = [0u64; 64];
+                    m[..ns].copy_from_slice(&masks[..ns]);
+                    if s0 != wild {
+                        m[eval.suit_of(c0) as usize] |= 1 << s0;
+                    }
+                    eval.row_with(key, &mut m[..ns], w)
+                }
+            };
+            let limit = if hand > 1 { set[1] } else { n as u16 };
+            if set[0] + 1 < limit {
+                set[0] += 1;
+            } else {
+                colex.next(set);
+                fresh = true;
+            }
+        }
+    });
+    rows
+}
+
+/// Calls `f(c, index of set + c)` for every card c not in the sorted
+/// `set`, the index among the sets one larger.
+#[inline]
+pub fn for_each_added(colex: &Colex, n: usize, set: &[u16], mut f: impl FnMut(usize, usize)) {
+    let k = set.len();
+    // Inserted at position j: sum_{i<j} C(u_i, i+1) + C(c, j+1) + sum_{i>=j} C(u_i, i+2).
+    let mut suffix = [0usize; super::MAX_HAND + 1];
+    for i in (0..k).rev() {
+        suffix[i] = suffix[i + 1] + colex.c(set[i] as usize, i + 2);
+    }
+    let mut prefix = 0usize;
+    let mut j = 0;
+    for c in 0..n {
+        if j < k && set[j] as usize == c {
+            prefix += colex.c(c, j + 1);
+            j += 1;
+            continue;
+        }
+        f(c, prefix + colex.c(c, j + 1) + suffix[j]);
+    }
+}
+
+/// Calls `f(cards, weight)` with one deal of every class of deals under
+/// suit symmetry (sorted by card number) and the number of deals in the
+/// class. Suits with the same ranks are interchangeable, so a class is the
+/// sorted list of the suits' rank masks, plus how many jokers.
+pub fn for_each_class(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128)) {
+    let nr = deck.ranks.len();
+    let ns = deck.suits.len();
+    let nj = deck.jokers.len();
+    let mut masks = vec![0u64; ns];
+    for j in 0..=nj.min(hand) {
+        let jw = binom(nj as u64, j as u64);
+        let mut cards = Vec::with_capacity(hand);
+        classes(nr, ns, hand - j, 0, (usize::MAX, u64::MAX), &mut masks, &mut |masks| {
+            cards.clear();
+            for r in 0..nr {
+                for (s, m) in masks.iter().enumerate() {
+                    if m >> r & 1 == 1 {
+                        cards.push((r * ns + s) as u16);
+                    }
+                }
+            }
+            for i in 0..j {
+                cards.push((nr * ns + i) as u16);
+            }
+            f(&cards, class_weight(masks, ns) * jw);
+        });
+    }
+}
+
+/// The number of ways to give these (sorted) masks to the suits: the
+/// falling factorial of the suits over the used ones, over the
+/// permutations of equal masks.
+pub fn class_weight(masks: &[u64], suits: usize) -> u128 {
+    let used = masks.iter().filter(|&&m| m != 0).count();
+    let mut w: u128 = 1;
+    for i in 0..used {
+        w *= (suits - i) as u128;
+    }
+    let mut i = 0;
+    while i < used {
+        let mut j = i;
+        while j < used && masks[j] == masks[i] {
+            j += 1;
+        }
+        for d in 2..=(j - i) as u128 {
+            w /= d;
+        }
+        i = j;
+    }
+    w
+}
+
+/// Masks for suits `at..`, each not above the previous in (count, value)
+/// order, `left` cards in all.
+fn classes(
+    nr: usize,
+    ns: usize,
+    left: usize,
+    at: usize,
+    bound: (usize, u64),
+    masks: &mut [u64],
+    f: &mut dyn FnMut(&[u64]),
+) {
+    if left == 0 {
+        for m in &mut masks[at..] {
+            *m = 0;
+        }
+        f(masks);
+        return;
+    }
+    if at == ns {
+        return;
+    }
+    // The remaining suits hold at most bound.0 cards each.
+    if bound.0 != usize::MAX && bound.0 * (ns - at) < left {
+        return;
+    }
+    for p in (1..=left.min(nr).min(bound.0)).rev() {
+        let mut bits = Vec::with_capacity(p);
+        each_mask(nr, p, 0, &mut bits, &mut |m| {
+            if p < bound.0 || m <= bound.1 {
+                masks[at] = m;
+                classes(nr, ns, left - p, at + 1, (p, m), masks, f);
+            }
+        });
+    }
+}
+
+/// Calls `f` with every mask of `p` ranks below `nr`.
+fn each_mask(nr: usize, p: usize, start: usize, bits: &mut Vec<usize>, f: &mut dyn FnMut(u64)) {
+    if bits.len() == p {
+        f(bits.iter().fold(0u64, |m, &b| m | 1 << b));
+        return;
+    }
+    for r in start..nr {
+        if nr - r < p - bits.len() {
+            break;
+        }
+        bits.push(r);
+        each_mask(nr, p, r + 1, bits, f);
+        bits.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn deck(ranks: &str, suits: &str) -> Deck {
+        let names = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        let n = names(ranks).len() as i64;
+        Deck::new(names(ranks), names(suits), (1..=n).collect(), false)
+    }
+
+    #[test]
+    fn the_incremental_hand_table_agrees_with_evaluating_each_hand() {
+        use super::super::pattern::{Part, Shape};
+        use super::super::Row;
+        let d = deck("A 2 3 4 5 6 7", "x y z").with_wild(&[1]).with_jokers(vec!["JK".into()]).with_high();
+        let p = |s, suited| Part::new(s, suited);
+        let rows = vec![
+            Row { natural: true, ..Row::new("natural", vec![p(Shape::Run(4), true)], 50) },
+            Row::new("four wild", vec![p(Shape::Wild(4), false)], 40),
+            Row::new("five", vec![p(Shape::Kind(4, u64::MAX), false)], 20),
+            Row::new("flush run", vec![p(Shape::Run(4), true)], 10),
+            Row::new("flush", vec![p(Shape::Cards(4), true)], 5),
+            Row::new("pair", vec![p(Shape::Kind(2, 0b1100000), false)], 1),
+        ];
+        for hand in 1..=4 {
+            let eval = Eval::new(&d, hand, &rows);
+            let cx = Colex::new(d.size(), hand);
+            let table = hand_rows(&eval, &cx, d.size(), hand);
+            let mut set: Vec<u16> = (0..hand as u16).collect();
+            let mut i = 0;
+            loop {
+                assert_eq!(table[i], eval.row_of_cards(&set), "{set:?}");
+                i += 1;
+                if !cx.next(&mut set) {
+                    break;
+                }
+            }
+            assert_eq!(i, table.len());
+        }
+    }
+
+    #[test]
+    fn a_memo_key_is_the_same_for_every_deal_of_a_class() {
+        let d = deck("A 2 3 4 5 6 7 8 9 T J Q K", "S H D C");
+        let memo = ClassMemo::new(&d, 5).unwrap();
+        let card = |t: &str| d.parse_card(t).unwrap();
+        let a: Vec<u16> = ["AS", "KS", "QH", "2D", "2S"].iter().map(|t| card(t)).collect();
+        let b: Vec<u16> = ["2C", "AH", "QD", "KH", "2H"].iter().map(|t| card(t)).collect();
+        let (ca, cb) = (memo.canonical(&a), memo.canonical(&b));
+        assert_eq!(ca.key, cb.key);
+        assert_eq!(ca.sorted, cb.sorted);
+        let c: Vec<u16> = ["AS", "KS", "QS", "2D", "2S"].iter().map(|t| card(t)).collect();
+        assert_ne!(memo.canonical(&c).key, ca.key);
+        memo.put(ca.key, 5);
+        assert_eq!(memo.get(cb.key), Some(5));
+    }
+
+    #[test]
+    fn classes_cover_every_deal_once() {
+        for (ranks, suits, hand, classes) in
+            [("A 2 3 4 5 6 7 8 9 T J Q K", "S H D C", 5, 134_459u64), ("A 2 3 4 5", "x y z", 4, 0)]
+        {
+            let d = deck(ranks, suits);
+            let (mut n, mut total) = (0u64, 0u128);
+            for_each_class(&d, hand, &mut |cards, w| {
+                assert_eq!(cards.len(), hand);
+                n += 1;
+                total += w;
+            });
+            assert_eq!(total, binom(d.size() as u64, hand as u64));
+            if classes > 0 {
+                assert_eq!(n, classes);
+            }
+        }
+    }
+}
+
+/// The optimal choices of each class of deals under suit symmetry, found
+/// once: a deal is relabelled so that its suits come in decreasing order
+/// of their rank masks (with its jokers first among the jokers), and the
+/// optimal kept subsets of that canonical deal (bits over masks of its
+/// sorted positions) are remembered under its masks.
+///
+/// The memo is an open-addressing table of (key, value) pairs, filled
+/// without locks: a slot is claimed by setting its key from 0, its value is
+/// written once (0 means "not yet"), and a full table just stops
+/// remembering.
+#[derive(Debug)]
+pub struct ClassMemo {
+    slots: Vec<[AtomicU64; 2]>,
+    ranks: usize,
+    suits: usize,
+    ranked: usize,
+}
+
+/// A deal relabelled by suit symmetry: its key, its cards sorted, and the
+/// input position of each.
+#[derive(Debug)]
+pub struct Canonical {
+    pub key: u64,
+    pub sorted: [u16; super::MAX_HAND],
+    pub pos: [u8; super::MAX_HAND],
+}
+
+impl ClassMemo {
+    /// A memo for hands of `hand` cards when a class fits a 64-bit key and
+    /// the optimal set fits 64 bits.
+    pub fn new(deck: &Deck, hand: usize) -> Option<ClassMemo> {
+        let (ranks, suits) = (deck.ranks.len(), deck.suits.len());
+        // About hands / suits! classes; twice as many slots.
+        let orders: u128 = (1..=suits.min(hand) as u128).product();
+        let classes = (binom(deck.size() as u64, hand as u64) / orders).min(1 << 20) as usize;
+        let size = (2 * classes).next_power_of_two().clamp(1 << 10, 1 << 21);
+        (hand <= 6 && suits * ranks + 4 <= 64 && deck.jokers.len() < 16).then(|| ClassMemo {
+            slots: (0..size).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(),
+            ranks,
+            suits,
+            ranked: ranks * suits,
+        })
+    }
+
+    /// The canonical form of a deal.
+    #[inline]
+    pub fn canonical(&self, cards: &[u16]) -> Canonical {
+        let (nr, ns) = (self.ranks, self.suits);
+        let mut masks = [0u64; 64];
+        let mut jokers = 0u64;
+        for &c in cards {
+            let c = c as usize;
+            if c < self.ranked {
+                masks[c % ns] |= 1 << (c / ns);
+            } else {
+                jokers += 1;
+            }
+        }
+        // Suits by decreasing mask (insertion sort of suit indices).
+        let mut order = [0u8; 64];
+        for s in 0..ns {
+            let mut j = s;
+            while j > 0 && masks[order[j - 1] as usize] < masks[s] {
+                order[j] = order[j - 1];
+                j -= 1;
+            }
+            order[j] = s as u8;
+        }
+        let mut relabel = [0u8; 64];
+        let mut key = jokers << (ns * nr);
+        for (i, &s) in order[..ns].iter().enumerate() {
+            relabel[s as usize] = i as u8;
+            key |= masks[s as usize] << (i * nr);
+        }
+        let mut out = Canonical { key, sorted: [0; super::MAX_HAND], pos: [0; super::MAX_HAND] };
+        let mut next_joker = self.ranked as u16;
+        for (i, &c) in cards.iter().enumerate() {
+            let cu = c as usize;
+            let canon = if cu < self.ranked {
+                ((cu / ns) * ns + relabel[cu % ns] as usize) as u16
+            } else {
+                next_joker += 1;
+                next_joker - 1
+            };
+            let mut j = i;
+            while j > 0 && out.sorted[j - 1] > canon {
+                out.sorted[j] = out.sorted[j - 1];
+                out.pos[j] = out.pos[j - 1];
+                j -= 1;
+            }
+            out.sorted[j] = canon;
+            out.pos[j] = i as u8;
+        }
+        out
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        let x = (key ^ (key >> 31)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (x ^ (x >> 29)) as usize & (self.slots.len() - 1)
+    }
+
+    /// The optimal set remembered for a key.
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<u64> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(key);
+        for _ in 0..16 {
+            let k = self.slots[i][0].load(AtomicOrdering::Acquire);
+            if k == key {
+                let v = self.slots[i][1].load(AtomicOrdering::Acquire);
+                return (v != 0).then_some(v);
+            }
+            if k == 0 {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+        None
+    }
+
+    /// Remembers the optimal set of a key (never 0).
+    pub fn put(&self, key: u64, optimal: u64) {
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(key);
+        for _ in 0..16 {
+            let slot = &self.slots[i];
+            match slot[0].compare_exchange(0, key, AtomicOrdering::AcqRel, AtomicOrdering::Acquire) {
+                Ok(_) => {
+                    slot[1].store(optimal, AtomicOrdering::Release);
+                    return;
+                }
+                Err(k) if k == key => return,
+                Err(_) => i = (i + 1) & mask,
+            }
+        }
+    }
+}

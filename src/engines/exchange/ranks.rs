@@ -1,0 +1,390 @@
+//! The rank-only path: when no row looks at suits and no card is wild, a
+//! hand's row depends on its ranks only, so everything is counted over
+//! multisets of ranks.
+//!
+//! `totals[k][M]` is the sum of the payouts of every hand (as cards) that
+//! contains a given set of k cards of rank multiset M; it depends on M
+//! only. The last level is the row table; each level below follows from
+//! the one above (adding one of the `suits - m_r` cards of rank r not in
+//! the set, each final hand reached once per card it adds):
+//!
+//! ```text
+//! totals[k][M] = sum over r of (suits - m_r) * totals[k + 1][M + r] / (hand - k)
+//! ```
+//!
+//! The value of keeping a sub-multiset K of a deal D (drawing from the
+//! cards not dealt) is then, by inclusion and exclusion over the discarded
+//! cards, a sum over the multisets X between K and D:
+//!
+//! ```text
+//! sum(K) = sum over X of (-1)^|X - K| * prod_r C(d_r - k_r, x_r - k_r) * totals[|X|][X]
+//! ```
+//!
+//! which factors rank by rank, so every K of a deal is valued by one pass
+//! per distinct rank over the box of sub-multisets.
+
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+
+use super::combi::for_each_multiset;
+use super::eval::{Eval, NONE};
+use super::MAX_HAND;
+
+/// C(n, k) for n, k up to the largest hand.
+const PASCAL: [[i64; MAX_HAND + 1]; MAX_HAND + 1] = {
+    let mut t = [[0i64; MAX_HAND + 1]; MAX_HAND + 1];
+    let mut n = 0;
+    while n <= MAX_HAND {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// Hands up to this size keep their optimal choices per rank multiset
+/// (a bit set over at most 2^6 sub-multisets).
+pub const MEMO_HAND: usize = 6;
+
+#[derive(Debug)]
+pub struct RankPath {
+    /// `totals[k]` for k from the smallest kept size to `hand - 1` (the
+    /// levels below are empty).
+    totals: Vec<Vec<i64>>,
+    /// Per rank multiset: its optimal discards, as bits over masks of
+    /// sorted positions (see [`RankBox::sorted_discard`]); 0 while unknown.
+    memo: Vec<AtomicU64>,
+}
+
+/// A deal's ranks as a box of sub-multisets: the distinct ranks, how many
+/// cards of each, and where those cards are in input order.
+#[derive(Debug, Clone, Copy)]
+pub struct RankBox {
+    /// The distinct ranks, increasing, and how many cards of each.
+    pub ranks: [u8; MAX_HAND],
+    pub counts: [u8; MAX_HAND],
+    /// Where each distinct rank's cards start in `pos`.
+    start: [u8; MAX_HAND],
+    /// Input positions, sorted by rank (stable: equal ranks in input order).
+    pos: [u8; MAX_HAND],
+    /// Distinct ranks.
+    pub m: usize,
+    /// Number of points: prod (count + 1).
+    pub size: usize,
+    /// The rank multiset of the whole deal.
+    pub key: usize,
+}
+
+impl RankBox {
+    /// The deal's box; `ranks[i]` is the rank of the card at input position i.
+    #[inline]
+    pub fn of(eval: &Eval, ranks: &[u8]) -> RankBox {
+        let mut b = RankBox::sorted(eval, ranks);
+        b.blocks();
+        b
+    }
+
+    /// The deal's ranks sorted, their positions and key; [`RankBox::blocks`]
+    /// completes the box.
+    #[inline]
+    pub fn sorted(eval: &Eval, ranks: &[u8]) -> RankBox {
+        let mut sorted = [0u8; MAX_HAND];
+        let mut pos = [0u8; MAX_HAND];
+        for (i, &r) in ranks.iter().enumerate() {
+            let mut j = i;
+            while j > 0 && sorted[j - 1] > r {
+                sorted[j] = sorted[j - 1];
+                pos[j] = pos[j - 1];
+                j -= 1;
+            }
+            sorted[j] = r;
+            pos[j] = i as u8;
+        }
+        let h = ranks.len();
+        RankBox {
+            ranks: sorted,
+            counts: [0; MAX_HAND],
+            start: [0; MAX_HAND],
+            pos,
+            m: h,
+            size: 1,
+            key: eval.keys.rank(&sorted[..h]),
+        }
+    }
+
+    /// Groups the sorted ranks into distinct ranks and counts.
+    pub fn blocks(&mut self) {
+        let (sorted, h) = (self.ranks, self.m);
+        let b = self;
+        b.m = 0;
+        b.size = 1;
+        for (i, &r) in sorted[..h].iter().enumerate() {
+            if b.m > 0 && b.ranks[b.m - 1] == r {
+                b.counts[b.m - 1] += 1;
+            } else {
+                b.ranks[b.m] = r;
+                b.counts[b.m] = 1;
+                b.start[b.m] = i as u8;
+                b.m += 1;
+            }
+        }
+        for &c in &b.counts[..b.m] {
+            b.size *= c as usize + 1;
+        }
+    }
+
+    /// The kept counts of box point `x` (mixed radix, lowest rank
+    /// fastest); returns how many cards are kept.
+    #[inline]
+    pub fn digits(&self, mut x: usize, out: &mut [u8]) -> usize {
+        let mut kept = 0;
+        for (i, &c) in self.counts[..self.m].iter().enumerate() {
+            let d = x % (c as usize + 1);
+            x /= c as usize + 1;
+            out[i] = d as u8;
+            kept += d;
+        }
+        kept
+    }
+
+    /// The discard of box point `x` as a mask over sorted positions: of
+    /// each rank, the cards not kept, taken from the left (or from the
+    /// right) in input order (equal ranks keep their input order).
+    #[inline]
+    pub fn sorted_discard(&self, x: usize, leftmost: bool) -> u32 {
+        let mut digits = [0u8; MAX_HAND];
+        self.digits(x, &mut digits);
+        let mut mask = 0u32;
+        for (i, &d) in digits[..self.m].iter().enumerate() {
+            let (s, c) = (self.start[i] as u32, self.counts[i] as u32);
+            let drop = c - d as u32;
+            let first = if leftmost { s } else { s + c - drop };
+            mask |= ((1u32 << drop) - 1) << first;
+        }
+        mask
+    }
+
+    /// A mask over sorted positions as a mask over input positions.
+    #[inline]
+    pub fn input_mask(&self, mut m: u32) -> u32 {
+        let mut out = 0;
+        while m != 0 {
+            out |= 1 << self.pos[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        out
+    }
+
+    /// The input discard mask of box point `x` (see [`RankBox::sorted_discard`]).
+    #[inline]
+    pub fn discard_mask(&self, x: usize, leftmost: bool) -> u32 {
+        self.input_mask(self.sorted_discard(x, leftmost))
+    }
+}
+
+impl RankPath {
+    /// Builds the levels of totals down to `min_kept` cards.
+    pub fn new(eval: &Eval, suits: usize, hand: usize, min_kept: usize, pays: &[i64; 256]) -> RankPath {
+        let nr = eval.n_ranks;
+        let mut totals: Vec<Vec<i64>> = vec![Vec::new(); hand + 1];
+        if min_kept < hand {
+            let mut merged = [0u8; MAX_HAND];
+            for k in (min_kept..hand).rev() {
+                let mut level = vec![0i64; eval.keys.count(k)];
+                let above = |m: &[u8], totals: &[Vec<i64>]| -> i64 {
+                    if k + 1 == hand {
+                        pays[eval.row_of_key(eval.keys.rank(m)) as usize]
+                    } else {
+                        totals[k + 1][eval.keys.rank(m)]
+                    }
+                };
+                for_each_multiset(nr, k, &mut |m| {
+                    let mut sum: i128 = 0;
+                    for r in 0..nr as u8 {
+                        let have = m.iter().filter(|&&x| x == r).count();
+                        if have >= suits {
+                            continue;
+                        }
+                        let at = m.partition_point(|&x| x <= r);
+                        merged[..at].copy_from_slice(&m[..at]);
+                        merged[at] = r;
+                        merged[at + 1..=k].copy_from_slice(&m[at..]);
+                        sum += (suits - have) as i128 * above(&merged[..=k], &totals) as i128;
+                    }
+                    level[eval.keys.rank(m)] = (sum / (hand - k) as i128) as i64;
+                });
+                totals[k] = level;
+            }
+        }
+        let memo = if hand <= MEMO_HAND {
+            (0..eval.keys.count(hand)).map(|_| AtomicU64::new(0)).collect()
+        } else {
+            Vec::new()
+        };
+        RankPath { totals, memo }
+    }
+
+    /// The payout sums of keeping each point of the box (points whose
+    /// kept size is below the smallest kept size are left as garbage).
+    pub fn sums(&self, eval: &Eval, b: &RankBox, hand: usize, min_kept: usize, pays: &[i64; 256], f: &mut Vec<i64>) {
+        f.clear();
+        f.resize(b.size, 0);
+        // The digits of each point, counted like an odometer.
+        let mut digits = [0u8; MAX_HAND];
+        let mut kept = 0usize;
+        let mut sorted = [0u8; MAX_HAND];
+        for (x, slot) in f.iter_mut().enumerate() {
+            if x > 0 {
+                let mut i = 0;
+                while digits[i] == b.counts[i] {
+                    kept -= digits[i] as usize;
+                    digits[i] = 0;
+                    i += 1;
+                }
+                digits[i] += 1;
+                kept += 1;
+            }
+            if kept < min_kept {
+                continue;
+            }
+            let mut n = 0;
+            for (i, &d) in digits[..b.m].iter().enumerate() {
+                for _ in 0..d {
+                    sorted[n] = b.ranks[i];
+                    n += 1;
+                }
+            }
+            let key = eval.keys.rank(&sorted[..n]);
+            *slot = if kept == hand { pays[eval.row_of_key(key) as usize] } else { self.totals[kept][key] };
+        }
+        if hand - min_kept <= 2 {
+            // Few cards exchanged: each kept point from the few above it.
+            direct(b, min_kept, f);
+            return;
+        }
+        // Inclusion and exclusion, one distinct rank at a time:
+        // g(a) = sum over b >= a of (-1)^(b-a) C(c - a, b - a) f(b).
+        let mut stride = 1;
+        for &c in &b.counts[..b.m] {
+            let c = c as usize;
+            let span = stride * (c + 1);
+            for base in (0..b.size).step_by(span) {
+                for low in 0..stride {
+                    let at = |d: usize| base + low + d * stride;
+                    for a in 0..=c {
+                        let mut g = 0i64;
+                        for bb in a..=c {
+                            let coef = PASCAL[c - a][bb - a];
+                            let term = coef * f[at(bb)];
+                            g = if (bb - a).is_multiple_of(2) { g + term } else { g - term };
+                        }
+                        f[at(a)] = g;
+                    }
+                }
+            }
+            stride = span;
+        }
+    }
+
+    /// `totals[k][key]`.
+    #[inline]
+    pub fn total(&self, k: usize, key: usize) -> i64 {
+        self.totals[k][key]
+    }
+
+    /// The optimal discards remembered for this multiset, if any.
+    pub fn remembered(&self, key: usize) -> Option<u64> {
+        let v = self.memo.get(key)?.load(AtomicOrdering::Relaxed);
+        (v != 0).then_some(v)
+    }
+
+    pub fn remember(&self, key: usize, optimal: u64) {
+        if let Some(slot) = self.memo.get(key) {
+            slot.store(optimal, AtomicOrdering::Relaxed);
+        }
+    }
+
+    pub fn memo_enabled(&self) -> bool {
+        !self.memo.is_empty()
+    }
+}
+
+/// The inclusion and exclusion of [`RankPath::sums`], point by point:
+/// g(k) = sum over k <= x <= c of (-1)^|x-k| prod C(c_i - k_i, x_i - k_i) f(x),
+/// for the points that keep at least `min_kept` cards (few, when few cards
+/// are exchanged: then cheaper than the transform over the whole box).
+fn direct(b: &RankBox, min_kept: usize, f: &mut [i64]) {
+    let m = b.m;
+    let mut stride = [0usize; MAX_HAND];
+    let mut s = 1;
+    for (st, &c) in stride.iter_mut().zip(&b.counts[..m]) {
+        *st = s;
+        s *= c as usize + 1;
+    }
+    let mut small = [0i64; 64];
+    let mut large = Vec::new();
+    let g: &mut [i64] = if b.size <= 64 {
+        &mut small[..b.size]
+    } else {
+        large.resize(b.size, 0);
+        &mut large
+    };
+    let mut k = [0u8; MAX_HAND];
+    let mut kept = 0usize;
+    for (kx, gk) in g.iter_mut().enumerate() {
+        if kx > 0 {
+            let mut i = 0;
+            while k[i] == b.counts[i] {
+                kept -= k[i] as usize;
+                k[i] = 0;
+                i += 1;
+            }
+            k[i] += 1;
+            kept += 1;
+        }
+        if kept < min_kept {
+            continue;
+        }
+        // The points x >= k, by an odometer over the digits above k.
+        let mut x = k;
+        let mut sum = 0i64;
+        let mut dist = 0usize;
+        loop {
+            let mut coef = 1i64;
+            let mut at = 0;
+            for i in 0..m {
+                coef *= PASCAL[(b.counts[i] - k[i]) as usize][(x[i] - k[i]) as usize];
+                at += x[i] as usize * stride[i];
+            }
+            let term = coef * f[at];
+            sum = if dist.is_multiple_of(2) { sum + term } else { sum - term };
+            // Next x.
+            let mut i = 0;
+            while i < m && x[i] == b.counts[i] {
+                dist -= (x[i] - k[i]) as usize;
+                x[i] = k[i];
+                i += 1;
+            }
+            if i == m {
+                break;
+            }
+            x[i] += 1;
+            dist += 1;
+        }
+        *gk = sum;
+    }
+    f.copy_from_slice(g);
+}
+
+/// The row of a rank multiset's hand, or `NONE`.
+pub fn row_of_ranks(eval: &Eval, ranks: &[u8]) -> u8 {
+    let mut sorted = ranks.to_vec();
+    sorted.sort_unstable();
+    if sorted.len() != eval.hand {
+        return NONE;
+    }
+    eval.row_of_key(eval.keys.rank(&sorted))
+}

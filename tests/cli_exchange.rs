@@ -1,0 +1,217 @@
+//! The real binary on exchange-engine configurations that used to panic,
+//! hang or print a wrong answer (../shared/hardening/FAILURES.md rows P1,
+//! P4, H4-H8, W1, W2, B11): each now ends in bounded time with a correct
+//! output or a located diagnostic. Also the analysis and explanation
+//! layouts of video poker.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+fn arbiter() -> Command {
+    let mut c = Command::cargo_bin("arbiter").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR")).env("NO_COLOR", "1").timeout(Duration::from_secs(60));
+    c
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Writes a rule file into a fresh folder of the target directory.
+fn file(name: &str, text: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_exchange");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn base() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules/get_straight.rules").display().to_string()
+}
+
+const R2H16: &str = r#"engine: exchange
+deck { ranks: a b  suits: s0 s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s12 s13 s14 s15 }
+play { hand: 16 entry: 1 cost: 1 exchange: 0..16 prefer: fewer-cards }
+combination "nine" { pattern: kind(9) pays: 10 }
+combination "any" { pattern: any pays: 0 }
+output { stay: "Stay" exchange: "Exchange {cards}" }
+"#;
+
+#[test]
+fn p1_explain_without_an_any_row() {
+    let rules = file("nodummy.rules", &format!("extends: \"{}\"\nremove: combination \"Dummy\"\n", base()));
+    let out = arbiter().args(["run", "--explain"]).arg(&rules).write_stdin("AS 3H 5D 7C 9S\n#\n").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("forms no combination"), "{}", text(&out.stdout));
+    let json = arbiter()
+        .args(["run", "--explain", "--format", "json"])
+        .arg(&rules)
+        .write_stdin("AS 3H 5D 7C 9S\n#\n")
+        .output();
+    assert_eq!(json.unwrap().status.code(), Some(0));
+}
+
+#[test]
+fn p4_a_pattern_of_50000_parts_is_a_diagnostic() {
+    let pattern = "run(1) + ".repeat(50_000) + "run(1)";
+    let rules =
+        file("pat.rules", &format!("extends: \"{}\"\ncombination \"x\" {{ pattern: {pattern} pays: 1 }}\n", base()));
+    let out = arbiter().arg("check").arg(&rules).output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    // The language's bound on chains comes first...
+    assert!(text(&out.stderr).contains("arbiter::too-deep"), "{}", text(&out.stderr));
+    // ...and a chain within it meets the engine's bound on parts.
+    let pattern = "run(1) + ".repeat(100) + "run(1)";
+    let rules =
+        file("pat100.rules", &format!("extends: \"{}\"\ncombination \"x\" {{ pattern: {pattern} pays: 1 }}\n", base()));
+    let out = arbiter().arg("check").arg(&rules).output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("at most 64 parts"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn h4_twelve_cards_over_four_ranks() {
+    let rules = file(
+        "h12.rules",
+        r#"engine: exchange
+deck { ranks: a b c d  suits: s0 s1 s2 s3 s4 s5 s6 s7 s8 s9 t0 t1 }
+play { hand: 12 exchange: 0..12 prefer: fewer-cards }
+combination "any" { pattern: any pays: 0 }
+output { stay: "Stay" exchange: "Exchange {cards}" }
+"#,
+    );
+    let out = arbiter().arg("check").arg(&rules).timeout(Duration::from_secs(10)).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = arbiter()
+        .arg("run")
+        .arg(&rules)
+        .write_stdin("as0 bs0 cs0 ds0 as1 bs1 cs1 ds1 as2 bs2 cs2 ds2\n#\n")
+        .timeout(Duration::from_secs(10))
+        .output()
+        .unwrap();
+    assert_eq!(text(&out.stdout), "Stay\n");
+}
+
+#[test]
+fn h5_sixty_four_ranks_end_quickly() {
+    let ranks: Vec<String> = (0..64).map(|i| format!("r{i}")).collect();
+    let mut t = format!(
+        "engine: exchange\ndeck {{ ranks: {}  suits: s }}\nplay {{ hand: 4 exchange: 0..4 prefer: fewer-cards }}\n",
+        ranks.join(" ")
+    );
+    for i in 0..5 {
+        t += &format!("combination \"c{i}\" {{ pattern: kind(1) + kind(1) + kind(1) + kind(1) + kind(1) pays: 1 }}\n");
+    }
+    t += "combination \"any\" { pattern: any pays: 0 }\noutput { stay: \"Stay\" exchange: \"Exchange {cards}\" }\n";
+    let rules = file("r64.rules", &t);
+    let out = arbiter().arg("check").arg(&rules).timeout(Duration::from_secs(20)).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(text(&out.stderr).contains("can never be formed"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn h6_and_w1_sixteen_card_hands_run_and_analyse() {
+    let rules = file("r2h16.rules", R2H16);
+    // 300 deals: eight of each rank, in shuffled orders.
+    let mut input = String::new();
+    let mut x = 12345u64;
+    for _ in 0..300 {
+        let mut cards: Vec<String> =
+            (0..8).flat_map(|i| [format!("as{}", 2 * i), format!("bs{}", 2 * i + 1)]).collect();
+        for i in (1..cards.len()).rev() {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            cards.swap(i, (x >> 33) as usize % (i + 1));
+        }
+        input += &cards.join(" ");
+        input.push('\n');
+    }
+    input += "#\n";
+    let out = arbiter().arg("run").arg(&rules).write_stdin(input).timeout(Duration::from_secs(20)).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let lines = text(&out.stdout);
+    assert_eq!(lines.lines().count(), 300);
+    // Nine of a kind from eight and eight: exchange three of one rank.
+    assert!(lines.lines().all(|l| l.split(' ').count() == 4), "{lines}");
+    // W1: the analysis of 16-card hands is not "always stay".
+    let out = arbiter().arg("analyze").arg(&rules).timeout(Duration::from_secs(20)).output().unwrap();
+    let report = text(&out.stdout);
+    assert!(report.contains("expected stake per game    12199901/6678671"), "{report}");
+}
+
+#[test]
+fn h7_repeated_exchange_sizes_are_one_size() {
+    let text0 = std::fs::read_to_string(base()).unwrap();
+    let rules = file("sizes.rules", &text0.replace("exchange: 0..1 ", &format!("exchange: {}1 ", "0 ".repeat(20_000))));
+    let out = arbiter().arg("analyze").arg(&rules).timeout(Duration::from_secs(20)).output().unwrap();
+    let want = arbiter().args(["analyze", "rules/get_straight.rules"]).output().unwrap();
+    let strip = |b: &[u8]| text(b).lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(strip(&out.stdout), strip(&want.stdout));
+}
+
+#[test]
+fn h8_analysis_of_eight_cards_of_sixty_four() {
+    let rules = file(
+        "r8h8.rules",
+        r#"engine: exchange
+deck { ranks: r0 r1 r2 r3 r4 r5 r6 r7
+ suits: s0 s1 s2 s3 s4 s5 s6 s7 }
+play { hand: 8 entry: 1 exchange: 0..8 cost: 1 prefer: fewer-cards leftmost }
+combination "r0" { pattern: kind(4) pays: 10 }
+combination "r1" { pattern: run(5) pays: 3 }
+combination "r2" { pattern: any pays: 0 }
+output { stay: "Stay" exchange: "Exchange {cards}" }
+"#,
+    );
+    let out = arbiter().arg("analyze").arg(&rules).timeout(Duration::from_secs(30)).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("deals                      4426165368"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn w2_two_aces_need_two_aces() {
+    let rules = file(
+        "ranks_dup.rules",
+        &format!("extends: \"{}\"\nreplace combination \"Straight\" {{ pattern: ranks(A A) pays: 100 }}\n", base()),
+    );
+    let out = arbiter().args(["run", "--explain"]).arg(&rules).write_stdin("AS 3H 6D 9C JC\n#\n").output().unwrap();
+    let shown = text(&out.stdout);
+    assert!(!shown.contains("forms `Straight` first"), "{shown}");
+    assert!(shown.contains("forms `Dummy` first"), "{shown}");
+    let out = arbiter().args(["run"]).arg(&rules).write_stdin("AS 3H 6D 9C AC\n#\n").output().unwrap();
+    assert_eq!(text(&out.stdout), "Stay\n");
+}
+
+#[test]
+fn b11_nothing_staked_has_no_return() {
+    let rules = file("b11.rules", &R2H16.replace(" entry: 1 cost: 1", ""));
+    let out = arbiter().arg("analyze").arg(&rules).output().unwrap();
+    let report = text(&out.stdout);
+    assert!(!report.contains("inf"), "{report}");
+    assert!(report.contains("undefined: nothing is staked"), "{report}");
+}
+
+#[test]
+fn video_poker_analysis_prints_the_return_and_a_row_table() {
+    let out = arbiter().args(["analyze", "rules/video_poker.rules"]).output().unwrap();
+    let report = text(&out.stdout);
+    assert!(report.contains("return to player           99.5439 % (1653526326983/1661102543100)"), "{report}");
+    let royal = report.lines().find(|l| l.trim_start().starts_with("Royal Flush")).unwrap();
+    assert!(royal.contains("pays 800") && royal.contains("probability 0.0000247583"), "{royal}");
+    assert!(royal.contains("return  1.9807 %"), "{royal}");
+}
+
+#[test]
+fn video_poker_explanations_give_each_holds_return_and_the_rows_drawn() {
+    let out = arbiter()
+        .args(["run", "--explain", "rules/video_poker.rules"])
+        .write_stdin("AS KS QS JS 2D\n#\n")
+        .output()
+        .unwrap();
+    let shown = text(&out.stdout);
+    assert!(shown.contains("Hold AS KS QS JS: 872/47 - 1 = 825/47"), "{shown}");
+    assert!(shown.contains("1 of 47 draws make it: pays 800"), "{shown}");
+    assert!(shown.contains("combination \"Royal Flush\""), "{shown}");
+}
