@@ -156,9 +156,10 @@ impl Shape {
 pub struct Board {
     shape: Shape,
     side: u32,
-    /// Per side of the shape: `a`, `b` and the bound `p·S + q`.
+    /// Per side of the shape: `a`, `b` and the bound `p·S + q`; a shape
+    /// with fewer than six sides has sides that never bind after its own
+    /// (`0·x + 0·y <= i64::MAX`), so every loop runs over six.
     bounds: [(i64, i64, i64); 6],
-    n: usize,
     neighbours: [(i32, i32); 6],
 }
 
@@ -168,11 +169,11 @@ impl Board {
         debug_assert!((MIN_SIDE..=MAX_SIDE).contains(&side));
         let def = shape.def();
         let s = side as i64;
-        let mut bounds = [(0, 0, 0); 6];
+        let mut bounds = [(0, 0, i64::MAX); 6];
         for (b, d) in bounds.iter_mut().zip(def.sides) {
             *b = (d.a, d.b, d.p * s + d.q);
         }
-        Board { shape, side, bounds, n: def.sides.len(), neighbours: def.neighbours }
+        Board { shape, side, bounds, neighbours: def.neighbours }
     }
 
     pub fn shape(&self) -> Shape {
@@ -197,7 +198,7 @@ impl Board {
     /// True when `(x, y)` is a cell of the board.
     #[inline]
     pub fn contains(&self, x: i64, y: i64) -> bool {
-        self.bounds[..self.n].iter().all(|&(a, b, c)| a * x + b * y <= c)
+        self.bounds.iter().all(|&(a, b, c)| a * x + b * y <= c)
     }
 
     /// The sides cell `(x, y)` (on the board) lies on, bit `i` for side `i`.
@@ -205,10 +206,24 @@ impl Board {
     pub fn sides_of(&self, x: u32, y: u32) -> u8 {
         let (x, y) = (x as i64, y as i64);
         let mut mask = 0u8;
-        for (i, &(a, b, c)) in self.bounds[..self.n].iter().enumerate() {
+        for (i, &(a, b, c)) in self.bounds.iter().enumerate() {
             mask |= ((a * x + b * y == c) as u8) << i;
         }
         mask
+    }
+
+    /// Both at once, without branches: the sides `(x, y)` lies on, or
+    /// `None` when it is not a cell of the board.
+    #[inline]
+    pub fn locate(&self, x: u32, y: u32) -> Option<u8> {
+        let (x, y) = (x as i64, y as i64);
+        let (mut inside, mut mask) = (true, 0u8);
+        for (i, &(a, b, c)) in self.bounds.iter().enumerate() {
+            let slack = c - (a * x + b * y);
+            inside &= slack >= 0;
+            mask |= ((slack == 0) as u8) << i;
+        }
+        inside.then_some(mask)
     }
 
     /// A key identifying the cell `(x, y)` (any coordinates `0..2^21`,
@@ -253,6 +268,23 @@ mod tests {
             assert_eq!(count(Shape::Hexagon), 3 * s * (s - 1) + 1);
             assert_eq!(count(Shape::Rhombus), s * s);
             assert_eq!(count(Shape::Triangle), s * (s + 1) / 2);
+        }
+    }
+
+    #[test]
+    fn locate_is_contains_and_sides_of() {
+        for shape in Shape::ALL {
+            for s in [1, 2, 5, MAX_SIDE] {
+                let b = Board::new(shape, s);
+                let hi = b.extent();
+                let probe = [0, 1, 2, s - 1, s, s + 1, hi - 1, hi, hi + 1, 2 * MAX_SIDE + 5, 999_999_999, u32::MAX];
+                for x in probe {
+                    for y in probe {
+                        let want = b.contains(x as i64, y as i64).then(|| b.sides_of(x, y));
+                        assert_eq!(b.locate(x, y), want, "{shape:?} {s} ({x}, {y})");
+                    }
+                }
+            }
         }
     }
 

@@ -13,8 +13,9 @@
 use std::collections::HashSet;
 
 use super::board::Board;
-use super::{ConnectionGame, Goal, Primitive};
-use crate::game::{Explain, Explanation, Input, RunError, RunOptions};
+use super::read::Case;
+use super::{ConnectionGame, Goal, Outcome, Primitive};
+use crate::game::{explain_cases, Explain, Explanation, Input, RunError, RunOptions};
 
 type Cell = (u32, u32);
 
@@ -156,13 +157,25 @@ impl Explain for ConnectionGame {
     fn explain(
         &self,
         input: &mut Input,
-        _: &RunOptions,
+        opts: &RunOptions,
         each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
     ) -> Result<(), RunError> {
+        explain_cases(self, input, opts, each)
+    }
+}
+
+impl ConnectionGame {
+    /// The explanation of a case solved to `outcome`.
+    pub(super) fn explain_case(&self, case: &Case, outcome: Outcome) -> Explanation {
         let conn = &self.engine;
         let sp = &self.spans;
         let shape = conn.spec.shape;
-        self.engine.run_keeping_moves(input, |case, board, outcome, moves| {
+        let board = case.board(shape);
+        let played = outcome.win.map_or(case.moves.len(), |w| w.turn as usize);
+        let moves: Vec<Cell> = case.moves[..played].iter().map(|s| s.cell()).collect();
+        let moves = &moves[..];
+        let case = case.number;
+        {
             let side = board.side();
             let stones: HashSet<Cell> = moves.iter().copied().collect();
             let mut e = Explanation::default();
@@ -299,8 +312,8 @@ impl Explain for ConnectionGame {
                 }
             }
             e.output = String::from_utf8_lossy(&buf).trim_end().to_string();
-            each(e)
-        })
+            e
+        }
     }
 }
 

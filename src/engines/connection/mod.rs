@@ -14,9 +14,10 @@
 //! - `encloses any`: some cell, stone or empty, is enclosed in that sense
 //!   when every *other* stone blocks.
 //!
-//! The core sees only indices, bitmasks and counters:
-//! - stones live in an open-addressing hash table keyed by cell (`table`;
-//!   memory is proportional to the moves, never to the board's cells);
+//! The core sees only indices, bitmasks and counters (`solve`):
+//! - a case is read whole (`read`); sorting its cells' keys finds every
+//!   pair of adjacent stones in one linear pass (memory is proportional to
+//!   the moves, never to the board's cells, and no input can make it slow);
 //! - a cell's family members are one table lookup by the set of sides it
 //!   lies on (a bitmask of at most 6 bits, computed from its coordinates);
 //! - groups are a union-find over stone indices, each root holding the
@@ -32,24 +33,28 @@
 //!   the stone has six stone neighbours on the board. All four counts
 //!   change in O(1) per move. `tests` checks this against flood fills on
 //!   every shape.
+//!
+//! Cases are independent: the engine implements [`Cases`], so `run`
+//! solves them on every core (`--jobs`) through [`crate::game::run_cases`].
 
 pub mod board;
 mod explain;
 pub mod lower;
+pub mod read;
 pub mod schema;
-mod table;
+pub mod solve;
 
 use crate::engines::connection::board::{Board, Shape, MAX_SIDE};
-use crate::engines::connection::table::{CellTable, NONE};
-use crate::game::records::Counted;
-use crate::game::{Game, Input, InputError, Line, Output, RunError, RunOptions, Token};
+use crate::engines::connection::read::{Case, Format, Reader};
+use crate::engines::connection::solve::Solver;
+use crate::game::{Cases, Explanation, Game, Input, InputError, Output, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::OutputLine;
 
+pub use read::{MAX_CASES, MAX_MOVES};
+
 /// Most structures a rule file can define (one bit each in a result mask).
 pub const MAX_STRUCTURES: usize = 64;
-/// Most moves in one case (stone indices are `u32`).
-pub const MAX_MOVES: u64 = u32::MAX as u64 - 1;
 /// Most family members over all families (one bit each in a group mask).
 pub const MAX_MEMBERS: usize = 64;
 
@@ -125,8 +130,9 @@ pub struct Connection {
     pub spec: ConnectionSpec,
     /// The member bits of a cell, indexed by the mask of the sides it lies on.
     by_sides: [u64; 64],
-    /// For each structure: (member mask it counts in, count); enclosures as `None`.
-    connects: Vec<Option<(u64, u32)>>,
+    /// The connection structures: (structure bit, member mask it counts
+    /// in, count).
+    connects: Vec<(u64, u64, u32)>,
     /// Structure bits that an enclosure of each kind satisfies.
     empty_bits: u64,
     any_bits: u64,
@@ -154,88 +160,66 @@ impl Connection {
         let mut empty_bits = 0;
         let mut any_bits = 0;
         let base: Vec<u32> = (0..spec.families.len()).map(|f| family_base(&spec, f)).collect();
-        let connects = spec
-            .structures
-            .iter()
-            .enumerate()
-            .map(|(i, g)| match *g {
-                Goal::Connects { family, members, count } => Some((members << base[family], count)),
+        let mut connects = Vec::new();
+        for (i, g) in spec.structures.iter().enumerate() {
+            match *g {
+                Goal::Connects { family, members, count } => connects.push((1 << i, members << base[family], count)),
                 Goal::Encloses(e) => {
                     any_bits |= 1 << i;
                     if e == Enclose::Empty {
                         empty_bits |= 1 << i;
                     }
-                    None
                 }
-            })
-            .collect();
+            }
+        }
         Connection { spec, by_sides, connects, empty_bits, any_bits }
     }
 
-    /// The member bits of cell `(x, y)` of `board`.
+    /// The member bits of a cell lying on the sides `sides`.
     #[inline]
-    fn members_of(&self, board: &Board, x: u32, y: u32) -> u64 {
-        self.by_sides[board.sides_of(x, y) as usize]
+    pub fn members_by_sides(&self, sides: u8) -> u64 {
+        self.by_sides[sides as usize & 63]
     }
 
-    /// Runs every case of `input`, calling `emit` with each case's result
-    /// as soon as the case is read whole (so the outputs of earlier cases
-    /// are written before a later case's input error is returned).
+    /// The connection structures a group touching the members `mask`
+    /// forms (their bits).
+    #[inline]
+    pub fn connected(&self, mask: u64) -> u64 {
+        let mut found = 0;
+        if mask != 0 {
+            for &(bit, fm, k) in &self.connects {
+                if (mask & fm).count_ones() >= k {
+                    found |= bit;
+                }
+            }
+        }
+        found
+    }
+
+    /// What reading an input needs.
+    pub fn format(&self) -> Format {
+        Format { shape: self.spec.shape, min_side: self.spec.min_side, max_side: self.spec.max_side }
+    }
+
+    /// Solves a case read whole: its outcome, or the error of its first
+    /// repeated cell.
+    pub fn solve(&self, case: &Case, solver: &mut Solver) -> Result<Outcome, InputError> {
+        solver.solve(self, &case.board(self.spec.shape), &case.moves).map_err(|(at, first)| case.repeated(at, first))
+    }
+
+    /// Runs every case of `input` on this thread, calling `emit` with each
+    /// case's result as soon as the case is read whole (so the outputs of
+    /// earlier cases are written before a later case's input error is
+    /// returned).
     pub fn run<E>(&self, input: &mut Input, mut emit: impl FnMut(u64, Outcome) -> Result<(), E>) -> Result<(), E>
     where
         E: From<InputError>,
     {
-        self.cases(input, false, |case, _, outcome, _| emit(case, outcome))
-    }
-
-    /// [`Connection::run`] that also hands `emit` each case's board and
-    /// its moves up to the win (all of them when nothing wins).
-    pub fn run_keeping_moves<E>(
-        &self,
-        input: &mut Input,
-        emit: impl FnMut(u64, Board, Outcome, &[(u32, u32)]) -> Result<(), E>,
-    ) -> Result<(), E>
-    where
-        E: From<InputError>,
-    {
-        self.cases(input, true, emit)
-    }
-
-    fn cases<E>(
-        &self,
-        input: &mut Input,
-        keep: bool,
-        mut emit: impl FnMut(u64, Board, Outcome, &[(u32, u32)]) -> Result<(), E>,
-    ) -> Result<(), E>
-    where
-        E: From<InputError>,
-    {
-        let mut reader = CaseReader::new(self.spec.shape, self.spec.min_side, self.spec.max_side);
-        let mut play = Play::new(self);
-        let mut kept = Vec::new();
-        while let Some(case) = reader.next_case(input)? {
-            play.reset(case.board);
-            kept.clear();
-            let mut outcome = Outcome { win: None };
-            for k in 1..=case.moves {
-                let mv = reader.next_move(input, &case, k)?;
-                if k >= MAX_MOVES {
-                    return Err(mv.line.error(format!("more than {MAX_MOVES} moves in one case")).into());
-                }
-                if outcome.win.is_some() {
-                    // Ignored, but still checked for repeats.
-                    play.occupy(mv.x, mv.y).map_err(|j| mv.repeated(j))?;
-                    continue;
-                }
-                let found = play.place(mv.x, mv.y).map_err(|j| mv.repeated(j))?;
-                if keep {
-                    kept.push((mv.x, mv.y));
-                }
-                if found != 0 {
-                    outcome.win = Some(Win { turn: k, structures: found });
-                }
-            }
-            emit(case.number, case.board, outcome, &kept)?;
+        let format = self.format();
+        let (mut reader, mut case, mut solver) = (Reader::default(), Case::default(), Solver::default());
+        while format.read(input, &mut reader, &mut case)? {
+            let outcome = self.solve(&case, &mut solver)?;
+            emit(case.number, outcome)?;
         }
         Ok(())
     }
@@ -243,7 +227,7 @@ impl Connection {
     /// The family members (bits, as in a group's mask) cell `(x, y)` of
     /// `board` touches.
     pub fn cell_members(&self, board: &Board, x: u32, y: u32) -> u64 {
-        self.members_of(board, x, y)
+        self.members_by_sides(board.sides_of(x, y))
     }
 
     /// The first member bit of each family.
@@ -276,376 +260,6 @@ impl Win {
     pub fn indices(&self) -> impl Iterator<Item = usize> + '_ {
         (0..64).filter(move |i| self.structures >> i & 1 == 1)
     }
-}
-
-/// A placed stone in the union-find: its parent, and for a root the size
-/// of its group and the family members the group touches (one record, so
-/// that a step of a search reads one cache line).
-#[derive(Debug, Clone, Copy)]
-struct Node {
-    parent: u32,
-    size: u32,
-    members: u64,
-}
-
-/// The state of one case: stones, groups and enclosure counters.
-pub struct Play<'c> {
-    conn: &'c Connection,
-    board: Board,
-    table: CellTable,
-    /// Stones on the board (placed or only occupied).
-    stones: usize,
-    /// Per placed stone, in move order.
-    nodes: Vec<Node>,
-    /// Per placed stone: its stone neighbours on the board (kept only when
-    /// a structure encloses `any`).
-    around: Vec<u8>,
-    /// Whether `around` and `surrounded` are kept.
-    count_around: bool,
-    /// `E - V + C - T`: bounded faces that are not unit triangles.
-    holes: i64,
-    /// Stones whose six neighbours are all stones on the board.
-    surrounded: u64,
-}
-
-impl<'c> Play<'c> {
-    pub fn new(conn: &'c Connection) -> Self {
-        Play {
-            conn,
-            board: Board::new(conn.spec.shape, conn.spec.min_side.max(1)),
-            table: CellTable::new(),
-            stones: 0,
-            nodes: Vec::new(),
-            around: Vec::new(),
-            count_around: conn.any_bits & !conn.empty_bits != 0,
-            holes: 0,
-            surrounded: 0,
-        }
-    }
-
-    /// An empty board.
-    pub fn reset(&mut self, board: Board) {
-        self.table.clear();
-        self.board = board;
-        self.stones = 0;
-        self.nodes.clear();
-        self.around.clear();
-        self.holes = 0;
-        self.surrounded = 0;
-    }
-
-    #[inline]
-    fn find(&mut self, mut a: u32) -> u32 {
-        loop {
-            let p = self.nodes[a as usize].parent;
-            if p == a {
-                return a;
-            }
-            // Path halving.
-            let g = self.nodes[p as usize].parent;
-            self.nodes[a as usize].parent = g;
-            a = g;
-        }
-    }
-
-    /// Marks `(x, y)` occupied without updating groups (moves after the
-    /// win). `Err(j)`: the cell already holds stone `j` (0-based move).
-    pub fn occupy(&mut self, x: u32, y: u32) -> Result<(), u64> {
-        let idx = self.stones as u32;
-        self.table.insert(Board::key(x, y), idx).map_err(|j| j as u64)?;
-        self.stones += 1;
-        Ok(())
-    }
-
-    /// Places a stone on `(x, y)` (on the board) and returns the bits of
-    /// the structures that exist after it. `Err(j)`: the cell already holds
-    /// stone `j` (0-based move).
-    pub fn place(&mut self, x: u32, y: u32) -> Result<u64, u64> {
-        debug_assert_eq!(self.nodes.len(), self.stones, "place after occupy");
-        self.occupy(x, y)?;
-        let idx = self.nodes.len() as u32;
-        let mut near = [NONE; 6];
-        let mut n = 0u8;
-        for (i, (a, b)) in self.board.around(x, y).into_iter().enumerate() {
-            let j = self.table.get(Board::key(a, b));
-            near[i] = j;
-            n += (j != NONE) as u8;
-        }
-        if self.count_around {
-            for &j in near.iter().filter(|&&j| j != NONE) {
-                let c = &mut self.around[j as usize];
-                *c += 1;
-                if *c == 6 {
-                    self.surrounded += 1;
-                }
-            }
-            self.around.push(n);
-            if n == 6 {
-                self.surrounded += 1;
-            }
-        }
-        // The new stone's group: joined with each neighbouring group in turn
-        // (union by size, the larger root stays).
-        self.nodes.push(Node { parent: idx, size: 1, members: self.conn.members_of(&self.board, x, y) });
-        let mut root = idx;
-        let mut triangles = 0i64;
-        let mut merged = 0i64;
-        for i in 0..6 {
-            if near[i] == NONE {
-                continue;
-            }
-            if near[(i + 1) % 6] != NONE {
-                triangles += 1;
-            }
-            let r = self.find(near[i]);
-            if r == root {
-                continue;
-            }
-            merged += 1;
-            let (big, small) =
-                if self.nodes[r as usize].size > self.nodes[root as usize].size { (r, root) } else { (root, r) };
-            let s = self.nodes[small as usize];
-            let b = &mut self.nodes[big as usize];
-            b.size += s.size;
-            b.members |= s.members;
-            self.nodes[small as usize].parent = big;
-            root = big;
-        }
-        // dE = n, dV = 1, dC = 1 - merged, dT = triangles.
-        self.holes += n as i64 - merged - triangles;
-        let mask = self.nodes[root as usize].members;
-        let mut found = 0u64;
-        for (i, c) in self.conn.connects.iter().enumerate() {
-            if let Some((fm, k)) = *c {
-                if (mask & fm).count_ones() >= k {
-                    found |= 1 << i;
-                }
-            }
-        }
-        if self.holes > 0 {
-            found |= self.conn.any_bits;
-        } else if self.surrounded > 0 {
-            found |= self.conn.any_bits & !self.conn.empty_bits;
-        }
-        Ok(found)
-    }
-
-    /// `E - V + C - T` of the stones placed so far (for tests).
-    pub fn holes(&self) -> i64 {
-        self.holes
-    }
-
-    /// The group (its root stone) of placed stone `a` (for tests).
-    #[cfg(test)]
-    pub fn group_of(&mut self, a: u32) -> u32 {
-        self.find(a)
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Input: T, then per case `S M` and M lines `x y`.
-
-/// The header of one case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CaseHeader {
-    /// 1-based case number.
-    pub number: u64,
-    /// The case's board (the rule file's shape, the case's side).
-    pub board: Board,
-    pub moves: u64,
-}
-
-/// One move as read, with its place in the input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Move<'a> {
-    pub x: u32,
-    pub y: u32,
-    pub line: Line<'a>,
-}
-
-impl Move<'_> {
-    /// The error for a move onto a cell taken by move `j + 1`.
-    pub fn repeated(&self, j: u64) -> InputError {
-        self.line
-            .error(format!("cell ({}, {}) already holds a stone (move {})", self.x, self.y, j + 1))
-            .with_help("the moves of a case never repeat a cell")
-    }
-}
-
-/// Reads the cases of an input one at a time.
-pub struct CaseReader {
-    cases: Counted,
-    shape: Shape,
-    min_side: u32,
-    max_side: u32,
-}
-
-fn count(tok: &Token, what: &str) -> Result<u64, InputError> {
-    let t = tok.text;
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(tok.error(format!("expected {what}, found {}", tok.quoted())));
-    }
-    t.parse::<u64>().map_err(|_| tok.error(format!("{what} {} is too large", tok.quoted())))
-}
-
-/// Exactly `N` tokens on a line, or an error naming `what`.
-fn tokens<'a, const N: usize>(line: &Line<'a>, what: &str) -> Result<[Token<'a>; N], InputError> {
-    let mut it = line.tokens();
-    let mut out = [Token { text: "", offset: line.offset, line: *line }; N];
-    for (i, slot) in out.iter_mut().enumerate() {
-        match it.next() {
-            Some(t) => *slot = t,
-            None => {
-                return Err(line.error_at_end(format!(
-                    "expected {what}, found {} number{}",
-                    i,
-                    if i == 1 { "" } else { "s" }
-                )))
-            }
-        }
-    }
-    if let Some(extra) = it.next() {
-        let at = extra.offset - line.offset;
-        return Err(line.error_in(
-            at,
-            line.text.trim_end().len().saturating_sub(at),
-            format!("expected {what}, found more on the line"),
-        ));
-    }
-    Ok(out)
-}
-
-/// Most cases an input may announce.
-pub const MAX_CASES: u64 = 1 << 40;
-
-impl CaseReader {
-    pub fn new(shape: Shape, min_side: u32, max_side: u32) -> Self {
-        CaseReader { cases: Counted::default(), shape, min_side, max_side }
-    }
-
-    /// The next case's header, or `None` after the last case (when the
-    /// input must end).
-    pub fn next_case(&mut self, input: &mut Input) -> Result<Option<CaseHeader>, InputError> {
-        let Some(number) = self.cases.next(input, "case", MAX_CASES)? else {
-            return Ok(None);
-        };
-        let total = self.cases.total();
-        let line = input.next_nonblank_or(|input| {
-            input
-                .error_at_end(format!("expected case {number} of {total}: a line `S M`, found end of input"))
-                .with_help("the first line gives the number of cases")
-        })?;
-        let what = format!("the board side and the number of moves of case {number}");
-        let [s, m] = tokens::<2>(&line, &what)?;
-        let side = number_in(&s, "the board side")?;
-        if side < self.min_side as u64 || side > self.max_side as u64 {
-            let (a, b) = (self.min_side, self.max_side);
-            return Err(s
-                .error(format!("board side {} is outside the supported sides {a} to {b}", shown(&s)))
-                .with_help(format!("the rule file allows sides from {a} to {b}")));
-        }
-        let moves = count(&m, "the number of moves")?;
-        Ok(Some(CaseHeader { number, board: Board::new(self.shape, side as u32), moves }))
-    }
-
-    /// Reads move `k` (1-based) of `case`, which must be on the board.
-    pub fn next_move<'i>(&mut self, input: &'i mut Input, case: &CaseHeader, k: u64) -> Result<Move<'i>, InputError> {
-        let line = input.next_nonblank_or(|input| {
-            input
-                .error_at_end(format!(
-                    "expected move {k} of {} of case {}, found end of input",
-                    case.moves, case.number
-                ))
-                .with_help("each move is a line `x y`")
-        })?;
-        if let Some((x, y)) = quick_pair(line.text.as_bytes()) {
-            if case.board.contains(x as i64, y as i64) {
-                return Ok(Move { x, y, line });
-            }
-        }
-        let [tx, ty] = tokens::<2>(&line, "a move `x y`")?;
-        let x = coordinate(&tx)?;
-        let y = coordinate(&ty)?;
-        let board = &case.board;
-        if !board.contains(x, y) {
-            return Err(line
-                .error(format!("cell ({}, {}) is not on the board of side {}", shown(&tx), shown(&ty), board.side()))
-                .with_help(format!("on a {} of side {}, {}", board.shape().name(), board.side(), board.describe())));
-        }
-        Ok(Move { x: x as u32, y: y as u32, line })
-    }
-}
-
-/// The common move line, two plain numbers of at most 9 digits between
-/// blanks, read without building tokens; `None` for anything else, which
-/// the token reader then reads (or reports) in full.
-#[inline]
-fn quick_pair(t: &[u8]) -> Option<(u32, u32)> {
-    #[inline(always)]
-    fn blanks(t: &[u8], mut i: usize) -> usize {
-        while i < t.len() && t[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        i
-    }
-    #[inline(always)]
-    fn digits(t: &[u8], mut i: usize) -> Option<(u32, usize)> {
-        let start = i;
-        let mut v = 0u32;
-        while i < t.len() && t[i].is_ascii_digit() {
-            if i - start == 9 {
-                return None;
-            }
-            v = v * 10 + (t[i] - b'0') as u32;
-            i += 1;
-        }
-        (i > start).then_some((v, i))
-    }
-    let (x, i) = digits(t, blanks(t, 0))?;
-    let j = blanks(t, i);
-    if j == i {
-        return None;
-    }
-    let (y, i) = digits(t, j)?;
-    (blanks(t, i) == t.len()).then_some((x, y))
-}
-
-/// A whole number within `u32`, for the board side.
-fn number_in(tok: &Token, what: &str) -> Result<u64, InputError> {
-    let t = tok.text;
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(tok.error(format!("expected {what}, found {}", tok.quoted())));
-    }
-    // Anything longer than 12 digits is above every limit.
-    let digits = t.trim_start_matches('0');
-    if digits.len() > 12 {
-        return Ok(u64::MAX);
-    }
-    Ok(digits.parse::<u64>().unwrap_or(0))
-}
-
-/// A coordinate as written (a number, checked), cut when it is long.
-fn shown(tok: &Token) -> String {
-    match tok.text.char_indices().nth(20) {
-        Some((at, _)) => format!("{}…", &tok.text[..at]),
-        None => tok.text.to_string(),
-    }
-}
-
-/// A coordinate: a whole number, possibly negative (then off the board).
-#[inline]
-fn coordinate(tok: &Token) -> Result<i64, InputError> {
-    let t = tok.text.as_bytes();
-    let (neg, digits) = match t {
-        [b'-', rest @ ..] => (true, rest),
-        _ => (false, t),
-    };
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return Err(tok.error(format!("expected a coordinate (a whole number), found {}", tok.quoted())));
-    }
-    // Saturates far beyond any board (sides are at most 10^6).
-    let v = digits.iter().fold(0i64, |v, &d| (v * 10 + (d - b'0') as i64).min(1 << 40));
-    Ok(if neg { -v } else { v })
 }
 
 // The largest side must keep keys within 21 bits.
@@ -703,16 +317,39 @@ impl ConnectionGame {
 }
 
 impl Game for ConnectionGame {
-    fn run(&self, input: &mut Input, out: &mut Output, _: &RunOptions) -> Result<(), RunError> {
-        self.engine.run(input, |case, outcome: Outcome| {
-            self.line(out.buffer(), case, outcome);
-            out.end_case()?;
-            Ok::<(), RunError>(())
-        })
+    fn run(&self, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
+        crate::game::run_cases(self, input, out, opts)
     }
 
     fn explainer(&self) -> Option<&dyn crate::game::Explain> {
         Some(self)
+    }
+}
+
+impl Cases for ConnectionGame {
+    type Case = Case;
+    type Reader = Reader;
+    type Scratch = Solver;
+
+    fn read(&self, input: &mut Input, reader: &mut Reader, case: &mut Case) -> Result<bool, InputError> {
+        self.engine.format().read(input, reader, case)
+    }
+
+    fn solve(&self, case: &Case, solver: &mut Solver, _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {
+        let outcome = self.engine.solve(case, solver)?;
+        self.line(out, case.number, outcome);
+        Ok(())
+    }
+
+    fn explain(
+        &self,
+        case: &Case,
+        solver: &mut Solver,
+        _: &RunOptions,
+        each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
+    ) -> Result<(), RunError> {
+        let outcome = self.engine.solve(case, solver)?;
+        each(self.explain_case(case, outcome))
     }
 }
 

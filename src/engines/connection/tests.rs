@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::engines::connection::board::{Board, Shape};
+use crate::game::Line;
 use proptest::prelude::*;
 
 fn spec(structures: Vec<Goal>) -> ConnectionSpec {
@@ -33,6 +34,22 @@ fn outcomes(conn: &Connection, input: &str) -> Result<Vec<Option<(u64, u64)>>, I
         Ok::<_, InputError>(())
     })?;
     Ok(out)
+}
+
+/// Plays `moves` on `board` with the solver (linked once, as a run does):
+/// after each move, the structures found and the hole count; or the
+/// first repeated cell.
+fn play(
+    conn: &Connection,
+    board: &Board,
+    moves: &[(u32, u32)],
+    solver: &mut solve::Solver,
+) -> Result<Vec<(u64, i64)>, solve::Repeat> {
+    let stones: Vec<read::Stone> =
+        moves.iter().map(|&(x, y)| read::Stone::new(x, y, board.locate(x, y).expect("a cell of the board"))).collect();
+    solver.link(board, &stones)?;
+    solver.start(conn, stones.len());
+    Ok(stones.iter().enumerate().map(|(k, &s)| (solver.place(conn, k, s), solver.holes())).collect())
 }
 
 const SAMPLE: &str = "7\n2 4\n1 1\n1 2\n2 3\n3 3\n3 6\n2 1\n2 2\n2 3\n2 4\n1 2\n4 4\n3 7\n3 3\n2 2\n2 3\n3 4\n4 4\n4 3\n3 2\n3 6\n2 2\n2 3\n3 4\n4 4\n4 3\n3 2\n3 8\n1 1\n2 1\n1 3\n2 4\n1 2\n3 2\n3 3\n3 4\n3 7\n1 1\n2 2\n3 5\n3 4\n5 3\n4 3\n3 3\n3 3\n1 1\n1 3\n3 5\n";
@@ -269,15 +286,19 @@ proptest! {
     ) {
         let spec = ConnectionSpec { shape, families, structures, min_side: 1, max_side: MAX_SIDE };
         let conn = Connection::new(spec.clone());
-        let mut play = Play::new(&conn);
-        play.reset(Board::new(shape, side));
+        let board = Board::new(shape, side);
+        let mut solver = solve::Solver::default();
+        let played = play(&conn, &board, &moves, &mut solver).unwrap();
+        // The two-word sort entries of big cases find the same neighbours.
+        let mut wide = solve::Solver::default();
+        wide.min_index_bits = 64;
+        prop_assert_eq!(play(&conn, &board, &moves, &mut wide).unwrap(), played.clone());
         let mut slow = Slow { geo: Geo { shape, s: side as i64 }, stones: Vec::new() };
         let mut won = false;
-        for &(x, y) in &moves {
-            let fast = play.place(x, y).unwrap();
+        for (&(x, y), &(fast, holes)) in moves.iter().zip(&played) {
             slow.stones.push((x as i64, y as i64));
-            prop_assert_eq!(play.holes() > 0, slow.empty_enclosed(), "holes {} after {:?}", play.holes(), slow.stones);
-            prop_assert!(play.holes() >= 0);
+            prop_assert_eq!(holes > 0, slow.empty_enclosed(), "holes {} after {:?}", holes, slow.stones);
+            prop_assert!(holes >= 0);
             // Up to the first win, exactly the structures present; after
             // it the core only reports what the last move's group and the
             // enclosure counters show, which runs never ask for.
@@ -286,9 +307,12 @@ proptest! {
                 won = fast != 0;
             }
         }
-        // A repeat of any placed cell is refused with its move index.
+        // A repeat of any placed cell is refused with its move index, and
+        // that of the move that took the cell first.
         if let Some(k) = (!moves.is_empty()).then_some(moves.len() / 2) {
-            prop_assert_eq!(play.place(moves[k].0, moves[k].1), Err(k as u64));
+            let mut again = moves.clone();
+            again.push(moves[k]);
+            prop_assert_eq!(play(&conn, &board, &again, &mut solver), Err((moves.len(), k)));
         }
     }
 
@@ -297,18 +321,17 @@ proptest! {
     #[test]
     fn groups_are_the_searched_groups((shape, side, moves) in game()) {
         let conn = named(shape, 1);
-        let mut play = Play::new(&conn);
-        play.reset(Board::new(shape, side));
-        let mut slow = Slow { geo: Geo { shape, s: side as i64 }, stones: Vec::new() };
-        for &(x, y) in &moves {
-            play.place(x, y).unwrap();
-            slow.stones.push((x as i64, y as i64));
-        }
+        let mut solver = solve::Solver::default();
+        play(&conn, &Board::new(shape, side), &moves, &mut solver).unwrap();
+        let slow = Slow {
+            geo: Geo { shape, s: side as i64 },
+            stones: moves.iter().map(|&(x, y)| (x as i64, y as i64)).collect(),
+        };
         let groups = slow.groups();
         let group_of = |c: (i64, i64)| groups.iter().position(|g| g.contains(&c)).unwrap();
         for i in 0..moves.len() {
             for j in 0..moves.len() {
-                let same = play.group_of(i as u32) == play.group_of(j as u32);
+                let same = solver.group_of(i as u32) == solver.group_of(j as u32);
                 prop_assert_eq!(same, group_of(slow.stones[i]) == group_of(slow.stones[j]));
             }
         }
@@ -403,10 +426,9 @@ fn large_ring_and_long_lines_on_a_big_board() {
     }
     assert_eq!(p, ring[0]);
     let conn = base(3, Enclose::Empty);
-    let mut play = Play::new(&conn);
-    play.reset(Board::new(Shape::Hexagon, s));
-    for (k, &(x, y)) in ring.iter().enumerate() {
-        let found = play.place(x as u32, y as u32).unwrap();
+    let ring: Vec<(u32, u32)> = ring.iter().map(|&(x, y)| (x as u32, y as u32)).collect();
+    let played = play(&conn, &Board::new(Shape::Hexagon, s), &ring, &mut solve::Solver::default()).unwrap();
+    for (k, &(found, _)) in played.iter().enumerate() {
         assert_eq!(found, if k + 1 == ring.len() { 4 } else { 0 }, "move {}", k + 1);
     }
 }
@@ -431,26 +453,95 @@ fn long_chains_on_a_big_rhombus_and_triangle() {
         .chain(std::iter::once((s, 1500 - s / 3)))
         .collect();
     let chain = named(Shape::Rhombus, 0b101);
-    let mut play = Play::new(&chain);
-    play.reset(Board::new(Shape::Rhombus, s));
     let mid = path.len() / 2;
-    let order: Vec<usize> = (0..path.len()).filter(|&i| i != mid).chain(std::iter::once(mid)).collect();
-    for (k, &i) in order.iter().enumerate() {
-        let found = play.place(path[i].0, path[i].1).unwrap();
+    let order: Vec<(u32, u32)> =
+        (0..path.len()).filter(|&i| i != mid).chain(std::iter::once(mid)).map(|i| path[i]).collect();
+    let mut solver = solve::Solver::default();
+    let played = play(&chain, &Board::new(Shape::Rhombus, s), &order, &mut solver).unwrap();
+    for (k, &(found, _)) in played.iter().enumerate() {
         assert_eq!(found, (k + 1 == order.len()) as u64, "move {}", k + 1);
     }
     // The left side of the triangle (two sides and their corners) is not a Y;
     // one more stone on the right side is.
     let y = named(Shape::Triangle, 0b111);
-    let mut play = Play::new(&y);
-    play.reset(Board::new(Shape::Triangle, s));
-    for x in 2..=s {
-        assert_eq!(play.place(x, 1).unwrap(), 0);
-    }
-    assert_eq!(play.place(2, 2).unwrap(), 1);
+    let moves: Vec<(u32, u32)> = (2..=s).map(|x| (x, 1)).chain(std::iter::once((2, 2))).collect();
+    let played = play(&y, &Board::new(Shape::Triangle, s), &moves, &mut solver).unwrap();
+    let found: Vec<u64> = played.iter().map(|p| p.0).collect();
+    let mut want = vec![0; moves.len()];
+    want[moves.len() - 1] = 1;
+    assert_eq!(found, want);
 }
 
 // --- reader errors -----------------------------------------------------------
+
+/// How a move line is written: plainly, or with blanks, leading zeros, a
+/// `\r\n` ending or a blank line before it.
+fn written() -> impl Strategy<Value = u8> {
+    prop_oneof![6 => Just(0u8), 1 => 1u8..6]
+}
+
+fn write_move(input: &mut String, (x, y): (u32, u32), how: u8) -> (usize, usize) {
+    match how {
+        1 => *input += "\n",
+        2 => *input += "  \t\n",
+        _ => {}
+    }
+    let at = input.len();
+    let number = input.matches('\n').count() + 1;
+    match how {
+        3 => *input += &format!(" {x}  {y} \n"),
+        4 => *input += &format!("0{x} 00{y}\n"),
+        5 => *input += &format!("{x} {y}\r\n"),
+        _ => *input += &format!("{x} {y}\n"),
+    }
+    (at, number)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    /// A repeated cell, found after its case is read whole, is reported on
+    /// its own line exactly as an error made while reading it would be,
+    /// however the lines before it are written.
+    #[test]
+    fn repeats_point_at_their_line(
+        (shape, side, moves) in game(),
+        first in 0usize..64,
+        later in 0usize..64,
+        how in prop::collection::vec(written(), 66),
+        second_case in any::<bool>(),
+    ) {
+        prop_assume!(!moves.is_empty());
+        let j = first % moves.len();
+        let k = j + 1 + later % moves.len();
+        let mut moves = moves;
+        moves.insert(k.min(moves.len()), moves[j]);
+        let k = k.min(moves.len() - 1);
+        let mut input = String::new();
+        input += if second_case { "2\n" } else { "1\n" };
+        if second_case {
+            input += &format!("{side} 1\n{} {}\n", moves[0].0, moves[0].1);
+        }
+        input += &format!("{side} {}\n", moves.len());
+        let mut place = (0, 0);
+        for (i, &m) in moves.iter().enumerate() {
+            let at = write_move(&mut input, m, how[i % how.len()]);
+            if i == k {
+                place = at;
+            }
+        }
+        let conn = named(shape, 1);
+        let got = outcomes(&conn, &input).unwrap_err();
+        let end = input[place.0..].find(['\r', '\n']).unwrap();
+        let line = Line { text: &input[place.0..place.0 + end], offset: place.0, number: place.1 };
+        let (x, y) = moves[k];
+        let want = line.error(format!("cell ({x}, {y}) already holds a stone (move {})", j + 1));
+        prop_assert_eq!(
+            (got.offset, got.len, got.line, got.column, &got.message, &got.excerpt),
+            (want.offset, want.len, want.line, want.column, &want.message, &want.excerpt)
+        );
+    }
+}
 
 fn error(conn: &Connection, input: &str) -> (String, String, usize) {
     let e = outcomes(conn, input).unwrap_err();

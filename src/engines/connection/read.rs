@@ -1,0 +1,415 @@
+//! Reading a connection game's input: `T`, then per case a line `S M` and
+//! `M` lines `x y`. A case is read whole before it is solved (so that
+//! cases can be solved on several threads, and so that the solver can
+//! find neighbours by sorting), yet an error still points at its line:
+//!
+//! - a malformed line or a cell off the board is an error at once;
+//! - a repeated cell is found by the solver, after the case is read. What
+//!   its error needs (the line's number, offset and text) is kept without
+//!   copying the input: the usual line is `x y` written plainly, right
+//!   after the previous move's line, so its number, offset and text follow
+//!   from the moves before it. Only the other lines (the first of a case,
+//!   one after blank lines or a `\r\n`, one written with extra blanks or
+//!   leading zeros) leave a [`Note`], and the error for one written
+//!   differently is made while its text is at hand.
+//!
+//! Errors keep the input's order: before an error at move k is returned,
+//! the moves before k are checked for a repeat, which comes first.
+
+use crate::engines::connection::board::{Board, Shape};
+use crate::game::records::Counted;
+use crate::game::{Input, InputError, Line, Token};
+
+/// Most moves in one case (stone indices are `u32`).
+pub const MAX_MOVES: u64 = u32::MAX as u64 - 1;
+/// Most cases an input may announce.
+pub const MAX_CASES: u64 = 1 << 40;
+
+/// One stone as read: its cell and the sides of the board it lies on,
+/// packed in one word (`x` in bits 0..21, `y` in 21..42, the side mask in
+/// 42..48; coordinates are below 2^21).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stone(u64);
+
+impl Stone {
+    #[inline]
+    pub fn new(x: u32, y: u32, sides: u8) -> Stone {
+        Stone(x as u64 | (y as u64) << 21 | (sides as u64) << 42)
+    }
+
+    #[inline]
+    pub fn x(self) -> u32 {
+        (self.0 & 0x1f_ffff) as u32
+    }
+
+    #[inline]
+    pub fn y(self) -> u32 {
+        (self.0 >> 21 & 0x1f_ffff) as u32
+    }
+
+    /// The sides of the board the cell lies on (bit `i`: side `i`).
+    #[inline]
+    pub fn sides(self) -> u8 {
+        (self.0 >> 42) as u8
+    }
+
+    #[inline]
+    pub fn cell(self) -> (u32, u32) {
+        (self.x(), self.y())
+    }
+}
+
+/// One case, read whole.
+#[derive(Debug, Clone, Default)]
+pub struct Case {
+    /// 1-based case number.
+    pub number: u64,
+    /// The board's side (the shape is the rule file's).
+    pub side: u32,
+    /// The moves, in order.
+    pub moves: Vec<Stone>,
+    /// Where the move lines are, for an error found after reading.
+    notes: Vec<Note>,
+}
+
+/// Where a move line that does not follow from the one before is: its
+/// move index, line number and offset, and, when it is not written as
+/// plain `x y`, the error for it with the message left to fill in.
+#[derive(Debug, Clone)]
+struct Note {
+    at: u32,
+    number: usize,
+    offset: usize,
+    error: Option<InputError>,
+}
+
+impl Case {
+    /// The board of this case.
+    pub fn board(&self, shape: Shape) -> Board {
+        Board::new(shape, self.side)
+    }
+
+    /// The error for move `at` (0-based) onto the cell taken by move
+    /// `first` (0-based).
+    pub fn repeated(&self, at: usize, first: usize) -> InputError {
+        let (x, y) = self.moves[at].cell();
+        let message = format!("cell ({x}, {y}) already holds a stone (move {})", first + 1);
+        self.line_error(at, message).with_help("the moves of a case never repeat a cell")
+    }
+
+    /// An error covering the line of move `at` (0-based).
+    fn line_error(&self, at: usize, message: String) -> InputError {
+        // The last note at or before the move; the first move has one.
+        let i = self.notes.partition_point(|n| n.at as usize <= at) - 1;
+        let note = &self.notes[i];
+        if note.at as usize == at {
+            if let Some(e) = &note.error {
+                let mut e = e.clone();
+                e.message = message;
+                return e;
+            }
+        }
+        // Each move line after the note is `x y` plainly, one line and one
+        // terminator byte after the previous one.
+        let (mut number, mut offset) = (note.number, note.offset);
+        for m in &self.moves[note.at as usize..at] {
+            number += 1;
+            offset += plain_len(m.x(), m.y()) + 1;
+        }
+        let (x, y) = self.moves[at].cell();
+        let text = format!("{x} {y}");
+        Line { text: &text, offset, number }.error(message)
+    }
+}
+
+/// The length of `x y` written plainly.
+fn plain_len(x: u32, y: u32) -> usize {
+    let digits = |v: u32| v.checked_ilog10().unwrap_or(0) as usize + 1;
+    digits(x) + 1 + digits(y)
+}
+
+/// What reading carries from case to case.
+#[derive(Debug, Clone, Default)]
+pub struct Reader {
+    cases: Counted,
+}
+
+/// The parts of the rules reading needs.
+#[derive(Debug, Clone, Copy)]
+pub struct Format {
+    pub shape: Shape,
+    pub min_side: u32,
+    pub max_side: u32,
+}
+
+impl Format {
+    /// Reads the next case into `case`; false after the last case (when
+    /// the input must end).
+    pub fn read(&self, input: &mut Input, reader: &mut Reader, case: &mut Case) -> Result<bool, InputError> {
+        case.moves.clear();
+        case.notes.clear();
+        let Some((number, side, moves)) = self.header(input, reader)? else {
+            return Ok(false);
+        };
+        case.number = number;
+        case.side = side;
+        let board = Board::new(self.shape, side);
+        match read_moves(input, &board, moves, case) {
+            Ok(()) => Ok(true),
+            // A repeated cell before the error comes first.
+            Err(e) => Err(match first_repeat(&case.moves) {
+                Some((at, first)) => case.repeated(at, first),
+                None => e,
+            }),
+        }
+    }
+
+    /// The next case's number, side and number of moves.
+    fn header(&self, input: &mut Input, reader: &mut Reader) -> Result<Option<(u64, u32, u64)>, InputError> {
+        let Some(number) = reader.cases.next(input, "case", MAX_CASES)? else {
+            return Ok(None);
+        };
+        let total = reader.cases.total();
+        let line = input.next_nonblank_or(|input| {
+            input
+                .error_at_end(format!("expected case {number} of {total}: a line `S M`, found end of input"))
+                .with_help("the first line gives the number of cases")
+        })?;
+        let what = format!("the board side and the number of moves of case {number}");
+        let [s, m] = tokens::<2>(&line, &what)?;
+        let side = number_in(&s, "the board side")?;
+        if side < self.min_side as u64 || side > self.max_side as u64 {
+            let (a, b) = (self.min_side, self.max_side);
+            return Err(s
+                .error(format!("board side {} is outside the supported sides {a} to {b}", shown(&s)))
+                .with_help(format!("the rule file allows sides from {a} to {b}")));
+        }
+        let moves = count(&m, "the number of moves")?;
+        Ok(Some((number, side as u32, moves)))
+    }
+}
+
+/// The first repeated cell of `moves` in input order, by sorting: the
+/// move index and that of the move that took the cell first. Only for
+/// errors: the solver finds repeats on its way.
+pub fn first_repeat(moves: &[Stone]) -> Option<(usize, usize)> {
+    let mut keyed: Vec<(u64, usize)> = moves.iter().enumerate().map(|(i, m)| (m.0 & ((1 << 42) - 1), i)).collect();
+    keyed.sort_unstable();
+    keyed.windows(2).filter(|w| w[0].0 == w[1].0).map(|w| (w[1].1, w[0].1)).min()
+}
+
+/// Reads the `total` moves of `case` on `board`.
+fn read_moves(input: &mut Input, board: &Board, total: u64, case: &mut Case) -> Result<(), InputError> {
+    // The input may announce more moves than it holds: grow as they come.
+    case.moves.reserve(total.min(1 << 16) as usize);
+    let number = case.number;
+    // Where the next move's line starts and its number, when it follows
+    // the previous one plainly.
+    let (mut next_offset, mut next_number) = (usize::MAX, 0);
+    let mut k = 0u64;
+    while k < total {
+        let Some(line) = input.next_line()? else {
+            return Err(input
+                .error_at_end(format!("expected move {} of {total} of case {number}, found end of input", k + 1))
+                .with_help("each move is a line `x y`"));
+        };
+        if k >= MAX_MOVES {
+            return Err(line.error(format!("more than {MAX_MOVES} moves in one case")));
+        }
+        let (x, y, plain) = match plain_pair(line.text.as_bytes()) {
+            Some((x, y)) => (x, y, true),
+            None => {
+                if line.is_blank() {
+                    continue;
+                }
+                let (x, y) = slow_move(&line, board)?;
+                (x, y, false)
+            }
+        };
+        let Some(sides) = board.locate(x, y) else {
+            return Err(off_board(&line, board));
+        };
+        let at = case.moves.len();
+        case.moves.push(Stone::new(x, y, sides));
+        if !plain || line.offset != next_offset || line.number != next_number {
+            let error = (!plain).then(|| line.error(""));
+            case.notes.push(Note { at: at as u32, number: line.number, offset: line.offset, error });
+        }
+        // A line after one not written plainly always gets a note.
+        next_offset = if plain { line.offset + line.text.len() + 1 } else { usize::MAX };
+        next_number = line.number + 1;
+        k += 1;
+    }
+    Ok(())
+}
+
+/// `x y` written plainly: two numbers from 1 to 999,999,999 without
+/// leading zeros, one space between them, nothing else. `None` for
+/// anything else, which [`slow_move`] reads (or reports) in full.
+#[inline]
+fn plain_pair(t: &[u8]) -> Option<(u32, u32)> {
+    #[inline(always)]
+    fn number(t: &[u8], mut i: usize) -> Option<(u32, usize)> {
+        let start = i;
+        let mut v = 0u32;
+        while let Some(&c) = t.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            // Wraps on long numbers, which are refused below.
+            v = v.wrapping_mul(10).wrapping_add(d as u32);
+            i += 1;
+        }
+        let len = i - start;
+        (len > 0 && len <= 9 && t[start] != b'0').then_some((v, i))
+    }
+    let (x, i) = number(t, 0)?;
+    if t.get(i) != Some(&b' ') {
+        return None;
+    }
+    let (y, j) = number(t, i + 1)?;
+    (j == t.len()).then_some((x, y))
+}
+
+/// A move line not written plainly: blanks around, leading zeros, long
+/// or negative numbers, or an error.
+fn slow_move(line: &Line, board: &Board) -> Result<(u32, u32), InputError> {
+    let [tx, ty] = tokens::<2>(line, "a move `x y`")?;
+    let x = coordinate(&tx)?;
+    let y = coordinate(&ty)?;
+    if !board.contains(x, y) {
+        return Err(line
+            .error(format!("cell ({}, {}) is not on the board of side {}", shown(&tx), shown(&ty), board.side()))
+            .with_help(format!("on a {} of side {}, {}", board.shape().name(), board.side(), board.describe())));
+    }
+    Ok((x as u32, y as u32))
+}
+
+/// The error for a plain move line whose cell is off the board.
+#[cold]
+fn off_board(line: &Line, board: &Board) -> InputError {
+    match slow_move(line, board) {
+        Err(e) => e,
+        Ok(_) => line.error("internal error: a cell both on and off the board"),
+    }
+}
+
+fn count(tok: &Token, what: &str) -> Result<u64, InputError> {
+    let t = tok.text;
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(tok.error(format!("expected {what}, found {}", tok.quoted())));
+    }
+    t.parse::<u64>().map_err(|_| tok.error(format!("{what} {} is too large", tok.quoted())))
+}
+
+/// Exactly `N` tokens on a line, or an error naming `what`.
+fn tokens<'a, const N: usize>(line: &Line<'a>, what: &str) -> Result<[Token<'a>; N], InputError> {
+    let mut it = line.tokens();
+    let mut out = [Token { text: "", offset: line.offset, line: *line }; N];
+    for (i, slot) in out.iter_mut().enumerate() {
+        match it.next() {
+            Some(t) => *slot = t,
+            None => {
+                return Err(line.error_at_end(format!(
+                    "expected {what}, found {} number{}",
+                    i,
+                    if i == 1 { "" } else { "s" }
+                )))
+            }
+        }
+    }
+    if let Some(extra) = it.next() {
+        let at = extra.offset - line.offset;
+        return Err(line.error_in(
+            at,
+            line.text.trim_end().len().saturating_sub(at),
+            format!("expected {what}, found more on the line"),
+        ));
+    }
+    Ok(out)
+}
+
+/// A whole number within `u32`, for the board side.
+fn number_in(tok: &Token, what: &str) -> Result<u64, InputError> {
+    let t = tok.text;
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(tok.error(format!("expected {what}, found {}", tok.quoted())));
+    }
+    // Anything longer than 12 digits is above every limit.
+    let digits = t.trim_start_matches('0');
+    if digits.len() > 12 {
+        return Ok(u64::MAX);
+    }
+    Ok(digits.parse::<u64>().unwrap_or(0))
+}
+
+/// A coordinate as written (a number, checked), cut when it is long.
+fn shown(tok: &Token) -> String {
+    match tok.text.char_indices().nth(20) {
+        Some((at, _)) => format!("{}…", &tok.text[..at]),
+        None => tok.text.to_string(),
+    }
+}
+
+/// A coordinate: a whole number, possibly negative (then off the board).
+fn coordinate(tok: &Token) -> Result<i64, InputError> {
+    let t = tok.text.as_bytes();
+    let (neg, digits) = match t {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, t),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return Err(tok.error(format!("expected a coordinate (a whole number), found {}", tok.quoted())));
+    }
+    // Saturates far beyond any board (sides are at most 10^6).
+    let v = digits.iter().fold(0i64, |v, &d| (v * 10 + (d - b'0') as i64).min(1 << 40));
+    Ok(if neg { -v } else { v })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_pairs_are_exactly_the_plain_lines() {
+        assert_eq!(plain_pair(b"1 2"), Some((1, 2)));
+        assert_eq!(plain_pair(b"123456789 987654321"), Some((123456789, 987654321)));
+        for t in [
+            "",
+            " 1 2",
+            "1 2 ",
+            "1  2",
+            "1\t2",
+            "01 2",
+            "1 02",
+            "0 1",
+            "1",
+            "1 ",
+            "1234567890 1",
+            "1 2 3",
+            "1 -2",
+            "99999999999999999999 1",
+            "1 99999999999999999999",
+            "1234 0567",
+            "0123 4567",
+            "1234 56x8",
+            "12345678 ",
+            " 12345678",
+        ] {
+            assert_eq!(plain_pair(t.as_bytes()), None, "{t:?}");
+        }
+        // A plain line is its numbers written back.
+        for (x, y) in [(1, 1), (10, 9), (999_999_999, 7), (12345678, 87654321), (1000, 2999), (5999, 1), (100, 1000)] {
+            let t = format!("{x} {y}");
+            assert_eq!(plain_pair(t.as_bytes()), Some((x, y)));
+            assert_eq!(plain_len(x, y), t.len());
+        }
+    }
+
+    #[test]
+    fn stones_pack_and_unpack() {
+        let s = Stone::new(1_999_999, 2_097_151, 0b10_1101);
+        assert_eq!((s.x(), s.y(), s.sides()), (1_999_999, 2_097_151, 0b10_1101));
+    }
+}
