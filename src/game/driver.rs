@@ -12,7 +12,8 @@
 //! one is read ahead only when its lines are already buffered, so an
 //! interactive input (a terminal, a program feeding cases through a pipe)
 //! gets each answer as soon as its case is sent. Memory holds at most two
-//! batches, whatever the input's size. On an error at case k (in the
+//! batches (of at most `BATCH` cases and about `BATCH_BYTES` of input
+//! each), whatever the input's size. On an error at case k (in the
 //! input, or a search limit), every case before k is written and none
 //! after.
 
@@ -24,6 +25,10 @@ use super::{Cases, Explanation, Input, InputError, Output, RunError, RunOptions}
 
 /// Most cases read ahead in one batch.
 const BATCH: usize = 16384;
+/// Most input bytes read ahead in one batch: cases with many lines (a game
+/// of thousands of moves) make smaller batches, so memory holds at most
+/// about two batches of this size, however large the cases.
+const BATCH_BYTES: usize = 2 << 20;
 /// Batches smaller than this are solved on the calling thread.
 const SMALL: usize = 16;
 /// Cases a thread takes at a time when cases are fast; a slow case (see
@@ -74,6 +79,8 @@ struct Batch<C: Cases> {
     blocks: Vec<BlockOutput>,
     /// How reading ended: `None` while more cases may follow.
     end: Option<Result<(), InputError>>,
+    /// The batch was cut by `BATCH_BYTES`: its cases are large.
+    heavy: bool,
 }
 
 /// The output lines of a block of cases.
@@ -102,14 +109,20 @@ impl BlockOutput {
 
 impl<C: Cases> Batch<C> {
     fn new() -> Self {
-        Batch { cases: Vec::new(), len: 0, blocks: Vec::new(), end: None }
+        Batch { cases: Vec::new(), len: 0, blocks: Vec::new(), end: None, heavy: false }
     }
 
     /// Reads up to `limit` cases, stopping early when the input has no
     /// complete line at hand.
     fn fill(&mut self, game: &C, input: &mut Input, reader: &mut C::Reader, limit: usize) {
         self.len = 0;
+        let start = input.offset();
+        self.heavy = false;
         while self.len < limit {
+            if input.offset() - start >= BATCH_BYTES {
+                self.heavy = true;
+                return;
+            }
             if self.len == self.cases.len() {
                 self.cases.push(C::Case::default());
             }
@@ -148,8 +161,10 @@ fn run_parallel<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: &
         // lines are already at hand: a read that has to wait (a program
         // feeding cases through a pipe, waiting for answers) comes after
         // this batch's outputs are written.
-        let ahead = more && current.len >= SMALL && input.has_buffered_line();
-        if current.len < SMALL {
+        // Large cases are worth a thread each, however few.
+        let few = current.len < if current.heavy { 2 } else { SMALL };
+        let ahead = more && !few && input.has_buffered_line();
+        if few {
             // Few cases: solved here, each written as soon as it is done.
             let mut scratch = lock(&scratches).pop().unwrap_or_default();
             for case in &current.cases[..current.len] {
@@ -158,7 +173,7 @@ fn run_parallel<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: &
             }
             lock(&scratches).push(scratch);
         } else {
-            let block = if slow { 1 } else { BLOCK };
+            let block = if slow || current.heavy { 1 } else { BLOCK };
             let read_next = || {
                 if ahead {
                     next.fill(game, input, &mut reader, limit);
