@@ -104,6 +104,38 @@ pub trait Cases: Sync {
         opts: &RunOptions,
         each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
     ) -> Result<(), RunError>;
+
+    /// The engine's analysis, when it has one ([`Game::analysis`]).
+    fn analyzer(&self) -> Option<&dyn Analyze> {
+        None
+    }
+}
+
+/// A game of independent cases runs them with [`run_cases`] (in parallel
+/// when asked) and explains them case by case.
+impl<C: Cases + Send> Game for C {
+    fn run(&self, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
+        run_cases(self, input, out, opts)
+    }
+
+    fn analysis(&self) -> Option<&dyn Analyze> {
+        self.analyzer()
+    }
+
+    fn explainer(&self) -> Option<&dyn Explain> {
+        Some(self)
+    }
+}
+
+impl<C: Cases> Explain for C {
+    fn explain(
+        &self,
+        input: &mut Input,
+        opts: &RunOptions,
+        each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
+    ) -> Result<(), RunError> {
+        explain_cases(self, input, opts, each)
+    }
 }
 
 /// Runs `game` on an input held in memory and returns what it printed,

@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use super::board::Board;
 use super::read::Case;
 use super::{ConnectionGame, Goal, Outcome, Primitive};
-use crate::game::{explain_cases, Explain, Explanation, Input, RunError, RunOptions};
+use crate::game::Explanation;
 
 type Cell = (u32, u32);
 
@@ -147,21 +147,6 @@ fn enclosed_near(board: &Board, stones: &HashSet<Cell>, at: Cell, work: &mut usi
         return Some(Enclosure { region, complete, wall });
     }
     None
-}
-
-impl Explain for ConnectionGame {
-    /// For each case: the winning move, and for each structure it formed
-    /// the group and the family members it touches, or the enclosed cells
-    /// and the stones around them; when nothing wins, how close each
-    /// connection came.
-    fn explain(
-        &self,
-        input: &mut Input,
-        opts: &RunOptions,
-        each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
-    ) -> Result<(), RunError> {
-        explain_cases(self, input, opts, each)
-    }
 }
 
 impl ConnectionGame {

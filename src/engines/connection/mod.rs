@@ -47,7 +47,7 @@ pub mod solve;
 use crate::engines::connection::board::{Board, Shape, MAX_SIDE};
 use crate::engines::connection::read::{Case, Format, Reader};
 use crate::engines::connection::solve::Solver;
-use crate::game::{Cases, Explanation, Game, Input, InputError, Output, RunError, RunOptions};
+use crate::game::{Cases, Explanation, Input, InputError, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::OutputLine;
 
@@ -313,16 +313,6 @@ impl ConnectionGame {
                 self.win.line(out, &WinFields { case: case as i64, structures: &names, turn: w.turn as i64 });
             }
         }
-    }
-}
-
-impl Game for ConnectionGame {
-    fn run(&self, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
-        crate::game::run_cases(self, input, out, opts)
-    }
-
-    fn explainer(&self) -> Option<&dyn crate::game::Explain> {
-        Some(self)
     }
 }
 

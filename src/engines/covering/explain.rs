@@ -3,18 +3,7 @@
 //! formed no group.
 
 use super::{Card, Covering, DeckCase, Step, Table};
-use crate::game::{explain_cases, Explain, Explanation, Input, RunError, RunOptions};
-
-impl Explain for Covering {
-    fn explain(
-        &self,
-        input: &mut Input,
-        opts: &RunOptions,
-        each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
-    ) -> Result<(), RunError> {
-        explain_cases(self, input, opts, each)
-    }
-}
+use crate::game::Explanation;
 
 impl Covering {
     /// Plays one deck and explains its output line.

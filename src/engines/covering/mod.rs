@@ -29,7 +29,7 @@ pub mod lower;
 pub mod schema;
 
 use crate::engines::cards::{Card, Dealt, Deck};
-use crate::game::{records, Cases, Explanation, Game, Input, InputError, Output, RunError, RunOptions};
+use crate::game::{records, Cases, Explanation, Input, InputError, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::OutputLine;
 
@@ -391,20 +391,6 @@ pub struct DeckReader {
     dealt: Dealt,
 }
 
-impl Game for Covering {
-    fn run(&self, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
-        crate::game::run_cases(self, input, out, opts)
-    }
-
-    fn analysis(&self) -> Option<&dyn crate::game::Analyze> {
-        Some(self)
-    }
-
-    fn explainer(&self) -> Option<&dyn crate::game::Explain> {
-        Some(self)
-    }
-}
-
 impl Cases for Covering {
     type Case = DeckCase;
     type Reader = DeckReader;
@@ -428,6 +414,10 @@ impl Cases for Covering {
         each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
     ) -> Result<(), RunError> {
         each(self.explain_deck(deck, table))
+    }
+
+    fn analyzer(&self) -> Option<&dyn crate::game::Analyze> {
+        Some(self)
     }
 }
 

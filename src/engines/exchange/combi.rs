@@ -157,6 +157,35 @@ impl Colex {
     }
 }
 
+/// `items` sorted (stable: equal items keep their order), with each one's
+/// position in `items` (insertion sort: a hand has a few cards).
+#[inline]
+pub fn sort_with_positions<T: Copy + Ord + Default>(items: &[T]) -> ([T; super::MAX_HAND], [u8; super::MAX_HAND]) {
+    let mut sorted = [T::default(); super::MAX_HAND];
+    let mut pos = [0u8; super::MAX_HAND];
+    for (i, &x) in items.iter().enumerate() {
+        let mut j = i;
+        while j > 0 && sorted[j - 1] > x {
+            sorted[j] = sorted[j - 1];
+            pos[j] = pos[j - 1];
+            j -= 1;
+        }
+        sorted[j] = x;
+        pos[j] = i as u8;
+    }
+    (sorted, pos)
+}
+
+/// Writes the sorted multiset `m` with `r` inserted (after its equals) to
+/// `merged[..=m.len()]`.
+#[inline]
+pub fn insert_sorted(m: &[u8], r: u8, merged: &mut [u8]) {
+    let at = m.partition_point(|&x| x <= r);
+    merged[..at].copy_from_slice(&m[..at]);
+    merged[at] = r;
+    merged[at + 1..=m.len()].copy_from_slice(&m[at..]);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,33 +221,4 @@ mod tests {
         assert!(seen.iter().all(|&s| s));
         assert_eq!(binom(52, 5), 2_598_960);
     }
-}
-
-/// `items` sorted (stable: equal items keep their order), with each one's
-/// position in `items` (insertion sort: a hand has a few cards).
-#[inline]
-pub fn sort_with_positions<T: Copy + Ord + Default>(items: &[T]) -> ([T; super::MAX_HAND], [u8; super::MAX_HAND]) {
-    let mut sorted = [T::default(); super::MAX_HAND];
-    let mut pos = [0u8; super::MAX_HAND];
-    for (i, &x) in items.iter().enumerate() {
-        let mut j = i;
-        while j > 0 && sorted[j - 1] > x {
-            sorted[j] = sorted[j - 1];
-            pos[j] = pos[j - 1];
-            j -= 1;
-        }
-        sorted[j] = x;
-        pos[j] = i as u8;
-    }
-    (sorted, pos)
-}
-
-/// Writes the sorted multiset `m` with `r` inserted (after its equals) to
-/// `merged[..=m.len()]`.
-#[inline]
-pub fn insert_sorted(m: &[u8], r: u8, merged: &mut [u8]) {
-    let at = m.partition_point(|&x| x <= r);
-    merged[..at].copy_from_slice(&m[..at]);
-    merged[at] = r;
-    merged[at + 1..=m.len()].copy_from_slice(&m[at..]);
 }

@@ -4,18 +4,7 @@
 //! several choices are equally good.
 
 use super::{Deal, Exchange, Value};
-use crate::game::{explain_cases, Explain, Explanation, Input, RunError, RunOptions};
-
-impl Explain for Exchange {
-    fn explain(
-        &self,
-        input: &mut Input,
-        opts: &RunOptions,
-        each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
-    ) -> Result<(), RunError> {
-        explain_cases(self, input, opts, each)
-    }
-}
+use crate::game::Explanation;
 
 /// `n/d` (or `n`).
 fn frac((n, d): (i128, i128)) -> String {

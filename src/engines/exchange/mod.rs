@@ -35,7 +35,7 @@ use std::cmp::Ordering;
 use std::sync::OnceLock;
 
 use crate::engines::cards::{Card, Dealt, Deck};
-use crate::game::{records, Cases, Explanation, Game, Input, InputError, RunError, RunOptions};
+use crate::game::{records, Cases, Explanation, Input, InputError, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::{Fields, OutputLine};
 
@@ -149,20 +149,6 @@ impl Default for Scratch {
     }
 }
 
-impl Game for Exchange {
-    fn run(&self, input: &mut Input, out: &mut crate::game::Output, opts: &RunOptions) -> Result<(), RunError> {
-        crate::game::run_cases(self, input, out, opts)
-    }
-
-    fn analysis(&self) -> Option<&dyn crate::game::Analyze> {
-        Some(self)
-    }
-
-    fn explainer(&self) -> Option<&dyn crate::game::Explain> {
-        Some(self)
-    }
-}
-
 impl Cases for Exchange {
     type Case = Deal;
     type Reader = Dealt;
@@ -186,6 +172,10 @@ impl Cases for Exchange {
         each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
     ) -> Result<(), RunError> {
         each(self.explain_deal(deal))
+    }
+
+    fn analyzer(&self) -> Option<&dyn crate::game::Analyze> {
+        Some(self)
     }
 }
 

@@ -4,18 +4,7 @@
 //! the totals.
 
 use super::{Action, Case, Tower, Tt};
-use crate::game::{explain_cases, Explain, Explanation, Input, RunError, RunOptions};
-
-impl Explain for Tower {
-    fn explain(
-        &self,
-        input: &mut Input,
-        opts: &RunOptions,
-        each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
-    ) -> Result<(), RunError> {
-        explain_cases(self, input, opts, each)
-    }
-}
+use crate::game::Explanation;
 
 impl Tower {
     /// Explains a case worth `v0` to the first player.

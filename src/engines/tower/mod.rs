@@ -13,7 +13,7 @@ pub mod schema;
 pub mod search;
 
 use crate::engines::cards::{Dealt, Deck};
-use crate::game::{records, Cases, Explanation, Game, Input, InputError, Output, RunError, RunOptions};
+use crate::game::{records, Cases, Explanation, Input, InputError, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::OutputLine;
 
@@ -101,20 +101,6 @@ pub struct Reader {
     dealt: Dealt,
 }
 
-impl Game for Tower {
-    fn run(&self, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
-        crate::game::run_cases(self, input, out, opts)
-    }
-
-    fn analysis(&self) -> Option<&dyn crate::game::Analyze> {
-        Some(self)
-    }
-
-    fn explainer(&self) -> Option<&dyn crate::game::Explain> {
-        Some(self)
-    }
-}
-
 impl Cases for Tower {
     type Case = Case;
     type Reader = Reader;
@@ -139,6 +125,10 @@ impl Cases for Tower {
     ) -> Result<(), RunError> {
         let v0 = self.value(case, tt, opts)?;
         each(self.explain_case(case, tt, v0))
+    }
+
+    fn analyzer(&self) -> Option<&dyn crate::game::Analyze> {
+        Some(self)
     }
 }
 
