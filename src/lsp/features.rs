@@ -236,7 +236,7 @@ pub fn hover(loc: &Locator, text: &str, offset: usize) -> Option<Hover> {
             }
             md
         }
-        Role::Value { key, text: word, string } => {
+        Role::Value { key, text: word, .. } => {
             let key = key?;
             if section.is_empty() && key == "engine" {
                 let e = ENGINES.iter().find(|e| e.name == word)?;
@@ -253,7 +253,6 @@ pub fn hover(loc: &Locator, text: &str, offset: usize) -> Option<Hover> {
                     format!("`{w}`: {d}")
                 } else {
                     let n = find_name(loc.analysis, k, &word)?;
-                    let _ = string;
                     name_markdown(loc, n)
                 }
             }

@@ -146,7 +146,6 @@ impl Formatter<'_> {
                 i += run;
                 continue;
             }
-            let block_start = self.out.len();
             match &items[i] {
                 Item::Property(p) => {
                     let line = property(p);
@@ -167,7 +166,6 @@ impl Formatter<'_> {
                     }
                 }
             }
-            let _ = block_start;
             prev_end = Some(items[i].span().end as usize);
             i += 1;
         }

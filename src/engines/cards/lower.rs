@@ -232,7 +232,7 @@ fn names(b: &Block, cx: &mut Cx, key: &'static str, what: &str, example: &str) -
     }
     let mut out: Vec<String> = Vec::new();
     let mut ok = true;
-    for (i, v) in p.values.iter().enumerate() {
+    for v in &p.values {
         let name = match &v.kind {
             ExprKind::Word(w) => w.clone(),
             ExprKind::Int(n) => n.to_string(),
@@ -250,7 +250,6 @@ fn names(b: &Block, cx: &mut Cx, key: &'static str, what: &str, example: &str) -
             );
             ok = false;
         }
-        let _ = i;
         out.push(name);
     }
     ok.then_some(out)

@@ -188,11 +188,9 @@ impl Exchange {
             Path::Ranks(_) => {
                 let ranks: Vec<u8> = cards.iter().map(|&c| self.deck.rank(c) as u8).collect();
                 let b = RankBox::of(&self.eval, &ranks);
-                let mut all = [0u8; MAX_HAND];
                 let mut kept = [0u8; MAX_HAND];
                 for (i, &r) in ranks.iter().enumerate() {
                     let d = (0..b.m).find(|&d| b.ranks[d] == r).unwrap_or(0);
-                    all[d] += 1;
                     if mask >> i & 1 == 0 {
                         kept[d] += 1;
                     }
@@ -201,7 +199,6 @@ impl Exchange {
                 for d in (0..b.m).rev() {
                     x = x * (b.counts[d] as usize + 1) + kept[d] as usize;
                 }
-                let _ = all;
                 self.rank_rows_of(t, &b, x, &mut out);
             }
             Path::Cards(..) => {

@@ -83,7 +83,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
         })
     };
     let (hand, entry, cost, sizes, prefer, hand_span) = play_section(play, &deck, cx)?;
-    let rows = combinations(&rows, &deck, hand, top, cx)?;
+    let rows = combinations(&rows, &deck, top, cx)?;
     let suited = rows.iter().filter(|r| super::pattern::is_suited(&r.parts)).count();
     if suited > MAX_SUITED_ROWS {
         cx.push(Diag::error(
@@ -307,7 +307,7 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
     Some((hand, entry?, cost?, sizes, prefer?, hand_prop.span))
 }
 
-fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &mut Cx) -> Option<Vec<Row>> {
+fn combinations(rows: &[&Section], deck: &Deck, top: &Block, cx: &mut Cx) -> Option<Vec<Row>> {
     if rows.is_empty() {
         cx.push(
             Diag::error(codes::MISSING, top.head, "the rule file has no `combination`")
@@ -318,7 +318,7 @@ fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &m
     }
     let mut out: Vec<Row> = Vec::new();
     let mut ok = true;
-    for (i, s) in rows.iter().enumerate() {
+    for s in rows {
         let b = Block::of_section(s);
         let Some(name) = s.name() else {
             cx.push(
@@ -339,7 +339,7 @@ fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &m
         }
         let parts = b.require(cx, "pattern", "run(5)").and_then(|p| {
             let e = cx.one(p, "a pattern such as `run(3) + run(2)`")?;
-            pattern(e, deck, hand, cx)
+            pattern(e, deck, cx)
         });
         let natural = b.prop(cx, "natural").and_then(|p| cx.flag(p)).unwrap_or(false);
         let pays = b.require(cx, "pays", "10").and_then(|p| {
@@ -367,7 +367,6 @@ fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &m
             (Some(parts), Some(pays)) => out.push(Row { name: name.value.clone(), parts, pays, natural }),
             _ => ok = false,
         }
-        let _ = i;
     }
     if out.len() > 250 {
         cx.push(Diag::error(codes::TOO_LARGE, rows[250].head, "at most 250 combinations").label("one too many"));
@@ -379,8 +378,7 @@ fn combinations(rows: &[&Section], deck: &Deck, hand: usize, top: &Block, cx: &m
 /// `run(3) + run(2)`, `kind(2)`, `kind(2, J Q K A)`, `ranks(T J Q K A)`,
 /// `suited(5)`, `suited(run(5))`, `wild(4)`, `any`. A sum is flattened
 /// without recursion, so a long chain of `+` cannot exhaust the stack.
-fn pattern(e: &Expr, deck: &Deck, hand: usize, cx: &mut Cx) -> Option<Vec<Part>> {
-    let _ = hand;
+fn pattern(e: &Expr, deck: &Deck, cx: &mut Cx) -> Option<Vec<Part>> {
     let mut terms = Vec::new();
     let mut stack = vec![e];
     while let Some(x) = stack.pop() {
