@@ -206,18 +206,18 @@ impl Range {
 }
 
 /// A compiled expression of one of the three types.
-pub enum Compiled {
+pub enum AnyExpr {
     Int(IntExpr, Range),
     Bool(BoolExpr),
     Set(SetExpr),
 }
 
-impl Compiled {
+impl AnyExpr {
     fn ty(&self) -> Ty {
         match self {
-            Compiled::Int(..) => Ty::Int,
-            Compiled::Bool(_) => Ty::Bool,
-            Compiled::Set(_) => Ty::Set,
+            AnyExpr::Int(..) => Ty::Int,
+            AnyExpr::Bool(_) => Ty::Bool,
+            AnyExpr::Set(_) => Ty::Set,
         }
     }
 }
@@ -240,7 +240,7 @@ pub struct Scope<'s> {
 }
 
 /// Compiles `e`, which must have type `want`.
-pub fn compile(e: &Expr, want: Ty, scope: &Scope, cx: &mut Cx) -> Option<Compiled> {
+pub fn compile(e: &Expr, want: Ty, scope: &Scope, cx: &mut Cx) -> Option<AnyExpr> {
     let c = Compiler { scope, cx, too_deep: false }.node(e, 0)?;
     if c.ty() != want {
         cx.push(
@@ -254,7 +254,7 @@ pub fn compile(e: &Expr, want: Ty, scope: &Scope, cx: &mut Cx) -> Option<Compile
 
 pub fn compile_bool(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<BoolExpr> {
     match compile(e, Ty::Bool, scope, cx)? {
-        Compiled::Bool(f) => Some(f),
+        AnyExpr::Bool(f) => Some(f),
         _ => None,
     }
 }
@@ -262,14 +262,14 @@ pub fn compile_bool(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<BoolExpr> {
 /// A number expression and the range of its values.
 pub fn compile_int(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<(IntExpr, Range)> {
     match compile(e, Ty::Int, scope, cx)? {
-        Compiled::Int(f, r) => Some((f, r)),
+        AnyExpr::Int(f, r) => Some((f, r)),
         _ => None,
     }
 }
 
 pub fn compile_set(e: &Expr, scope: &Scope, cx: &mut Cx) -> Option<SetExpr> {
     match compile(e, Ty::Set, scope, cx)? {
-        Compiled::Set(f) => Some(f),
+        AnyExpr::Set(f) => Some(f),
         _ => None,
     }
 }
@@ -317,26 +317,26 @@ impl Compiler<'_, '_> {
 
     fn int(&mut self, e: &Expr, depth: usize) -> Option<(IntExpr, Range)> {
         match self.node(e, depth)? {
-            Compiled::Int(f, r) => Some((f, r)),
+            AnyExpr::Int(f, r) => Some((f, r)),
             c => self.mismatch(e, "a number", c.ty()),
         }
     }
 
     fn set(&mut self, e: &Expr, depth: usize) -> Option<SetExpr> {
         match self.node(e, depth)? {
-            Compiled::Set(f) => Some(f),
+            AnyExpr::Set(f) => Some(f),
             c => self.mismatch(e, "a set", c.ty()),
         }
     }
 
     fn cond(&mut self, e: &Expr, depth: usize) -> Option<BoolExpr> {
         match self.node(e, depth)? {
-            Compiled::Bool(f) => Some(f),
+            AnyExpr::Bool(f) => Some(f),
             c => self.mismatch(e, "a condition", c.ty()),
         }
     }
 
-    fn node(&mut self, e: &Expr, depth: usize) -> Option<Compiled> {
+    fn node(&mut self, e: &Expr, depth: usize) -> Option<AnyExpr> {
         if depth > MAX_DEPTH {
             if !self.too_deep {
                 self.too_deep = true;
@@ -351,7 +351,7 @@ impl Compiler<'_, '_> {
         Some(match &e.kind {
             ExprKind::Int(n) => {
                 let n = *n;
-                Compiled::Int(IntExpr::Const(n), Range { lo: n, hi: n })
+                AnyExpr::Int(IntExpr::Const(n), Range { lo: n, hi: n })
             }
             ExprKind::Word(w) => self.word(e, w)?,
             ExprKind::List(items) => {
@@ -363,7 +363,7 @@ impl Compiler<'_, '_> {
                         part => parts.push(part),
                     }
                 }
-                Compiled::Set(match parts.len() {
+                AnyExpr::Set(match parts.len() {
                     0 => SetExpr::Const(known),
                     _ => SetExpr::Fn(Box::new(move |env| parts.iter().fold(known, |acc, f| acc | f.eval(env)))),
                 })
@@ -374,11 +374,11 @@ impl Compiler<'_, '_> {
                 let Some(r) = Range::new(-(r.hi as i128), -(r.lo as i128)) else {
                     return self.overflow(e.span, "this negation");
                 };
-                Compiled::Int(lift1!(IntExpr, IntExpr, a, |a| a.wrapping_neg()), r)
+                AnyExpr::Int(lift1!(IntExpr, IntExpr, a, |a| a.wrapping_neg()), r)
             }
             ExprKind::Unary(UnOp::Not, a) => {
                 let a = self.cond(a, depth + 1)?;
-                Compiled::Bool(lift1!(BoolExpr, BoolExpr, a, |a| !a))
+                AnyExpr::Bool(lift1!(BoolExpr, BoolExpr, a, |a| !a))
             }
             ExprKind::Binary(op, a, b) => match family(*op) {
                 Some(fam) => self.chain(e, fam, depth)?,
@@ -394,16 +394,16 @@ impl Compiler<'_, '_> {
         })
     }
 
-    fn word(&mut self, e: &Expr, w: &str) -> Option<Compiled> {
+    fn word(&mut self, e: &Expr, w: &str) -> Option<AnyExpr> {
         let scope = self.scope;
         if let Some(i) = scope.vars.iter().position(|(n, _)| *n == w) {
             let ty = scope.vars[i].1;
             let k = scope.vars[..i].iter().filter(|(_, t)| (*t == Ty::Set) == (ty == Ty::Set)).count();
             let (lo, hi) = scope.int_range;
             return Some(match ty {
-                Ty::Set => Compiled::Set(SetExpr::Var(k)),
-                Ty::Int => Compiled::Int(IntExpr::Var(k), Range { lo, hi }),
-                Ty::Bool => Compiled::Bool(BoolExpr::Var(k)),
+                Ty::Set => AnyExpr::Set(SetExpr::Var(k)),
+                Ty::Int => AnyExpr::Int(IntExpr::Var(k), Range { lo, hi }),
+                Ty::Bool => AnyExpr::Bool(BoolExpr::Var(k)),
             });
         }
         if let Some(i) = scope.elements.iter().position(|n| n == w) {
@@ -414,11 +414,11 @@ impl Compiler<'_, '_> {
                 );
                 return None;
             };
-            return Some(Compiled::Set(SetExpr::Const(bit)));
+            return Some(AnyExpr::Set(SetExpr::Const(bit)));
         }
         match w {
-            "yes" => return Some(Compiled::Bool(BoolExpr::Const(true))),
-            "no" => return Some(Compiled::Bool(BoolExpr::Const(false))),
+            "yes" => return Some(AnyExpr::Bool(BoolExpr::Const(true))),
+            "no" => return Some(AnyExpr::Bool(BoolExpr::Const(false))),
             _ => {}
         }
         if let Some((_, why)) = scope.unavailable.iter().find(|(n, _)| *n == w) {
@@ -443,7 +443,7 @@ impl Compiler<'_, '_> {
     /// A run of one operator family, left to right: `a or b and c`,
     /// `a + b * c - d` (the operators of the run; `b * c` is one operand
     /// when it binds tighter). Walked without recursion on the run.
-    fn chain(&mut self, e: &Expr, fam: Family, depth: usize) -> Option<Compiled> {
+    fn chain(&mut self, e: &Expr, fam: Family, depth: usize) -> Option<AnyExpr> {
         // The left spine: (operator, right operand, span of the node).
         let mut links: Vec<(BinOp, &Expr, Span)> = Vec::new();
         let mut base = e;
@@ -467,7 +467,7 @@ impl Compiler<'_, '_> {
                     }
                 }
                 let first = first.filter(|_| ok)?;
-                Some(Compiled::Bool(logic(first, rest)))
+                Some(AnyExpr::Bool(logic(first, rest)))
             }
             Family::Arith => {
                 let acc = self.node(base, depth + 1)?;
@@ -477,28 +477,28 @@ impl Compiler<'_, '_> {
                     return self.arith(span, op, acc, y);
                 }
                 match acc {
-                    Compiled::Int(first, mut range) => {
+                    AnyExpr::Int(first, mut range) => {
                         let mut rest: Vec<(BinOp, IntExpr)> = Vec::with_capacity(links.len());
                         for &(op, r, span) in &links {
                             let (f, fr) = match self.node(r, depth + 1)? {
-                                Compiled::Int(f, fr) => (f, fr),
+                                AnyExpr::Int(f, fr) => (f, fr),
                                 other => return self.between(span, op, Ty::Int, other.ty()),
                             };
                             range = self.arith_range(span, op, range, fr)?;
                             rest.push((op, f));
                         }
-                        Some(Compiled::Int(
+                        Some(AnyExpr::Int(
                             IntExpr::Fn(Box::new(move |env| {
                                 rest.iter().fold(first.eval(env), |acc, (op, f)| apply(*op, acc, f.eval(env)))
                             })),
                             range,
                         ))
                     }
-                    Compiled::Set(first) => {
+                    AnyExpr::Set(first) => {
                         let mut rest: Vec<(bool, SetExpr)> = Vec::with_capacity(links.len());
                         for &(op, r, span) in &links {
                             let f = match self.node(r, depth + 1)? {
-                                Compiled::Set(f) => f,
+                                AnyExpr::Set(f) => f,
                                 other => return self.between(span, op, Ty::Set, other.ty()),
                             };
                             if !matches!(op, BinOp::Add | BinOp::Sub) {
@@ -506,7 +506,7 @@ impl Compiler<'_, '_> {
                             }
                             rest.push((op == BinOp::Sub, f));
                         }
-                        Some(Compiled::Set(SetExpr::Fn(Box::new(move |env| {
+                        Some(AnyExpr::Set(SetExpr::Fn(Box::new(move |env| {
                             rest.iter().fold(first.eval(env), |acc, (minus, f)| {
                                 if *minus {
                                     acc & !f.eval(env)
@@ -516,7 +516,7 @@ impl Compiler<'_, '_> {
                             })
                         }))))
                     }
-                    Compiled::Bool(_) => {
+                    AnyExpr::Bool(_) => {
                         let (op, r, span) = links[0];
                         let y = self.node(r, depth + 1)?;
                         self.between(span, op, Ty::Bool, y.ty())
@@ -566,11 +566,11 @@ impl Compiler<'_, '_> {
     }
 
     /// One arithmetic operator (numbers or sets).
-    fn arith(&mut self, span: Span, op: BinOp, x: Compiled, y: Compiled) -> Option<Compiled> {
+    fn arith(&mut self, span: Span, op: BinOp, x: AnyExpr, y: AnyExpr) -> Option<AnyExpr> {
         match (x, y) {
-            (Compiled::Int(x, xr), Compiled::Int(y, yr)) => {
+            (AnyExpr::Int(x, xr), AnyExpr::Int(y, yr)) => {
                 let r = self.arith_range(span, op, xr, yr)?;
-                Some(Compiled::Int(
+                Some(AnyExpr::Int(
                     match op {
                         BinOp::Add => lift2!(IntExpr, IntExpr, x, IntExpr, y, |a, b| a.wrapping_add(b)),
                         BinOp::Sub => lift2!(IntExpr, IntExpr, x, IntExpr, y, |a, b| a.wrapping_sub(b)),
@@ -581,22 +581,22 @@ impl Compiler<'_, '_> {
                     r,
                 ))
             }
-            (Compiled::Set(x), Compiled::Set(y)) => match op {
-                BinOp::Add => Some(Compiled::Set(lift2!(SetExpr, SetExpr, x, SetExpr, y, |a, b| a | b))),
-                BinOp::Sub => Some(Compiled::Set(lift2!(SetExpr, SetExpr, x, SetExpr, y, |a, b| a & !b))),
+            (AnyExpr::Set(x), AnyExpr::Set(y)) => match op {
+                BinOp::Add => Some(AnyExpr::Set(lift2!(SetExpr, SetExpr, x, SetExpr, y, |a, b| a | b))),
+                BinOp::Sub => Some(AnyExpr::Set(lift2!(SetExpr, SetExpr, x, SetExpr, y, |a, b| a & !b))),
                 _ => self.not_for_sets(span, op),
             },
             (x, y) => self.between(span, op, x.ty(), y.ty()),
         }
     }
 
-    fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr, depth: usize) -> Option<Compiled> {
+    fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr, depth: usize) -> Option<AnyExpr> {
         use BinOp::*;
         match op {
             In | NotIn => {
                 let (x, y) = (self.set(a, depth + 1), self.set(b, depth + 1));
                 let (x, y) = (x?, y?);
-                Some(Compiled::Bool(if op == NotIn {
+                Some(AnyExpr::Bool(if op == NotIn {
                     lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a & !b != 0)
                 } else {
                     lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a & !b == 0)
@@ -606,7 +606,7 @@ impl Compiler<'_, '_> {
                 let (x, y) = (self.node(a, depth + 1), self.node(b, depth + 1));
                 let (x, y) = (x?, y?);
                 match (x, y) {
-                    (Compiled::Int(x, _), Compiled::Int(y, _)) => Some(Compiled::Bool(match op {
+                    (AnyExpr::Int(x, _), AnyExpr::Int(y, _)) => Some(AnyExpr::Bool(match op {
                         Eq => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a == b),
                         Ne => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a != b),
                         Lt => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a < b),
@@ -614,25 +614,23 @@ impl Compiler<'_, '_> {
                         Gt => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a > b),
                         _ => lift2!(BoolExpr, IntExpr, x, IntExpr, y, |a, b| a >= b),
                     })),
-                    (Compiled::Set(x), Compiled::Set(y)) => match op {
-                        Eq => Some(Compiled::Bool(lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a == b))),
-                        Ne => Some(Compiled::Bool(lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a != b))),
+                    (AnyExpr::Set(x), AnyExpr::Set(y)) => match op {
+                        Eq => Some(AnyExpr::Bool(lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a == b))),
+                        Ne => Some(AnyExpr::Bool(lift2!(BoolExpr, SetExpr, x, SetExpr, y, |a, b| a != b))),
                         _ => self.not_for_sets(e.span, op),
                     },
-                    (Compiled::Bool(x), Compiled::Bool(y)) if matches!(op, Eq | Ne) => {
-                        Some(Compiled::Bool(if op == Ne {
-                            lift2!(BoolExpr, BoolExpr, x, BoolExpr, y, |a, b| a != b)
-                        } else {
-                            lift2!(BoolExpr, BoolExpr, x, BoolExpr, y, |a, b| a == b)
-                        }))
-                    }
+                    (AnyExpr::Bool(x), AnyExpr::Bool(y)) if matches!(op, Eq | Ne) => Some(AnyExpr::Bool(if op == Ne {
+                        lift2!(BoolExpr, BoolExpr, x, BoolExpr, y, |a, b| a != b)
+                    } else {
+                        lift2!(BoolExpr, BoolExpr, x, BoolExpr, y, |a, b| a == b)
+                    })),
                     (x, y) => self.between(e.span, op, x.ty(), y.ty()),
                 }
             }
         }
     }
 
-    fn call(&mut self, e: &Expr, name: &str, span: Span, args: &[Expr], depth: usize) -> Option<Compiled> {
+    fn call(&mut self, e: &Expr, name: &str, span: Span, args: &[Expr], depth: usize) -> Option<AnyExpr> {
         let scope = self.scope;
         match name {
             "count" | "highest" | "lowest" => {
@@ -646,7 +644,7 @@ impl Compiler<'_, '_> {
                 let s = self.set(a, depth + 1)?;
                 let w = scope.weights.to_vec();
                 if name == "count" {
-                    return Some(Compiled::Int(
+                    return Some(AnyExpr::Int(
                         lift1!(IntExpr, SetExpr, s, |a| a.count_ones() as i64),
                         Range { lo: 0, hi: scope.elements.len() as i64 },
                     ));
@@ -669,7 +667,7 @@ impl Compiler<'_, '_> {
                     }
                     best.unwrap_or(0)
                 };
-                Some(Compiled::Int(
+                Some(AnyExpr::Int(
                     match s.constant() {
                         Some(m) => IntExpr::Const(weigh(m)),
                         None => IntExpr::Fn(Box::new(move |env| weigh(s.eval(env)))),
@@ -697,7 +695,7 @@ impl Compiler<'_, '_> {
                         Some(q) => Range { lo: q.lo.max(r.lo), hi: q.hi.max(r.hi) },
                     });
                 }
-                Some(Compiled::Int(
+                Some(AnyExpr::Int(
                     IntExpr::Fn(Box::new(move |env| {
                         let it = fs.iter().map(|f| f.eval(env));
                         if is_min {
@@ -721,12 +719,12 @@ impl Compiler<'_, '_> {
                 let (x, y) = (self.node(a, depth + 1), self.node(b, depth + 1));
                 let (c, x, y) = (c?, x?, y?);
                 match (x, y) {
-                    (Compiled::Int(x, xr), Compiled::Int(y, yr)) => Some(Compiled::Int(
+                    (AnyExpr::Int(x, xr), AnyExpr::Int(y, yr)) => Some(AnyExpr::Int(
                         IntExpr::Fn(Box::new(move |env| if c.eval(env) { x.eval(env) } else { y.eval(env) })),
                         xr.union(yr),
                     )),
-                    (Compiled::Set(x), Compiled::Set(y)) => {
-                        Some(Compiled::Set(SetExpr::Fn(Box::new(
+                    (AnyExpr::Set(x), AnyExpr::Set(y)) => {
+                        Some(AnyExpr::Set(SetExpr::Fn(Box::new(
                             move |env| {
                                 if c.eval(env) {
                                     x.eval(env)
@@ -736,14 +734,16 @@ impl Compiler<'_, '_> {
                             },
                         ))))
                     }
-                    (Compiled::Bool(x), Compiled::Bool(y)) => {
-                        Some(Compiled::Bool(BoolExpr::Fn(Box::new(move |env| {
-                            if c.eval(env) {
-                                x.eval(env)
-                            } else {
-                                y.eval(env)
-                            }
-                        }))))
+                    (AnyExpr::Bool(x), AnyExpr::Bool(y)) => {
+                        Some(AnyExpr::Bool(BoolExpr::Fn(Box::new(
+                            move |env| {
+                                if c.eval(env) {
+                                    x.eval(env)
+                                } else {
+                                    y.eval(env)
+                                }
+                            },
+                        ))))
                     }
                     (x, y) => {
                         self.cx.push(

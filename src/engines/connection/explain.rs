@@ -14,7 +14,7 @@ use std::collections::HashSet;
 
 use super::board::Board;
 use super::read::Case;
-use super::{ConnectionGame, Goal, Outcome, Primitive};
+use super::{CaseResult, ConnectionGame, Goal, Primitive};
 use crate::game::Explanation;
 
 type Cell = (u32, u32);
@@ -151,7 +151,7 @@ fn enclosed_near(board: &Board, stones: &HashSet<Cell>, at: Cell, work: &mut usi
 
 impl ConnectionGame {
     /// The explanation of a case solved to `outcome`.
-    pub(super) fn explain_case(&self, case: &Case, outcome: Outcome) -> Explanation {
+    pub(super) fn explain_case(&self, case: &Case, outcome: CaseResult) -> Explanation {
         let conn = &self.engine;
         let sp = &self.spans;
         let shape = conn.spec.shape;

@@ -203,7 +203,7 @@ impl Connection {
 
     /// Solves a case read whole: its outcome, or the error of its first
     /// repeated cell.
-    pub fn solve(&self, case: &Case, solver: &mut Solver) -> Result<Outcome, InputError> {
+    pub fn solve(&self, case: &Case, solver: &mut Solver) -> Result<CaseResult, InputError> {
         solver.solve(self, &case.board(self.spec.shape), &case.moves).map_err(|(at, first)| case.repeated(at, first))
     }
 
@@ -211,7 +211,7 @@ impl Connection {
     /// case's result as soon as the case is read whole (so the outputs of
     /// earlier cases are written before a later case's input error is
     /// returned).
-    pub fn run<E>(&self, input: &mut Input, mut emit: impl FnMut(u64, Outcome) -> Result<(), E>) -> Result<(), E>
+    pub fn run<E>(&self, input: &mut Input, mut emit: impl FnMut(u64, CaseResult) -> Result<(), E>) -> Result<(), E>
     where
         E: From<InputError>,
     {
@@ -242,7 +242,7 @@ fn family_base(spec: &ConnectionSpec, family: usize) -> u32 {
 
 /// The result of one case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Outcome {
+pub struct CaseResult {
     pub win: Option<Win>,
 }
 
@@ -305,7 +305,7 @@ crate::fields! {
 
 impl ConnectionGame {
     /// Writes the output line of case `case`.
-    fn line(&self, out: &mut Vec<u8>, case: u64, outcome: Outcome) {
+    fn line(&self, out: &mut Vec<u8>, case: u64, outcome: CaseResult) {
         match outcome.win {
             None => self.none.line(out, &NoneFields { case: case as i64 }),
             Some(w) => {

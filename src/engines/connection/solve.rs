@@ -27,7 +27,7 @@
 
 use crate::engines::connection::board::Board;
 use crate::engines::connection::read::Stone;
-use crate::engines::connection::{Connection, Outcome, Win};
+use crate::engines::connection::{CaseResult, Connection, Win};
 
 /// A repeated cell: the move (0-based) and the move that took the cell
 /// first.
@@ -112,16 +112,16 @@ fn bits(v: u64) -> u32 {
 impl Solver {
     /// Solves a case: the first move after which a structure exists, or
     /// the first repeated cell.
-    pub fn solve(&mut self, conn: &Connection, board: &Board, moves: &[Stone]) -> Result<Outcome, Repeat> {
+    pub fn solve(&mut self, conn: &Connection, board: &Board, moves: &[Stone]) -> Result<CaseResult, Repeat> {
         self.link(board, moves)?;
         self.start(conn, moves.len());
         for (k, &s) in moves.iter().enumerate() {
             let found = self.place(conn, k, s);
             if found != 0 {
-                return Ok(Outcome { win: Some(Win { turn: k as u64 + 1, structures: found }) });
+                return Ok(CaseResult { win: Some(Win { turn: k as u64 + 1, structures: found }) });
             }
         }
-        Ok(Outcome { win: None })
+        Ok(CaseResult { win: None })
     }
 
     /// Finds every move's earlier neighbours ([`Solver::place`] then plays

@@ -29,7 +29,7 @@ fn base(fork: u32, ring: Enclose) -> Connection {
 
 fn outcomes(conn: &Connection, input: &str) -> Result<Vec<Option<(u64, u64)>>, InputError> {
     let mut out = Vec::new();
-    conn.run(&mut Input::from_text(input), |_, o: Outcome| {
+    conn.run(&mut Input::from_text(input), |_, o: CaseResult| {
         out.push(o.win.map(|w| (w.turn, w.structures)));
         Ok::<_, InputError>(())
     })?;

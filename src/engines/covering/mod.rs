@@ -423,7 +423,7 @@ impl Cases for Covering {
 
 /// How one deal ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum DealEnd {
     /// Every card was dealt (or the deck ran out while covering): the number
     /// of cards on each pile, in the order the piles were started.
     Played(Vec<usize>),
@@ -650,7 +650,7 @@ impl Covering {
     }
 
     /// Plays one deal.
-    pub fn play(&self, cards: &[Card]) -> Outcome {
+    pub fn play(&self, cards: &[Card]) -> DealEnd {
         self.play_traced(cards, &mut |_| {})
     }
 
@@ -704,11 +704,11 @@ impl Covering {
     }
 
     /// Plays one deal, showing each move to `step` (for explanations).
-    pub fn play_traced(&self, cards: &[Card], step: &mut impl FnMut(Step<'_>)) -> Outcome {
+    pub fn play_traced(&self, cards: &[Card], step: &mut impl FnMut(Step<'_>)) -> DealEnd {
         let mut t = Table::default();
         match self.play_on(&mut t, cards, step) {
-            None => Outcome::Played(t.count().iter().map(|&n| n as usize).collect()),
-            Some(card) => Outcome::Overflow(card),
+            None => DealEnd::Played(t.count().iter().map(|&n| n as usize).collect()),
+            Some(card) => DealEnd::Overflow(card),
         }
     }
 
@@ -1061,12 +1061,12 @@ mod tests {
     fn the_statements_opening() {
         // TS QC 8S 8D QH 2D 3H, then KH 9H cover 8S and 3H.
         let c = base();
-        assert_eq!(c.play(&cards(&c, "TS QC 8S 8D QH 2D 3H KH 9H")), Outcome::Played(vec![1, 1, 2, 1, 1, 1, 2]));
+        assert_eq!(c.play(&cards(&c, "TS QC 8S 8D QH 2D 3H KH 9H")), DealEnd::Played(vec![1, 1, 2, 1, 1, 1, 2]));
     }
 
     #[test]
     fn the_deck_may_run_out_while_covering() {
         let c = base();
-        assert_eq!(c.play(&cards(&c, "4H 7H 3S")), Outcome::Played(vec![2, 1]));
+        assert_eq!(c.play(&cards(&c, "4H 7H 3S")), DealEnd::Played(vec![2, 1]));
     }
 }

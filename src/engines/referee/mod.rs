@@ -125,7 +125,7 @@ pub enum Event<'a> {
     /// A stroke is about to be played from this state.
     Before { st: &'a State, stroke: &'a Stroke },
     /// The stroke has been played: what it did and the state after it.
-    Stroke { outcome: &'a Outcome, striker: usize, st: &'a State, players: [&'a str; 2] },
+    Stroke { outcome: &'a StrokeResult, striker: usize, st: &'a State, players: [&'a str; 2] },
     /// The offender was asked to play again.
     PlayAgain { player: usize, players: [&'a str; 2] },
     /// After a tie, this player won the lot.
@@ -262,7 +262,7 @@ pub enum Ending {
 
 /// What a stroke did.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Outcome {
+pub struct StrokeResult {
     pub foul: bool,
     pub points: i64,
     pub penalty: i64,
@@ -386,7 +386,7 @@ impl Referee {
 
     /// Plays one stroke: updates the state and says what happened. The
     /// stroke must be possible (its balls on the table); the reader checks.
-    pub fn stroke(&self, st: &mut State, s: &Stroke) -> Result<Outcome, ScoreOverflow> {
+    pub fn stroke(&self, st: &mut State, s: &Stroke) -> Result<StrokeResult, ScoreOverflow> {
         let (sets, ints) = self.env_of(st, s);
         let verdict = self.judge(&sets, ints[0], !st.second_phase);
         self.apply(st, s, &sets, ints[0], &verdict)
@@ -394,7 +394,7 @@ impl Referee {
 
     /// [`Referee::stroke`], the verdict looked up in `memo` first.
     #[inline(always)]
-    pub fn stroke_memo(&self, st: &mut State, s: &Stroke, memo: &mut Memo) -> Result<Outcome, ScoreOverflow> {
+    pub fn stroke_memo(&self, st: &mut State, s: &Stroke, memo: &mut Memo) -> Result<StrokeResult, ScoreOverflow> {
         let (sets, ints) = self.env_of(st, s);
         let first_phase = !st.second_phase;
         let key = Key::new(s.first, &sets, st.left, first_phase);
@@ -412,9 +412,10 @@ impl Referee {
         sets: &[u64; 4],
         left: i64,
         v: &Verdict,
-    ) -> Result<Outcome, ScoreOverflow> {
+    ) -> Result<StrokeResult, ScoreOverflow> {
         let object_potted = sets[1] & !(1u64 << self.cue);
-        let mut out = Outcome { foul: v.foul, turn_ends: v.turn_ends, play_again: v.play_again, ..Outcome::default() };
+        let mut out =
+            StrokeResult { foul: v.foul, turn_ends: v.turn_ends, play_again: v.play_again, ..StrokeResult::default() };
         let first_phase = !st.second_phase;
         for &b in &s.potted {
             if b != self.cue {
@@ -609,7 +610,7 @@ impl Referee {
         buf: &mut Vec<u8>,
         names: &mut Vec<&'s str>,
         one: &Rendered,
-        o: &Outcome,
+        o: &StrokeResult,
         stroke: &Stroke,
         st: &State,
     ) {
