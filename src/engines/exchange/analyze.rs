@@ -203,7 +203,7 @@ impl Exchange {
             }
             Path::Cards(..) => {
                 let path = self.card_path().expect("card path");
-                let (sorted, pos) = super::sort_cards(cards);
+                let (sorted, pos) = super::combi::sort_with_positions(cards);
                 let h = cards.len();
                 let discard = (0..h).filter(|&j| mask >> pos[j] & 1 == 1).fold(0u32, |m, j| m | 1 << j);
                 let mut acc = Acc::new(h, width);

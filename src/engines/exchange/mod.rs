@@ -524,7 +524,7 @@ impl Exchange {
             }
             Path::Cards(..) => {
                 let path = self.card_path().expect("card path");
-                let (sorted, pos) = sort_cards(cards);
+                let (sorted, pos) = combi::sort_with_positions(cards);
                 scratch.sums.resize(1 << MAX_CARD_HAND, 0);
                 scratch.idx.resize(1 << MAX_CARD_HAND, 0);
                 path.sums(&sorted[..h], self.min_kept, &self.pays, &mut scratch.sums, &mut scratch.idx);
@@ -569,14 +569,7 @@ impl Exchange {
                 let mut optimal: Vec<usize> = Vec::new();
                 for x in 0..b.size {
                     if x > 0 {
-                        let mut i = 0;
-                        while digits[i] == b.counts[i] {
-                            kept -= digits[i] as usize;
-                            digits[i] = 0;
-                            i += 1;
-                        }
-                        digits[i] += 1;
-                        kept += 1;
+                        b.next_point(&mut digits, &mut kept);
                     }
                     let k = h - kept;
                     if self.allowed >> k & 1 == 0 {
@@ -625,7 +618,7 @@ impl Exchange {
             }
             Path::Cards(_, None) => {
                 let path = self.card_path().expect("card path");
-                let (sorted, pos) = sort_cards(cards);
+                let (sorted, pos) = combi::sort_with_positions(cards);
                 let sums = &mut scratch.sums;
                 path.sums(&sorted[..h], self.min_kept, &self.pays, sums, &mut scratch.idx);
                 let full = (1usize << h) - 1;
@@ -878,12 +871,6 @@ impl Exchange {
         let fields = HoldFields { cards: &cards[..n], count: n as i64, kept: &cards[n..b] };
         line.line(buf, &fields);
     }
-}
-
-/// A deal's cards sorted by card number, with each one's input position.
-#[inline]
-fn sort_cards(cards: &[Card]) -> ([u16; MAX_HAND], [u8; MAX_HAND]) {
-    combi::sort_with_positions(cards)
 }
 
 /// A mask over sorted positions as a mask over input positions.

@@ -79,6 +79,21 @@ pub struct RankBox {
 }
 
 impl RankBox {
+    /// Steps `digits` (cards kept of each distinct rank, `kept` in all) to
+    /// the next point of the box, counted like an odometer: the first digit
+    /// moves fastest. The caller stops after `size` points.
+    #[inline]
+    pub fn next_point(&self, digits: &mut [u8; MAX_HAND], kept: &mut usize) {
+        let mut i = 0;
+        while digits[i] == self.counts[i] {
+            *kept -= digits[i] as usize;
+            digits[i] = 0;
+            i += 1;
+        }
+        digits[i] += 1;
+        *kept += 1;
+    }
+
     /// The deal's box; `ranks[i]` is the rank of the card at input position i.
     #[inline]
     pub fn of(eval: &Eval, ranks: &[u8]) -> RankBox {
@@ -224,14 +239,7 @@ impl RankPath {
         let mut sorted = [0u8; MAX_HAND];
         for (x, slot) in f.iter_mut().enumerate() {
             if x > 0 {
-                let mut i = 0;
-                while digits[i] == b.counts[i] {
-                    kept -= digits[i] as usize;
-                    digits[i] = 0;
-                    i += 1;
-                }
-                digits[i] += 1;
-                kept += 1;
+                b.next_point(&mut digits, &mut kept);
             }
             if kept < min_kept {
                 continue;
@@ -322,14 +330,7 @@ fn direct(b: &RankBox, min_kept: usize, f: &mut [i64]) {
     let mut kept = 0usize;
     for (kx, gk) in g.iter_mut().enumerate() {
         if kx > 0 {
-            let mut i = 0;
-            while k[i] == b.counts[i] {
-                kept -= k[i] as usize;
-                k[i] = 0;
-                i += 1;
-            }
-            k[i] += 1;
-            kept += 1;
+            b.next_point(&mut k, &mut kept);
         }
         if kept < min_kept {
             continue;
