@@ -82,6 +82,18 @@ fn read_stdin() -> io::Result<Vec<u8>> {
 /// temporary file beside it, which is then renamed over it. A full disk or
 /// a concurrent writer never leaves a cut or empty file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    via_temp_file(path, bytes, |tmp| {
+        if let Ok(meta) = std::fs::metadata(path) {
+            std::fs::set_permissions(tmp, meta.permissions())?;
+        }
+        std::fs::rename(tmp, path)
+    })
+}
+
+/// Writes `bytes` to a temporary file beside `path` (synced), hands it to
+/// `finish` (a rename or a link onto `path`), and removes what is left of
+/// it.
+pub fn via_temp_file(path: &Path, bytes: &[u8], finish: impl FnOnce(&Path) -> io::Result<()>) -> io::Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map_or_else(|| "rules".into(), |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(".{name}.arbiter-{}.tmp", std::process::id()));
@@ -89,13 +101,9 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
-        if let Ok(meta) = std::fs::metadata(path) {
-            std::fs::set_permissions(&tmp, meta.permissions())?;
-        }
-        std::fs::rename(&tmp, path)
+        finish(&tmp)
     })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
+    // After a rename there is nothing left to remove.
+    let _ = std::fs::remove_file(&tmp);
     result
 }

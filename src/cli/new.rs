@@ -182,23 +182,13 @@ fn canonical(s: &Section, depth: usize) -> String {
 /// go to a temporary file beside it, which is then linked to `path` (a link
 /// fails when `path` exists, where a rename would replace it).
 fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map_or_else(|| "rules".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.arbiter-{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        match std::fs::hard_link(&tmp, path) {
-            Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
-                // A file system without links: create the file exclusively.
-                let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
-                f.write_all(bytes)?;
-                f.sync_all()
-            }
-            r => r,
+    super::fmt::via_temp_file(path, bytes, |tmp| match std::fs::hard_link(tmp, path) {
+        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
+            // A file system without links: create the file exclusively.
+            let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
+            f.write_all(bytes)?;
+            f.sync_all()
         }
-    })();
-    let _ = std::fs::remove_file(&tmp);
-    result
+        r => r,
+    })
 }
