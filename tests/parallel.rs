@@ -18,10 +18,14 @@ fn game(rules: &Path) -> Box<dyn Game> {
 }
 
 fn run(game: &dyn Game, input: &str, jobs: usize) -> (String, Option<String>) {
+    run_with(game, input, RunOptions { jobs, ..Default::default() })
+}
+
+fn run_with(game: &dyn Game, input: &str, opts: RunOptions) -> (String, Option<String>) {
     let mut printed = Vec::new();
     let result = {
         let mut out = Output::new(&mut printed);
-        let r = game.run(&mut Input::from_text(input), &mut out, &RunOptions { jobs, ..Default::default() });
+        let r = game.run(&mut Input::from_text(input), &mut out, &opts);
         out.flush().unwrap();
         r
     };
@@ -33,25 +37,44 @@ fn run(game: &dyn Game, input: &str, jobs: usize) -> (String, Option<String>) {
     (String::from_utf8(printed).unwrap(), error)
 }
 
-/// The lines of a case file before its terminator line (`#`, `End`), and
-/// that terminator, for games whose input ends with one.
-fn body_and_end(text: &str, end: &str) -> Option<String> {
+/// A case file made thousands of cases long, so that the driver reads
+/// several batches and solves them on several threads: a count-prefixed
+/// input (a first line that is a number) gets its count multiplied, an
+/// input that ends with a terminator line (`#`, `End`) gets its cases
+/// repeated before it. `None` for any other shape.
+fn repeated(text: &str, bytes: usize) -> Option<String> {
     let lines: Vec<&str> = text.lines().collect();
-    let at = lines.iter().rposition(|l| l.trim() == end)?;
-    Some(lines[..at].iter().map(|l| format!("{l}\n")).collect())
+    let times = |body: &str| (bytes / body.len().max(1)).max(2);
+    if let Some(count) = lines.first().and_then(|l| l.trim().parse::<usize>().ok()) {
+        let body: String = lines[1..].iter().map(|l| format!("{l}\n")).collect();
+        let n = times(&body);
+        return Some(format!("{}\n{}", count * n, body.repeat(n)));
+    }
+    let at = lines.iter().rposition(|l| matches!(l.trim(), "#" | "End"))?;
+    let body: String = lines[..at].iter().map(|l| format!("{l}\n")).collect();
+    (!body.trim().is_empty()).then(|| body.repeat(times(&body)) + lines[at] + "\n")
 }
 
-/// Every case file of the games whose cases end with a terminator line,
-/// repeated until it is thousands of cases long (so that the driver reads
-/// several batches and solves them on several threads): the outputs with
-/// one thread and with four are the same.
+/// Every case file under tests/cases (base games and variants), made
+/// thousands of cases long: the outputs with one thread and with four are
+/// the same, and so are the errors.
 #[test]
 fn parallel_runs_print_what_one_thread_prints() {
     let mut checked = 0;
-    for (game_name, end) in [("get_straight", "#"), ("shuffling_patience", "#"), ("house_of_cards", "End")] {
-        let rules = root().join("rules").join(format!("{game_name}.rules"));
+    let mut suites = Vec::new();
+    for entry in std::fs::read_dir(root().join("tests/cases")).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        suites.push((root().join(format!("rules/{name}.rules")), dir.clone()));
+        for v in std::fs::read_dir(dir.join("variants")).into_iter().flatten() {
+            let v = v.unwrap().path();
+            let variant = v.file_name().unwrap().to_string_lossy().to_string();
+            suites.push((root().join(format!("rules/{name}/{variant}.rules")), v));
+        }
+    }
+    suites.sort();
+    for (rules, dir) in suites {
         let g = game(&rules);
-        let dir = root().join("tests/cases").join(game_name);
         let mut ins: Vec<PathBuf> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -59,21 +82,23 @@ fn parallel_runs_print_what_one_thread_prints() {
             .collect();
         ins.sort();
         for input in ins {
-            let Some(body) = body_and_end(&std::fs::read_to_string(&input).unwrap(), end) else { continue };
-            if body.trim().is_empty() {
-                continue;
-            }
-            // About 200 KB of cases (fewer for the slow searches).
-            let limit = if game_name == "house_of_cards" { 4_000 } else { 200_000 };
-            let big = body.repeat((limit / body.len()).max(2)) + end + "\n";
+            let text = std::fs::read_to_string(&input).unwrap();
+            // About 100 KB of cases; a few KB for the searches, whose cases
+            // are slow.
+            let bytes = if rules.to_string_lossy().contains("house_of_cards") { 3_000 } else { 100_000 };
+            let Some(big) = repeated(&text, bytes) else { continue };
             let (one, e1) = run(g.as_ref(), &big, 1);
             let (four, e4) = run(g.as_ref(), &big, 4);
             assert_eq!(e1, e4, "{}", input.display());
             assert!(one == four, "{}: -j 4 prints differently from -j 1", input.display());
+            // The default: one thread until the cases prove slow.
+            let (auto, ea) = run_with(g.as_ref(), &big, RunOptions { jobs: 4, adaptive: true, ..Default::default() });
+            assert_eq!(e1, ea, "{}", input.display());
+            assert!(one == auto, "{}: the adaptive driver prints differently from -j 1", input.display());
             checked += 1;
         }
     }
-    assert!(checked >= 20, "only {checked} inputs checked");
+    assert!(checked >= 150, "only {checked} inputs checked");
 }
 
 /// An input error at deal k of a long input, with several threads: every

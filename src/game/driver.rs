@@ -38,20 +38,69 @@ const BLOCK: usize = 16;
 /// A case slower than this (on average in the last batch) makes blocks of
 /// one case.
 const SLOW: Duration = Duration::from_micros(100);
+/// Cases at least this slow on average repay the threads' own cost.
+const WORTH_THREADS: Duration = Duration::from_micros(20);
+/// How long a run stays on the calling thread before it may use threads: a
+/// short input is answered before threads would have started.
+const WARM_UP: Duration = Duration::from_millis(10);
+/// Most cases between two reads of the clock.
+const WINDOW: u32 = 256;
 
 /// Reads, solves and writes every case of `input` in order.
+///
+/// With `opts.adaptive`, cases are solved on this thread first: threads
+/// cost time of their own (handing cases and outputs between cores), which
+/// only cases slower than `WORTH_THREADS` repay. Once the input has taken
+/// `WARM_UP` and its recent cases average that long, the rest runs on
+/// `opts.jobs` threads.
 pub fn run_cases<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
-    if opts.jobs > 1 {
-        return run_parallel(game, input, out, opts);
-    }
     let mut reader = C::Reader::default();
+    if opts.jobs > 1 && !opts.adaptive {
+        return run_parallel(game, input, &mut reader, out, opts);
+    }
     let mut case = C::Case::default();
     let mut scratch = C::Scratch::default();
+    let watch = opts.jobs > 1;
+    let started = thread_time();
+    // Cases since the clock was last read at `since`, and how many there
+    // are between two reads: one at first, doubling up to `WINDOW` (a read
+    // of the clock costs as much as several fast cases).
+    let (mut since, mut window, mut stride) = (started, 0u32, 1u32);
     while game.read(input, &mut reader, &mut case)? {
         game.solve(&case, &mut scratch, opts, out.buffer())?;
         out.end_case()?;
+        window += 1;
+        if watch && window == stride {
+            let now = thread_time();
+            if now.saturating_sub(started) >= WARM_UP && now.saturating_sub(since) >= WORTH_THREADS * window {
+                return run_parallel(game, input, &mut reader, out, opts);
+            }
+            (since, window, stride) = (now, 0, (stride * 2).min(WINDOW));
+        }
     }
     Ok(())
+}
+
+/// The processor time this thread has used: unlike the wall clock, it does
+/// not count time spent waiting for input or for a processor, so a busy
+/// machine or a slow pipe does not look like slow cases.
+#[cfg(unix)]
+fn thread_time() -> Duration {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec to write to; the clock id is a
+    // constant every unix libc defines.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    if r != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(u64::try_from(t.tv_sec).unwrap_or(0), u32::try_from(t.tv_nsec).unwrap_or(0))
+}
+
+/// Elsewhere, the wall clock since the first call.
+#[cfg(not(unix))]
+fn thread_time() -> Duration {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
 }
 
 /// Reads and explains every case of `input` in order.
@@ -144,15 +193,20 @@ impl<C: Cases> Batch<C> {
     }
 }
 
-fn run_parallel<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
+fn run_parallel<C: Cases>(
+    game: &C,
+    input: &mut Input,
+    reader: &mut C::Reader,
+    out: &mut Output,
+    opts: &RunOptions,
+) -> Result<(), RunError> {
     let scratches: Mutex<Vec<C::Scratch>> = Mutex::new(Vec::new());
-    let mut reader = C::Reader::default();
     let (mut current, mut next) = (Batch::<C>::new(), Batch::<C>::new());
     // Batches grow while the input keeps up, so that a short input is
     // answered at once and a long one spawns few threads.
     let mut limit = SMALL;
     let mut slow = false;
-    current.fill(game, input, &mut reader, limit);
+    current.fill(game, input, reader, limit);
     loop {
         let more = current.end.is_none();
         limit = (limit * 2).min(BATCH);
@@ -176,7 +230,7 @@ fn run_parallel<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: &
             let block = if slow || current.heavy { 1 } else { BLOCK };
             let read_next = || {
                 if ahead {
-                    next.fill(game, input, &mut reader, limit);
+                    next.fill(game, input, reader, limit);
                 }
             };
             solve_batch(game, &mut current, &scratches, opts, block, read_next, out)?;
@@ -186,7 +240,7 @@ fn run_parallel<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: &
             return end.map_err(RunError::from);
         }
         if !ahead {
-            next.fill(game, input, &mut reader, limit);
+            next.fill(game, input, reader, limit);
         }
         std::mem::swap(&mut current, &mut next);
     }
@@ -283,4 +337,78 @@ fn solve_batch<C: Cases>(
         lock(scratches).push(scratch);
     });
     result.and_then(|()| write_ready(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game whose cases are lines holding a number of microseconds to
+    /// work; each case prints whether it ran on the thread that called
+    /// `run_cases` (`main`) or on another (`other`).
+    struct Spin(std::thread::ThreadId);
+
+    impl Cases for Spin {
+        type Case = u64;
+        type Reader = ();
+        type Scratch = ();
+
+        fn read(&self, input: &mut Input, _: &mut (), case: &mut u64) -> Result<bool, InputError> {
+            let Some(line) = input.next_line()? else { return Ok(false) };
+            *case = line.trimmed().parse().map_err(|_| line.error("not a number"))?;
+            Ok(true)
+        }
+
+        fn solve(&self, case: &u64, _: &mut (), _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {
+            let until = thread_time() + Duration::from_micros(*case);
+            while thread_time() < until {}
+            out.extend_from_slice(if std::thread::current().id() == self.0 { b"main\n" } else { b"other\n" });
+            Ok(())
+        }
+
+        fn explain(
+            &self,
+            _: &u64,
+            _: &mut (),
+            _: &RunOptions,
+            _: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
+        ) -> Result<(), RunError> {
+            Ok(())
+        }
+    }
+
+    /// How many cases ran on the calling thread before the first that ran
+    /// on another, if any did.
+    fn first_on_another_thread(case_micros: u64, cases: usize, opts: RunOptions) -> Option<usize> {
+        let text = format!("{case_micros}\n").repeat(cases);
+        let mut printed = Vec::new();
+        let mut out = Output::new(&mut printed);
+        run_cases(&Spin(std::thread::current().id()), &mut Input::from_text(&text), &mut out, &opts).unwrap();
+        out.flush().unwrap();
+        drop(out);
+        let text = String::from_utf8(printed).unwrap();
+        assert_eq!(text.lines().count(), cases);
+        text.lines().position(|l| l == "other")
+    }
+
+    #[test]
+    fn by_default_fast_cases_stay_on_the_calling_thread() {
+        let opts = RunOptions { jobs: 2, adaptive: true, ..Default::default() };
+        assert_eq!(first_on_another_thread(0, 100_000, opts), None);
+    }
+
+    #[test]
+    fn by_default_slow_cases_move_to_threads_after_the_warm_up() {
+        let opts = RunOptions { jobs: 2, adaptive: true, ..Default::default() };
+        let first = first_on_another_thread(200, 400, opts).expect("no case on another thread");
+        // The warm-up takes 10 ms, that is 50 cases of 200 µs, and the
+        // clock is read after cases 1, 3, 7, 15, 31, 63, 127...
+        assert!((50..=140).contains(&first), "{first} cases on the calling thread first");
+    }
+
+    #[test]
+    fn a_number_of_jobs_given_uses_threads_at_once() {
+        let opts = RunOptions { jobs: 2, ..Default::default() };
+        assert!(first_on_another_thread(0, 100_000, opts).is_some(), "no case on another thread");
+    }
 }

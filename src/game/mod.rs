@@ -52,6 +52,10 @@ pub struct RunOptions {
     pub max_nodes: Option<u64>,
     /// Threads that solve cases (`--jobs`); 0 or 1: the calling thread only.
     pub jobs: usize,
+    /// `jobs` is a most, not a must: cases are solved on the calling
+    /// thread until they prove slow enough for threads to pay (the default
+    /// when `--jobs` is not given; see [`run_cases`]).
+    pub adaptive: bool,
 }
 
 /// A rule file compiled for one of the engines, ready to run.
