@@ -7,15 +7,18 @@ Builds the release binary, generates each game's large input
 deterministically (the generators in benches/, fixed seeds) into
 target/bench/, checks that arbiter and the reference print the same
 output, then times both RUNS times (default 5), interleaved, and prints one
-row per game: the medians of CPU time (user + system, all threads), the
-ratio arbiter / reference (the goal is at most 0.5), arbiter's wall time
-on all cores and on one, and both peak memories. The references are
+row per game: the medians of CPU time (user + system, all threads, in
+microseconds from the kernel's accounting) of arbiter's default run and of
+the reference, their ratio (the goal is at most 0.5), arbiter's wall time
+by default, with `--jobs` set to every core and set to one, and both peak
+memories. The references are
 ../shared/bench/GAME-ref; a game without one is timed alone.
 """
 import os
 import statistics
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "target", "bench")
@@ -36,20 +39,28 @@ GAMES = {
 
 
 def run(cmd, stdin_path):
-    """CPU seconds (all threads), wall seconds and peak KiB of one run, as
-    GNU time reports them for the process itself."""
+    """CPU seconds (user + system, all threads) and wall seconds of one run,
+    from the kernel's own accounting of the finished process (microsecond
+    resolution, where GNU time prints hundredths)."""
+    with open(stdin_path, "rb") as inp, open(os.devnull, "wb") as null:
+        actions = [(os.POSIX_SPAWN_DUP2, inp.fileno(), 0), (os.POSIX_SPAWN_DUP2, null.fileno(), 1),
+                   (os.POSIX_SPAWN_DUP2, null.fileno(), 2)]
+        start = time.monotonic()
+        pid = os.posix_spawn(cmd[0], cmd, os.environ, file_actions=actions)
+        _, status, usage = os.wait4(pid, 0)
+        wall = time.monotonic() - start
+    if status != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed with status {status}")
+    return usage.ru_utime + usage.ru_stime, wall
+
+
+def peak(cmd, stdin_path):
+    """Peak KiB of one run, through GNU time: a child spawned from this
+    process would count this process's own memory in its peak."""
     with open(stdin_path, "rb") as inp:
-        res = subprocess.run(
-            ["/usr/bin/time", "-f", "%U %S %e %M"] + cmd,
-            stdin=inp,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            check=False,
-        )
-    if res.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed with status {res.returncode}")
-    user, system, wall, peak = res.stderr.decode().strip().splitlines()[-1].split()
-    return float(user) + float(system), float(wall), float(peak)
+        res = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdin=inp, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, check=True)
+    return float(res.stderr.decode().split()[-1])
 
 
 def output(cmd, stdin_path):
@@ -66,7 +77,7 @@ def main():
     cores = os.cpu_count()
     print(f"{runs} interleaved runs per figure, medians; {cores} processors; CPU is user + system of all threads")
     print()
-    print("| game | input | arbiter CPU s | reference CPU s | ratio | arbiter wall s (-j %d / -j 1) | peak MiB (arbiter / reference) |" % cores)
+    print("| game | input | arbiter CPU s | reference CPU s | ratio | arbiter wall s (default / -j %d / -j 1) | peak MiB (arbiter / reference) |" % cores)
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for game in games:
         name, gen, what = GAMES[game]
@@ -82,24 +93,27 @@ def main():
             os.replace(path + ".tmp", path)
         ours = [BIN, "run", rules]
         single = ours + ["--jobs", "1"]
+        every = ours + ["--jobs", str(cores)]
         ref = os.path.join(REFS, f"{game}-ref")
         has_ref = os.access(ref, os.X_OK)
         if has_ref and output(ours, path) != output([ref], path):
             print(f"| {game} | {what} | outputs differ from the reference | | | | |")
             continue
-        a, r, w1 = [], [], []
+        a, r, w1, wn = [], [], [], []
         for _ in range(runs):
             a.append(run(ours, path))
             if has_ref:
                 r.append(run([ref], path))
             w1.append(run(single, path))
+            wn.append(run(every, path))
         med = lambda xs, i: statistics.median(x[i] for x in xs)
         ratio = f"{med(a, 0) / med(r, 0):.2f}" if r and med(r, 0) > 0 else "-"
-        ref_cpu = f"{med(r, 0):.3f}" if r else "-"
-        ref_mem = f"{med(r, 2) / 1024:.1f}" if r else "-"
+        ref_cpu = f"{med(r, 0):.4f}" if r else "-"
+        ref_mem = f"{peak([ref], path) / 1024:.1f}" if r else "-"
         print(
-            f"| {game} | {what} | {med(a, 0):.3f} | {ref_cpu} | {ratio} | {med(a, 1):.3f} / {med(w1, 1):.3f} "
-            f"| {med(a, 2) / 1024:.1f} / {ref_mem} |",
+            f"| {game} | {what} | {med(a, 0):.4f} | {ref_cpu} | {ratio} "
+            f"| {med(a, 1):.3f} / {med(wn, 1):.3f} / {med(w1, 1):.3f} "
+            f"| {peak(ours, path) / 1024:.1f} / {ref_mem} |",
             flush=True,
         )
 
