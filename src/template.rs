@@ -535,32 +535,21 @@ fn decimal(n: i64, buf: &mut [u8; 20]) -> usize {
     i
 }
 
-/// `n` in decimal. Below 10^8 (scores, counts, frame numbers) the digits
-/// are gathered in one machine word and stored at once.
+/// `n` in decimal. Numbers below 100 (most scores and counts) are one
+/// byte or one pair of the digit-pair table; larger ones go through
+/// `decimal`, two digits a step.
 #[inline]
 fn put_int(out: &mut Vec<u8>, n: i64) {
-    if !(0..100_000_000).contains(&n) {
+    if (0..10).contains(&n) {
+        out.push(b'0' + n as u8);
+    } else if (10..100).contains(&n) {
+        let d = n as usize * 2;
+        out.extend_from_slice(&DIGITS[d..d + 2]);
+    } else {
         let mut buf = [0u8; 20];
         let i = decimal(n, &mut buf);
         out.extend_from_slice(&buf[i..]);
-        return;
     }
-    let mut m = n as u64;
-    let mut word = 0u64;
-    let mut len = 0;
-    loop {
-        // The digits come lowest first: each pushes the others up a byte
-        // (the first byte in memory is the word's lowest).
-        word = word << 8 | (b'0' as u64 + m % 10);
-        len += 1;
-        m /= 10;
-        if m == 0 {
-            break;
-        }
-    }
-    let at = out.len();
-    out.extend_from_slice(&word.to_le_bytes());
-    out.truncate(at + len);
 }
 
 #[inline]
@@ -657,6 +646,16 @@ mod tests {
         let mut out = Vec::new();
         OutputLine::<NoFields>::literal("").line(&mut out, &NoFields);
         assert_eq!(out, b"\n");
+    }
+
+    #[test]
+    fn integers_print_as_rust_prints_them() {
+        let edges = [i64::MIN, i64::MIN + 1, -100, -99, -10, -9, -1, 99, 100, 999, 1000, 99_999_999, 100_000_000];
+        for n in (-1_000..=100_000).chain(edges).chain([i64::MAX, i64::MAX - 1]) {
+            let mut out = b"x".to_vec();
+            put_int(&mut out, n);
+            assert_eq!(out, format!("x{n}").into_bytes(), "{n}");
+        }
     }
 
     #[test]
