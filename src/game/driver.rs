@@ -40,9 +40,10 @@ const BLOCK: usize = 16;
 const SLOW: Duration = Duration::from_micros(100);
 /// Cases at least this slow on average repay the threads' own cost.
 const WORTH_THREADS: Duration = Duration::from_micros(20);
-/// How long a run stays on the calling thread before it may use threads: a
-/// short input is answered before threads would have started.
-const WARM_UP: Duration = Duration::from_millis(10);
+/// How long a run stays on the calling thread before it may use threads: an
+/// input that takes less is answered before threads would have paid for
+/// themselves (starting them, and handing cases between cores).
+const WARM_UP: Duration = Duration::from_millis(50);
 /// Most cases between two reads of the clock.
 const WINDOW: u32 = 256;
 
@@ -400,10 +401,10 @@ mod tests {
     #[test]
     fn by_default_slow_cases_move_to_threads_after_the_warm_up() {
         let opts = RunOptions { jobs: 2, adaptive: true, ..Default::default() };
-        let first = first_on_another_thread(200, 400, opts).expect("no case on another thread");
-        // The warm-up takes 10 ms, that is 50 cases of 200 µs, and the
-        // clock is read after cases 1, 3, 7, 15, 31, 63, 127...
-        assert!((50..=140).contains(&first), "{first} cases on the calling thread first");
+        let first = first_on_another_thread(100, 1200, opts).expect("no case on another thread");
+        // The warm-up takes 50 ms, that is 500 cases of 100 µs, and the
+        // clock is read after cases 1, 3, 7, ..., 255, 511, 767...
+        assert!((500..=1100).contains(&first), "{first} cases on the calling thread first");
     }
 
     #[test]
