@@ -298,6 +298,93 @@ impl<'a> Iterator for Tokens<'a> {
     }
 }
 
+/// A cursor over the complete lines already buffered, for readers of many
+/// short lines (one move a line): they parse the bytes in place, with no
+/// call, line search or UTF-8 check per line. See [`Input::scan`].
+///
+/// A reader reads one line at a time with [`Scan::line`]; a line is taken
+/// only when the reader accepts all of it and it ends with `\n`. Anything
+/// else (a `\r`, a byte the reader does not expect, the end of the buffer)
+/// leaves the line unread, for [`Input::next_line`] to read (or report) as
+/// usual. Lines taken this way are ASCII, at most [`MAX_LINE`] bytes, and
+/// keep their numbers and offsets.
+pub struct Scan<'b> {
+    bytes: &'b [u8],
+    /// The cursor, and the start of the line it is in.
+    at: usize,
+    start: usize,
+    /// Lines taken, and the start of the last one.
+    lines: usize,
+    last: usize,
+    /// Input offset of `bytes[0]`, and the number of the line before it.
+    base: usize,
+    number: usize,
+}
+
+impl<'b> Scan<'b> {
+    /// Reads one line with `f`: the line is taken when `f` returns `Some`
+    /// and the line ends there (`\n`); otherwise nothing is read.
+    #[inline(always)]
+    pub fn line<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
+        let r = f(self);
+        match r {
+            Some(v) if self.bytes.get(self.at) == Some(&b'\n') && self.at - self.start <= MAX_LINE => {
+                self.last = self.start;
+                self.at += 1;
+                self.start = self.at;
+                self.lines += 1;
+                Some(v)
+            }
+            _ => {
+                self.at = self.start;
+                None
+            }
+        }
+    }
+
+    /// Input offset of the next line.
+    #[inline]
+    pub fn offset(&self) -> usize {
+        self.base + self.start
+    }
+
+    /// Number (1-based) of the next line.
+    #[inline]
+    pub fn line_number(&self) -> usize {
+        self.number + self.lines + 1
+    }
+
+    /// Skips `b` (ASCII, not a line terminator) when it comes next.
+    #[inline(always)]
+    pub fn byte(&mut self, b: u8) -> Option<()> {
+        if b.is_ascii() && b != b'\n' && b != b'\r' && self.bytes.get(self.at) == Some(&b) {
+            self.at += 1;
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    /// A whole number written plainly: one to `max_digits` (at most 19)
+    /// ASCII digits, without a leading zero unless it is `0` itself.
+    #[inline(always)]
+    pub fn number(&mut self, max_digits: usize) -> Option<u64> {
+        let max_digits = max_digits.min(19);
+        let from = self.at;
+        let mut v = 0u64;
+        while let Some(&c) = self.bytes.get(self.at) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v.wrapping_mul(10).wrapping_add(d as u64);
+            self.at += 1;
+        }
+        let len = self.at - from;
+        (len > 0 && len <= max_digits && (len == 1 || self.bytes[from] != b'0')).then_some(v)
+    }
+}
+
 /// A streaming cursor over the lines of an input, keeping byte offsets and
 /// line numbers.
 pub struct Input<'r> {
@@ -433,6 +520,34 @@ impl<'r> Input<'r> {
                 self.invalid = e.error_len().is_some();
             }
         }
+    }
+
+    /// Runs `read` over the complete lines already buffered (see [`Scan`]),
+    /// then marks the lines it took as read. Reads nothing from the source:
+    /// with nothing buffered, `read` sees no line.
+    #[inline]
+    pub fn scan<T>(&mut self, read: impl FnOnce(&mut Scan) -> T) -> T {
+        // The first line waits for the byte order mark check; lines past
+        // the block check wait for their UTF-8 check.
+        let end = if self.started { self.valid.clamp(self.pos, self.end) } else { self.pos };
+        let mut s = Scan {
+            bytes: &self.buf[self.pos..end],
+            at: 0,
+            start: 0,
+            lines: 0,
+            last: 0,
+            base: self.base + self.pos,
+            number: self.number,
+        };
+        let r = read(&mut s);
+        if s.lines > 0 {
+            let last = self.pos + s.last;
+            self.last = Some((last, s.start - s.last - 1, self.number + s.lines));
+            self.pos += s.start;
+            self.number += s.lines;
+            self.terminated = true;
+        }
+        r
     }
 
     /// The next line, `None` at the end of the input.
@@ -688,6 +803,59 @@ mod tests {
         assert!(x.text.chars().count() < 2 * EXCERPT);
         assert!(!x.text.contains('\x1b') && x.text.contains("\\u{1b}"));
         assert!(x.text[x.start..].starts_with("\\u{1b}]0;x"));
+    }
+
+    /// Reads `text` taking every line that `scan` accepts (`a b` plainly,
+    /// as numbers) and the rest with `next_line`: the lines, their offsets
+    /// and numbers are those `next_line` alone gives.
+    fn scanned(mut input: Input) -> Vec<(String, usize, usize)> {
+        let mut out = Vec::new();
+        loop {
+            input.scan(|s| loop {
+                let (offset, number) = (s.offset(), s.line_number());
+                let Some((a, b)) = s.line(|l| {
+                    let a = l.number(9)?;
+                    l.byte(b' ')?;
+                    Some((a, l.number(9)?))
+                }) else {
+                    break;
+                };
+                out.push((format!("{a} {b}"), offset, number));
+            });
+            match input.next_line().unwrap() {
+                Some(l) => out.push((l.text.to_string(), l.offset, l.number)),
+                None => return out,
+            }
+        }
+    }
+
+    #[test]
+    fn scans_take_plain_lines_and_leave_the_rest() {
+        let text = "\u{feff}1 2\n3 4\n05 6\r\n7 8\r9 10\n\n  11 12\n0 0\n123456789 1\n1234567890 1\n1 2 \n\u{e9} 1\n5 6\n7 8";
+        let want = lines(&mut Input::from_text(text));
+        assert_eq!(scanned(Input::from_text(text)), want);
+        assert_eq!(scanned(Input::new(Trickle(text.as_bytes()))), want);
+        // The end of the input after scanned lines is placed as after read ones.
+        for text in ["1 2\n3 4\n", "1 2\n3 4"] {
+            let mut a = Input::from_text(text);
+            scanned(Input::from_text(text));
+            while a.next_line().unwrap().is_some() {}
+            let mut b = Input::from_text(text);
+            b.next_line().unwrap();
+            b.scan(|s| while s.line(|l| l.number(9)).is_some() || s.line(|l| {
+                l.number(9)?;
+                l.byte(b' ')?;
+                l.number(9)
+            }).is_some() {});
+            while b.next_line().unwrap().is_some() {}
+            assert_eq!(a.error_at_end("x"), b.error_at_end("x"), "{text:?}");
+        }
+        // Bad UTF-8 after plain lines is still an error on its line.
+        let mut r = Input::new(&b"1 2\n3 4\n\xff\n"[..]);
+        r.next_line().unwrap();
+        r.scan(|s| while s.line(|l| Some((l.number(9)?, l.byte(b' ')?, l.number(9)?))).is_some() {});
+        assert_eq!(r.line_number(), 2);
+        assert_eq!(r.next_line().unwrap_err().kind, InputErrorKind::NotUtf8);
     }
 
     #[test]
