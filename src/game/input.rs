@@ -410,6 +410,25 @@ impl<'b> Scan<'b> {
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 
+/// The first `\n` or `\r` of `bytes`: short lines (most lines of most
+/// inputs) are searched eight bytes at a time without a call, longer ones
+/// by `memchr`.
+#[inline(always)]
+fn line_break(bytes: &[u8]) -> Option<usize> {
+    for (k, chunk) in bytes.chunks_exact(8).take(2).enumerate() {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        // The lowest byte flagged by the zero-byte test is exact (only
+        // bytes above a zero byte can be flagged wrongly).
+        let (n, r) = (w ^ 0x0A * ONES, w ^ 0x0D * ONES);
+        let found = (n.wrapping_sub(ONES) & !n | r.wrapping_sub(ONES) & !r) & 0x80 * ONES;
+        if found != 0 {
+            return Some(k * 8 + (found.trailing_zeros() / 8) as usize);
+        }
+    }
+    let skip = (bytes.len() / 8).min(2) * 8;
+    memchr::memchr2(b'\n', b'\r', &bytes[skip..]).map(|i| skip + i)
+}
+
 /// The number of ASCII digits at the start of the eight bytes of `w`
 /// (the first in its lowest byte), 8 when all are digits.
 #[inline(always)]
@@ -613,7 +632,7 @@ impl<'r> Input<'r> {
         }
         // The common case: a whole line ending in `\n` is in the buffer.
         let rest = &self.buf[self.pos..self.end];
-        let (len, step) = match memchr::memchr2(b'\n', b'\r', rest) {
+        let (len, step) = match line_break(rest) {
             Some(i) if rest[i] == b'\n' => (i, i + 1),
             _ => match self.line_end()? {
                 Some(x) => x,
@@ -925,6 +944,26 @@ mod tests {
             let mut s = Scan { bytes: &t, at: 0, start: 0, lines: 0, last: 0, base: 0, number: 0 };
             assert_eq!(s.number(max), want, "{:?} {max}", String::from_utf8_lossy(&t));
             assert_eq!(s.at, if want.is_some() { run } else { 0 });
+        }
+    }
+
+    #[test]
+    fn line_breaks_are_found_wherever_they_are() {
+        for len in 0..40 {
+            for at in 0..=len {
+                for (brk, other) in [(b'\n', b'\r'), (b'\r', b'\n')] {
+                    // Bytes next to the terminators, and a second break after the first.
+                    let mut t: Vec<u8> = (0..len).map(|i| [b'\x0b', b'\x0c', b'a', 0x8a, 0x8d][i % 5]).collect();
+                    if at < len {
+                        t[at] = brk;
+                        if at + 3 < len {
+                            t[at + 3] = other;
+                        }
+                    }
+                    let want = memchr::memchr2(b'\n', b'\r', &t);
+                    assert_eq!(line_break(&t), want, "{t:?}");
+                }
+            }
         }
     }
 
