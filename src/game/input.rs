@@ -419,8 +419,8 @@ fn line_break(bytes: &[u8]) -> Option<usize> {
         let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
         // The lowest byte flagged by the zero-byte test is exact (only
         // bytes above a zero byte can be flagged wrongly).
-        let (n, r) = (w ^ 0x0A * ONES, w ^ 0x0D * ONES);
-        let found = (n.wrapping_sub(ONES) & !n | r.wrapping_sub(ONES) & !r) & 0x80 * ONES;
+        let (n, r) = (w ^ (0x0A * ONES), w ^ (0x0D * ONES));
+        let found = (n.wrapping_sub(ONES) & !n | r.wrapping_sub(ONES) & !r) & (0x80 * ONES);
         if found != 0 {
             return Some(k * 8 + (found.trailing_zeros() / 8) as usize);
         }
@@ -435,9 +435,9 @@ fn line_break(bytes: &[u8]) -> Option<usize> {
 fn digit_run(w: u64) -> usize {
     // A byte is a digit when its high nibble is 3 and its low nibble + 6
     // stays below 16; `bad` is non-zero in every other byte.
-    let bad = ((w & 0xF0 * ONES) ^ 0x30 * ONES) | (((w & 0x0F * ONES) + 0x06 * ONES) & 0x10 * ONES);
+    let bad = ((w & (0xF0 * ONES)) ^ (0x30 * ONES)) | (((w & (0x0F * ONES)) + (0x06 * ONES)) & (0x10 * ONES));
     // The top bit of each non-zero byte of `bad`.
-    let flags = (((bad & 0x7F * ONES) + 0x7F * ONES) | bad) & 0x80 * ONES;
+    let flags = (((bad & (0x7F * ONES)) + (0x7F * ONES)) | bad) & (0x80 * ONES);
     (flags.trailing_zeros() / 8) as usize
 }
 
@@ -447,7 +447,7 @@ fn digit_run(w: u64) -> usize {
 fn digits_value(w: u64, len: usize) -> u64 {
     // Digit values moved up, so that the bytes left below are leading
     // zeros; then pairs, fours and eights of digits are combined.
-    let v = (w & 0x0F * ONES) << (8 * (8 - len));
+    let v = (w & (0x0F * ONES)) << (8 * (8 - len));
     let v = (v.wrapping_mul(10) + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
     let v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
     (v.wrapping_mul(10000) + (v >> 32)) & 0xFFFF_FFFF
@@ -899,7 +899,8 @@ mod tests {
 
     #[test]
     fn scans_take_plain_lines_and_leave_the_rest() {
-        let text = "\u{feff}1 2\n3 4\n05 6\r\n7 8\r9 10\n\n  11 12\n0 0\n123456789 1\n1234567890 1\n1 2 \n\u{e9} 1\n5 6\n7 8";
+        let text =
+            "\u{feff}1 2\n3 4\n05 6\r\n7 8\r9 10\n\n  11 12\n0 0\n123456789 1\n1234567890 1\n1 2 \n\u{e9} 1\n5 6\n7 8";
         let want = lines(&mut Input::from_text(text));
         assert_eq!(scanned(Input::from_text(text)), want);
         assert_eq!(scanned(Input::new(Trickle(text.as_bytes()))), want);
@@ -910,11 +911,16 @@ mod tests {
             while a.next_line().unwrap().is_some() {}
             let mut b = Input::from_text(text);
             b.next_line().unwrap();
-            b.scan(|s| while s.line(|l| l.number(9)).is_some() || s.line(|l| {
-                l.number(9)?;
-                l.byte(b' ')?;
-                l.number(9)
-            }).is_some() {});
+            b.scan(|s| {
+                while s.line(|l| l.number(9)).is_some()
+                    || s.line(|l| {
+                        l.number(9)?;
+                        l.byte(b' ')?;
+                        l.number(9)
+                    })
+                    .is_some()
+                {}
+            });
             while b.next_line().unwrap().is_some() {}
             assert_eq!(a.error_at_end("x"), b.error_at_end("x"), "{text:?}");
         }

@@ -79,14 +79,9 @@ const HEXAGON_SIDES: [Side; 6] = [
     side("left", 1, -1, 1, -1),
     side("bottom-left", 0, -1, 0, -1),
 ];
-const RHOMBUS_SIDES: [Side; 4] = [
-    side("top", -1, 0, 0, -1),
-    side("right", 0, 1, 1, 0),
-    side("bottom", 1, 0, 1, 0),
-    side("left", 0, -1, 0, -1),
-];
-const TRIANGLE_SIDES: [Side; 3] =
-    [side("left", 0, -1, 0, -1), side("bottom", 1, 0, 1, 0), side("right", -1, 1, 0, 0)];
+const RHOMBUS_SIDES: [Side; 4] =
+    [side("top", -1, 0, 0, -1), side("right", 0, 1, 1, 0), side("bottom", 1, 0, 1, 0), side("left", 0, -1, 0, -1)];
+const TRIANGLE_SIDES: [Side; 3] = [side("left", 0, -1, 0, -1), side("bottom", 1, 0, 1, 0), side("right", -1, 1, 0, 0)];
 
 static HEXAGON: ShapeDef = ShapeDef {
     name: "hexagon",
