@@ -298,6 +298,161 @@ impl<'a> Iterator for Tokens<'a> {
     }
 }
 
+/// A cursor over the complete lines already buffered, for readers of many
+/// short lines (one move a line): they parse the bytes in place, with no
+/// call, line search or UTF-8 check per line. See [`Input::scan`].
+///
+/// A reader reads one line at a time with [`Scan::line`]; a line is taken
+/// only when the reader accepts all of it and it ends with `\n`. Anything
+/// else (a `\r`, a byte the reader does not expect, the end of the buffer)
+/// leaves the line unread, for [`Input::next_line`] to read (or report) as
+/// usual. Lines taken this way are ASCII, at most [`MAX_LINE`] bytes, and
+/// keep their numbers and offsets.
+pub struct Scan<'b> {
+    bytes: &'b [u8],
+    /// The cursor, and the start of the line it is in.
+    at: usize,
+    start: usize,
+    /// Lines taken, and the start of the last one.
+    lines: usize,
+    last: usize,
+    /// Input offset of `bytes[0]`, and the number of the line before it.
+    base: usize,
+    number: usize,
+}
+
+impl<'b> Scan<'b> {
+    /// Reads one line with `f`: the line is taken when `f` returns `Some`
+    /// and the line ends there (`\n`); otherwise nothing is read.
+    #[inline(always)]
+    pub fn line<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
+        let r = f(self);
+        match r {
+            Some(v) if self.bytes.get(self.at) == Some(&b'\n') && self.at - self.start <= MAX_LINE => {
+                self.last = self.start;
+                self.at += 1;
+                self.start = self.at;
+                self.lines += 1;
+                Some(v)
+            }
+            _ => {
+                self.at = self.start;
+                None
+            }
+        }
+    }
+
+    /// Input offset of the next line.
+    #[inline]
+    pub fn offset(&self) -> usize {
+        self.base + self.start
+    }
+
+    /// Number (1-based) of the next line.
+    #[inline]
+    pub fn line_number(&self) -> usize {
+        self.number + self.lines + 1
+    }
+
+    /// Skips `b` (ASCII, not a line terminator) when it comes next.
+    #[inline(always)]
+    pub fn byte(&mut self, b: u8) -> Option<()> {
+        if b.is_ascii() && b != b'\n' && b != b'\r' && self.bytes.get(self.at) == Some(&b) {
+            self.at += 1;
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    /// A whole number written plainly: one to `max_digits` (at most 19)
+    /// ASCII digits, without a leading zero unless it is `0` itself.
+    #[inline(always)]
+    pub fn number(&mut self, max_digits: usize) -> Option<u64> {
+        let max_digits = max_digits.min(19);
+        let from = self.at;
+        // Up to seven digits, eight bytes at a time.
+        if let Some(chunk) = self.bytes.get(from..from + 8) {
+            let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+            let len = digit_run(w);
+            if len < 8 {
+                if len == 0 || len > max_digits || (len > 1 && w as u8 == b'0') {
+                    return None;
+                }
+                self.at = from + len;
+                return Some(digits_value(w, len));
+            }
+        }
+        self.number_slow(max_digits)
+    }
+
+    /// [`Scan::number`] a byte at a time.
+    fn number_slow(&mut self, max_digits: usize) -> Option<u64> {
+        let from = self.at;
+        let mut v = 0u64;
+        while let Some(&c) = self.bytes.get(self.at) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v.wrapping_mul(10).wrapping_add(d as u64);
+            self.at += 1;
+        }
+        let len = self.at - from;
+        if len > 0 && len <= max_digits && (len == 1 || self.bytes[from] != b'0') {
+            Some(v)
+        } else {
+            self.at = from;
+            None
+        }
+    }
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The first `\n` or `\r` of `bytes`: short lines (most lines of most
+/// inputs) are searched eight bytes at a time without a call, longer ones
+/// by `memchr`.
+#[inline(always)]
+fn line_break(bytes: &[u8]) -> Option<usize> {
+    for (k, chunk) in bytes.chunks_exact(8).take(2).enumerate() {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        // The lowest byte flagged by the zero-byte test is exact (only
+        // bytes above a zero byte can be flagged wrongly).
+        let (n, r) = (w ^ (0x0A * ONES), w ^ (0x0D * ONES));
+        let found = (n.wrapping_sub(ONES) & !n | r.wrapping_sub(ONES) & !r) & (0x80 * ONES);
+        if found != 0 {
+            return Some(k * 8 + (found.trailing_zeros() / 8) as usize);
+        }
+    }
+    let skip = (bytes.len() / 8).min(2) * 8;
+    memchr::memchr2(b'\n', b'\r', &bytes[skip..]).map(|i| skip + i)
+}
+
+/// The number of ASCII digits at the start of the eight bytes of `w`
+/// (the first in its lowest byte), 8 when all are digits.
+#[inline(always)]
+fn digit_run(w: u64) -> usize {
+    // A byte is a digit when its high nibble is 3 and its low nibble + 6
+    // stays below 16; `bad` is non-zero in every other byte.
+    let bad = ((w & (0xF0 * ONES)) ^ (0x30 * ONES)) | (((w & (0x0F * ONES)) + (0x06 * ONES)) & (0x10 * ONES));
+    // The top bit of each non-zero byte of `bad`.
+    let flags = (((bad & (0x7F * ONES)) + (0x7F * ONES)) | bad) & (0x80 * ONES);
+    (flags.trailing_zeros() / 8) as usize
+}
+
+/// The value of the first `len` (1 to 7) bytes of `w`, ASCII digits, the
+/// first the most significant.
+#[inline(always)]
+fn digits_value(w: u64, len: usize) -> u64 {
+    // Digit values moved up, so that the bytes left below are leading
+    // zeros; then pairs, fours and eights of digits are combined.
+    let v = (w & (0x0F * ONES)) << (8 * (8 - len));
+    let v = (v.wrapping_mul(10) + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
+    (v.wrapping_mul(10000) + (v >> 32)) & 0xFFFF_FFFF
+}
+
 /// A streaming cursor over the lines of an input, keeping byte offsets and
 /// line numbers.
 pub struct Input<'r> {
@@ -435,6 +590,34 @@ impl<'r> Input<'r> {
         }
     }
 
+    /// Runs `read` over the complete lines already buffered (see [`Scan`]),
+    /// then marks the lines it took as read. Reads nothing from the source:
+    /// with nothing buffered, `read` sees no line.
+    #[inline]
+    pub fn scan<T>(&mut self, read: impl FnOnce(&mut Scan) -> T) -> T {
+        // The first line waits for the byte order mark check; lines past
+        // the block check wait for their UTF-8 check.
+        let end = if self.started { self.valid.clamp(self.pos, self.end) } else { self.pos };
+        let mut s = Scan {
+            bytes: &self.buf[self.pos..end],
+            at: 0,
+            start: 0,
+            lines: 0,
+            last: 0,
+            base: self.base + self.pos,
+            number: self.number,
+        };
+        let r = read(&mut s);
+        if s.lines > 0 {
+            let last = self.pos + s.last;
+            self.last = Some((last, s.start - s.last - 1, self.number + s.lines));
+            self.pos += s.start;
+            self.number += s.lines;
+            self.terminated = true;
+        }
+        r
+    }
+
     /// The next line, `None` at the end of the input.
     pub fn next_line(&mut self) -> Result<Option<Line<'_>>, InputError> {
         Ok(if self.advance()? { Some(self.last_line()) } else { None })
@@ -449,7 +632,7 @@ impl<'r> Input<'r> {
         }
         // The common case: a whole line ending in `\n` is in the buffer.
         let rest = &self.buf[self.pos..self.end];
-        let (len, step) = match memchr::memchr2(b'\n', b'\r', rest) {
+        let (len, step) = match line_break(rest) {
             Some(i) if rest[i] == b'\n' => (i, i + 1),
             _ => match self.line_end()? {
                 Some(x) => x,
@@ -688,6 +871,106 @@ mod tests {
         assert!(x.text.chars().count() < 2 * EXCERPT);
         assert!(!x.text.contains('\x1b') && x.text.contains("\\u{1b}"));
         assert!(x.text[x.start..].starts_with("\\u{1b}]0;x"));
+    }
+
+    /// Reads `text` taking every line that `scan` accepts (`a b` plainly,
+    /// as numbers) and the rest with `next_line`: the lines, their offsets
+    /// and numbers are those `next_line` alone gives.
+    fn scanned(mut input: Input) -> Vec<(String, usize, usize)> {
+        let mut out = Vec::new();
+        loop {
+            input.scan(|s| loop {
+                let (offset, number) = (s.offset(), s.line_number());
+                let Some((a, b)) = s.line(|l| {
+                    let a = l.number(9)?;
+                    l.byte(b' ')?;
+                    Some((a, l.number(9)?))
+                }) else {
+                    break;
+                };
+                out.push((format!("{a} {b}"), offset, number));
+            });
+            match input.next_line().unwrap() {
+                Some(l) => out.push((l.text.to_string(), l.offset, l.number)),
+                None => return out,
+            }
+        }
+    }
+
+    #[test]
+    fn scans_take_plain_lines_and_leave_the_rest() {
+        let text =
+            "\u{feff}1 2\n3 4\n05 6\r\n7 8\r9 10\n\n  11 12\n0 0\n123456789 1\n1234567890 1\n1 2 \n\u{e9} 1\n5 6\n7 8";
+        let want = lines(&mut Input::from_text(text));
+        assert_eq!(scanned(Input::from_text(text)), want);
+        assert_eq!(scanned(Input::new(Trickle(text.as_bytes()))), want);
+        // The end of the input after scanned lines is placed as after read ones.
+        for text in ["1 2\n3 4\n", "1 2\n3 4"] {
+            let mut a = Input::from_text(text);
+            scanned(Input::from_text(text));
+            while a.next_line().unwrap().is_some() {}
+            let mut b = Input::from_text(text);
+            b.next_line().unwrap();
+            b.scan(|s| {
+                while s.line(|l| l.number(9)).is_some()
+                    || s.line(|l| {
+                        l.number(9)?;
+                        l.byte(b' ')?;
+                        l.number(9)
+                    })
+                    .is_some()
+                {}
+            });
+            while b.next_line().unwrap().is_some() {}
+            assert_eq!(a.error_at_end("x"), b.error_at_end("x"), "{text:?}");
+        }
+        // Bad UTF-8 after plain lines is still an error on its line.
+        let mut r = Input::new(&b"1 2\n3 4\n\xff\n"[..]);
+        r.next_line().unwrap();
+        r.scan(|s| while s.line(|l| Some((l.number(9)?, l.byte(b' ')?, l.number(9)?))).is_some() {});
+        assert_eq!(r.line_number(), 2);
+        assert_eq!(r.next_line().unwrap_err().kind, InputErrorKind::NotUtf8);
+    }
+
+    #[test]
+    fn numbers_are_read_as_written() {
+        // Each string over a few telling bytes, against the obvious reading.
+        let alphabet = b"0019/: \n";
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for round in 0..200_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let n = (seed % 22) as usize;
+            let t: Vec<u8> = (0..n).map(|i| alphabet[(seed >> (i * 2 + 8)) as usize % alphabet.len()]).collect();
+            let max = 1 + round % 19;
+            let run = t.iter().take_while(|b| b.is_ascii_digit()).count();
+            let want = (run > 0 && run <= max && (run == 1 || t[0] != b'0'))
+                .then(|| std::str::from_utf8(&t[..run]).unwrap().parse::<u64>().unwrap());
+            let mut s = Scan { bytes: &t, at: 0, start: 0, lines: 0, last: 0, base: 0, number: 0 };
+            assert_eq!(s.number(max), want, "{:?} {max}", String::from_utf8_lossy(&t));
+            assert_eq!(s.at, if want.is_some() { run } else { 0 });
+        }
+    }
+
+    #[test]
+    fn line_breaks_are_found_wherever_they_are() {
+        for len in 0..40 {
+            for at in 0..=len {
+                for (brk, other) in [(b'\n', b'\r'), (b'\r', b'\n')] {
+                    // Bytes next to the terminators, and a second break after the first.
+                    let mut t: Vec<u8> = (0..len).map(|i| [b'\x0b', b'\x0c', b'a', 0x8a, 0x8d][i % 5]).collect();
+                    if at < len {
+                        t[at] = brk;
+                        if at + 3 < len {
+                            t[at + 3] = other;
+                        }
+                    }
+                    let want = memchr::memchr2(b'\n', b'\r', &t);
+                    assert_eq!(line_break(&t), want, "{t:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::io;
 
 pub use driver::{explain_cases, run_cases};
 pub use explain::{Explain, Explanation};
-pub use input::{Input, InputError, Line, Token};
+pub use input::{Input, InputError, Line, Scan, Token};
 pub use output::{FlushBeforeRead, Output, Shared};
 
 /// How a run can fail after it started.

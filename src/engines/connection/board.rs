@@ -71,17 +71,22 @@ pub struct ShapeDef {
 const TRIANGULAR: [(i32, i32); 6] = [(1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1), (1, 0)];
 const SLANTED: [(i32, i32); 6] = [(0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0)];
 
+const HEXAGON_SIDES: [Side; 6] = [
+    side("bottom-right", -1, 0, 0, -1),
+    side("right", -1, 1, 1, -1),
+    side("top-right", 0, 1, 2, -1),
+    side("top-left", 1, 0, 2, -1),
+    side("left", 1, -1, 1, -1),
+    side("bottom-left", 0, -1, 0, -1),
+];
+const RHOMBUS_SIDES: [Side; 4] =
+    [side("top", -1, 0, 0, -1), side("right", 0, 1, 1, 0), side("bottom", 1, 0, 1, 0), side("left", 0, -1, 0, -1)];
+const TRIANGLE_SIDES: [Side; 3] = [side("left", 0, -1, 0, -1), side("bottom", 1, 0, 1, 0), side("right", -1, 1, 0, 0)];
+
 static HEXAGON: ShapeDef = ShapeDef {
     name: "hexagon",
     neighbours: TRIANGULAR,
-    sides: &[
-        side("bottom-right", -1, 0, 0, -1),
-        side("right", -1, 1, 1, -1),
-        side("top-right", 0, 1, 2, -1),
-        side("top-left", 1, 0, 2, -1),
-        side("left", 1, -1, 1, -1),
-        side("bottom-left", 0, -1, 0, -1),
-    ],
+    sides: &HEXAGON_SIDES,
     corners: &["bottom", "lower-right", "upper-right", "top", "upper-left", "lower-left"],
     extent: (2, -1),
     describe: |s| format!("cells `x y` have 1 <= x, y <= {} and |x - y| <= {}", 2 * s - 1, s - 1),
@@ -90,12 +95,7 @@ static HEXAGON: ShapeDef = ShapeDef {
 static RHOMBUS: ShapeDef = ShapeDef {
     name: "rhombus",
     neighbours: SLANTED,
-    sides: &[
-        side("top", -1, 0, 0, -1),
-        side("right", 0, 1, 1, 0),
-        side("bottom", 1, 0, 1, 0),
-        side("left", 0, -1, 0, -1),
-    ],
+    sides: &RHOMBUS_SIDES,
     corners: &["top-left", "top-right", "bottom-right", "bottom-left"],
     extent: (1, 0),
     describe: |s| format!("cells `x y` have 1 <= x, y <= {s}"),
@@ -104,7 +104,7 @@ static RHOMBUS: ShapeDef = ShapeDef {
 static TRIANGLE: ShapeDef = ShapeDef {
     name: "triangle",
     neighbours: TRIANGULAR,
-    sides: &[side("left", 0, -1, 0, -1), side("bottom", 1, 0, 1, 0), side("right", -1, 1, 0, 0)],
+    sides: &TRIANGLE_SIDES,
     corners: &["top", "bottom-left", "bottom-right"],
     extent: (1, 0),
     describe: |s| format!("cells `x y` have 1 <= y <= x <= {s}"),
@@ -213,17 +213,28 @@ impl Board {
     }
 
     /// Both at once, without branches: the sides `(x, y)` lies on, or
-    /// `None` when it is not a cell of the board.
+    /// `None` when it is not a cell of the board. The shape's side
+    /// coefficients are constants here (one branch on the shape), so each
+    /// side costs an add and two compares.
     #[inline]
     pub fn locate(&self, x: u32, y: u32) -> Option<u8> {
+        match self.shape {
+            Shape::Hexagon => self.locate_on(&HEXAGON_SIDES, x, y),
+            Shape::Rhombus => self.locate_on(&RHOMBUS_SIDES, x, y),
+            Shape::Triangle => self.locate_on(&TRIANGLE_SIDES, x, y),
+        }
+    }
+
+    #[inline(always)]
+    fn locate_on<const N: usize>(&self, sides: &[Side; N], x: u32, y: u32) -> Option<u8> {
         let (x, y) = (x as i64, y as i64);
-        let (mut inside, mut mask) = (true, 0u8);
-        for (i, &(a, b, c)) in self.bounds.iter().enumerate() {
-            let slack = c - (a * x + b * y);
-            inside &= slack >= 0;
+        let (mut outside, mut mask) = (0i64, 0u8);
+        for (i, d) in sides.iter().enumerate() {
+            let slack = self.bounds[i].2 - (d.a * x + d.b * y);
+            outside |= slack;
             mask |= ((slack == 0) as u8) << i;
         }
-        inside.then_some(mask)
+        (outside >= 0).then_some(mask)
     }
 
     /// A key identifying the cell `(x, y)` (any coordinates `0..2^21`,

@@ -207,7 +207,36 @@ fn read_moves(input: &mut Input, board: &Board, total: u64, case: &mut Case) -> 
     // the previous one plainly.
     let (mut next_offset, mut next_number) = (usize::MAX, 0);
     let mut k = 0u64;
+    let fast_total = total.min(MAX_MOVES);
     while k < total {
+        // The usual lines, straight from the buffer: `x y` written plainly,
+        // on the board.
+        if k < fast_total {
+            let from = k;
+            let (first_offset, first_number, next) = input.scan(|s| {
+                let (o, n) = (s.offset(), s.line_number());
+                while k < fast_total {
+                    let Some(stone) = s.line(|l| {
+                        let x = l.number(9)? as u32;
+                        l.byte(b' ')?;
+                        let y = l.number(9)? as u32;
+                        board.locate(x, y).map(|sides| Stone::new(x, y, sides))
+                    }) else {
+                        break;
+                    };
+                    case.moves.push(stone);
+                    k += 1;
+                }
+                (o, n, (s.offset(), s.line_number()))
+            });
+            if k > from {
+                if first_offset != next_offset || first_number != next_number {
+                    case.notes.push(Note { at: from as u32, number: first_number, offset: first_offset, error: None });
+                }
+                (next_offset, next_number) = next;
+                continue;
+            }
+        }
         let Some(line) = input.next_line()? else {
             return Err(input
                 .error_at_end(format!("expected move {} of {total} of case {number}, found end of input", k + 1))

@@ -24,6 +24,14 @@
 //! `n - merged - triangles` per move, with `n` the earlier neighbours and
 //! `triangles` the pairs of consecutive ones, both read off the move's
 //! neighbour mask.
+//!
+//! **Bands.** A step between neighbours changes `x` by at most one, so a
+//! group's stones fill consecutive rows: every group lies within one band
+//! of rows that all hold stones. The linking pass, which walks the stones
+//! in row order anyway, ORs the family members each band touches; when no
+//! band touches enough members for any connection structure, and no
+//! structure is an enclosure, nothing can form at any move and play is
+//! skipped (the case is still read whole and checked for repeats).
 
 use crate::engines::connection::board::Board;
 use crate::engines::connection::read::Stone;
@@ -113,7 +121,12 @@ impl Solver {
     /// Solves a case: the first move after which a structure exists, or
     /// the first repeated cell.
     pub fn solve(&mut self, conn: &Connection, board: &Board, moves: &[Stone]) -> Result<CaseResult, Repeat> {
-        self.link(board, moves)?;
+        let reach = self.link(conn, board, moves)?;
+        // No group of the whole case forms a connection, and no structure
+        // is an enclosure: nothing forms at any move.
+        if reach == 0 && conn.any_bits == 0 {
+            return Ok(CaseResult { win: None });
+        }
         self.start(conn, moves.len());
         for (k, &s) in moves.iter().enumerate() {
             let found = self.place(conn, k, s);
@@ -125,8 +138,11 @@ impl Solver {
     }
 
     /// Finds every move's earlier neighbours ([`Solver::place`] then plays
-    /// them in order), or the first repeated cell.
-    pub fn link(&mut self, board: &Board, moves: &[Stone]) -> Result<(), Repeat> {
+    /// them in order), or the first repeated cell. Returns the connection
+    /// structures that the stones of some band of consecutive rows touch
+    /// (see the module page; all bits when a structure is an enclosure):
+    /// no other can ever form.
+    pub fn link(&mut self, conn: &Connection, board: &Board, moves: &[Stone]) -> Result<u64, Repeat> {
         let m = moves.len();
         let w = board.extent() as u64 + 2;
         let kb = bits(w * w);
@@ -143,12 +159,26 @@ impl Solver {
         // Row x + 1 holds the neighbours (x + 1, y + lo) and (x + 1, y + lo + 1).
         let lo = offsets.iter().filter(|d| d.0 == 1).map(|d| d.1).min().unwrap_or(0);
         let geo = Geometry { w, lo, right: dir((0, 1)), down: [dir((1, lo)), dir((1, lo + 1))] };
-        if kb + ib <= 64 {
-            let [a, b] = &mut self.narrow;
-            link_with(a, b, &mut self.counts, &mut self.near, &mut self.mask, moves, &geo, kb, ib)
-        } else {
-            let [a, b] = &mut self.wide;
-            link_with(a, b, &mut self.counts, &mut self.near, &mut self.mask, moves, &geo, kb, 64)
+        // Bands only matter when every structure is a connection.
+        let bands = conn.any_bits == 0;
+        let (counts, near, mask) = (&mut self.counts, &mut self.near, &mut self.mask);
+        match (kb + ib <= 64, bands) {
+            (true, true) => {
+                let [a, b] = &mut self.narrow;
+                link_with::<_, true>(a, b, counts, near, mask, conn, moves, &geo, kb, ib)
+            }
+            (true, false) => {
+                let [a, b] = &mut self.narrow;
+                link_with::<_, false>(a, b, counts, near, mask, conn, moves, &geo, kb, ib)
+            }
+            (false, true) => {
+                let [a, b] = &mut self.wide;
+                link_with::<_, true>(a, b, counts, near, mask, conn, moves, &geo, kb, 64)
+            }
+            (false, false) => {
+                let [a, b] = &mut self.wide;
+                link_with::<_, false>(a, b, counts, near, mask, conn, moves, &geo, kb, 64)
+            }
         }
     }
 
@@ -271,17 +301,18 @@ struct Geometry {
 
 /// Sorts the moves' keys and links adjacent stones (see the module page).
 #[allow(clippy::too_many_arguments)]
-fn link_with<E: Entry>(
+fn link_with<E: Entry, const BANDS: bool>(
     a: &mut Vec<E>,
     b: &mut Vec<E>,
     counts: &mut Vec<u32>,
     near: &mut [[u32; 6]],
     mask: &mut [u8],
+    conn: &Connection,
     moves: &[Stone],
     geo: &Geometry,
     kb: u32,
     ib: u32,
-) -> Result<(), Repeat> {
+) -> Result<u64, Repeat> {
     let m = moves.len();
     // Digits of up to 13 bits, fewer for small cases (a histogram per pass
     // costs its size in time).
@@ -329,9 +360,21 @@ fn link_with<E: Entry>(
     };
     let (w, lo) = (geo.w, geo.lo as i64);
     let mut q = 0;
+    // The band of consecutive rows being walked: its last row and the
+    // family members its stones touch; `reach`: what the bands form.
+    let (mut row, mut band, mut reach) = (0u32, 0u64, 0u64);
     for p in 0..m {
         let (e, f) = (a[p], a[p + 1]);
         let (k, i) = (e.key(ib), e.idx(ib));
+        if BANDS {
+            let stone = moves[i as usize];
+            if stone.x() > row + 1 {
+                reach |= conn.connected(band);
+                band = 0;
+            }
+            row = stone.x();
+            band |= conn.members_by_sides(stone.sides());
+        }
         if f.key(ib) == k {
             let r = (f.idx(ib) as usize, i as usize);
             repeat = Some(repeat.map_or(r, |old| old.min(r)));
@@ -355,6 +398,7 @@ fn link_with<E: Entry>(
     }
     match repeat {
         Some(r) => Err(r),
-        None => Ok(()),
+        // Without bands, every structure is possible.
+        None => Ok(if BANDS { reach | conn.connected(band) } else { u64::MAX }),
     }
 }

@@ -47,7 +47,7 @@ fn play(
 ) -> Result<Vec<(u64, i64)>, solve::Repeat> {
     let stones: Vec<read::Stone> =
         moves.iter().map(|&(x, y)| read::Stone::new(x, y, board.locate(x, y).expect("a cell of the board"))).collect();
-    solver.link(board, &stones)?;
+    solver.link(conn, board, &stones)?;
     solver.start(conn, stones.len());
     Ok(stones.iter().enumerate().map(|(k, &s)| (solver.place(conn, k, s), solver.holes())).collect())
 }
@@ -307,6 +307,12 @@ proptest! {
                 won = fast != 0;
             }
         }
+        // The whole solve (which skips play when no band of rows can form
+        // a connection) gives the first win of the move-by-move play.
+        let stones: Vec<read::Stone> =
+            moves.iter().map(|&(x, y)| read::Stone::new(x, y, board.locate(x, y).unwrap())).collect();
+        let first = played.iter().position(|p| p.0 != 0).map(|k| Win { turn: k as u64 + 1, structures: played[k].0 });
+        prop_assert_eq!(solver.solve(&conn, &board, &stones), Ok(CaseResult { win: first }));
         // A repeat of any placed cell is refused with its move index, and
         // that of the move that took the cell first.
         if let Some(k) = (!moves.is_empty()).then_some(moves.len() / 2) {
