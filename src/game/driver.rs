@@ -42,8 +42,10 @@ const SLOW: Duration = Duration::from_micros(100);
 const WORTH_THREADS: Duration = Duration::from_micros(20);
 /// How long a run stays on the calling thread before it may use threads: an
 /// input that takes less is answered before threads would have paid for
-/// themselves (starting them, and handing cases between cores).
-const WARM_UP: Duration = Duration::from_millis(50);
+/// themselves (starting them, handing cases between cores, a second batch
+/// in memory), and a wall-clock gain below a tenth of a second goes
+/// unnoticed.
+const WARM_UP: Duration = Duration::from_millis(100);
 /// Most cases between two reads of the clock.
 const WINDOW: u32 = 256;
 
@@ -401,8 +403,8 @@ mod tests {
     #[test]
     fn by_default_slow_cases_move_to_threads_after_the_warm_up() {
         let opts = RunOptions { jobs: 2, adaptive: true, ..Default::default() };
-        let first = first_on_another_thread(100, 1200, opts).expect("no case on another thread");
-        // The warm-up takes 50 ms, that is 500 cases of 100 µs, and the
+        let first = first_on_another_thread(200, 1200, opts).expect("no case on another thread");
+        // The warm-up takes 100 ms, that is 500 cases of 200 µs, and the
         // clock is read after cases 1, 3, 7, ..., 255, 511, 767...
         assert!((500..=1100).contains(&first), "{first} cases on the calling thread first");
     }
