@@ -245,6 +245,14 @@ pub fn for_each_added(colex: &Colex, n: usize, set: &[u16], mut f: impl FnMut(us
 /// class. Suits with the same ranks are interchangeable, so a class is the
 /// sorted list of the suits' rank masks, plus how many jokers.
 pub fn for_each_class(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128)) {
+    for_each_class_while(deck, hand, &mut |cards, w| {
+        f(cards, w);
+        true
+    });
+}
+
+/// [`for_each_class`], stopping when `f` returns false.
+pub fn for_each_class_while(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128) -> bool) {
     let nr = deck.ranks.len();
     let ns = deck.suits.len();
     let nj = deck.jokers.len();
@@ -252,7 +260,7 @@ pub fn for_each_class(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128))
     for j in 0..=nj.min(hand) {
         let jw = binom(nj as u64, j as u64);
         let mut cards = Vec::with_capacity(hand);
-        classes(nr, ns, hand - j, 0, (usize::MAX, u64::MAX), &mut masks, &mut |masks| {
+        let go = classes(nr, ns, hand - j, 0, (usize::MAX, u64::MAX), &mut masks, &mut |masks| {
             cards.clear();
             for r in 0..nr {
                 for (s, m) in masks.iter().enumerate() {
@@ -264,8 +272,11 @@ pub fn for_each_class(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128))
             for i in 0..j {
                 cards.push((nr * ns + i) as u16);
             }
-            f(&cards, class_weight(masks, ns) * jw);
+            f(&cards, class_weight(masks, ns) * jw)
         });
+        if !go {
+            return;
+        }
     }
 }
 
@@ -293,7 +304,7 @@ pub fn class_weight(masks: &[u64], suits: usize) -> u128 {
 }
 
 /// Masks for suits `at..`, each not above the previous in (count, value)
-/// order, `left` cards in all.
+/// order, `left` cards in all; false when `f` asked to stop.
 fn classes(
     nr: usize,
     ns: usize,
@@ -301,47 +312,117 @@ fn classes(
     at: usize,
     bound: (usize, u64),
     masks: &mut [u64],
-    f: &mut dyn FnMut(&[u64]),
-) {
+    f: &mut dyn FnMut(&[u64]) -> bool,
+) -> bool {
     if left == 0 {
         for m in &mut masks[at..] {
             *m = 0;
         }
-        f(masks);
-        return;
+        return f(masks);
     }
     if at == ns {
-        return;
+        return true;
     }
     // The remaining suits hold at most bound.0 cards each.
     if bound.0 != usize::MAX && bound.0 * (ns - at) < left {
-        return;
+        return true;
     }
     for p in (1..=left.min(nr).min(bound.0)).rev() {
-        let mut bits = Vec::with_capacity(p);
-        each_mask(nr, p, 0, &mut bits, &mut |m| {
-            if p < bound.0 || m <= bound.1 {
-                masks[at] = m;
-                classes(nr, ns, left - p, at + 1, (p, m), masks, f);
-            }
-        });
+        if !classes_with(nr, ns, left, at, bound, p, masks, f) {
+            return false;
+        }
     }
+    true
 }
 
-/// Calls `f` with every mask of `p` ranks below `nr`.
-fn each_mask(nr: usize, p: usize, start: usize, bits: &mut Vec<usize>, f: &mut dyn FnMut(u64)) {
+/// [`classes`] where suit `at` holds `p` cards.
+#[allow(clippy::too_many_arguments)]
+fn classes_with(
+    nr: usize,
+    ns: usize,
+    left: usize,
+    at: usize,
+    bound: (usize, u64),
+    p: usize,
+    masks: &mut [u64],
+    f: &mut dyn FnMut(&[u64]) -> bool,
+) -> bool {
+    let mut bits = Vec::with_capacity(p);
+    each_mask(nr, p, 0, &mut bits, &mut |m| {
+        if p < bound.0 || m <= bound.1 {
+            masks[at] = m;
+            return classes(nr, ns, left - p, at + 1, (p, m), masks, f);
+        }
+        true
+    })
+}
+
+/// Calls `f(cards, weight)` as [`for_each_class`] does, but on at most
+/// `per_group` classes of each group (the classes with the same number of
+/// jokers and of cards in the longest suit), a sample spread over every
+/// shape of deal; stops when `f` returns false, and then returns false.
+pub fn for_each_class_sample(deck: &Deck, hand: usize, per_group: usize, f: &mut dyn FnMut(&[u16], u128) -> bool) -> bool {
+    let nr = deck.ranks.len();
+    let ns = deck.suits.len();
+    let nj = deck.jokers.len();
+    let mut masks = vec![0u64; ns];
+    let mut cards = Vec::with_capacity(hand);
+    for j in 0..=nj.min(hand) {
+        let jw = binom(nj as u64, j as u64);
+        let left = hand - j;
+        let groups: Vec<usize> = if left == 0 || ns == 0 { vec![0] } else { (1..=left.min(nr)).rev().collect() };
+        for p in groups {
+            let mut seen = 0;
+            let mut stopped = false;
+            let mut each = |masks: &[u64]| {
+                cards.clear();
+                for r in 0..nr {
+                    for (s, m) in masks.iter().enumerate() {
+                        if m >> r & 1 == 1 {
+                            cards.push((r * ns + s) as u16);
+                        }
+                    }
+                }
+                for i in 0..j {
+                    cards.push((nr * ns + i) as u16);
+                }
+                seen += 1;
+                if !f(&cards, class_weight(masks, ns) * jw) {
+                    stopped = true;
+                }
+                !stopped && seen < per_group
+            };
+            if p == 0 {
+                classes(nr, ns, left, 0, (usize::MAX, u64::MAX), &mut masks, &mut each);
+            } else {
+                classes_with(nr, ns, left, 0, (usize::MAX, u64::MAX), p, &mut masks, &mut each);
+            }
+            if stopped {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Calls `f` with every mask of `p` ranks below `nr`; false when `f`
+/// asked to stop.
+fn each_mask(nr: usize, p: usize, start: usize, bits: &mut Vec<usize>, f: &mut dyn FnMut(u64) -> bool) -> bool {
     if bits.len() == p {
-        f(bits.iter().fold(0u64, |m, &b| m | 1 << b));
-        return;
+        return f(bits.iter().fold(0u64, |m, &b| m | 1 << b));
     }
     for r in start..nr {
         if nr - r < p - bits.len() {
             break;
         }
         bits.push(r);
-        each_mask(nr, p, r + 1, bits, f);
+        let go = each_mask(nr, p, r + 1, bits, f);
         bits.pop();
+        if !go {
+            return false;
+        }
     }
+    true
 }
 
 #[cfg(test)]

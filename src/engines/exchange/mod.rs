@@ -205,10 +205,14 @@ pub enum Prefer {
     Rightmost,
 }
 
-/// How often each row is the paying one over all possible hands.
+/// How often each row is the paying one over the possible hands, for
+/// `check`. The hands are scanned until every row has been the paying one
+/// of some hand (then no row can be reported); the counts are of the hands
+/// scanned.
 #[derive(Debug, Clone)]
 pub struct RowStats {
-    /// Hands for which the row is the first that matches.
+    /// Hands for which the row is the first that matches (not 0: the row
+    /// can pay).
     pub best: Vec<u128>,
     /// Not 0 when some hand matches the row (a count of the hands up to
     /// the first one that does).
@@ -216,6 +220,8 @@ pub struct RowStats {
     /// For a row that is never best but formable: the row above that takes
     /// its hands most often.
     pub shadowed_by: Vec<Option<usize>>,
+    /// Rows that have not been the paying one yet.
+    unseen: usize,
 }
 
 /// Where each deciding rule is written in the rule file.
@@ -552,45 +558,15 @@ impl Exchange {
                 for (r, &c) in ranks.iter_mut().zip(cards) {
                     *r = self.deck.rank(c) as u8;
                 }
-                let mut b = RankBox::sorted(&self.eval, &ranks[..h]);
-                if let Some(optimal) = path.remembered(b.key) {
-                    return self.pick(optimal, |m| b.input_mask(m as u32));
+                let order = path.order_of(&ranks[..h]);
+                if let Some(mask) = order.and_then(|o| path.chosen(o)) {
+                    return mask;
                 }
-                b.blocks();
-                let leftmost = self.preference.leftmost();
-                if self.min_kept + 1 >= h {
-                    return self.one_card_best(path, &b, leftmost);
+                let mask = self.best_of_ranks(path, &ranks[..h], scratch);
+                if let Some(o) = order {
+                    path.choose(o, mask);
                 }
-                path.sums(&self.eval, &b, h, self.min_kept, &self.pays, &mut scratch.sums);
-                // The optimal points (digits counted like an odometer).
-                let mut digits = [0u8; MAX_HAND];
-                let mut kept = 0usize;
-                let mut best: Option<Value> = None;
-                let mut optimal: Vec<usize> = Vec::new();
-                for x in 0..b.size {
-                    if x > 0 {
-                        b.next_point(&mut digits, &mut kept);
-                    }
-                    let k = h - kept;
-                    if self.allowed >> k & 1 == 0 {
-                        continue;
-                    }
-                    let v = self.value(scratch.sums[x], k);
-                    match best.map_or(Ordering::Greater, |b| v.cmp(&b)) {
-                        Ordering::Greater => {
-                            best = Some(v);
-                            optimal.clear();
-                            optimal.push(x);
-                        }
-                        Ordering::Equal => optimal.push(x),
-                        Ordering::Less => {}
-                    }
-                }
-                let sorted: Vec<u32> = optimal.iter().map(|&x| b.sorted_discard(x, leftmost)).collect();
-                if path.memo_enabled() {
-                    path.remember(b.key, sorted.iter().fold(0u64, |m, &d| m | 1 << d));
-                }
-                self.pick_among(sorted.iter().map(|&d| b.input_mask(d)))
+                mask
             }
             Path::Cards(_, Some(memo)) => {
                 let path = self.card_path().expect("card path");
@@ -666,6 +642,51 @@ impl Exchange {
                 }
             }
         }
+    }
+
+    /// The choice of a deal on the rank path, from its ranks in input
+    /// order (through the memo per rank multiset).
+    fn best_of_ranks(&self, path: &RankPath, ranks: &[u8], scratch: &mut Scratch) -> u32 {
+        let h = ranks.len();
+        let mut b = RankBox::sorted(&self.eval, ranks);
+        if let Some(optimal) = path.remembered(b.key) {
+            return self.pick(optimal, |m| b.input_mask(m as u32));
+        }
+        b.blocks();
+        let leftmost = self.preference.leftmost();
+        if self.min_kept + 1 >= h {
+            return self.one_card_best(path, &b, leftmost);
+        }
+        path.sums(&self.eval, &b, h, self.min_kept, &self.pays, &mut scratch.sums);
+        // The optimal points (digits counted like an odometer).
+        let mut digits = [0u8; MAX_HAND];
+        let mut kept = 0usize;
+        let mut best: Option<Value> = None;
+        let mut optimal: Vec<usize> = Vec::new();
+        for x in 0..b.size {
+            if x > 0 {
+                b.next_point(&mut digits, &mut kept);
+            }
+            let k = h - kept;
+            if self.allowed >> k & 1 == 0 {
+                continue;
+            }
+            let v = self.value(scratch.sums[x], k);
+            match best.map_or(Ordering::Greater, |b| v.cmp(&b)) {
+                Ordering::Greater => {
+                    best = Some(v);
+                    optimal.clear();
+                    optimal.push(x);
+                }
+                Ordering::Equal => optimal.push(x),
+                Ordering::Less => {}
+            }
+        }
+        let sorted: Vec<u32> = optimal.iter().map(|&x| b.sorted_discard(x, leftmost)).collect();
+        if path.memo_enabled() {
+            path.remember(b.key, sorted.iter().fold(0u64, |m, &d| m | 1 << d));
+        }
+        self.pick_among(sorted.iter().map(|&d| b.input_mask(d)))
     }
 
     /// The rank path when at most one card is exchanged: staying, or one
@@ -820,6 +841,10 @@ impl Exchange {
         };
         deal.start(line.text);
         dealt.start(self.deck.size());
+        if dealt.quick_line(&self.deck, &line, self.hand, &mut deal.cards) {
+            deal.tokens.extend((0..self.hand as u32).map(|i| (3 * i, 3 * i + 2)));
+            return Ok(true);
+        }
         for (i, tok) in line.tokens().enumerate() {
             if i == self.hand {
                 return Err(tok
@@ -902,13 +927,35 @@ fn rank_stats(eval: &Eval, deck: &Deck, hand: usize, n_rows: usize) -> RowStats 
     stats.finish()
 }
 
-/// Row statistics on the card path: one deal of every class.
+/// Classes of each group of deals (see [`hands::for_each_class_sample`])
+/// tried first by `card_stats`.
+const SAMPLE_PER_GROUP: usize = 2048;
+
+/// Row statistics on the card path: one deal of every class. A sample of
+/// the classes of every shape goes first: when every row pays on some deal
+/// of it, `check` has nothing to report and the full scan is skipped.
 fn card_stats(eval: &Eval, deck: &Deck, hand: usize, n_rows: usize) -> RowStats {
+    let mut seen = vec![false; n_rows];
+    let mut unseen = n_rows;
+    let complete = !hands::for_each_class_sample(deck, hand, SAMPLE_PER_GROUP, &mut |cards, _| {
+        let best = eval.row_of_cards(cards);
+        if best != NONE && !std::mem::replace(&mut seen[best as usize], true) {
+            unseen -= 1;
+        }
+        unseen > 0
+    });
+    if complete || n_rows == 0 {
+        let mut stats = RowStats::new(n_rows);
+        stats.best.fill(1);
+        stats.formable.fill(1);
+        stats.unseen = 0;
+        return stats;
+    }
     let mut stats = RowStats::new(n_rows);
     let mut counts = vec![0u8; deck.ranks.len()];
     let mut masks = vec![0u64; deck.suits.len()];
     let mut plain_cache: std::collections::HashMap<Vec<u8>, Vec<bool>> = std::collections::HashMap::new();
-    hands::for_each_class(deck, hand, &mut |cards, weight| {
+    hands::for_each_class_while(deck, hand, &mut |cards, weight| {
         let best = eval.row_of_cards(cards);
         masks.fill(0);
         counts.fill(0);
@@ -934,20 +981,25 @@ fn card_stats(eval: &Eval, deck: &Deck, hand: usize, n_rows: usize) -> RowStats 
             } else {
                 plain[row]
             }
-        });
+        })
     });
     stats.finish()
 }
 
 impl RowStats {
     fn new(n: usize) -> RowStats {
-        RowStats { best: vec![0; n], formable: vec![0; n], shadowed_by: vec![None; n] }
+        RowStats { best: vec![0; n], formable: vec![0; n], shadowed_by: vec![None; n], unseen: n }
     }
 
-    /// Counts a hand of `weight` deals whose paying row is `best`.
-    fn add(&mut self, weight: u128, best: u8, mut forms: impl FnMut(usize) -> bool) {
+    /// Counts a hand of `weight` deals whose paying row is `best`; false
+    /// once every row has been the paying one (nothing more can change
+    /// what `check` says: the scan may stop).
+    fn add(&mut self, weight: u128, best: u8, mut forms: impl FnMut(usize) -> bool) -> bool {
         let n = self.best.len();
         if best != NONE {
+            if self.best[best as usize] == 0 {
+                self.unseen -= 1;
+            }
             self.best[best as usize] += weight;
         }
         for row in 0..n {
@@ -965,6 +1017,7 @@ impl RowStats {
                 }
             }
         }
+        self.unseen > 0
     }
 
     fn finish(mut self) -> RowStats {
