@@ -83,6 +83,62 @@ pub struct Lines {
     /// whether it names the kept cards.
     literal: [bool; 3],
     kept: [bool; 3],
+    /// Each line as pieces written straight from the deal's text, when no
+    /// field has a width (see [`Piece`]).
+    pieces: [Option<Vec<Piece>>; 3],
+}
+
+/// A piece of an output line without widths: text, the exchanged or kept
+/// cards as written (joined by a separator), or their number.
+#[derive(Debug, Clone)]
+enum Piece {
+    Text(Chunk),
+    Cards(Chunk),
+    Kept(Chunk),
+    Count,
+}
+
+/// Up to 16 bytes of text, stored whole so that writing it is one fixed
+/// copy (cut to length), not a call.
+#[derive(Debug, Clone)]
+struct Chunk([u8; 16], usize);
+
+impl Chunk {
+    fn of(text: &[u8]) -> Option<Chunk> {
+        let mut bytes = [0u8; 16];
+        bytes.get_mut(..text.len())?.copy_from_slice(text);
+        Some(Chunk(bytes, text.len()))
+    }
+
+    #[inline]
+    fn put(&self, buf: &mut Vec<u8>) {
+        let at = buf.len();
+        buf.extend_from_slice(&self.0);
+        buf.truncate(at + self.1);
+    }
+}
+
+/// The pieces of a line, or `None` when a field has a width or fill.
+fn pieces(l: &OutputLine<HoldFields<'static>>) -> Option<Vec<Piece>> {
+    let name = |i: usize| HoldFields::NAMES.get(i).copied();
+    let mut out = Vec::new();
+    for part in &l.template.parts {
+        match part {
+            crate::template::Part::Lit(s) => {
+                for c in s.as_bytes().chunks(16) {
+                    out.push(Piece::Text(Chunk::of(c)?));
+                }
+            }
+            crate::template::Part::Field { index, width: 0, sep, .. } => out.push(match name(*index)? {
+                "cards" => Piece::Cards(Chunk::of(sep.as_bytes())?),
+                "kept" => Piece::Kept(Chunk::of(sep.as_bytes())?),
+                "count" => Piece::Count,
+                _ => return None,
+            }),
+            crate::template::Part::Field { .. } => return None,
+        }
+    }
+    Some(out)
 }
 
 impl Lines {
@@ -103,7 +159,8 @@ impl Lines {
                 .any(|p| matches!(p, crate::template::Part::Field { index, .. } if Some(*index) == kept_at))
         };
         let kept = [uses(&stay), uses(&exchange), all.as_ref().map_or(uses(&exchange), uses)];
-        Lines { stay, exchange, all, literal, kept }
+        let pieces = [pieces(&stay), pieces(&exchange), pieces(all.as_ref().unwrap_or(&exchange))];
+        Lines { stay, exchange, all, literal, kept, pieces }
     }
 }
 
@@ -114,6 +171,10 @@ pub struct Deal {
     pub cards: Vec<Card>,
     line: String,
     tokens: Vec<(u32, u32)>,
+    /// The line was read as two-byte card names (see
+    /// [`Dealt::quick_line`]): each card is written as its name, and
+    /// `line` and `tokens` are not kept.
+    quick: bool,
 }
 
 impl Deal {
@@ -122,6 +183,7 @@ impl Deal {
         self.tokens.clear();
         self.line.clear();
         self.line.push_str(line);
+        self.quick = false;
     }
 
     fn push(&mut self, card: Card, at: usize, len: usize) {
@@ -130,7 +192,8 @@ impl Deal {
     }
 
     /// Card `i` as written in the input.
-    pub fn token(&self, i: usize) -> &str {
+    /// (Not for a quick deal: see [`Exchange::token`].)
+    fn token(&self, i: usize) -> &str {
         let (a, b) = self.tokens[i];
         &self.line[a as usize..b as usize]
     }
@@ -208,7 +271,8 @@ pub enum Prefer {
 /// How often each row is the paying one over the possible hands, for
 /// `check`. The hands are scanned until every row has been the paying one
 /// of some hand (then no row can be reported); the counts are of the hands
-/// scanned.
+/// scanned (1 for every row when a sample of the deals settled it: see
+/// `card_stats`).
 #[derive(Debug, Clone)]
 pub struct RowStats {
     /// Hands for which the row is the first that matches (not 0: the row
@@ -255,7 +319,7 @@ enum Path {
     Ranks(RankPath),
     /// Built on first use (`check` does not need it), with the optimal
     /// choices of the classes of deals seen.
-    Cards(OnceLock<CardPath>, Option<hands::ClassMemo>),
+    Cards(OnceLock<CardPath>, Option<Box<hands::ClassMemo>>),
 }
 
 #[derive(Debug)]
@@ -287,6 +351,9 @@ pub struct Exchange {
     /// Values on a common denominator, when it is small enough: choices
     /// then compare as plain integers.
     scores: Option<Scores>,
+    /// The name of each card whose name is two bytes (how the cards of a
+    /// quick deal are written).
+    names2: Vec<[u8; 2]>,
 }
 
 /// `sum / ways_k - cost_k` times the common denominator L of the ways:
@@ -427,7 +494,7 @@ impl Exchange {
             rank_stats(&eval, &spec.deck, h, spec.rows.len())
         };
         let path = if cards {
-            Path::Cards(OnceLock::new(), hands::ClassMemo::new(&spec.deck, h))
+            Path::Cards(OnceLock::new(), hands::ClassMemo::new(&spec.deck, h).map(Box::new))
         } else {
             Path::Ranks(RankPath::new(&eval, spec.deck.suits.len(), h, min_kept, &pays))
         };
@@ -450,10 +517,14 @@ impl Exchange {
             spans: spec.spans,
             row_tables: OnceLock::new(),
             scores: None,
+            names2: Vec::new(),
         };
         let max_pay = ex.rows.iter().map(|r| r.pays).max().unwrap_or(0);
         let mut ex = ex;
         ex.scores = Scores::new(&ex.ways, ex.allowed, ex.entry, ex.cost, max_pay);
+        ex.names2 = (0..ex.deck.size() as Card)
+            .map(|c| ex.deck.card_name(c).as_bytes().try_into().unwrap_or([b'?'; 2]))
+            .collect();
         (ex, stats)
     }
 
@@ -750,6 +821,25 @@ impl Exchange {
         let h = sorted.len();
         path.sums(sorted, self.min_kept, &self.pays, &mut scratch.sums, &mut scratch.idx);
         let full = (1usize << h) - 1;
+        if let Some(score) = &self.scores {
+            // Values on the common denominator: plain integers.
+            let mut best = i64::MIN;
+            let mut optimal = 0u64;
+            for kept in 0..=full {
+                let k = h - kept.count_ones() as usize;
+                if self.allowed >> k & 1 == 0 {
+                    continue;
+                }
+                let v = scratch.sums[kept] * score.scale[k] - score.offset[k];
+                if v > best {
+                    best = v;
+                    optimal = 1 << kept;
+                } else if v == best {
+                    optimal |= 1 << kept;
+                }
+            }
+            return optimal;
+        }
         let mut best: Option<Value> = None;
         let mut optimal = 0u64;
         for kept in 0..=full {
@@ -839,12 +929,13 @@ impl Exchange {
         let Some(line) = records::until_terminator(input, &self.terminator, what)? else {
             return Ok(false);
         };
-        deal.start(line.text);
+        deal.cards.clear();
         dealt.start(self.deck.size());
         if dealt.quick_line(&self.deck, &line, self.hand, &mut deal.cards) {
-            deal.tokens.extend((0..self.hand as u32).map(|i| (3 * i, 3 * i + 2)));
+            deal.quick = true;
             return Ok(true);
         }
+        deal.start(line.text);
         for (i, tok) in line.tokens().enumerate() {
             if i == self.hand {
                 return Err(tok
@@ -865,6 +956,16 @@ impl Exchange {
         Ok(true)
     }
 
+    /// Card `i` of a deal as written in the input.
+    #[inline]
+    pub fn token<'a>(&'a self, deal: &'a Deal, i: usize) -> &'a str {
+        if deal.quick {
+            std::str::from_utf8(&self.names2[deal.cards[i] as usize]).unwrap_or("?")
+        } else {
+            deal.token(i)
+        }
+    }
+
     /// Renders the output line of a choice (with its newline).
     pub fn render(&self, buf: &mut Vec<u8>, mask: u32, deal: &Deal) {
         let h = deal.cards.len();
@@ -876,6 +977,37 @@ impl Exchange {
         } else {
             (&self.lines.exchange, 1)
         };
+        if let Some(pieces) = &self.lines.pieces[which] {
+            // The cards straight from the deal's text.
+            let list = |buf: &mut Vec<u8>, sep: &Chunk, want: u32| {
+                let mut first = true;
+                for i in 0..h {
+                    if mask >> i & 1 == want {
+                        if !first {
+                            sep.put(buf);
+                        }
+                        first = false;
+                        if deal.quick {
+                            buf.extend_from_slice(&self.names2[deal.cards[i] as usize]);
+                        } else {
+                            buf.extend_from_slice(deal.token(i).as_bytes());
+                        }
+                    }
+                }
+            };
+            for piece in pieces {
+                match piece {
+                    Piece::Text(t) => t.put(buf),
+                    Piece::Cards(sep) => list(buf, sep, 1),
+                    Piece::Kept(sep) => list(buf, sep, 0),
+                    Piece::Count => {
+                        let _ = std::io::Write::write_fmt(buf, format_args!("{n}"));
+                    }
+                }
+            }
+            buf.push(b'\n');
+            return;
+        }
         if self.lines.literal[which] {
             line.line(buf, &HoldFields { cards: &[], count: 0, kept: &[] });
             return;
@@ -886,10 +1018,10 @@ impl Exchange {
         let kept = self.lines.kept[which];
         for i in 0..h {
             if mask >> i & 1 == 1 {
-                cards[a] = deal.token(i);
+                cards[a] = self.token(deal, i);
                 a += 1;
             } else if kept {
-                cards[b] = deal.token(i);
+                cards[b] = self.token(deal, i);
                 b += 1;
             }
         }
