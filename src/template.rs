@@ -488,6 +488,13 @@ fn pad_bytes(out: &mut Vec<u8>, s: &[u8], len: usize, fill: char, align: Align, 
         Align::Right => (gap, 0),
         Align::Centre => (gap / 2, gap - gap / 2),
     };
+    if fill.is_ascii() {
+        // One byte of fill: runs of it at once.
+        out.resize(out.len() + left, fill as u8);
+        out.extend_from_slice(s);
+        out.resize(out.len() + right, fill as u8);
+        return;
+    }
     let mut f = [0u8; 4];
     let f = fill.encode_utf8(&mut f).as_bytes();
     for _ in 0..left {
@@ -560,6 +567,11 @@ fn pad_int(out: &mut Vec<u8>, n: i64, fill: char, align: Align, width: usize) {
     let digits = &buf[i..];
     if width <= digits.len() {
         out.extend_from_slice(digits);
+    } else if align == Align::Right && fill.is_ascii() && width <= buf.len() {
+        // The fill in front of the digits, in the same buffer.
+        let from = buf.len() - width;
+        buf[from..i].fill(fill as u8);
+        out.extend_from_slice(&buf[from..]);
     } else {
         pad_bytes(out, digits, digits.len(), fill, align, width);
     }

@@ -7,7 +7,7 @@ pub mod schema;
 
 use std::collections::HashMap;
 
-use crate::game::input::{quote, InputError, Token};
+use crate::game::input::{quote, InputError, Line, Token};
 
 #[derive(Debug, Clone)]
 pub struct Deck {
@@ -31,7 +31,7 @@ pub struct Deck {
     pub colours: Vec<String>,
     pub suit_colour: Vec<usize>,
     /// Two-byte card tokens, indexed by `b0 << 8 | b1` (u16::MAX: none).
-    short: Vec<u16>,
+    short: Box<[u16; 1 << 16]>,
     /// Tokens of other lengths.
     long: HashMap<String, u16>,
     /// Rank of each card (saves a division in hot loops).
@@ -43,7 +43,8 @@ pub type Card = u16;
 
 impl Deck {
     pub fn new(ranks: Vec<String>, suits: Vec<String>, values: Vec<i64>, wrap: bool) -> Deck {
-        let mut short = vec![u16::MAX; 1 << 16];
+        let mut short: Box<[u16; 1 << 16]> =
+            vec![u16::MAX; 1 << 16].into_boxed_slice().try_into().expect("2^16 entries");
         let mut long = HashMap::new();
         for (r, rank) in ranks.iter().enumerate() {
             for (s, suit) in suits.iter().enumerate() {
@@ -214,6 +215,13 @@ pub struct Dealt {
     /// and its line and byte offset in that line.
     seen: Vec<(u32, u32, u32)>,
     case: u32,
+    /// The cards dealt in this case as bits (decks of at most 128 cards),
+    /// for [`Dealt::quick_line`].
+    bits: u128,
+    /// Lines read by [`Dealt::quick_line`] in this case and not yet in
+    /// `seen`: their line numbers and where their cards start in the
+    /// case's cards (card i of a line at byte 3i).
+    quick: Vec<(u32, u32)>,
 }
 
 impl Dealt {
@@ -224,6 +232,73 @@ impl Dealt {
             self.case = 0;
         }
         self.case += 1;
+        self.bits = 0;
+        self.quick.clear();
+    }
+
+    /// Reads a line written the usual way, `n` two-byte card names each
+    /// followed by one space but the last, none dealt yet in this case:
+    /// appends its cards to `out` and returns true. Returns false for
+    /// anything else (`out` unchanged): the caller then reads the line
+    /// token by token with [`Dealt::card`], which finds and reports the
+    /// error. `out` holds the cards of the case read so far (those of the
+    /// earlier quick lines are taken from it), and every line of a case
+    /// goes through `quick_line` first.
+    #[inline]
+    pub fn quick_line(&mut self, deck: &Deck, line: &Line, n: usize, out: &mut Vec<Card>) -> bool {
+        let b = line.text.as_bytes();
+        if n == 0 || n > 64 || b.len() != 3 * n - 1 || self.seen.len() > 64 {
+            self.settle(out);
+            return false;
+        }
+        let short = &deck.short;
+        let mut cards = [0 as Card; 64];
+        let mut bits = self.bits as u64;
+        // Any card above 63 (u16::MAX: no card), a card twice, a
+        // separator that is not one space.
+        let mut bad = false;
+        let mut take = |i: usize, c: Card, bits: &mut u64| {
+            let bit = 1u64 << (c & 63);
+            let dup = c > 63 || *bits & bit != 0;
+            *bits |= bit;
+            cards[i & 63] = c;
+            dup
+        };
+        let mut chunks = b.chunks_exact(3);
+        for (i, ch) in (&mut chunks).enumerate() {
+            bad |= ch[2] != b' ';
+            bad |= take(i, short[(ch[0] as usize) << 8 | ch[1] as usize], &mut bits);
+        }
+        if let [x, y] = *chunks.remainder() {
+            bad |= take(n - 1, short[(x as usize) << 8 | y as usize], &mut bits);
+        }
+        if bad {
+            self.settle(out);
+            return false;
+        }
+        self.bits = bits as u128;
+        self.quick.push((line.number as u32, out.len() as u32));
+        out.extend_from_slice(&cards[..n]);
+        true
+    }
+
+    /// Records the cards of the lines read by [`Dealt::quick_line`] (in
+    /// `cards`, the case's cards so far) one by one, for the messages of
+    /// [`Dealt::card`].
+    #[cold]
+    #[inline(never)]
+    fn settle(&mut self, cards: &[Card]) {
+        if self.quick.is_empty() {
+            return;
+        }
+        for k in 0..self.quick.len() {
+            let (line, start) = self.quick[k];
+            let end = self.quick.get(k + 1).map_or(cards.len(), |q| q.1 as usize);
+            for (i, &c) in cards[start as usize..end].iter().enumerate() {
+                self.seen[c as usize] = (self.case, line, 3 * i as u32);
+            }
+        }
+        self.quick.clear();
     }
 
     /// Reads the card of `tok`, which must not have been dealt yet in this
@@ -240,6 +315,8 @@ impl Dealt {
     /// was in this case.
     #[inline(always)]
     fn mark(&mut self, card: Card, tok: &Token, what: impl FnOnce() -> String) -> Result<Card, InputError> {
+        debug_assert!(self.quick.is_empty(), "a quick line left unsettled");
+        self.bits |= 1u128.checked_shl(card as u32).unwrap_or(0);
         let at = (tok.offset - tok.line.offset) as u32;
         let slot = &mut self.seen[card as usize];
         if slot.0 == self.case {
@@ -280,6 +357,46 @@ mod tests {
         let r: Vec<String> = ranks.split(' ').map(String::from).collect();
         let n = r.len() as i64;
         Deck::new(r, suits.split(' ').map(String::from).collect(), (1..=n).collect(), wrap)
+    }
+
+    /// Reads `lines` as one case, each line through `quick_line` first
+    /// (when `quick`) and token by token otherwise: the cards, or the error
+    /// message and its help.
+    fn read_case(d: &Deck, text: &str, quick: bool) -> Result<Vec<Card>, String> {
+        let mut input = crate::game::Input::from_text(text);
+        let mut dealt = Dealt::default();
+        dealt.start(d.size());
+        let mut cards = Vec::new();
+        while let Some(line) = input.next_line().unwrap() {
+            if quick && dealt.quick_line(d, &line, 4, &mut cards) {
+                continue;
+            }
+            for tok in line.tokens() {
+                let c = dealt.card(d, &tok, || "this deck".to_string()).map_err(|e| {
+                    format!("{} at {}:{} ({})", e.message, e.line, e.column, e.help.clone().unwrap_or_default())
+                })?;
+                cards.push(c);
+            }
+        }
+        Ok(cards)
+    }
+
+    #[test]
+    fn quick_lines_read_and_report_as_token_by_token_reading_does() {
+        let d = deck("A 2 3 4 5 6 7 8 9 T J Q K", "S H D C", false);
+        for text in [
+            "AS 2H 3D 4C\n5S 6H 7D 8C\n",
+            "AS 2H 3D 4C\n5S 6H 2H 8C\n",
+            "AS 2H 3D 4C\n5S  6H 7D 8C\n9S 6H TD JC\n",
+            "AS 2H 3D 4C\n5S 6H 7D 8C\n9S TS 4C JC\n",
+            "AS 2H 3D 4C\n5S 6H 7D 8C\n9S TS 4X JC\n",
+            "AS 2H 3D\n5S 6H 7D 8C 9C\nAS",
+            "AS\t2H 3D 4C\n5S 6H 7D 3D\n",
+            "AS 2H 3D AS\n",
+        ] {
+            assert_eq!(read_case(&d, text, true), read_case(&d, text, false), "{text:?}");
+        }
+        assert_eq!(read_case(&d, "AS 2H 3D 4C\n", true).unwrap().len(), 4);
     }
 
     #[test]

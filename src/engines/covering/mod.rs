@@ -1006,6 +1006,9 @@ impl Covering {
                         .with_help(format!("a deck is {size} cards on {} lines", self.lines_per_deck))
                 })?
             };
+            if reader.dealt.quick_line(&self.deck, &line, per_line, &mut deck.cards) {
+                continue;
+            }
             let mut n = 0;
             for tok in line.tokens() {
                 if n == per_line {

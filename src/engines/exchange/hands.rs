@@ -245,6 +245,14 @@ pub fn for_each_added(colex: &Colex, n: usize, set: &[u16], mut f: impl FnMut(us
 /// class. Suits with the same ranks are interchangeable, so a class is the
 /// sorted list of the suits' rank masks, plus how many jokers.
 pub fn for_each_class(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128)) {
+    for_each_class_while(deck, hand, &mut |cards, w| {
+        f(cards, w);
+        true
+    });
+}
+
+/// [`for_each_class`], stopping when `f` returns false.
+pub fn for_each_class_while(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128) -> bool) {
     let nr = deck.ranks.len();
     let ns = deck.suits.len();
     let nj = deck.jokers.len();
@@ -252,7 +260,7 @@ pub fn for_each_class(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128))
     for j in 0..=nj.min(hand) {
         let jw = binom(nj as u64, j as u64);
         let mut cards = Vec::with_capacity(hand);
-        classes(nr, ns, hand - j, 0, (usize::MAX, u64::MAX), &mut masks, &mut |masks| {
+        let go = classes(nr, ns, hand - j, 0, (usize::MAX, u64::MAX), &mut masks, &mut |masks| {
             cards.clear();
             for r in 0..nr {
                 for (s, m) in masks.iter().enumerate() {
@@ -264,8 +272,11 @@ pub fn for_each_class(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128))
             for i in 0..j {
                 cards.push((nr * ns + i) as u16);
             }
-            f(&cards, class_weight(masks, ns) * jw);
+            f(&cards, class_weight(masks, ns) * jw)
         });
+        if !go {
+            return;
+        }
     }
 }
 
@@ -293,7 +304,7 @@ pub fn class_weight(masks: &[u64], suits: usize) -> u128 {
 }
 
 /// Masks for suits `at..`, each not above the previous in (count, value)
-/// order, `left` cards in all.
+/// order, `left` cards in all; false when `f` asked to stop.
 fn classes(
     nr: usize,
     ns: usize,
@@ -301,47 +312,122 @@ fn classes(
     at: usize,
     bound: (usize, u64),
     masks: &mut [u64],
-    f: &mut dyn FnMut(&[u64]),
-) {
+    f: &mut dyn FnMut(&[u64]) -> bool,
+) -> bool {
     if left == 0 {
         for m in &mut masks[at..] {
             *m = 0;
         }
-        f(masks);
-        return;
+        return f(masks);
     }
     if at == ns {
-        return;
+        return true;
     }
     // The remaining suits hold at most bound.0 cards each.
     if bound.0 != usize::MAX && bound.0 * (ns - at) < left {
-        return;
+        return true;
     }
     for p in (1..=left.min(nr).min(bound.0)).rev() {
-        let mut bits = Vec::with_capacity(p);
-        each_mask(nr, p, 0, &mut bits, &mut |m| {
-            if p < bound.0 || m <= bound.1 {
-                masks[at] = m;
-                classes(nr, ns, left - p, at + 1, (p, m), masks, f);
-            }
-        });
+        if !classes_with(nr, ns, left, at, bound, p, masks, f) {
+            return false;
+        }
     }
+    true
 }
 
-/// Calls `f` with every mask of `p` ranks below `nr`.
-fn each_mask(nr: usize, p: usize, start: usize, bits: &mut Vec<usize>, f: &mut dyn FnMut(u64)) {
+/// [`classes`] where suit `at` holds `p` cards.
+#[allow(clippy::too_many_arguments)]
+fn classes_with(
+    nr: usize,
+    ns: usize,
+    left: usize,
+    at: usize,
+    bound: (usize, u64),
+    p: usize,
+    masks: &mut [u64],
+    f: &mut dyn FnMut(&[u64]) -> bool,
+) -> bool {
+    let mut bits = Vec::with_capacity(p);
+    each_mask(nr, p, 0, &mut bits, &mut |m| {
+        if p < bound.0 || m <= bound.1 {
+            masks[at] = m;
+            return classes(nr, ns, left - p, at + 1, (p, m), masks, f);
+        }
+        true
+    })
+}
+
+/// Calls `f(cards, weight)` as [`for_each_class`] does, but on at most
+/// `per_group` classes of each group (the classes with the same number of
+/// jokers and of cards in the longest suit), a sample spread over every
+/// shape of deal; stops when `f` returns false, and then returns false.
+pub fn for_each_class_sample(
+    deck: &Deck,
+    hand: usize,
+    per_group: usize,
+    f: &mut dyn FnMut(&[u16], u128) -> bool,
+) -> bool {
+    let nr = deck.ranks.len();
+    let ns = deck.suits.len();
+    let nj = deck.jokers.len();
+    let mut masks = vec![0u64; ns];
+    let mut cards = Vec::with_capacity(hand);
+    for j in 0..=nj.min(hand) {
+        let jw = binom(nj as u64, j as u64);
+        let left = hand - j;
+        let groups: Vec<usize> = if left == 0 || ns == 0 { vec![0] } else { (1..=left.min(nr)).rev().collect() };
+        for p in groups {
+            let mut seen = 0;
+            let mut stopped = false;
+            let mut each = |masks: &[u64]| {
+                cards.clear();
+                for r in 0..nr {
+                    for (s, m) in masks.iter().enumerate() {
+                        if m >> r & 1 == 1 {
+                            cards.push((r * ns + s) as u16);
+                        }
+                    }
+                }
+                for i in 0..j {
+                    cards.push((nr * ns + i) as u16);
+                }
+                seen += 1;
+                if !f(&cards, class_weight(masks, ns) * jw) {
+                    stopped = true;
+                }
+                !stopped && seen < per_group
+            };
+            if p == 0 {
+                classes(nr, ns, left, 0, (usize::MAX, u64::MAX), &mut masks, &mut each);
+            } else {
+                classes_with(nr, ns, left, 0, (usize::MAX, u64::MAX), p, &mut masks, &mut each);
+            }
+            if stopped {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Calls `f` with every mask of `p` ranks below `nr`; false when `f`
+/// asked to stop.
+fn each_mask(nr: usize, p: usize, start: usize, bits: &mut Vec<usize>, f: &mut dyn FnMut(u64) -> bool) -> bool {
     if bits.len() == p {
-        f(bits.iter().fold(0u64, |m, &b| m | 1 << b));
-        return;
+        return f(bits.iter().fold(0u64, |m, &b| m | 1 << b));
     }
     for r in start..nr {
         if nr - r < p - bits.len() {
             break;
         }
         bits.push(r);
-        each_mask(nr, p, r + 1, bits, f);
+        let go = each_mask(nr, p, r + 1, bits, f);
         bits.pop();
+        if !go {
+            return false;
+        }
     }
+    true
 }
 
 #[cfg(test)]
@@ -425,18 +511,27 @@ mod tests {
 /// once: a deal is relabelled so that its suits come in decreasing order
 /// of their rank masks (with its jokers first among the jokers), and the
 /// optimal kept subsets of that canonical deal (bits over masks of its
-/// sorted positions) are remembered under its masks.
+/// sorted positions) are remembered under its sorted cards.
 ///
-/// The memo is an open-addressing table of (key, value) pairs, filled
-/// without locks: a slot is claimed by setting its key from 0, its value is
-/// written once (0 means "not yet"), and a full table just stops
-/// remembering.
+/// The memo is an open-addressing table filled without locks. For hands
+/// of up to 5 cards an entry is one word, the key (the canonical cards, 6
+/// bits each, plus one) in the high half and the optimal set in the low
+/// half, claimed from 0 at once: the table stays small (2 MiB for 52
+/// cards), which keeps the look-up of a deal seen before cheap. Hands of 6
+/// cards take two words (key, then value; 0 means "not yet"). A full table
+/// just stops remembering.
 #[derive(Debug)]
 pub struct ClassMemo {
-    slots: Vec<[AtomicU64; 2]>,
-    ranks: usize,
+    slots: Vec<AtomicU64>,
+    /// Entries of two words (hands of 6 cards).
+    wide: bool,
+    /// Entries in the table (a power of two).
+    entries: usize,
     suits: usize,
     ranked: usize,
+    /// The rank and suit of each card with both (at most 64).
+    rank_of: [u8; 64],
+    suit_of: [u8; 64],
 }
 
 /// A deal relabelled by suit symmetry: its key, its cards sorted, and the
@@ -449,34 +544,41 @@ pub struct Canonical {
 }
 
 impl ClassMemo {
-    /// A memo for hands of `hand` cards when a class fits a 64-bit key and
-    /// the optimal set fits 64 bits.
+    /// A memo for hands of `hand` cards when every card number fits 6 bits
+    /// and the optimal set fits 64 bits.
     pub fn new(deck: &Deck, hand: usize) -> Option<ClassMemo> {
         let (ranks, suits) = (deck.ranks.len(), deck.suits.len());
         // About hands / suits! classes; twice as many slots.
         let orders: u128 = (1..=suits.min(hand) as u128).product();
         let classes = (binom(deck.size() as u64, hand as u64) / orders).min(1 << 20) as usize;
-        let size = (2 * classes).next_power_of_two().clamp(1 << 10, 1 << 21);
-        (hand <= 6 && suits * ranks + 4 <= 64 && deck.jokers.len() < 16).then(|| ClassMemo {
-            slots: (0..size).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(),
-            ranks,
+        let entries = (2 * classes).next_power_of_two().clamp(1 << 10, 1 << 21);
+        let wide = hand > 5;
+        let mut rank_of = [0u8; 64];
+        let mut suit_of = [0u8; 64];
+        for c in 0..(ranks * suits).min(64) {
+            rank_of[c] = (c / suits) as u8;
+            suit_of[c] = (c % suits) as u8;
+        }
+        (hand <= 6 && deck.size() <= 64 && suits * ranks + 4 <= 64 && deck.jokers.len() < 16).then(|| ClassMemo {
+            slots: (0..entries * (1 + wide as usize)).map(|_| AtomicU64::new(0)).collect(),
+            wide,
+            entries,
             suits,
             ranked: ranks * suits,
+            rank_of,
+            suit_of,
         })
     }
 
     /// The canonical form of a deal.
     #[inline]
     pub fn canonical(&self, cards: &[u16]) -> Canonical {
-        let (nr, ns) = (self.ranks, self.suits);
+        let ns = self.suits;
         let mut masks = [0u64; 64];
-        let mut jokers = 0u64;
         for &c in cards {
             let c = c as usize;
             if c < self.ranked {
-                masks[c % ns] |= 1 << (c / ns);
-            } else {
-                jokers += 1;
+                masks[self.suit_of[c & 63] as usize] |= 1 << self.rank_of[c & 63];
             }
         }
         // Suits by decreasing mask (insertion sort of suit indices).
@@ -490,17 +592,15 @@ impl ClassMemo {
             order[j] = s as u8;
         }
         let mut relabel = [0u8; 64];
-        let mut key = jokers << (ns * nr);
         for (i, &s) in order[..ns].iter().enumerate() {
             relabel[s as usize] = i as u8;
-            key |= masks[s as usize] << (i * nr);
         }
-        let mut out = Canonical { key, sorted: [0; super::MAX_HAND], pos: [0; super::MAX_HAND] };
+        let mut out = Canonical { key: 0, sorted: [0; super::MAX_HAND], pos: [0; super::MAX_HAND] };
         let mut next_joker = self.ranked as u16;
         for (i, &c) in cards.iter().enumerate() {
             let cu = c as usize;
             let canon = if cu < self.ranked {
-                ((cu / ns) * ns + relabel[cu % ns] as usize) as u16
+                (cu - self.suit_of[cu & 63] as usize + relabel[self.suit_of[cu & 63] as usize] as usize) as u16
             } else {
                 next_joker += 1;
                 next_joker - 1
@@ -514,28 +614,40 @@ impl ClassMemo {
             out.sorted[j] = canon;
             out.pos[j] = i as u8;
         }
+        // The sorted cards, 6 bits each, plus one (never 0).
+        out.key = out.sorted[..cards.len()].iter().rev().fold(0u64, |k, &c| k << 6 | c as u64) + 1;
         out
     }
 
     #[inline]
     fn slot(&self, key: u64) -> usize {
         let x = (key ^ (key >> 31)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (x ^ (x >> 29)) as usize & (self.slots.len() - 1)
+        (x ^ (x >> 29)) as usize & (self.entries - 1)
     }
 
     /// The optimal set remembered for a key.
     #[inline]
     pub fn get(&self, key: u64) -> Option<u64> {
-        let mask = self.slots.len() - 1;
+        let mask = self.entries - 1;
         let mut i = self.slot(key);
         for _ in 0..16 {
-            let k = self.slots[i][0].load(AtomicOrdering::Acquire);
-            if k == key {
-                let v = self.slots[i][1].load(AtomicOrdering::Acquire);
-                return (v != 0).then_some(v);
-            }
-            if k == 0 {
-                return None;
+            if self.wide {
+                let k = self.slots[2 * i].load(AtomicOrdering::Acquire);
+                if k == key {
+                    let v = self.slots[2 * i + 1].load(AtomicOrdering::Acquire);
+                    return (v != 0).then_some(v);
+                }
+                if k == 0 {
+                    return None;
+                }
+            } else {
+                let w = self.slots[i].load(AtomicOrdering::Relaxed);
+                if w >> 32 == key {
+                    return Some(w & 0xffff_ffff);
+                }
+                if w == 0 {
+                    return None;
+                }
             }
             i = (i + 1) & mask;
         }
@@ -544,18 +656,28 @@ impl ClassMemo {
 
     /// Remembers the optimal set of a key (never 0).
     pub fn put(&self, key: u64, optimal: u64) {
-        let mask = self.slots.len() - 1;
+        let mask = self.entries - 1;
         let mut i = self.slot(key);
         for _ in 0..16 {
-            let slot = &self.slots[i];
-            match slot[0].compare_exchange(0, key, AtomicOrdering::AcqRel, AtomicOrdering::Acquire) {
-                Ok(_) => {
-                    slot[1].store(optimal, AtomicOrdering::Release);
-                    return;
+            if self.wide {
+                let (k, v) = (&self.slots[2 * i], &self.slots[2 * i + 1]);
+                match k.compare_exchange(0, key, AtomicOrdering::AcqRel, AtomicOrdering::Acquire) {
+                    Ok(_) => {
+                        v.store(optimal, AtomicOrdering::Release);
+                        return;
+                    }
+                    Err(k) if k == key => return,
+                    Err(_) => {}
                 }
-                Err(k) if k == key => return,
-                Err(_) => i = (i + 1) & mask,
+            } else {
+                let w = key << 32 | optimal;
+                match self.slots[i].compare_exchange(0, w, AtomicOrdering::Relaxed, AtomicOrdering::Relaxed) {
+                    Ok(_) => return,
+                    Err(old) if old >> 32 == key => return,
+                    Err(_) => {}
+                }
             }
+            i = (i + 1) & mask;
         }
     }
 }

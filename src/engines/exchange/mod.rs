@@ -83,6 +83,62 @@ pub struct Lines {
     /// whether it names the kept cards.
     literal: [bool; 3],
     kept: [bool; 3],
+    /// Each line as pieces written straight from the deal's text, when no
+    /// field has a width (see [`Piece`]).
+    pieces: [Option<Vec<Piece>>; 3],
+}
+
+/// A piece of an output line without widths: text, the exchanged or kept
+/// cards as written (joined by a separator), or their number.
+#[derive(Debug, Clone)]
+enum Piece {
+    Text(Chunk),
+    Cards(Chunk),
+    Kept(Chunk),
+    Count,
+}
+
+/// Up to 16 bytes of text, stored whole so that writing it is one fixed
+/// copy (cut to length), not a call.
+#[derive(Debug, Clone)]
+struct Chunk([u8; 16], usize);
+
+impl Chunk {
+    fn of(text: &[u8]) -> Option<Chunk> {
+        let mut bytes = [0u8; 16];
+        bytes.get_mut(..text.len())?.copy_from_slice(text);
+        Some(Chunk(bytes, text.len()))
+    }
+
+    #[inline]
+    fn put(&self, buf: &mut Vec<u8>) {
+        let at = buf.len();
+        buf.extend_from_slice(&self.0);
+        buf.truncate(at + self.1);
+    }
+}
+
+/// The pieces of a line, or `None` when a field has a width or fill.
+fn pieces(l: &OutputLine<HoldFields<'static>>) -> Option<Vec<Piece>> {
+    let name = |i: usize| HoldFields::NAMES.get(i).copied();
+    let mut out = Vec::new();
+    for part in &l.template.parts {
+        match part {
+            crate::template::Part::Lit(s) => {
+                for c in s.as_bytes().chunks(16) {
+                    out.push(Piece::Text(Chunk::of(c)?));
+                }
+            }
+            crate::template::Part::Field { index, width: 0, sep, .. } => out.push(match name(*index)? {
+                "cards" => Piece::Cards(Chunk::of(sep.as_bytes())?),
+                "kept" => Piece::Kept(Chunk::of(sep.as_bytes())?),
+                "count" => Piece::Count,
+                _ => return None,
+            }),
+            crate::template::Part::Field { .. } => return None,
+        }
+    }
+    Some(out)
 }
 
 impl Lines {
@@ -103,7 +159,8 @@ impl Lines {
                 .any(|p| matches!(p, crate::template::Part::Field { index, .. } if Some(*index) == kept_at))
         };
         let kept = [uses(&stay), uses(&exchange), all.as_ref().map_or(uses(&exchange), uses)];
-        Lines { stay, exchange, all, literal, kept }
+        let pieces = [pieces(&stay), pieces(&exchange), pieces(all.as_ref().unwrap_or(&exchange))];
+        Lines { stay, exchange, all, literal, kept, pieces }
     }
 }
 
@@ -114,6 +171,10 @@ pub struct Deal {
     pub cards: Vec<Card>,
     line: String,
     tokens: Vec<(u32, u32)>,
+    /// The line was read as two-byte card names (see
+    /// [`Dealt::quick_line`]): each card is written as its name, and
+    /// `line` and `tokens` are not kept.
+    quick: bool,
 }
 
 impl Deal {
@@ -122,6 +183,7 @@ impl Deal {
         self.tokens.clear();
         self.line.clear();
         self.line.push_str(line);
+        self.quick = false;
     }
 
     fn push(&mut self, card: Card, at: usize, len: usize) {
@@ -130,7 +192,8 @@ impl Deal {
     }
 
     /// Card `i` as written in the input.
-    pub fn token(&self, i: usize) -> &str {
+    /// (Not for a quick deal: see [`Exchange::token`].)
+    fn token(&self, i: usize) -> &str {
         let (a, b) = self.tokens[i];
         &self.line[a as usize..b as usize]
     }
@@ -205,10 +268,15 @@ pub enum Prefer {
     Rightmost,
 }
 
-/// How often each row is the paying one over all possible hands.
+/// How often each row is the paying one over the possible hands, for
+/// `check`. The hands are scanned until every row has been the paying one
+/// of some hand (then no row can be reported); the counts are of the hands
+/// scanned (1 for every row when a sample of the deals settled it: see
+/// `card_stats`).
 #[derive(Debug, Clone)]
 pub struct RowStats {
-    /// Hands for which the row is the first that matches.
+    /// Hands for which the row is the first that matches (not 0: the row
+    /// can pay).
     pub best: Vec<u128>,
     /// Not 0 when some hand matches the row (a count of the hands up to
     /// the first one that does).
@@ -216,6 +284,8 @@ pub struct RowStats {
     /// For a row that is never best but formable: the row above that takes
     /// its hands most often.
     pub shadowed_by: Vec<Option<usize>>,
+    /// Rows that have not been the paying one yet.
+    unseen: usize,
 }
 
 /// Where each deciding rule is written in the rule file.
@@ -249,7 +319,7 @@ enum Path {
     Ranks(RankPath),
     /// Built on first use (`check` does not need it), with the optimal
     /// choices of the classes of deals seen.
-    Cards(OnceLock<CardPath>, Option<hands::ClassMemo>),
+    Cards(OnceLock<CardPath>, Option<Box<hands::ClassMemo>>),
 }
 
 #[derive(Debug)]
@@ -281,6 +351,9 @@ pub struct Exchange {
     /// Values on a common denominator, when it is small enough: choices
     /// then compare as plain integers.
     scores: Option<Scores>,
+    /// The name of each card whose name is two bytes (how the cards of a
+    /// quick deal are written).
+    names2: Vec<[u8; 2]>,
 }
 
 /// `sum / ways_k - cost_k` times the common denominator L of the ways:
@@ -421,7 +494,7 @@ impl Exchange {
             rank_stats(&eval, &spec.deck, h, spec.rows.len())
         };
         let path = if cards {
-            Path::Cards(OnceLock::new(), hands::ClassMemo::new(&spec.deck, h))
+            Path::Cards(OnceLock::new(), hands::ClassMemo::new(&spec.deck, h).map(Box::new))
         } else {
             Path::Ranks(RankPath::new(&eval, spec.deck.suits.len(), h, min_kept, &pays))
         };
@@ -444,10 +517,14 @@ impl Exchange {
             spans: spec.spans,
             row_tables: OnceLock::new(),
             scores: None,
+            names2: Vec::new(),
         };
         let max_pay = ex.rows.iter().map(|r| r.pays).max().unwrap_or(0);
         let mut ex = ex;
         ex.scores = Scores::new(&ex.ways, ex.allowed, ex.entry, ex.cost, max_pay);
+        ex.names2 = (0..ex.deck.size() as Card)
+            .map(|c| ex.deck.card_name(c).as_bytes().try_into().unwrap_or([b'?'; 2]))
+            .collect();
         (ex, stats)
     }
 
@@ -552,45 +629,15 @@ impl Exchange {
                 for (r, &c) in ranks.iter_mut().zip(cards) {
                     *r = self.deck.rank(c) as u8;
                 }
-                let mut b = RankBox::sorted(&self.eval, &ranks[..h]);
-                if let Some(optimal) = path.remembered(b.key) {
-                    return self.pick(optimal, |m| b.input_mask(m as u32));
+                let order = path.order_of(&ranks[..h]);
+                if let Some(mask) = order.and_then(|o| path.chosen(o)) {
+                    return mask;
                 }
-                b.blocks();
-                let leftmost = self.preference.leftmost();
-                if self.min_kept + 1 >= h {
-                    return self.one_card_best(path, &b, leftmost);
+                let mask = self.best_of_ranks(path, &ranks[..h], scratch);
+                if let Some(o) = order {
+                    path.choose(o, mask);
                 }
-                path.sums(&self.eval, &b, h, self.min_kept, &self.pays, &mut scratch.sums);
-                // The optimal points (digits counted like an odometer).
-                let mut digits = [0u8; MAX_HAND];
-                let mut kept = 0usize;
-                let mut best: Option<Value> = None;
-                let mut optimal: Vec<usize> = Vec::new();
-                for x in 0..b.size {
-                    if x > 0 {
-                        b.next_point(&mut digits, &mut kept);
-                    }
-                    let k = h - kept;
-                    if self.allowed >> k & 1 == 0 {
-                        continue;
-                    }
-                    let v = self.value(scratch.sums[x], k);
-                    match best.map_or(Ordering::Greater, |b| v.cmp(&b)) {
-                        Ordering::Greater => {
-                            best = Some(v);
-                            optimal.clear();
-                            optimal.push(x);
-                        }
-                        Ordering::Equal => optimal.push(x),
-                        Ordering::Less => {}
-                    }
-                }
-                let sorted: Vec<u32> = optimal.iter().map(|&x| b.sorted_discard(x, leftmost)).collect();
-                if path.memo_enabled() {
-                    path.remember(b.key, sorted.iter().fold(0u64, |m, &d| m | 1 << d));
-                }
-                self.pick_among(sorted.iter().map(|&d| b.input_mask(d)))
+                mask
             }
             Path::Cards(_, Some(memo)) => {
                 let path = self.card_path().expect("card path");
@@ -668,6 +715,51 @@ impl Exchange {
         }
     }
 
+    /// The choice of a deal on the rank path, from its ranks in input
+    /// order (through the memo per rank multiset).
+    fn best_of_ranks(&self, path: &RankPath, ranks: &[u8], scratch: &mut Scratch) -> u32 {
+        let h = ranks.len();
+        let mut b = RankBox::sorted(&self.eval, ranks);
+        if let Some(optimal) = path.remembered(b.key) {
+            return self.pick(optimal, |m| b.input_mask(m as u32));
+        }
+        b.blocks();
+        let leftmost = self.preference.leftmost();
+        if self.min_kept + 1 >= h {
+            return self.one_card_best(path, &b, leftmost);
+        }
+        path.sums(&self.eval, &b, h, self.min_kept, &self.pays, &mut scratch.sums);
+        // The optimal points (digits counted like an odometer).
+        let mut digits = [0u8; MAX_HAND];
+        let mut kept = 0usize;
+        let mut best: Option<Value> = None;
+        let mut optimal: Vec<usize> = Vec::new();
+        for x in 0..b.size {
+            if x > 0 {
+                b.next_point(&mut digits, &mut kept);
+            }
+            let k = h - kept;
+            if self.allowed >> k & 1 == 0 {
+                continue;
+            }
+            let v = self.value(scratch.sums[x], k);
+            match best.map_or(Ordering::Greater, |b| v.cmp(&b)) {
+                Ordering::Greater => {
+                    best = Some(v);
+                    optimal.clear();
+                    optimal.push(x);
+                }
+                Ordering::Equal => optimal.push(x),
+                Ordering::Less => {}
+            }
+        }
+        let sorted: Vec<u32> = optimal.iter().map(|&x| b.sorted_discard(x, leftmost)).collect();
+        if path.memo_enabled() {
+            path.remember(b.key, sorted.iter().fold(0u64, |m, &d| m | 1 << d));
+        }
+        self.pick_among(sorted.iter().map(|&d| b.input_mask(d)))
+    }
+
     /// The rank path when at most one card is exchanged: staying, or one
     /// card of each distinct rank, valued directly (the sum over draws of
     /// exchanging a card of rank r is the total of the other cards minus
@@ -729,6 +821,25 @@ impl Exchange {
         let h = sorted.len();
         path.sums(sorted, self.min_kept, &self.pays, &mut scratch.sums, &mut scratch.idx);
         let full = (1usize << h) - 1;
+        if let Some(score) = &self.scores {
+            // Values on the common denominator: plain integers.
+            let mut best = i64::MIN;
+            let mut optimal = 0u64;
+            for kept in 0..=full {
+                let k = h - kept.count_ones() as usize;
+                if self.allowed >> k & 1 == 0 {
+                    continue;
+                }
+                let v = scratch.sums[kept] * score.scale[k] - score.offset[k];
+                if v > best {
+                    best = v;
+                    optimal = 1 << kept;
+                } else if v == best {
+                    optimal |= 1 << kept;
+                }
+            }
+            return optimal;
+        }
         let mut best: Option<Value> = None;
         let mut optimal = 0u64;
         for kept in 0..=full {
@@ -818,8 +929,13 @@ impl Exchange {
         let Some(line) = records::until_terminator(input, &self.terminator, what)? else {
             return Ok(false);
         };
-        deal.start(line.text);
+        deal.cards.clear();
         dealt.start(self.deck.size());
+        if dealt.quick_line(&self.deck, &line, self.hand, &mut deal.cards) {
+            deal.quick = true;
+            return Ok(true);
+        }
+        deal.start(line.text);
         for (i, tok) in line.tokens().enumerate() {
             if i == self.hand {
                 return Err(tok
@@ -840,6 +956,16 @@ impl Exchange {
         Ok(true)
     }
 
+    /// Card `i` of a deal as written in the input.
+    #[inline]
+    pub fn token<'a>(&'a self, deal: &'a Deal, i: usize) -> &'a str {
+        if deal.quick {
+            std::str::from_utf8(&self.names2[deal.cards[i] as usize]).unwrap_or("?")
+        } else {
+            deal.token(i)
+        }
+    }
+
     /// Renders the output line of a choice (with its newline).
     pub fn render(&self, buf: &mut Vec<u8>, mask: u32, deal: &Deal) {
         let h = deal.cards.len();
@@ -851,6 +977,37 @@ impl Exchange {
         } else {
             (&self.lines.exchange, 1)
         };
+        if let Some(pieces) = &self.lines.pieces[which] {
+            // The cards straight from the deal's text.
+            let list = |buf: &mut Vec<u8>, sep: &Chunk, want: u32| {
+                let mut first = true;
+                for i in 0..h {
+                    if mask >> i & 1 == want {
+                        if !first {
+                            sep.put(buf);
+                        }
+                        first = false;
+                        if deal.quick {
+                            buf.extend_from_slice(&self.names2[deal.cards[i] as usize]);
+                        } else {
+                            buf.extend_from_slice(deal.token(i).as_bytes());
+                        }
+                    }
+                }
+            };
+            for piece in pieces {
+                match piece {
+                    Piece::Text(t) => t.put(buf),
+                    Piece::Cards(sep) => list(buf, sep, 1),
+                    Piece::Kept(sep) => list(buf, sep, 0),
+                    Piece::Count => {
+                        let _ = std::io::Write::write_fmt(buf, format_args!("{n}"));
+                    }
+                }
+            }
+            buf.push(b'\n');
+            return;
+        }
         if self.lines.literal[which] {
             line.line(buf, &HoldFields { cards: &[], count: 0, kept: &[] });
             return;
@@ -861,10 +1018,10 @@ impl Exchange {
         let kept = self.lines.kept[which];
         for i in 0..h {
             if mask >> i & 1 == 1 {
-                cards[a] = deal.token(i);
+                cards[a] = self.token(deal, i);
                 a += 1;
             } else if kept {
-                cards[b] = deal.token(i);
+                cards[b] = self.token(deal, i);
                 b += 1;
             }
         }
@@ -902,13 +1059,35 @@ fn rank_stats(eval: &Eval, deck: &Deck, hand: usize, n_rows: usize) -> RowStats 
     stats.finish()
 }
 
-/// Row statistics on the card path: one deal of every class.
+/// Classes of each group of deals (see [`hands::for_each_class_sample`])
+/// tried first by `card_stats`.
+const SAMPLE_PER_GROUP: usize = 2048;
+
+/// Row statistics on the card path: one deal of every class. A sample of
+/// the classes of every shape goes first: when every row pays on some deal
+/// of it, `check` has nothing to report and the full scan is skipped.
 fn card_stats(eval: &Eval, deck: &Deck, hand: usize, n_rows: usize) -> RowStats {
+    let mut seen = vec![false; n_rows];
+    let mut unseen = n_rows;
+    let complete = !hands::for_each_class_sample(deck, hand, SAMPLE_PER_GROUP, &mut |cards, _| {
+        let best = eval.row_of_cards(cards);
+        if best != NONE && !std::mem::replace(&mut seen[best as usize], true) {
+            unseen -= 1;
+        }
+        unseen > 0
+    });
+    if complete || n_rows == 0 {
+        let mut stats = RowStats::new(n_rows);
+        stats.best.fill(1);
+        stats.formable.fill(1);
+        stats.unseen = 0;
+        return stats;
+    }
     let mut stats = RowStats::new(n_rows);
     let mut counts = vec![0u8; deck.ranks.len()];
     let mut masks = vec![0u64; deck.suits.len()];
     let mut plain_cache: std::collections::HashMap<Vec<u8>, Vec<bool>> = std::collections::HashMap::new();
-    hands::for_each_class(deck, hand, &mut |cards, weight| {
+    hands::for_each_class_while(deck, hand, &mut |cards, weight| {
         let best = eval.row_of_cards(cards);
         masks.fill(0);
         counts.fill(0);
@@ -934,20 +1113,25 @@ fn card_stats(eval: &Eval, deck: &Deck, hand: usize, n_rows: usize) -> RowStats 
             } else {
                 plain[row]
             }
-        });
+        })
     });
     stats.finish()
 }
 
 impl RowStats {
     fn new(n: usize) -> RowStats {
-        RowStats { best: vec![0; n], formable: vec![0; n], shadowed_by: vec![None; n] }
+        RowStats { best: vec![0; n], formable: vec![0; n], shadowed_by: vec![None; n], unseen: n }
     }
 
-    /// Counts a hand of `weight` deals whose paying row is `best`.
-    fn add(&mut self, weight: u128, best: u8, mut forms: impl FnMut(usize) -> bool) {
+    /// Counts a hand of `weight` deals whose paying row is `best`; false
+    /// once every row has been the paying one (nothing more can change
+    /// what `check` says: the scan may stop).
+    fn add(&mut self, weight: u128, best: u8, mut forms: impl FnMut(usize) -> bool) -> bool {
         let n = self.best.len();
         if best != NONE {
+            if self.best[best as usize] == 0 {
+                self.unseen -= 1;
+            }
             self.best[best as usize] += weight;
         }
         for row in 0..n {
@@ -965,6 +1149,7 @@ impl RowStats {
                 }
             }
         }
+        self.unseen > 0
     }
 
     fn finish(mut self) -> RowStats {

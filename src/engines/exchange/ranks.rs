@@ -23,7 +23,7 @@
 //! which factors rank by rank, so every K of a deal is valued by one pass
 //! per distinct rank over the box of sub-multisets.
 
-use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering as AtomicOrdering};
 
 use super::combi::for_each_multiset;
 use super::eval::{Eval, NONE};
@@ -57,7 +57,17 @@ pub struct RankPath {
     /// Per rank multiset: its optimal discards, as bits over masks of
     /// sorted positions (see [`RankBox::sorted_discard`]); 0 while unknown.
     memo: Vec<AtomicU64>,
+    /// Per sequence of ranks in input order (`sum ranks[i] * n^i`), when
+    /// there are at most [`MAX_ORDERS`] of them: the chosen discard mask
+    /// plus one (0 while unknown). A deal's choice depends on its ranks
+    /// in input order alone.
+    orders: Vec<AtomicU8>,
+    /// The number of ranks (the base of the sequence numbers).
+    n_ranks: usize,
 }
+
+/// Most sequences of ranks whose choices are remembered (one byte each).
+pub const MAX_ORDERS: usize = 1 << 20;
 
 /// A deal's ranks as a box of sub-multisets: the distinct ranks, how many
 /// cards of each, and where those cards are in input order.
@@ -225,7 +235,33 @@ impl RankPath {
         } else {
             Vec::new()
         };
-        RankPath { totals, memo }
+        let orders = (hand < 8)
+            .then(|| (nr as u128).checked_pow(hand as u32))
+            .flatten()
+            .filter(|&n| n <= MAX_ORDERS as u128)
+            .map_or_else(Vec::new, |n| (0..n).map(|_| AtomicU8::new(0)).collect());
+        RankPath { totals, memo, orders, n_ranks: nr }
+    }
+
+    /// The number of a sequence of ranks among those remembered, if they
+    /// are.
+    #[inline]
+    pub fn order_of(&self, ranks: &[u8]) -> Option<usize> {
+        if self.orders.is_empty() {
+            return None;
+        }
+        Some(ranks.iter().rev().fold(0usize, |x, &r| x * self.n_ranks + r as usize))
+    }
+
+    /// The discard mask chosen for the sequence numbered `order`, if known.
+    #[inline]
+    pub fn chosen(&self, order: usize) -> Option<u32> {
+        let v = self.orders[order].load(AtomicOrdering::Relaxed);
+        (v != 0).then(|| v as u32 - 1)
+    }
+
+    pub fn choose(&self, order: usize, mask: u32) {
+        self.orders[order].store(mask as u8 + 1, AtomicOrdering::Relaxed);
     }
 
     /// The payout sums of keeping each point of the box (points whose
