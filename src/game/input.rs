@@ -365,6 +365,18 @@ impl<'b> Scan<'b> {
         }
     }
 
+    /// The next `n` bytes of the line, when none of them is a line break
+    /// (the caller checks what they are).
+    #[inline(always)]
+    pub fn take(&mut self, n: usize) -> Option<&'b [u8]> {
+        let bytes = self.bytes.get(self.at..self.at + n)?;
+        if has_line_break(bytes) {
+            return None;
+        }
+        self.at += n;
+        Some(bytes)
+    }
+
     /// A whole number written plainly: one to `max_digits` (at most 19)
     /// ASCII digits, without a leading zero unless it is `0` itself.
     #[inline(always)]
@@ -427,6 +439,23 @@ fn line_break(bytes: &[u8]) -> Option<usize> {
     }
     let skip = (bytes.len() / 8).min(2) * 8;
     memchr::memchr2(b'\n', b'\r', &bytes[skip..]).map(|i| skip + i)
+}
+
+/// True when `bytes` holds a `\n` or a `\r`: from 8 to 16 bytes (a line
+/// of a few tokens) in two overlapping words, without a call.
+#[inline(always)]
+fn has_line_break(bytes: &[u8]) -> bool {
+    let flags = |w: u64| {
+        let (n, r) = (w ^ (0x0A * ONES), w ^ (0x0D * ONES));
+        (n.wrapping_sub(ONES) & !n | r.wrapping_sub(ONES) & !r) & (0x80 * ONES)
+    };
+    match bytes.len() {
+        8..=16 => {
+            let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
+            flags(word(0)) | flags(word(bytes.len() - 8)) != 0
+        }
+        _ => memchr::memchr2(b'\n', b'\r', bytes).is_some(),
+    }
 }
 
 /// The number of ASCII digits at the start of the eight bytes of `w`
@@ -795,6 +824,23 @@ impl From<InputError> for io::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_breaks_are_found_in_any_short_run_of_bytes() {
+        for len in 0..40 {
+            for at in 0..=len {
+                for brk in [b'\n', b'\r', b'x'] {
+                    // Bytes just above and below the line breaks' values.
+                    let mut bytes: Vec<u8> = (0..len).map(|i| [b'A', 0x0B, 0x0E, 0x8A, b' '][i % 5]).collect();
+                    if at < len {
+                        bytes[at] = brk;
+                    }
+                    let want = bytes.iter().any(|&b| b == b'\n' || b == b'\r');
+                    assert_eq!(has_line_break(&bytes), want, "{bytes:?}");
+                }
+            }
+        }
+    }
 
     /// A reader that hands out one byte per call, to cross every block
     /// boundary.

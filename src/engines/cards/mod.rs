@@ -246,7 +246,13 @@ impl Dealt {
     /// goes through `quick_line` first.
     #[inline]
     pub fn quick_line(&mut self, deck: &Deck, line: &Line, n: usize, out: &mut Vec<Card>) -> bool {
-        let b = line.text.as_bytes();
+        self.quick_bytes(deck, line.text.as_bytes(), line.number, n, out)
+    }
+
+    /// [`Dealt::quick_line`] on the bytes of line `number` (taken straight
+    /// from the input by [`crate::game::Scan`]).
+    #[inline]
+    pub fn quick_bytes(&mut self, deck: &Deck, b: &[u8], number: usize, n: usize, out: &mut Vec<Card>) -> bool {
         if n == 0 || n > 64 || b.len() != 3 * n - 1 || self.seen.len() > 64 {
             self.settle(out);
             return false;
@@ -277,7 +283,7 @@ impl Dealt {
             return false;
         }
         self.bits = bits as u128;
-        self.quick.push((line.number as u32, out.len() as u32));
+        self.quick.push((number as u32, out.len() as u32));
         out.extend_from_slice(&cards[..n]);
         true
     }

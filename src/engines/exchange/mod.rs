@@ -925,6 +925,23 @@ impl Exchange {
 
     /// Reads one deal into `deal`; false at the terminator line.
     fn read_deal(&self, input: &mut Input, dealt: &mut Dealt, deal: &mut Deal) -> Result<bool, InputError> {
+        // The usual line (two-byte card names, one space apart, `\n`)
+        // straight from the input buffer; anything else (a blank line,
+        // the terminator, a line to report) is read line by line below.
+        let width = (3 * self.hand).saturating_sub(1);
+        let quick = input.scan(|s| {
+            let number = s.line_number();
+            s.line(|s| {
+                let bytes = s.take(width)?;
+                deal.cards.clear();
+                dealt.start(self.deck.size());
+                dealt.quick_bytes(&self.deck, bytes, number, self.hand, &mut deal.cards).then_some(())
+            })
+        });
+        if quick.is_some() {
+            deal.quick = true;
+            return Ok(true);
+        }
         let what = || format!("a deal of {} cards", self.hand);
         let Some(line) = records::until_terminator(input, &self.terminator, what)? else {
             return Ok(false);
