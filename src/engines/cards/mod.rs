@@ -207,6 +207,10 @@ impl Deck {
     }
 }
 
+/// Most cards on a line read by [`Dealt::quick_line`] (longer lines are
+/// read token by token).
+const QUICK: usize = 16;
+
 /// The cards of one case seen so far, so that a card dealt twice is an
 /// input error (one check and one message for every engine that deals).
 #[derive(Debug, Clone, Default)]
@@ -253,12 +257,12 @@ impl Dealt {
     /// from the input by [`crate::game::Scan`]).
     #[inline]
     pub fn quick_bytes(&mut self, deck: &Deck, b: &[u8], number: usize, n: usize, out: &mut Vec<Card>) -> bool {
-        if n == 0 || n > 64 || b.len() != 3 * n - 1 || self.seen.len() > 64 {
+        if n == 0 || n > QUICK || b.len() != 3 * n - 1 || self.seen.len() > 64 {
             self.settle(out);
             return false;
         }
         let short = &deck.short;
-        let mut cards = [0 as Card; 64];
+        let mut cards = [0 as Card; QUICK];
         let mut bits = self.bits as u64;
         // Any card above 63 (u16::MAX: no card), a card twice, a
         // separator that is not one space.
@@ -267,7 +271,7 @@ impl Dealt {
             let bit = 1u64 << (c & 63);
             let dup = c > 63 || *bits & bit != 0;
             *bits |= bit;
-            cards[i & 63] = c;
+            cards[i % QUICK] = c;
             dup
         };
         let mut chunks = b.chunks_exact(3);
@@ -283,8 +287,11 @@ impl Dealt {
             return false;
         }
         self.bits = bits as u128;
-        self.quick.push((number as u32, out.len() as u32));
-        out.extend_from_slice(&cards[..n]);
+        let at = out.len();
+        self.quick.push((number as u32, at as u32));
+        // The whole array in one fixed-size copy (no call), cut to length.
+        out.extend_from_slice(&cards);
+        out.truncate(at + n);
         true
     }
 
