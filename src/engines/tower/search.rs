@@ -147,9 +147,11 @@ const NONE: u8 = 63;
 /// peak stands on it (the second is then [`BUILT`]).
 const FLOORED: u8 = 62;
 const BUILT: u8 = 61;
+/// No floor slot (see [`Layout`]).
+const NO_SLOT: u8 = u8::MAX;
 /// The most moves of one turn: hold, two floors per slot (a peak's two
 /// orders take the place of the two floors).
-const MOVES: usize = 1 + 2 * FLOOR_SLOTS;
+const MOVES: usize = (1 + 2 * FLOOR_SLOTS).next_power_of_two();
 /// The largest score difference a game may reach: values are `i32`, and
 /// `-i32::MAX` is the search's "minus infinity". `check` refuses scoring
 /// rules that could go beyond it.
@@ -188,12 +190,10 @@ pub struct TowerRules {
 struct Layout {
     /// Each floor slot's level (0: between base peaks) and place on it.
     place: Vec<(usize, usize)>,
-    /// For the peak above each floor slot: the position bytes its right
-    /// card and its left card go to, as the left peak and as the right peak
-    /// of a floor slot on the level above (0 when it bounds none: byte 0 is
-    /// a hand, never a target).
-    put_right: [u8; FLOOR_SLOTS],
-    put_left: [u8; FLOOR_SLOTS],
+    /// For the peak above each floor slot: the floor slots on the level
+    /// above it bounds as their left peak (its right card goes there) and
+    /// as their right peak (its left card), [`NO_SLOT`] when none.
+    bounds: [(u8, u8); FLOOR_SLOTS],
 }
 
 impl Layout {
@@ -214,16 +214,12 @@ impl Layout {
                 place.push((level, i));
             }
         }
-        let (mut put_right, mut put_left) = ([0; FLOOR_SLOTS], [0; FLOOR_SLOTS]);
+        let mut bounds = [(NO_SLOT, NO_SLOT); FLOOR_SLOTS];
         for (f, &(_, _, up)) in floors.iter().enumerate() {
-            if let Some(g) = floors.iter().position(|g| g.0 == up) {
-                put_right[f] = (2 + 2 * g) as u8;
-            }
-            if let Some(g) = floors.iter().position(|g| g.1 == up) {
-                put_left[f] = (3 + 2 * g) as u8;
-            }
+            let slot = |g: Option<usize>| g.map_or(NO_SLOT, |g| g as u8);
+            bounds[f] = (slot(floors.iter().position(|g| g.0 == up)), slot(floors.iter().position(|g| g.1 == up)));
         }
-        Layout { place, put_right, put_left }
+        Layout { place, bounds }
     }
 }
 
@@ -244,6 +240,17 @@ fn pack(gain: i32, index: usize, code: Code) -> u64 {
 #[inline(always)]
 fn unpack(m: u64) -> (i32, Code) {
     (((m >> 16) as i64 + i32::MIN as i64) as i32, m as u8)
+}
+
+/// A position (see [`Search`]) with the floor slots open to a floor card
+/// (both boundary peaks built, no floor yet) and those ready for a peak
+/// (floor laid, no peak), as bit sets: they follow from the key, kept
+/// move by move.
+#[derive(Debug, Clone, Copy)]
+struct Pos<const B: usize> {
+    key: [u8; B],
+    open: u16,
+    peakable: u16,
 }
 
 /// One game: the rules with the row of cards to draw.
@@ -309,17 +316,18 @@ impl TowerRules {
         deck: &[u8],
         tt: &'t mut Table<B>,
         budget: u64,
-    ) -> (Search<'_, 't, B>, [u8; B], u8) {
+    ) -> (Search<'_, 't, B>, Pos<B>, u8) {
         tt.clear();
         let n = self.peaks;
         let floors = house_floors(n);
-        let mut s = [0u8; B];
-        s[..2 + 2 * floors].fill(NONE);
+        let mut s = Pos { key: [0u8; B], open: 0, peakable: 0 };
+        s.key[..2 + 2 * floors].fill(NONE);
         // The valleys between the base peaks are open: floor slots 0 to
         // n - 2 lie between base peaks f and f + 1.
         for f in 0..n.saturating_sub(1) {
-            s[2 + 2 * f] = deck[2 * f + 1];
-            s[3 + 2 * f] = deck[2 * f + 2];
+            s.key[2 + 2 * f] = deck[2 * f + 1];
+            s.key[3 + 2 * f] = deck[2 * f + 2];
+            s.open |= 1 << f;
         }
         let row = deck[2 * n..].to_vec();
         let first = self.first_by_card[deck[0] as usize];
@@ -360,13 +368,13 @@ impl TowerRules {
                 }
             }
             let Some((_, gain, m)) = best else { break };
-            let h = s[p];
+            let h = s.key[p];
             let (action, triangle) = match m {
                 0 => (Action::Hold, None),
                 m => {
                     let (f, kind) = ((m as usize - 1) / 4, (m - 1) % 4);
                     let (level, place) = g.layout.place[f];
-                    let (a, b) = (s[2 + 2 * f], s[3 + 2 * f]);
+                    let (a, b) = (s.key[2 + 2 * f], s.key[3 + 2 * f]);
                     if kind < 2 {
                         let card = if kind == 1 { h } else { c };
                         (Action::Floor { level, place, card }, Some([a, b, card]))
@@ -380,8 +388,20 @@ impl TowerRules {
             g.play(&mut s, m, p, c);
             mover = 1 - mover;
         }
-        let held = [s[0], s[1]].map(|h| (h != NONE).then_some(h));
+        let held = [s.key[0], s.key[1]].map(|h| (h != NONE).then_some(h));
         (line, held)
+    }
+}
+
+/// Points of a triangle for player `p` (0 or 1).
+#[inline(always)]
+fn tri(rules: &TowerRules, p: usize, a: u8, b: u8, c: u8) -> i32 {
+    let n = rules.cards;
+    let v = rules.triangle[(a as usize * n + b as usize) * n + c as usize];
+    if p == 0 {
+        v
+    } else {
+        -v
     }
 }
 
@@ -420,101 +440,102 @@ pub enum Action {
 }
 
 impl<const B: usize> Search<'_, '_, B> {
-    /// Points of a triangle for player `p` (0 or 1).
-    #[inline(always)]
-    fn tri(&self, p: usize, a: u8, b: u8, c: u8) -> i32 {
-        let n = self.rules.cards;
-        let v = self.rules.triangle[(a as usize * n + b as usize) * n + c as usize];
-        if p == 0 {
-            v
-        } else {
-            -v
-        }
-    }
-
     /// Writes the moves of player `p`, who drew `c`, at `self.moves[at..]`
     /// in generation order (hold, then slot by slot: floors of the drawn
     /// and the held card, or the peak in both orders), each packed with
     /// its gain; returns how many.
     #[inline(always)]
-    fn gen_moves(&mut self, s: &[u8; B], p: usize, c: u8, at: usize) -> usize {
-        let h = s[p];
+    fn gen_moves(&mut self, s: &Pos<B>, p: usize, c: u8, at: usize) -> usize {
+        let (rules, k) = (self.rules, &s.key);
+        let list: &mut [u64; MOVES] = (&mut self.moves[at..at + MOVES]).try_into().unwrap();
+        let h = k[p];
         let mut n = 0;
-        let mut list = [0u64; MOVES];
         if h == NONE {
             list[0] = pack(0, 0, 0);
             n = 1;
         }
-        for f in 0..self.floors {
-            let (a, b) = (s[2 + 2 * f], s[3 + 2 * f]);
-            if a < BUILT && b < BUILT {
-                let code = 1 + 4 * f as u8;
-                list[n] = pack(self.tri(p, a, b, c), n, code);
+        let mut slots = s.open | if h != NONE { s.peakable } else { 0 };
+        while slots != 0 {
+            let f = slots.trailing_zeros() as usize;
+            slots &= slots - 1;
+            // Within the key: `f` is below the slots' count.
+            let (a, b) = (k[(2 + 2 * f) & (B - 1)], k[(3 + 2 * f) & (B - 1)]);
+            let code = 1 + 4 * f as u8;
+            if s.open >> f & 1 == 1 {
+                list[n & (MOVES - 1)] = pack(tri(rules, p, a, b, c), n, code);
                 n += 1;
                 if h != NONE {
-                    list[n] = pack(self.tri(p, a, b, h), n, code + 1);
+                    list[n & (MOVES - 1)] = pack(tri(rules, p, a, b, h), n, code + 1);
                     n += 1;
                 }
-            } else if b == FLOORED && h != NONE {
+            } else {
                 // Both orders of a peak score the same triangle.
-                let code = 3 + 4 * f as u8;
-                let g = self.tri(p, a, h, c);
-                list[n] = pack(g, n, code);
-                list[n + 1] = pack(g, n + 1, code + 1);
+                let g = tri(rules, p, a, h, c);
+                list[n & (MOVES - 1)] = pack(g, n, code + 2);
+                list[(n + 1) & (MOVES - 1)] = pack(g, n + 1, code + 3);
                 n += 2;
             }
         }
-        self.moves[at..at + n].copy_from_slice(&list[..n]);
         n
     }
 
     /// The gain of move `m` of player `p`, who drew `c`.
     #[inline(always)]
-    fn gain(&self, s: &[u8; B], m: Code, p: usize, c: u8) -> i32 {
+    fn gain(&self, s: &Pos<B>, m: Code, p: usize, c: u8) -> i32 {
         if m == 0 {
             return 0;
         }
+        let k = &s.key;
         let (f, kind) = ((m as usize - 1) / 4, (m - 1) % 4);
-        let (a, b) = (s[2 + 2 * f], s[3 + 2 * f]);
+        let (a, b) = (k[(2 + 2 * f) & (B - 1)], k[(3 + 2 * f) & (B - 1)]);
         match kind {
-            0 => self.tri(p, a, b, c),
-            1 => self.tri(p, a, b, s[p]),
-            _ => self.tri(p, a, s[p], c),
+            0 => tri(self.rules, p, a, b, c),
+            1 => tri(self.rules, p, a, b, k[p]),
+            _ => tri(self.rules, p, a, k[p], c),
         }
     }
 
     /// Makes move `m` of player `p`, who drew card `c`.
     #[inline(always)]
-    fn play(&self, s: &mut [u8; B], m: Code, p: usize, c: u8) {
+    fn play(&self, s: &mut Pos<B>, m: Code, p: usize, c: u8) {
+        let k = &mut s.key;
         if m == 0 {
-            s[p] = c;
+            k[p] = c;
             return;
         }
         let (f, kind) = ((m as usize - 1) / 4, (m - 1) % 4);
-        match kind {
-            0 => {
-                s[2 + 2 * f] = c;
-                s[3 + 2 * f] = FLOORED;
+        let (ia, ib) = ((2 + 2 * f) & (B - 1), (3 + 2 * f) & (B - 1));
+        if kind < 2 {
+            k[ia] = if kind == 1 { k[p] } else { c };
+            k[ib] = FLOORED;
+            if kind == 1 {
+                k[p] = c;
             }
-            1 => {
-                s[2 + 2 * f] = s[p];
-                s[3 + 2 * f] = FLOORED;
-                s[p] = c;
+            s.open &= !(1 << f);
+            s.peakable |= 1 << f;
+            return;
+        }
+        let h = k[p];
+        let (l, r) = if kind == 3 { (c, h) } else { (h, c) };
+        k[ia] = FLOORED;
+        k[ib] = BUILT;
+        k[p] = NONE;
+        s.peakable &= !(1 << f);
+        // The new peak bounds the valleys beside it on its level: a valley
+        // opens once both its peaks stand.
+        let (as_left, as_right) = self.layout.bounds[f % FLOOR_SLOTS];
+        if as_left != NO_SLOT {
+            let g = as_left as usize;
+            k[(2 + 2 * g) & (B - 1)] = r;
+            if k[(3 + 2 * g) & (B - 1)] != NONE {
+                s.open |= 1 << g;
             }
-            _ => {
-                let h = s[p];
-                let (l, r) = if kind == 3 { (c, h) } else { (h, c) };
-                s[2 + 2 * f] = FLOORED;
-                s[3 + 2 * f] = BUILT;
-                s[p] = NONE;
-                // The new peak bounds the valleys beside it on its level.
-                let (pr, pl) = (self.layout.put_right[f], self.layout.put_left[f]);
-                if pr != 0 {
-                    s[pr as usize] = r;
-                }
-                if pl != 0 {
-                    s[pl as usize] = l;
-                }
+        }
+        if as_right != NO_SLOT {
+            let g = as_right as usize;
+            k[(3 + 2 * g) & (B - 1)] = l;
+            if k[(2 + 2 * g) & (B - 1)] != NONE {
+                s.open |= 1 << g;
             }
         }
     }
@@ -522,7 +543,7 @@ impl<const B: usize> Search<'_, '_, B> {
     /// Negamax with alpha-beta: the best (mover's gain − opponent's gain)
     /// from here. The transposition table's best move is tried before the
     /// others are even generated: when it cuts off, they never are.
-    fn search(&mut self, s: &mut [u8; B], t: usize, mover: u8, mut alpha: i32, beta: i32) -> i32 {
+    fn search(&mut self, s: &mut Pos<B>, t: usize, mover: u8, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes > self.budget {
             // Out of budget: unwind at once; the caller reports the limit.
@@ -530,13 +551,13 @@ impl<const B: usize> Search<'_, '_, B> {
         }
         let p = mover as usize;
         if t == self.row.len() {
-            let held = &self.rules.held;
+            let (held, k) = (&self.rules.held, &s.key);
             let mut v = 0;
-            if s[p] != NONE {
-                v += held[p][s[p] as usize];
+            if k[p] != NONE {
+                v += held[p][k[p] as usize];
             }
-            if s[1 - p] != NONE {
-                v -= held[1 - p][s[1 - p] as usize];
+            if k[1 - p] != NONE {
+                v -= held[1 - p][k[1 - p] as usize];
             }
             return v;
         }
@@ -562,7 +583,7 @@ impl<const B: usize> Search<'_, '_, B> {
             }};
         }
         let mut hint = None;
-        if let Some(e) = self.tt.get(s) {
+        if let Some(e) = self.tt.get(&s.key) {
             let v = e.value;
             match e.flag {
                 0 => return v,
@@ -606,7 +627,7 @@ impl<const B: usize> Search<'_, '_, B> {
         } else {
             0
         };
-        self.tt.insert(*s, best, flag, best_move);
+        self.tt.insert(s.key, best, flag, best_move);
         best
     }
 }
