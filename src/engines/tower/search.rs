@@ -55,6 +55,9 @@ struct Table<const B: usize> {
     generation: u16,
     len: usize,
     shift: u32,
+    /// Bumped whenever entries may move (clear, growth): a slot index found
+    /// by [`Table::probe`] still holds while the epoch is the same.
+    epoch: u32,
 }
 
 impl<const B: usize> Default for Table<B> {
@@ -66,12 +69,13 @@ impl<const B: usize> Default for Table<B> {
 impl<const B: usize> Table<B> {
     fn with_slots_log(log: u32) -> Self {
         let empty = Slot { key: [0; B], value: 0, generation: 0, flag: 0, best: 0 };
-        Table { slots: vec![empty; 1 << log], generation: 1, len: 0, shift: 64 - log }
+        Table { slots: vec![empty; 1 << log], generation: 1, len: 0, shift: 64 - log, epoch: 0 }
     }
 
     /// Forgets every entry (keeps the memory).
     fn clear(&mut self) {
         self.len = 0;
+        self.epoch = self.epoch.wrapping_add(1);
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.slots.iter_mut().for_each(|s| s.generation = 0);
@@ -89,20 +93,46 @@ impl<const B: usize> Table<B> {
         (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
     }
 
+    /// The slot of `key` (`Ok`), or the empty slot where its probe ends
+    /// (`Err`): either is where [`Table::insert_at`] may start.
     #[inline(always)]
-    fn get(&self, key: &[u8; B]) -> Option<&Slot<B>> {
+    fn probe(&self, key: &[u8; B]) -> Result<usize, usize> {
         let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
             let s = &self.slots[i];
             if s.generation != self.generation {
-                return None;
+                return Err(i);
             }
             if s.key == *key {
-                return Some(s);
+                return Ok(i);
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// [`Table::insert`] from slot `from` of [`Table::probe`] in `epoch`:
+    /// the slots before it on the key's probe were taken by other keys
+    /// then and still are, so the probe goes on from there.
+    #[inline(always)]
+    fn insert_at(&mut self, from: usize, epoch: u32, key: [u8; B], value: i32, flag: i8, best: u8) {
+        if epoch != self.epoch || (self.len + 1) * 2 > self.slots.len() {
+            return self.insert(key, value, flag, best);
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = from & mask;
+        loop {
+            let s = &mut self.slots[i];
+            if s.generation != self.generation {
+                self.len += 1;
+                break;
+            }
+            if s.key == key {
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = Slot { key, value, generation: self.generation, flag, best };
     }
 
     fn insert(&mut self, key: [u8; B], value: i32, flag: i8, best: u8) {
@@ -127,7 +157,9 @@ impl<const B: usize> Table<B> {
 
     fn grow(&mut self) {
         let log = 64 - self.shift + 1;
+        let epoch = self.epoch.wrapping_add(1);
         let old = std::mem::replace(self, Table::with_slots_log(log));
+        self.epoch = epoch;
         for s in old.slots.iter().filter(|s| s.generation == old.generation) {
             self.insert(s.key, s.value, s.flag, s.best);
         }
@@ -265,7 +297,6 @@ struct Pos<const B: usize> {
 pub struct Search<'r, 't, const B: usize> {
     rules: &'r TowerRules,
     layout: Layout,
-    floors: usize,
     row: Vec<u8>,
     tt: &'t mut Table<B>,
     /// Each ply's move list, `MOVES` places per ply, reused.
@@ -332,7 +363,7 @@ impl TowerRules {
         let row = deck[2 * n..].to_vec();
         let first = self.first_by_card[deck[0] as usize];
         let moves = vec![0; (row.len() + 1) * MOVES];
-        let g = Search { rules: self, layout: Layout::new(n), floors, row, tt, moves, nodes: 0, budget };
+        let g = Search { rules: self, layout: Layout::new(n), row, tt, moves, nodes: 0, budget };
         (g, s, first)
     }
 
@@ -543,7 +574,12 @@ impl<const B: usize> Search<'_, '_, B> {
     /// Negamax with alpha-beta: the best (mover's gain − opponent's gain)
     /// from here. The transposition table's best move is tried before the
     /// others are even generated: when it cuts off, they never are.
-    fn search(&mut self, s: &mut Pos<B>, t: usize, mover: u8, mut alpha: i32, beta: i32) -> i32 {
+    ///
+    /// A visit counts the node, scores the end of the game and answers from
+    /// the transposition table when it can (inlined into the parent: no
+    /// call for these); the rest is [`Search::expand`].
+    #[inline(always)]
+    fn search(&mut self, s: &mut Pos<B>, t: usize, mover: u8, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes > self.budget {
             // Out of budget: unwind at once; the caller reports the limit.
@@ -561,6 +597,40 @@ impl<const B: usize> Search<'_, '_, B> {
             }
             return v;
         }
+        let (hint, at) = match self.tt.probe(&s.key) {
+            Ok(i) => {
+                let e = &self.tt.slots[i];
+                let v = e.value;
+                match e.flag {
+                    0 => return v,
+                    1 if v >= beta => return v,
+                    -1 if v <= alpha => return v,
+                    _ => {}
+                }
+                // The same key allows the same moves: the hint is legal here.
+                (Some(e.best), i)
+            }
+            Err(i) => (None, i),
+        };
+        self.expand(s, t, mover, alpha, beta, hint, at)
+    }
+
+    /// Searches the moves of a position the table could not answer: its
+    /// best move `hint` first, if any; `at` is where its probe stopped.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn expand(
+        &mut self,
+        s: &mut Pos<B>,
+        t: usize,
+        mover: u8,
+        mut alpha: i32,
+        beta: i32,
+        hint: Option<Code>,
+        at: usize,
+    ) -> i32 {
+        let p = mover as usize;
+        let epoch = self.tt.epoch;
         let alpha0 = alpha;
         let c = self.row[t];
         let other = 1 - mover;
@@ -582,30 +652,18 @@ impl<const B: usize> Search<'_, '_, B> {
                 best >= beta
             }};
         }
-        let mut hint = None;
-        if let Some(e) = self.tt.get(&s.key) {
-            let v = e.value;
-            match e.flag {
-                0 => return v,
-                1 if v >= beta => return v,
-                -1 if v <= alpha => return v,
-                _ => {}
-            }
-            // The same key allows the same moves: the hint is legal here.
-            hint = Some(e.best);
-        }
         let cut = match hint {
             Some(m) => try_move!(self.gain(s, m, p, c), m),
             None => false,
         };
         if !cut {
-            let at = t * MOVES;
-            let n = self.gen_moves(s, p, c, at);
-            for i in at..at + n {
+            let first = t * MOVES;
+            let n = self.gen_moves(s, p, c, first);
+            for i in first..first + n {
                 // The best of the rest to place i (the search usually
                 // stops after the first few: the list is never sorted whole).
                 let mut j = i;
-                for k in i + 1..at + n {
+                for k in i + 1..first + n {
                     if self.moves[k] > self.moves[j] {
                         j = k;
                     }
@@ -627,7 +685,7 @@ impl<const B: usize> Search<'_, '_, B> {
         } else {
             0
         };
-        self.tt.insert(s.key, best, flag, best_move);
+        self.tt.insert_at(at, epoch, s.key, best, flag, best_move);
         best
     }
 }
