@@ -15,15 +15,16 @@
 //! moves ordered by their immediate gain. It never sees a name.
 
 /// One transposition-table slot: the exact key (the position, see
-/// [`Search`]), the value, its bound flag (0 exact, 1 lower, -1 upper), the
+/// [`Search`]), bounds of its value, the
 /// best move (a move code, see [`Search::play`]), and the generation it was
 /// written in (other generations are empty slots).
 #[derive(Debug, Clone, Copy)]
 struct Slot<const B: usize> {
     key: [u8; B],
-    value: i32,
+    /// Bounds of the value: `low <= value <= high` (equal when exact).
+    low: i32,
+    high: i32,
     generation: u16,
-    flag: i8,
     best: u8,
 }
 
@@ -68,7 +69,7 @@ impl<const B: usize> Default for Table<B> {
 
 impl<const B: usize> Table<B> {
     fn with_slots_log(log: u32) -> Self {
-        let empty = Slot { key: [0; B], value: 0, generation: 0, flag: 0, best: 0 };
+        let empty = Slot { key: [0; B], low: 0, high: 0, generation: 0, best: 0 };
         Table { slots: vec![empty; 1 << log], generation: 1, len: 0, shift: 64 - log, epoch: 0 }
     }
 
@@ -115,9 +116,9 @@ impl<const B: usize> Table<B> {
     /// the slots before it on the key's probe were taken by other keys
     /// then and still are, so the probe goes on from there.
     #[inline(always)]
-    fn insert_at(&mut self, from: usize, epoch: u32, key: [u8; B], value: i32, flag: i8, best: u8) {
+    fn insert_at(&mut self, from: usize, epoch: u32, key: [u8; B], low: i32, high: i32, best: u8) {
         if epoch != self.epoch || (self.len + 1) * 2 > self.slots.len() {
-            return self.insert(key, value, flag, best);
+            return self.insert(key, low, high, best);
         }
         let mask = self.slots.len() - 1;
         let mut i = from & mask;
@@ -128,14 +129,19 @@ impl<const B: usize> Table<B> {
                 break;
             }
             if s.key == key {
-                break;
+                // Both bounds hold: keep the tighter of each.
+                let (low, high) = (low.max(s.low), high.min(s.high));
+                *s = Slot { key, low, high, generation: self.generation, best };
+                return;
             }
             i = (i + 1) & mask;
         }
-        self.slots[i] = Slot { key, value, generation: self.generation, flag, best };
+        self.slots[i] = Slot { key, low, high, generation: self.generation, best };
     }
 
-    fn insert(&mut self, key: [u8; B], value: i32, flag: i8, best: u8) {
+    /// Records bounds `low..=high` of the value of `key` and its best move
+    /// (merged with the bounds already known).
+    fn insert(&mut self, key: [u8; B], low: i32, high: i32, best: u8) {
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
@@ -148,11 +154,14 @@ impl<const B: usize> Table<B> {
                 break;
             }
             if s.key == key {
-                break;
+                // Both bounds hold: keep the tighter of each.
+                let (low, high) = (low.max(s.low), high.min(s.high));
+                *s = Slot { key, low, high, generation: self.generation, best };
+                return;
             }
             i = (i + 1) & mask;
         }
-        self.slots[i] = Slot { key, value, generation: self.generation, flag, best };
+        self.slots[i] = Slot { key, low, high, generation: self.generation, best };
     }
 
     fn grow(&mut self) {
@@ -161,7 +170,7 @@ impl<const B: usize> Table<B> {
         let old = std::mem::replace(self, Table::with_slots_log(log));
         self.epoch = epoch;
         for s in old.slots.iter().filter(|s| s.generation == old.generation) {
-            self.insert(s.key, s.value, s.flag, s.best);
+            self.insert(s.key, s.low, s.high, s.best);
         }
     }
 }
@@ -600,12 +609,11 @@ impl<const B: usize> Search<'_, '_, B> {
         let (hint, at) = match self.tt.probe(&s.key) {
             Ok(i) => {
                 let e = &self.tt.slots[i];
-                let v = e.value;
-                match e.flag {
-                    0 => return v,
-                    1 if v >= beta => return v,
-                    -1 if v <= alpha => return v,
-                    _ => {}
+                if e.low >= beta || e.low == e.high {
+                    return e.low;
+                }
+                if e.high <= alpha {
+                    return e.high;
                 }
                 // The same key allows the same moves: the hint is legal here.
                 (Some(e.best), i)
@@ -678,14 +686,16 @@ impl<const B: usize> Search<'_, '_, B> {
         if self.tt.len >= TT_LIMIT {
             self.tt.clear();
         }
-        let flag = if best <= alpha0 {
-            -1
+        // Fail-soft: a value at most alpha is an upper bound, one at least
+        // beta a lower bound, one between them exact.
+        let (low, high) = if best <= alpha0 {
+            (-i32::MAX, best)
         } else if best >= beta {
-            1
+            (best, i32::MAX)
         } else {
-            0
+            (best, best)
         };
-        self.tt.insert_at(at, epoch, s.key, best, flag, best_move);
+        self.tt.insert_at(at, epoch, s.key, low, high, best_move);
         best
     }
 }
