@@ -342,7 +342,16 @@ impl TowerRules {
     fn solve_in<const B: usize>(&self, deck: &[u8], tt: &mut Table<B>, budget: u64) -> Option<(i32, u64)> {
         let (mut g, mut s, first) = self.start(deck, tt, budget);
         // Negamax value for the player to move first; player 0's view.
-        let v = g.search(&mut s, 0, first, -i32::MAX, i32::MAX);
+        let (mut low, mut high, mut v) = (-i32::MAX, i32::MAX, 0);
+        while low < high && g.nodes <= g.budget {
+            let beta = if v == low { v + 1 } else { v };
+            v = g.search(&mut s, 0, first, beta - 1, beta);
+            if v < beta {
+                high = v;
+            } else {
+                low = v;
+            }
+        }
         if g.nodes > g.budget {
             return None;
         }
