@@ -342,16 +342,32 @@ impl TowerRules {
     fn solve_in<const B: usize>(&self, deck: &[u8], tt: &mut Table<B>, budget: u64) -> Option<(i32, u64)> {
         let (mut g, mut s, first) = self.start(deck, tt, budget);
         // Negamax value for the player to move first; player 0's view.
-        let (mut low, mut high, mut v) = (-i32::MAX, i32::MAX, 0);
+        // MTD(f)-like: null-window searches (is the value at least beta?)
+        // narrow the bounds of the value until they meet; the table keeps
+        // both bounds of every position between the passes. From 0, the
+        // test value moves by steps that double while only one bound is
+        // known, then halves the interval.
+        let inf = i32::MAX as i64;
+        let (mut low, mut high, mut step, mut beta) = (-inf, inf, 1i64, 0i64);
         while low < high && g.nodes <= g.budget {
-            let beta = if v == low { v + 1 } else { v };
-            v = g.search(&mut s, 0, first, beta - 1, beta);
+            let v = g.search(&mut s, 0, first, (beta - 1) as i32, beta as i32) as i64;
             if v < beta {
                 high = v;
             } else {
                 low = v;
             }
+            beta = if low == -inf {
+                high - step + 1
+            } else if high == inf {
+                low + step
+            } else {
+                low + (high - low + 1) / 2
+            };
+            step = (step * 2).min(1 << 32);
+            // Within (low, high]: every pass moves a bound.
+            beta = beta.clamp(low + 1, high.max(low + 1));
         }
+        let v = low as i32;
         if g.nodes > g.budget {
             return None;
         }
