@@ -724,3 +724,105 @@ impl<const B: usize> Search<'_, '_, B> {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The root's null-window passes and the table's merged bounds, checked
+    //! against a plain negamax over the same moves (no table, no window):
+    //! `tests/tower.rs` checks the moves themselves against the statement.
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Cards `2 * rank + colour` of ranks 0..m: a triangle is worth the sum
+    /// of its ranks (from 1) to the colour of two of its cards; a held card
+    /// is worth its rank to its holder, plus if of the holder's colour.
+    fn rules(peaks: usize, m: usize) -> TowerRules {
+        let n = 2 * m;
+        let rank = |c: usize| (c / 2 + 1) as i32;
+        let mut triangle = vec![0; n * n * n];
+        for a in 0..n {
+            for b in 0..n {
+                for c in 0..n {
+                    let sum = rank(a) + rank(b) + rank(c);
+                    let zeros = [a, b, c].iter().filter(|&&x| x % 2 == 0).count();
+                    triangle[(a * n + b) * n + c] = if zeros >= 2 { sum } else { -sum };
+                }
+            }
+        }
+        let held = |p: usize| (0..n).map(|c| if c % 2 == p { rank(c) } else { -rank(c) }).collect();
+        TowerRules {
+            peaks,
+            triangle,
+            held: [held(0), held(1)],
+            first_by_card: (0..n).map(|c| (c % 2) as u8).collect(),
+            cards: n,
+        }
+    }
+
+    /// Plain negamax for the player to move.
+    fn negamax<const B: usize>(g: &mut Search<'_, '_, B>, s: Pos<B>, t: usize, p: usize) -> i32 {
+        if t == g.row.len() {
+            let (held, k) = (&g.rules.held, &s.key);
+            let worth = |q: usize| if k[q] == NONE { 0 } else { held[q][k[q] as usize] };
+            return worth(p) - worth(1 - p);
+        }
+        let n = g.gen_moves(&s, p, g.row[t], t * MOVES);
+        let list = g.moves[t * MOVES..t * MOVES + n].to_vec();
+        let mut best = -i32::MAX;
+        for m in list {
+            let (gain, m) = unpack(m);
+            let mut child = s;
+            g.play(&mut child, m, p, g.row[t]);
+            best = best.max(gain - negamax(g, child, t + 1, 1 - p));
+        }
+        best
+    }
+
+    /// The value from the plain negamax, from `solve` (the root's passes),
+    /// and the answers of one search (one table) to a series of windows:
+    /// each must be the value, or a bound of it on the side it failed.
+    fn check<const B: usize>(r: &TowerRules, deck: &[u8], windows: &[(i32, i32)]) -> Result<(), TestCaseError> {
+        let mut tt = Table::<B>::default();
+        let (mut g, s, first) = r.start(deck, &mut tt, u64::MAX);
+        let exact = negamax(&mut g, s, 0, first as usize);
+        let v0 = if first == 0 { exact } else { -exact };
+        prop_assert_eq!(r.solve(deck).0, v0);
+        let (mut g, mut s, first) = r.start(deck, &mut tt, u64::MAX);
+        for &(a, w) in windows {
+            let (alpha, beta) = (exact + a, exact + a + w);
+            let v = g.search(&mut s, 0, first, alpha, beta);
+            if v <= alpha {
+                prop_assert!(exact <= v, "window {alpha}..{beta}: {v} but the value is {exact}");
+            } else if v >= beta {
+                prop_assert!(exact >= v, "window {alpha}..{beta}: {v} but the value is {exact}");
+            } else {
+                prop_assert_eq!(v, exact, "window {}..{}", alpha, beta);
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn windows_and_passes_agree_with_plain_negamax(
+            (peaks, m) in prop_oneof![Just((2, 4)), Just((3, 5)), Just((3, 6)), Just((4, 6)), Just((4, 7)), Just((5, 8))],
+            seed in any::<u64>(),
+            windows in proptest::collection::vec((-12i32..=12, 1i32..=8), 1..12),
+        ) {
+            let r = rules(peaks, m);
+            let mut deck: Vec<u8> = (0..2 * m as u8).collect();
+            let mut x = seed;
+            for i in (1..deck.len()).rev() {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                deck.swap(i, (x >> 33) as usize % (i + 1));
+            }
+            if r.narrow() {
+                check::<16>(&r, &deck, &windows)?;
+            } else {
+                check::<32>(&r, &deck, &windows)?;
+            }
+        }
+    }
+}
