@@ -10,9 +10,10 @@
 //! drawn card, in either order) may be built on any floor without one (an
 //! upward triangle: the floor and the two cards), on the level above.
 //!
-//! The search is negamax with alpha-beta, a bounded transposition table
-//! keyed by the part of the state the rest of the game depends on, and
-//! moves ordered by their immediate gain. It never sees a name.
+//! The search is negamax with alpha-beta driven by null-window passes from
+//! the root, a bounded transposition table keyed by the part of the state
+//! the rest of the game depends on (each entry keeps both bounds of the
+//! value), and moves ordered by their immediate gain. It never sees a name.
 
 /// One transposition-table slot: the exact key (the position, see
 /// [`Search`]), bounds of its value, the
