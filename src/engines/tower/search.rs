@@ -10,28 +10,31 @@
 //! drawn card, in either order) may be built on any floor without one (an
 //! upward triangle: the floor and the two cards), on the level above.
 //!
-//! The search is negamax with alpha-beta, a bounded transposition table
-//! keyed by the part of the state the rest of the game depends on, and
-//! moves ordered by their immediate gain. It never sees a name.
+//! The search is negamax with alpha-beta driven by null-window passes from
+//! the root, a bounded transposition table keyed by the part of the state
+//! the rest of the game depends on (each entry keeps both bounds of the
+//! value), and moves ordered by their immediate gain. It never sees a name.
 
-/// One transposition-table slot: the exact key, the value, its bound
-/// flag (0 exact, 1 lower, -1 upper), the best move (`Move::encode`), and the
-/// generation it was written in (other generations are empty slots).
+/// One transposition-table slot: the exact key (the position, see
+/// [`Search`]), bounds of its value, the
+/// best move (a move code, see [`Search::play`]), and the generation it was
+/// written in (other generations are empty slots).
 #[derive(Debug, Clone, Copy)]
-struct Slot<const W: usize> {
-    key: [u64; W],
-    value: i32,
+struct Slot<const B: usize> {
+    key: [u8; B],
+    /// Bounds of the value: `low <= value <= high` (equal when exact).
+    low: i32,
+    high: i32,
     generation: u16,
-    flag: i8,
     best: u8,
 }
 
-/// The transposition tables of a game: keys of two words for houses of up
-/// to four peaks (20 fields), of four words above (see [`field`]).
+/// The transposition tables of a game: positions of 16 bytes for houses of
+/// up to four peaks (six floor slots), of 32 bytes above (see [`Search`]).
 #[derive(Debug, Clone, Default)]
 pub struct Tt {
-    narrow: Table<2>,
-    wide: Table<4>,
+    narrow: Table<16>,
+    wide: Table<32>,
 }
 
 impl Tt {
@@ -49,28 +52,32 @@ impl Tt {
 /// keys. Clearing is a generation bump, so a table reused from case to case
 /// costs nothing to empty and keeps its memory.
 #[derive(Debug, Clone)]
-struct Table<const W: usize> {
-    slots: Vec<Slot<W>>,
+struct Table<const B: usize> {
+    slots: Vec<Slot<B>>,
     generation: u16,
     len: usize,
     shift: u32,
+    /// Bumped whenever entries may move (clear, growth): a slot index found
+    /// by [`Table::probe`] still holds while the epoch is the same.
+    epoch: u32,
 }
 
-impl<const W: usize> Default for Table<W> {
+impl<const B: usize> Default for Table<B> {
     fn default() -> Self {
         Table::with_slots_log(12)
     }
 }
 
-impl<const W: usize> Table<W> {
+impl<const B: usize> Table<B> {
     fn with_slots_log(log: u32) -> Self {
-        let empty = Slot { key: [0; W], value: 0, generation: 0, flag: 0, best: 0 };
-        Table { slots: vec![empty; 1 << log], generation: 1, len: 0, shift: 64 - log }
+        let empty = Slot { key: [0; B], low: 0, high: 0, generation: 0, best: 0 };
+        Table { slots: vec![empty; 1 << log], generation: 1, len: 0, shift: 64 - log, epoch: 0 }
     }
 
     /// Forgets every entry (keeps the memory).
     fn clear(&mut self) {
         self.len = 0;
+        self.epoch = self.epoch.wrapping_add(1);
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.slots.iter_mut().for_each(|s| s.generation = 0);
@@ -79,31 +86,63 @@ impl<const W: usize> Table<W> {
     }
 
     #[inline(always)]
-    fn home(&self, key: &[u64; W]) -> usize {
+    fn home(&self, key: &[u8; B]) -> usize {
         let mut h = 0u64;
-        for (i, &w) in key.iter().enumerate() {
+        for (i, w) in key.chunks_exact(8).enumerate() {
+            let w = u64::from_le_bytes(w.try_into().unwrap());
             h ^= w.rotate_left(i as u32 * 23);
         }
         (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
     }
 
+    /// The slot of `key` (`Ok`), or the empty slot where its probe ends
+    /// (`Err`): either is where [`Table::insert_at`] may start.
     #[inline(always)]
-    fn get(&self, key: &[u64; W]) -> Option<&Slot<W>> {
+    fn probe(&self, key: &[u8; B]) -> Result<usize, usize> {
         let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
             let s = &self.slots[i];
             if s.generation != self.generation {
-                return None;
+                return Err(i);
             }
             if s.key == *key {
-                return Some(s);
+                return Ok(i);
             }
             i = (i + 1) & mask;
         }
     }
 
-    fn insert(&mut self, key: [u64; W], value: i32, flag: i8, best: u8) {
+    /// [`Table::insert`] from slot `from` of [`Table::probe`] in `epoch`:
+    /// the slots before it on the key's probe were taken by other keys
+    /// then and still are, so the probe goes on from there.
+    #[inline(always)]
+    fn insert_at(&mut self, from: usize, epoch: u32, key: [u8; B], low: i32, high: i32, best: u8) {
+        if epoch != self.epoch || (self.len + 1) * 2 > self.slots.len() {
+            return self.insert(key, low, high, best);
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = from & mask;
+        loop {
+            let s = &mut self.slots[i];
+            if s.generation != self.generation {
+                self.len += 1;
+                break;
+            }
+            if s.key == key {
+                // Both bounds hold: keep the tighter of each.
+                let (low, high) = (low.max(s.low), high.min(s.high));
+                *s = Slot { key, low, high, generation: self.generation, best };
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = Slot { key, low, high, generation: self.generation, best };
+    }
+
+    /// Records bounds `low..=high` of the value of `key` and its best move
+    /// (merged with the bounds already known).
+    fn insert(&mut self, key: [u8; B], low: i32, high: i32, best: u8) {
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
@@ -116,51 +155,45 @@ impl<const W: usize> Table<W> {
                 break;
             }
             if s.key == key {
-                break;
+                // Both bounds hold: keep the tighter of each.
+                let (low, high) = (low.max(s.low), high.min(s.high));
+                *s = Slot { key, low, high, generation: self.generation, best };
+                return;
             }
             i = (i + 1) & mask;
         }
-        self.slots[i] = Slot { key, value, generation: self.generation, flag, best };
+        self.slots[i] = Slot { key, low, high, generation: self.generation, best };
     }
 
     fn grow(&mut self) {
         let log = 64 - self.shift + 1;
+        let epoch = self.epoch.wrapping_add(1);
         let old = std::mem::replace(self, Table::with_slots_log(log));
+        self.epoch = epoch;
         for s in old.slots.iter().filter(|s| s.generation == old.generation) {
-            self.insert(s.key, s.value, s.flag, s.best);
+            self.insert(s.key, s.low, s.high, s.best);
         }
     }
 }
 
-/// Words of the widest transposition key: 6-bit fields, ten to a word.
-const KEY_WORDS: usize = 4;
-
-/// The key word and shift of field `i` (a table: no division per move).
-#[inline(always)]
-fn field(i: usize) -> (usize, u32) {
-    const POS: [(u8, u8); 10 * KEY_WORDS] = {
-        let mut t = [(0u8, 0u8); 10 * KEY_WORDS];
-        let mut i = 0;
-        while i < t.len() {
-            t[i] = ((i / 10) as u8, (i % 10 * 6) as u8);
-            i += 1;
-        }
-        t
-    };
-    let (w, sh) = POS[i];
-    (w as usize, sh as u32)
-}
-
-/// Most base peaks (the transposition key holds 15 floors).
+/// Most base peaks (a position of 32 bytes holds 15 floor slots).
 pub const MAX_PEAKS: usize = 6;
-/// Peak and floor slots of the largest house.
-const PEAK_SLOTS: usize = MAX_PEAKS * (MAX_PEAKS + 1) / 2;
+/// Floor slots of the largest house.
 const FLOOR_SLOTS: usize = MAX_PEAKS * (MAX_PEAKS - 1) / 2;
-/// Most cards a case may deal: cards are 6-bit numbers, and 61, 62 and 63
-/// are markers of the transposition key (63 means "none"). The largest
-/// house (six peaks, 57 cards, one more in the row) stays below it.
+/// Most cards a case may deal: a position's bytes hold cards below 61;
+/// 61, 62 and 63 are its markers (63 means "none"). The largest house (six
+/// peaks, 57 cards, one more in the row) stays below it.
 pub const MAX_CARDS: usize = 61;
 const NONE: u8 = 63;
+/// A floor slot's second byte once its floor is laid, and its first once a
+/// peak stands on it (the second is then [`BUILT`]).
+const FLOORED: u8 = 62;
+const BUILT: u8 = 61;
+/// No floor slot (see [`Layout`]).
+const NO_SLOT: u8 = u8::MAX;
+/// The most moves of one turn: hold, two floors per slot (a peak's two
+/// orders take the place of the two floors).
+const MOVES: usize = (1 + 2 * FLOOR_SLOTS).next_power_of_two();
 /// The largest score difference a game may reach: values are `i32`, and
 /// `-i32::MAX` is the search's "minus infinity". `check` refuses scoring
 /// rules that could go beyond it.
@@ -197,14 +230,12 @@ pub struct TowerRules {
 /// Slots of the house, numbered once at load.
 #[derive(Debug, Clone)]
 struct Layout {
-    /// Floor slots: the two peak slots they lie between, and the peak slot
-    /// above them.
-    floors: Vec<(usize, usize, usize)>,
     /// Each floor slot's level (0: between base peaks) and place on it.
     place: Vec<(usize, usize)>,
-    /// For the peak above each floor: the floor slots it bounds, on the
-    /// level above, as their left peak and as their right peak.
-    bounds: Vec<(Option<usize>, Option<usize>)>,
+    /// For the peak above each floor slot: the floor slots on the level
+    /// above it bounds as their left peak (its right card goes there) and
+    /// as their right peak (its left card), [`NO_SLOT`] when none.
+    bounds: [(u8, u8); FLOOR_SLOTS],
 }
 
 impl Layout {
@@ -225,76 +256,65 @@ impl Layout {
                 place.push((level, i));
             }
         }
-        let bounds = floors
-            .iter()
-            .map(|&(_, _, up)| (floors.iter().position(|g| g.0 == up), floors.iter().position(|g| g.1 == up)))
-            .collect();
-        Layout { floors, place, bounds }
+        let mut bounds = [(NO_SLOT, NO_SLOT); FLOOR_SLOTS];
+        for (f, &(_, _, up)) in floors.iter().enumerate() {
+            let slot = |g: Option<usize>| g.map_or(NO_SLOT, |g| g as u8);
+            bounds[f] = (slot(floors.iter().position(|g| g.0 == up)), slot(floors.iter().position(|g| g.1 == up)));
+        }
+        Layout { place, bounds }
     }
 }
 
-/// A position: the house, the hands, and its transposition key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct State<const W: usize> {
-    /// Left and right card of each peak slot (NONE when not built).
-    left: [u8; PEAK_SLOTS],
-    right: [u8; PEAK_SLOTS],
-    /// The card of each floor slot (NONE when not laid).
-    floor: [u8; FLOOR_SLOTS],
-    hand: [u8; 2],
-    /// Floor slots open to a floor card (both boundary peaks built, no
-    /// floor yet), and floor slots ready for a peak (floor laid, no peak).
+/// A move, as one byte (also the transposition table's best move): 0
+/// holds the drawn card, then four codes per floor slot f from `1 + 4f`:
+/// a floor of the drawn card, a floor of the held card, a peak of the held
+/// card (left) and the drawn card (right), the same peak swapped.
+type Code = u8;
+
+/// A move of the list of a turn with its immediate gain, packed so that
+/// the largest number is the move to try first: the gain, then the earlier
+/// generated, then the code.
+#[inline(always)]
+fn pack(gain: i32, index: usize, code: Code) -> u64 {
+    ((gain as i64 - i32::MIN as i64) as u64) << 16 | ((255 - index) as u64) << 8 | code as u64
+}
+
+#[inline(always)]
+fn unpack(m: u64) -> (i32, Code) {
+    (((m >> 16) as i64 + i32::MIN as i64) as i32, m as u8)
+}
+
+/// A position (see [`Search`]) with the floor slots open to a floor card
+/// (both boundary peaks built, no floor yet) and those ready for a peak
+/// (floor laid, no peak), as bit sets: they follow from the key, kept
+/// move by move.
+#[derive(Debug, Clone, Copy)]
+struct Pos<const B: usize> {
+    key: [u8; B],
     open: u16,
     peakable: u16,
-    /// The part of the position the rest of the game depends on, kept up
-    /// to date move by move (see [`Search::key`]).
-    key: [u64; W],
 }
 
 /// One game: the rules with the row of cards to draw.
-pub struct Search<'r, 't, const W: usize> {
+///
+/// A position is `B` bytes, the part of the game state the rest of the game
+/// depends on, and also its transposition key: the two hands (a card or
+/// [`NONE`]), then two bytes per floor slot: an open valley's boundary cards
+/// (the right card of the left peak, the left card of the right peak;
+/// [`NONE`] for a peak not built yet), the floor card and [`FLOORED`] once
+/// a floor is laid, [`FLOORED`] and [`BUILT`] once a peak stands on it; the
+/// rest is zero. The turn is not in it: it follows from the cards placed.
+pub struct Search<'r, 't, const B: usize> {
     rules: &'r TowerRules,
     layout: Layout,
     row: Vec<u8>,
-    tt: &'t mut Table<W>,
-    /// A move list per ply, reused (no allocation or initialisation per node).
-    plies: Vec<Vec<(i32, Move)>>,
+    tt: &'t mut Table<B>,
+    /// Each ply's move list, `MOVES` places per ply, reused.
+    moves: Vec<u64>,
     /// Nodes searched (for benchmarks and limits).
     pub nodes: u64,
     /// Give up after this many nodes (`u64::MAX`: never).
     budget: u64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Move {
-    Hold,
-    /// Lay the drawn card (false) or the held card (true) on floor slot f.
-    Floor(usize, bool),
-    /// Build peak slot above floor f; `swap` puts the drawn card left.
-    Peak(usize, bool),
-}
-
-impl Move {
-    /// One byte for the transposition table: 0 hold, then four codes per
-    /// floor slot (floor with the drawn card, with the held card, peak,
-    /// peak swapped).
-    fn encode(self) -> u8 {
-        match self {
-            Move::Hold => 0,
-            Move::Floor(f, held) => 1 + 4 * f as u8 + held as u8,
-            Move::Peak(f, swap) => 3 + 4 * f as u8 + swap as u8,
-        }
-    }
-
-    fn decode(code: u8) -> Move {
-        let Some(c) = code.checked_sub(1) else { return Move::Hold };
-        let (f, k) = (c as usize / 4, c % 4);
-        if k < 2 {
-            Move::Floor(f, k == 1)
-        } else {
-            Move::Peak(f, k == 3)
-        }
-    }
 }
 
 impl TowerRules {
@@ -315,15 +335,40 @@ impl TowerRules {
         }
     }
 
-    /// Whether the key fits in two words: 3 + 2 per floor slot fields.
+    /// Whether a position fits in 16 bytes: 2 hands and 2 per floor slot.
     fn narrow(&self) -> bool {
-        3 + self.peaks * (self.peaks - 1) <= 20
+        2 + 2 * house_floors(self.peaks) <= 16
     }
 
-    fn solve_in<const W: usize>(&self, deck: &[u8], tt: &mut Table<W>, budget: u64) -> Option<(i32, u64)> {
+    fn solve_in<const B: usize>(&self, deck: &[u8], tt: &mut Table<B>, budget: u64) -> Option<(i32, u64)> {
         let (mut g, mut s, first) = self.start(deck, tt, budget);
         // Negamax value for the player to move first; player 0's view.
-        let v = g.search(&mut s, 0, first, -i32::MAX, i32::MAX);
+        // MTD(f)-like: null-window searches (is the value at least beta?)
+        // narrow the bounds of the value until they meet; the table keeps
+        // both bounds of every position between the passes. From 0, the
+        // test value moves by steps that double while only one bound is
+        // known, then halves the interval.
+        let inf = i32::MAX as i64;
+        let (mut low, mut high, mut step, mut beta) = (-inf, inf, 1i64, 0i64);
+        while low < high && g.nodes <= g.budget {
+            let v = g.search(&mut s, 0, first, (beta - 1) as i32, beta as i32) as i64;
+            if v < beta {
+                high = v;
+            } else {
+                low = v;
+            }
+            beta = if low == -inf {
+                high - step + 1
+            } else if high == inf {
+                low + step
+            } else {
+                low + (high - low + 1) / 2
+            };
+            step = (step * 2).min(1 << 32);
+            // Within (low, high]: every pass moves a bound.
+            beta = beta.clamp(low + 1, high.max(low + 1));
+        }
+        let v = low as i32;
         if g.nodes > g.budget {
             return None;
         }
@@ -332,38 +377,28 @@ impl TowerRules {
     }
 
     /// The game, the starting position and the first mover of a deal.
-    fn start<'t, const W: usize>(
+    fn start<'t, const B: usize>(
         &self,
         deck: &[u8],
-        tt: &'t mut Table<W>,
+        tt: &'t mut Table<B>,
         budget: u64,
-    ) -> (Search<'_, 't, W>, State<W>, u8) {
+    ) -> (Search<'_, 't, B>, Pos<B>, u8) {
         tt.clear();
         let n = self.peaks;
-        let layout = Layout::new(n);
-        let mut s = State {
-            left: [NONE; PEAK_SLOTS],
-            right: [NONE; PEAK_SLOTS],
-            floor: [NONE; FLOOR_SLOTS],
-            hand: [NONE; 2],
-            open: 0,
-            peakable: 0,
-            key: [0; W],
-        };
-        for i in 0..n {
-            s.left[i] = deck[2 * i];
-            s.right[i] = deck[2 * i + 1];
+        let floors = house_floors(n);
+        let mut s = Pos { key: [0u8; B], open: 0, peakable: 0 };
+        s.key[..2 + 2 * floors].fill(NONE);
+        // The valleys between the base peaks are open: floor slots 0 to
+        // n - 2 lie between base peaks f and f + 1.
+        for f in 0..n.saturating_sub(1) {
+            s.key[2 + 2 * f] = deck[2 * f + 1];
+            s.key[3 + 2 * f] = deck[2 * f + 2];
+            s.open |= 1 << f;
         }
         let row = deck[2 * n..].to_vec();
         let first = self.first_by_card[deck[0] as usize];
-        let mut g = Search { rules: self, layout, row, tt, nodes: 0, budget, plies: Vec::new() };
-        g.plies = vec![Vec::with_capacity(64); g.row.len() + 1];
-        for (f, &(lp, rp, _)) in g.layout.floors.iter().enumerate() {
-            if s.right[lp] != NONE && s.left[rp] != NONE {
-                s.open |= 1 << f;
-            }
-        }
-        s.key = g.key(&s, 0);
+        let moves = vec![0; (row.len() + 1) * MOVES];
+        let g = Search { rules: self, layout: Layout::new(n), row, tt, moves, nodes: 0, budget };
         (g, s, first)
     }
 
@@ -377,19 +412,21 @@ impl TowerRules {
         }
     }
 
-    fn line_in<const W: usize>(&self, deck: &[u8], tt: &mut Table<W>) -> (Vec<Turn>, [Option<u8>; 2]) {
+    fn line_in<const B: usize>(&self, deck: &[u8], tt: &mut Table<B>) -> (Vec<Turn>, [Option<u8>; 2]) {
         let (mut g, mut s, first) = self.start(deck, tt, u64::MAX);
         g.search(&mut s, 0, first, -i32::MAX, i32::MAX);
         let mut line = Vec::new();
         let mut mover = first;
         for t in 0..g.row.len() {
-            let mut moves = Vec::new();
-            g.moves(&s, mover, t, &mut moves);
-            (0..moves.len()).for_each(|i| best_next(&mut moves, i));
-            let mut best: Option<(i32, i32, Move)> = None;
-            for &(gain, m) in &moves {
+            let p = mover as usize;
+            let c = g.row[t];
+            let n = g.gen_moves(&s, p, c, t * MOVES);
+            let mut moves = g.moves[t * MOVES..t * MOVES + n].to_vec();
+            moves.sort_unstable_by(|a, b| b.cmp(a));
+            let mut best: Option<(i32, i32, Code)> = None;
+            for (gain, m) in moves.into_iter().map(unpack) {
                 let saved = s;
-                g.play(&mut s, m, mover, g.row[t], t);
+                g.play(&mut s, m, p, c);
                 let v = gain - g.search(&mut s, t + 1, 1 - mover, -i32::MAX, i32::MAX);
                 s = saved;
                 if best.is_none_or(|(b, _, _)| v > b) {
@@ -397,44 +434,41 @@ impl TowerRules {
                 }
             }
             let Some((_, gain, m)) = best else { break };
-            let c = g.row[t];
-            let h = s.hand[mover as usize];
+            let h = s.key[p];
             let (action, triangle) = match m {
-                Move::Hold => (Action::Hold, None),
-                Move::Floor(f, held) => {
-                    let (lp, rp, _) = g.layout.floors[f];
+                0 => (Action::Hold, None),
+                m => {
+                    let (f, kind) = ((m as usize - 1) / 4, (m - 1) % 4);
                     let (level, place) = g.layout.place[f];
-                    let card = if held { h } else { c };
-                    (Action::Floor { level, place, card }, Some([s.right[lp], s.left[rp], card]))
-                }
-                Move::Peak(f, swap) => {
-                    let (level, place) = g.layout.place[f];
-                    let (left, right) = if swap { (c, h) } else { (h, c) };
-                    (Action::Peak { level: level + 1, place, left, right }, Some([s.floor[f], left, right]))
+                    let (a, b) = (s.key[2 + 2 * f], s.key[3 + 2 * f]);
+                    if kind < 2 {
+                        let card = if kind == 1 { h } else { c };
+                        (Action::Floor { level, place, card }, Some([a, b, card]))
+                    } else {
+                        let (left, right) = if kind == 3 { (c, h) } else { (h, c) };
+                        (Action::Peak { level: level + 1, place, left, right }, Some([a, left, right]))
+                    }
                 }
             };
             line.push(Turn { mover, card: c, action, gain, triangle });
-            g.play(&mut s, m, mover, c, t);
+            g.play(&mut s, m, p, c);
             mover = 1 - mover;
         }
-        let held = s.hand.map(|h| (h != NONE).then_some(h));
+        let held = [s.key[0], s.key[1]].map(|h| (h != NONE).then_some(h));
         (line, held)
     }
 }
 
-/// Brings the move with the best immediate gain among `moves[i..]` (the
-/// first of equals) to place `i`, keeping the others in order: the search
-/// tries moves best gain first, and usually stops after the first few, so
-/// the list is never sorted whole.
+/// Points of a triangle for player `p` (0 or 1).
 #[inline(always)]
-fn best_next(moves: &mut [(i32, Move)], i: usize) {
-    let mut j = i;
-    for k in i + 1..moves.len() {
-        if moves[k].0 > moves[j].0 {
-            j = k;
-        }
+fn tri(rules: &TowerRules, p: usize, a: u8, b: u8, c: u8) -> i32 {
+    let n = rules.cards;
+    let v = rules.triangle[(a as usize * n + b as usize) * n + c as usize];
+    if p == 0 {
+        v
+    } else {
+        -v
     }
-    moves[i..=j].rotate_right(1);
 }
 
 /// One turn of a line of play (see [`TowerRules::principal_line`]).
@@ -471,185 +505,177 @@ pub enum Action {
     },
 }
 
-impl<const W: usize> Search<'_, '_, W> {
-    fn tri(&self, a: u8, b: u8, c: u8) -> i32 {
-        let n = self.rules.cards;
-        self.rules.triangle[(a as usize * n + b as usize) * n + c as usize]
-    }
-
-    /// Points for `player` (0 or 1) of a triangle.
-    fn tri_for(&self, player: u8, a: u8, b: u8, c: u8) -> i32 {
-        let p = self.tri(a, b, c);
-        if player == 0 {
-            p
-        } else {
-            -p
-        }
-    }
-
-    /// The part of the state the rest of the game depends on, in 6-bit
-    /// fields (see [`field`]): the turn, the two hands, and two per floor
-    /// slot: an open valley's boundary cards, a floor card with no peak on
-    /// it yet (and 62), or 62 and 61 once the peak is built. Computed whole
-    /// at the start; [`Game::play`] keeps it up to date.
-    fn key(&self, s: &State<W>, t: usize) -> [u64; W] {
-        let mut k = [0u64; W];
-        let mut put = |i: usize, x: u8| {
-            let (w, sh) = field(i);
-            k[w] |= (x as u64) << sh;
-        };
-        put(0, t as u8);
-        put(1, s.hand[0]);
-        put(2, s.hand[1]);
-        for (f, &(lp, rp, up)) in self.layout.floors.iter().enumerate() {
-            let (a, b) = if s.floor[f] == NONE {
-                (s.right[lp], s.left[rp])
-            } else if s.left[up] == NONE {
-                (s.floor[f], 62)
-            } else {
-                (62, 61)
-            };
-            put(3 + 2 * f, a);
-            put(4 + 2 * f, b);
-        }
-        k
-    }
-
-    /// The moves of the turn, in generation order (see [`best_next`]).
-    fn moves(&self, s: &State<W>, mover: u8, t: usize, out: &mut Vec<(i32, Move)>) {
-        out.clear();
-        let c = self.row[t];
-        let h = s.hand[mover as usize];
-        let scored = |m: Move| (self.gain(s, m, mover, c), m);
+impl<const B: usize> Search<'_, '_, B> {
+    /// Writes the moves of player `p`, who drew `c`, at `self.moves[at..]`
+    /// in generation order (hold, then slot by slot: floors of the drawn
+    /// and the held card, or the peak in both orders), each packed with
+    /// its gain; returns how many.
+    #[inline(always)]
+    fn gen_moves(&mut self, s: &Pos<B>, p: usize, c: u8, at: usize) -> usize {
+        let (rules, k) = (self.rules, &s.key);
+        let list: &mut [u64; MOVES] = (&mut self.moves[at..at + MOVES]).try_into().unwrap();
+        let h = k[p];
+        let mut n = 0;
         if h == NONE {
-            out.push(scored(Move::Hold));
+            list[0] = pack(0, 0, 0);
+            n = 1;
         }
         let mut slots = s.open | if h != NONE { s.peakable } else { 0 };
         while slots != 0 {
             let f = slots.trailing_zeros() as usize;
             slots &= slots - 1;
+            // Within the key: `f` is below the slots' count.
+            let (a, b) = (k[(2 + 2 * f) & (B - 1)], k[(3 + 2 * f) & (B - 1)]);
+            let code = 1 + 4 * f as u8;
             if s.open >> f & 1 == 1 {
-                out.push(scored(Move::Floor(f, false)));
+                list[n & (MOVES - 1)] = pack(tri(rules, p, a, b, c), n, code);
+                n += 1;
                 if h != NONE {
-                    out.push(scored(Move::Floor(f, true)));
+                    list[n & (MOVES - 1)] = pack(tri(rules, p, a, b, h), n, code + 1);
+                    n += 1;
                 }
             } else {
                 // Both orders of a peak score the same triangle.
-                let (g, m) = scored(Move::Peak(f, false));
-                out.push((g, m));
-                out.push((g, Move::Peak(f, true)));
+                let g = tri(rules, p, a, h, c);
+                list[n & (MOVES - 1)] = pack(g, n, code + 2);
+                list[(n + 1) & (MOVES - 1)] = pack(g, n + 1, code + 3);
+                n += 2;
             }
+        }
+        n
+    }
+
+    /// The gain of move `m` of player `p`, who drew `c`.
+    #[inline(always)]
+    fn gain(&self, s: &Pos<B>, m: Code, p: usize, c: u8) -> i32 {
+        if m == 0 {
+            return 0;
+        }
+        let k = &s.key;
+        let (f, kind) = ((m as usize - 1) / 4, (m - 1) % 4);
+        let (a, b) = (k[(2 + 2 * f) & (B - 1)], k[(3 + 2 * f) & (B - 1)]);
+        match kind {
+            0 => tri(self.rules, p, a, b, c),
+            1 => tri(self.rules, p, a, b, k[p]),
+            _ => tri(self.rules, p, a, k[p], c),
         }
     }
 
-    /// Makes move `m` of `mover`, who drew card `c` on turn `t`, and
-    /// updates the key: each field that changes is xored with old ^ new.
+    /// Makes move `m` of player `p`, who drew card `c`.
     #[inline(always)]
-    fn play(&self, s: &mut State<W>, m: Move, mover: u8, c: u8, t: usize) {
-        #[inline(always)]
-        fn flip<const W: usize>(k: &mut [u64; W], i: usize, old: u8, new: u8) {
-            let (w, sh) = field(i);
-            k[w] ^= ((old ^ new) as u64) << sh;
+    fn play(&self, s: &mut Pos<B>, m: Code, p: usize, c: u8) {
+        let k = &mut s.key;
+        if m == 0 {
+            k[p] = c;
+            return;
         }
-        let p = mover as usize;
-        flip(&mut s.key, 0, t as u8, t as u8 + 1);
-        match m {
-            Move::Hold => {
-                flip(&mut s.key, 1 + p, NONE, c);
-                s.hand[p] = c;
+        let (f, kind) = ((m as usize - 1) / 4, (m - 1) % 4);
+        let (ia, ib) = ((2 + 2 * f) & (B - 1), (3 + 2 * f) & (B - 1));
+        if kind < 2 {
+            k[ia] = if kind == 1 { k[p] } else { c };
+            k[ib] = FLOORED;
+            if kind == 1 {
+                k[p] = c;
             }
-            Move::Floor(f, held) => {
-                let (lp, rp, _) = self.layout.floors[f];
-                let card = if held { s.hand[p] } else { c };
-                flip(&mut s.key, 3 + 2 * f, s.right[lp], card);
-                flip(&mut s.key, 4 + 2 * f, s.left[rp], 62);
-                s.floor[f] = card;
-                s.open &= !(1 << f);
-                s.peakable |= 1 << f;
-                if held {
-                    flip(&mut s.key, 1 + p, card, c);
-                    s.hand[p] = c;
-                }
-            }
-            Move::Peak(f, swap) => {
-                let up = self.layout.floors[f].2;
-                let h = s.hand[p];
-                let (l, r) = if swap { (c, h) } else { (h, c) };
-                (s.left[up], s.right[up]) = (l, r);
-                flip(&mut s.key, 3 + 2 * f, s.floor[f], 62);
-                flip(&mut s.key, 4 + 2 * f, 62, 61);
-                flip(&mut s.key, 1 + p, h, NONE);
-                s.hand[p] = NONE;
-                s.peakable &= !(1 << f);
-                // The new peak bounds the valleys beside it on its level.
-                let (as_left, as_right) = self.layout.bounds[f];
-                if let Some(g) = as_left {
-                    flip(&mut s.key, 3 + 2 * g, NONE, r);
-                    if s.left[self.layout.floors[g].1] != NONE {
-                        s.open |= 1 << g;
-                    }
-                }
-                if let Some(g) = as_right {
-                    flip(&mut s.key, 4 + 2 * g, NONE, l);
-                    if s.right[self.layout.floors[g].0] != NONE {
-                        s.open |= 1 << g;
-                    }
-                }
+            s.open &= !(1 << f);
+            s.peakable |= 1 << f;
+            return;
+        }
+        let h = k[p];
+        let (l, r) = if kind == 3 { (c, h) } else { (h, c) };
+        k[ia] = FLOORED;
+        k[ib] = BUILT;
+        k[p] = NONE;
+        s.peakable &= !(1 << f);
+        // The new peak bounds the valleys beside it on its level: a valley
+        // opens once both its peaks stand.
+        let (as_left, as_right) = self.layout.bounds[f % FLOOR_SLOTS];
+        if as_left != NO_SLOT {
+            let g = as_left as usize;
+            k[(2 + 2 * g) & (B - 1)] = r;
+            if k[(3 + 2 * g) & (B - 1)] != NONE {
+                s.open |= 1 << g;
             }
         }
-        debug_assert_eq!(s.key, self.key(s, t + 1));
-        debug_assert!(self.layout.floors.iter().enumerate().all(|(f, &(lp, rp, up))| {
-            let open = s.floor[f] == NONE && s.right[lp] != NONE && s.left[rp] != NONE;
-            let peakable = s.floor[f] != NONE && s.left[up] == NONE;
-            (s.open >> f & 1 == 1) == open && (s.peakable >> f & 1 == 1) == peakable
-        }));
-    }
-
-    /// The points move `m` gives `mover` (who drew `c`) at once.
-    #[inline(always)]
-    fn gain(&self, s: &State<W>, m: Move, mover: u8, c: u8) -> i32 {
-        let h = s.hand[mover as usize];
-        match m {
-            Move::Hold => 0,
-            Move::Floor(f, held) => {
-                let (lp, rp, _) = self.layout.floors[f];
-                self.tri_for(mover, s.right[lp], s.left[rp], if held { h } else { c })
+        if as_right != NO_SLOT {
+            let g = as_right as usize;
+            k[(3 + 2 * g) & (B - 1)] = l;
+            if k[(2 + 2 * g) & (B - 1)] != NONE {
+                s.open |= 1 << g;
             }
-            Move::Peak(f, _) => self.tri_for(mover, s.floor[f], h, c),
         }
     }
 
     /// Negamax with alpha-beta: the best (mover's gain − opponent's gain)
     /// from here. The transposition table's best move is tried before the
     /// others are even generated: when it cuts off, they never are.
-    fn search(&mut self, s: &mut State<W>, t: usize, mover: u8, mut alpha: i32, beta: i32) -> i32 {
+    ///
+    /// A visit counts the node, scores the end of the game and answers from
+    /// the transposition table when it can (inlined into the parent: no
+    /// call for these); the rest is [`Search::expand`].
+    #[inline(always)]
+    fn search(&mut self, s: &mut Pos<B>, t: usize, mover: u8, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes > self.budget {
             // Out of budget: unwind at once; the caller reports the limit.
             return 0;
         }
+        let p = mover as usize;
         if t == self.row.len() {
+            let (held, k) = (&self.rules.held, &s.key);
             let mut v = 0;
-            for p in 0..2u8 {
-                let h = s.hand[p as usize];
-                if h != NONE {
-                    let pts = self.rules.held[p as usize][h as usize];
-                    v += if p == mover { pts } else { -pts };
-                }
+            if k[p] != NONE {
+                v += held[p][k[p] as usize];
+            }
+            if k[1 - p] != NONE {
+                v -= held[1 - p][k[1 - p] as usize];
             }
             return v;
         }
+        let (hint, at) = match self.tt.probe(&s.key) {
+            Ok(i) => {
+                let e = &self.tt.slots[i];
+                if e.low >= beta || e.low == e.high {
+                    return e.low;
+                }
+                if e.high <= alpha {
+                    return e.high;
+                }
+                // The same key allows the same moves: the hint is legal here.
+                (Some(e.best), i)
+            }
+            Err(i) => (None, i),
+        };
+        self.expand(s, t, mover, alpha, beta, hint, at)
+    }
+
+    /// Searches the moves of a position the table could not answer: its
+    /// best move `hint` first, if any; `at` is where its probe stopped.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn expand(
+        &mut self,
+        s: &mut Pos<B>,
+        t: usize,
+        mover: u8,
+        mut alpha: i32,
+        beta: i32,
+        hint: Option<Code>,
+        at: usize,
+    ) -> i32 {
+        let p = mover as usize;
+        let epoch = self.tt.epoch;
         let alpha0 = alpha;
         let c = self.row[t];
         let other = 1 - mover;
         let mut best = -i32::MAX;
-        let mut best_move = Move::Hold;
+        let mut best_move: Code = 0;
         // One move: v = gain - child, the child's window shifted by the gain.
         macro_rules! try_move {
             ($gain:expr, $m:expr) => {{
-                let (gain, m): (i32, Move) = ($gain, $m);
+                let (gain, m): (i32, Code) = ($gain, $m);
                 let saved = *s;
-                self.play(s, m, mover, c, t);
+                self.play(s, m, p, c);
                 let v = gain - self.search(s, t + 1, other, gain.saturating_sub(beta), gain.saturating_sub(alpha));
                 *s = saved;
                 if v > best {
@@ -660,45 +686,144 @@ impl<const W: usize> Search<'_, '_, W> {
                 best >= beta
             }};
         }
-        let mut hint = None;
-        if let Some(e) = self.tt.get(&s.key) {
-            let v = e.value;
-            match e.flag {
-                0 => return v,
-                1 if v >= beta => return v,
-                -1 if v <= alpha => return v,
-                _ => {}
-            }
-            // The same key allows the same moves: the hint is legal here.
-            hint = Some(Move::decode(e.best));
-        }
         let cut = match hint {
-            Some(m) => try_move!(self.gain(s, m, mover, c), m),
+            Some(m) => try_move!(self.gain(s, m, p, c), m),
             None => false,
         };
         if !cut {
-            let mut moves = std::mem::take(&mut self.plies[t]);
-            self.moves(s, mover, t, &mut moves);
-            for i in 0..moves.len() {
-                best_next(&mut moves, i);
-                let (gain, m) = moves[i];
+            let first = t * MOVES;
+            let n = self.gen_moves(s, p, c, first);
+            for i in first..first + n {
+                // The best of the rest to place i (the search usually
+                // stops after the first few: the list is never sorted whole).
+                let mut j = i;
+                for k in i + 1..first + n {
+                    if self.moves[k] > self.moves[j] {
+                        j = k;
+                    }
+                }
+                self.moves.swap(i, j);
+                let (gain, m) = unpack(self.moves[i]);
                 if Some(m) != hint && try_move!(gain, m) {
                     break;
                 }
             }
-            self.plies[t] = moves;
         }
         if self.tt.len >= TT_LIMIT {
             self.tt.clear();
         }
-        let flag = if best <= alpha0 {
-            -1
+        // Fail-soft: a value at most alpha is an upper bound, one at least
+        // beta a lower bound, one between them exact.
+        let (low, high) = if best <= alpha0 {
+            (-i32::MAX, best)
         } else if best >= beta {
-            1
+            (best, i32::MAX)
         } else {
-            0
+            (best, best)
         };
-        self.tt.insert(s.key, best, flag, best_move.encode());
+        self.tt.insert_at(at, epoch, s.key, low, high, best_move);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The root's null-window passes and the table's merged bounds, checked
+    //! against a plain negamax over the same moves (no table, no window):
+    //! `tests/tower.rs` checks the moves themselves against the statement.
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Cards `2 * rank + colour` of ranks 0..m: a triangle is worth the sum
+    /// of its ranks (from 1) to the colour of two of its cards; a held card
+    /// is worth its rank to its holder, plus if of the holder's colour.
+    fn rules(peaks: usize, m: usize) -> TowerRules {
+        let n = 2 * m;
+        let rank = |c: usize| (c / 2 + 1) as i32;
+        let mut triangle = vec![0; n * n * n];
+        for a in 0..n {
+            for b in 0..n {
+                for c in 0..n {
+                    let sum = rank(a) + rank(b) + rank(c);
+                    let zeros = [a, b, c].iter().filter(|&&x| x % 2 == 0).count();
+                    triangle[(a * n + b) * n + c] = if zeros >= 2 { sum } else { -sum };
+                }
+            }
+        }
+        let held = |p: usize| (0..n).map(|c| if c % 2 == p { rank(c) } else { -rank(c) }).collect();
+        TowerRules {
+            peaks,
+            triangle,
+            held: [held(0), held(1)],
+            first_by_card: (0..n).map(|c| (c % 2) as u8).collect(),
+            cards: n,
+        }
+    }
+
+    /// Plain negamax for the player to move.
+    fn negamax<const B: usize>(g: &mut Search<'_, '_, B>, s: Pos<B>, t: usize, p: usize) -> i32 {
+        if t == g.row.len() {
+            let (held, k) = (&g.rules.held, &s.key);
+            let worth = |q: usize| if k[q] == NONE { 0 } else { held[q][k[q] as usize] };
+            return worth(p) - worth(1 - p);
+        }
+        let n = g.gen_moves(&s, p, g.row[t], t * MOVES);
+        let list = g.moves[t * MOVES..t * MOVES + n].to_vec();
+        let mut best = -i32::MAX;
+        for m in list {
+            let (gain, m) = unpack(m);
+            let mut child = s;
+            g.play(&mut child, m, p, g.row[t]);
+            best = best.max(gain - negamax(g, child, t + 1, 1 - p));
+        }
+        best
+    }
+
+    /// The value from the plain negamax, from `solve` (the root's passes),
+    /// and the answers of one search (one table) to a series of windows:
+    /// each must be the value, or a bound of it on the side it failed.
+    fn check<const B: usize>(r: &TowerRules, deck: &[u8], windows: &[(i32, i32)]) -> Result<(), TestCaseError> {
+        let mut tt = Table::<B>::default();
+        let (mut g, s, first) = r.start(deck, &mut tt, u64::MAX);
+        let exact = negamax(&mut g, s, 0, first as usize);
+        let v0 = if first == 0 { exact } else { -exact };
+        prop_assert_eq!(r.solve(deck).0, v0);
+        let (mut g, mut s, first) = r.start(deck, &mut tt, u64::MAX);
+        for &(a, w) in windows {
+            let (alpha, beta) = (exact + a, exact + a + w);
+            let v = g.search(&mut s, 0, first, alpha, beta);
+            if v <= alpha {
+                prop_assert!(exact <= v, "window {alpha}..{beta}: {v} but the value is {exact}");
+            } else if v >= beta {
+                prop_assert!(exact >= v, "window {alpha}..{beta}: {v} but the value is {exact}");
+            } else {
+                prop_assert_eq!(v, exact, "window {}..{}", alpha, beta);
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn windows_and_passes_agree_with_plain_negamax(
+            (peaks, m) in prop_oneof![Just((2, 4)), Just((3, 5)), Just((3, 6)), Just((4, 6)), Just((4, 7)), Just((5, 8))],
+            seed in any::<u64>(),
+            windows in proptest::collection::vec((-12i32..=12, 1i32..=8), 1..12),
+        ) {
+            let r = rules(peaks, m);
+            let mut deck: Vec<u8> = (0..2 * m as u8).collect();
+            let mut x = seed;
+            for i in (1..deck.len()).rev() {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                deck.swap(i, (x >> 33) as usize % (i + 1));
+            }
+            if r.narrow() {
+                check::<16>(&r, &deck, &windows)?;
+            } else {
+                check::<32>(&r, &deck, &windows)?;
+            }
+        }
     }
 }
