@@ -46,8 +46,8 @@ const WORTH_THREADS: Duration = Duration::from_micros(20);
 /// in memory), and a wall-clock gain below a tenth of a second goes
 /// unnoticed.
 const WARM_UP: Duration = Duration::from_millis(100);
-/// Most cases between two reads of the clock.
-const WINDOW: u32 = 256;
+/// The least processor time between two reads of the clock.
+const WINDOW: Duration = Duration::from_millis(1);
 
 /// Reads, solves and writes every case of `input` in order.
 ///
@@ -66,8 +66,8 @@ pub fn run_cases<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: 
     let watch = opts.jobs > 1;
     let started = thread_time();
     // Cases since the clock was last read at `since`, and how many there
-    // are between two reads: one at first, doubling up to `WINDOW` (a read
-    // of the clock costs as much as several fast cases).
+    // are between two reads: one at first, doubling until they take
+    // `WINDOW` (a read of the clock costs as much as several fast cases).
     let (mut since, mut window, mut stride) = (started, 0u32, 1u32);
     while game.read(input, &mut reader, &mut case)? {
         game.solve(&case, &mut scratch, opts, out.buffer())?;
@@ -78,7 +78,12 @@ pub fn run_cases<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: 
             if now.saturating_sub(started) >= WARM_UP && now.saturating_sub(since) >= WORTH_THREADS * window {
                 return run_parallel(game, input, &mut reader, out, opts);
             }
-            (since, window, stride) = (now, 0, (stride * 2).min(WINDOW));
+            // Windows grow while they take less than `WINDOW`: reading
+            // this clock is a system call.
+            if now.saturating_sub(since) < WINDOW {
+                stride = stride.saturating_mul(2);
+            }
+            (since, window) = (now, 0);
         }
     }
     Ok(())
@@ -405,7 +410,7 @@ mod tests {
         let opts = RunOptions { jobs: 2, adaptive: true, ..Default::default() };
         let first = first_on_another_thread(200, 1200, opts).expect("no case on another thread");
         // The warm-up takes 100 ms, that is 500 cases of 200 µs, and the
-        // clock is read after cases 1, 3, 7, ..., 255, 511, 767...
+        // clock is read after cases 1, 3, 7, then every 8.
         assert!((500..=1100).contains(&first), "{first} cases on the calling thread first");
     }
 
