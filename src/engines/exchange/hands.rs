@@ -261,17 +261,7 @@ pub fn for_each_class_while(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], 
         let jw = binom(nj as u64, j as u64);
         let mut cards = Vec::with_capacity(hand);
         let go = classes(nr, ns, hand - j, 0, (usize::MAX, u64::MAX), &mut masks, &mut |masks| {
-            cards.clear();
-            for r in 0..nr {
-                for (s, m) in masks.iter().enumerate() {
-                    if m >> r & 1 == 1 {
-                        cards.push((r * ns + s) as u16);
-                    }
-                }
-            }
-            for i in 0..j {
-                cards.push((nr * ns + i) as u16);
-            }
+            class_cards(masks, nr, ns, j, &mut cards);
             f(&cards, class_weight(masks, ns) * jw)
         });
         if !go {
@@ -380,17 +370,7 @@ pub fn for_each_class_sample(
             let mut seen = 0;
             let mut stopped = false;
             let mut each = |masks: &[u64]| {
-                cards.clear();
-                for r in 0..nr {
-                    for (s, m) in masks.iter().enumerate() {
-                        if m >> r & 1 == 1 {
-                            cards.push((r * ns + s) as u16);
-                        }
-                    }
-                }
-                for i in 0..j {
-                    cards.push((nr * ns + i) as u16);
-                }
+                class_cards(masks, nr, ns, j, &mut cards);
                 seen += 1;
                 if !f(&cards, class_weight(masks, ns) * jw) {
                     stopped = true;
@@ -679,5 +659,21 @@ impl ClassMemo {
             }
             i = (i + 1) & mask;
         }
+    }
+}
+
+/// The cards of a class of hands (`masks[s]`: the ranks held in suit `s`)
+/// with `j` jokers, into `cards`.
+fn class_cards(masks: &[u64], nr: usize, ns: usize, j: usize, cards: &mut Vec<u16>) {
+    cards.clear();
+    for r in 0..nr {
+        for (s, m) in masks.iter().enumerate() {
+            if m >> r & 1 == 1 {
+                cards.push((r * ns + s) as u16);
+            }
+        }
+    }
+    for i in 0..j {
+        cards.push((nr * ns + i) as u16);
     }
 }

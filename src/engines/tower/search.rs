@@ -121,23 +121,7 @@ impl<const B: usize> Table<B> {
         if epoch != self.epoch || (self.len + 1) * 2 > self.slots.len() {
             return self.insert(key, low, high, best);
         }
-        let mask = self.slots.len() - 1;
-        let mut i = from & mask;
-        loop {
-            let s = &mut self.slots[i];
-            if s.generation != self.generation {
-                self.len += 1;
-                break;
-            }
-            if s.key == key {
-                // Both bounds hold: keep the tighter of each.
-                let (low, high) = (low.max(s.low), high.min(s.high));
-                *s = Slot { key, low, high, generation: self.generation, best };
-                return;
-            }
-            i = (i + 1) & mask;
-        }
-        self.slots[i] = Slot { key, low, high, generation: self.generation, best };
+        self.place(from, key, low, high, best);
     }
 
     /// Records bounds `low..=high` of the value of `key` and its best move
@@ -146,8 +130,16 @@ impl<const B: usize> Table<B> {
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
+        let home = self.home(&key);
+        self.place(home, key, low, high, best);
+    }
+
+    /// Stores the bounds of `key` in its slot or the first free one from
+    /// `from` on (the table has room).
+    #[inline(always)]
+    fn place(&mut self, from: usize, key: [u8; B], low: i32, high: i32, best: u8) {
         let mask = self.slots.len() - 1;
-        let mut i = self.home(&key);
+        let mut i = from & mask;
         loop {
             let s = &mut self.slots[i];
             if s.generation != self.generation {
