@@ -225,6 +225,9 @@ pub struct TowerRules {
     pub first_by_card: Vec<u8>,
     /// Cards in the deck (cards are 0..cards).
     pub cards: usize,
+    /// The largest triangle's points (either player's): the root's first
+    /// window is this far either side of a draw (see [`TowerRules::solve`]).
+    pub window: i32,
 }
 
 /// Slots of the house, numbered once at load.
@@ -343,13 +346,25 @@ impl TowerRules {
     fn solve_in<const B: usize>(&self, deck: &[u8], tt: &mut Table<B>, budget: u64) -> Option<(i32, u64)> {
         let (mut g, mut s, first) = self.start(deck, tt, budget);
         // Negamax value for the player to move first; player 0's view.
-        // MTD(f)-like: null-window searches (is the value at least beta?)
-        // narrow the bounds of the value until they meet; the table keeps
-        // both bounds of every position between the passes. From 0, the
-        // test value moves by steps that double while only one bound is
-        // known, then halves the interval.
+        // A first pass (principal variation search) in a window of the
+        // largest triangle's points either side of a draw; when the value
+        // lies outside it, MTD(f)-like null-window searches (is the value at
+        // least beta?) narrow the bounds of the value until they meet; the
+        // table keeps both bounds of every position between the passes.
+        // The test value moves from the bound found by steps that double
+        // while only one bound is known, then halves the interval.
         let inf = i32::MAX as i64;
-        let (mut low, mut high, mut step, mut beta) = (-inf, inf, 1i64, 0i64);
+        let (mut low, mut high, mut step) = (-inf, inf, 1i64);
+        let w = self.window.max(1) as i64;
+        let v = g.search(&mut s, 0, first, -w as i32, w as i32) as i64;
+        if v <= -w {
+            high = v;
+        } else if v >= w {
+            low = v;
+        } else {
+            (low, high) = (v, v);
+        }
+        let mut beta = if high == inf { low + 1 } else { high };
         while low < high && g.nodes <= g.budget {
             let v = g.search(&mut s, 0, first, (beta - 1) as i32, beta as i32) as i64;
             if v < beta {
@@ -676,7 +691,19 @@ impl<const B: usize> Search<'_, '_, B> {
                 let (gain, m): (i32, Code) = ($gain, $m);
                 let saved = *s;
                 self.play(s, m, p, c);
-                let v = gain - self.search(s, t + 1, other, gain.saturating_sub(beta), gain.saturating_sub(alpha));
+                // Principal variation search: in a wide window, a move
+                // after the first is tested against alpha with a null
+                // window, and searched again only if it beats alpha.
+                let mut v;
+                if best != -i32::MAX && beta > alpha.saturating_add(1) {
+                    let scout = alpha.saturating_add(1);
+                    v = gain - self.search(s, t + 1, other, gain.saturating_sub(scout), gain.saturating_sub(alpha));
+                    if v > alpha && v < beta {
+                        v = gain - self.search(s, t + 1, other, gain.saturating_sub(beta), gain.saturating_sub(alpha));
+                    }
+                } else {
+                    v = gain - self.search(s, t + 1, other, gain.saturating_sub(beta), gain.saturating_sub(alpha));
+                }
                 *s = saved;
                 if v > best {
                     best = v;
@@ -757,6 +784,7 @@ mod tests {
             held: [held(0), held(1)],
             first_by_card: (0..n).map(|c| (c % 2) as u8).collect(),
             cards: n,
+            window: 3 * m as i32,
         }
     }
 
