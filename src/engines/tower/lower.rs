@@ -393,7 +393,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
             None => colours.iter().position(|&col| col == colour_of_card(c)).map_or(0, |p| p as u8),
         })
         .collect();
-    let rules = TowerRules { peaks, triangle, held, first_by_card, cards: n };
+    let window = triangle.iter().map(|v| v.saturating_abs()).max().unwrap_or(0);
+    let rules = TowerRules { peaks, triangle, held, first_by_card, cards: n, window };
     let players = [names[0].value.clone(), names[1].value.clone()];
     let (tower, scoring, output) = (tower?, scoring?, output?);
     let spans = TowerSpans {

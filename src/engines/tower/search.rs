@@ -15,18 +15,75 @@
 //! the rest of the game depends on (each entry keeps both bounds of the
 //! value), and moves ordered by their immediate gain. It never sees a name.
 
-/// One transposition-table slot: the exact key (the position, see
-/// [`Search`]), bounds of its value, the
-/// best move (a move code, see [`Search::play`]), and the generation it was
-/// written in (other generations are empty slots).
+/// One transposition-table slot: the key (the position, see [`Search`])
+/// and bounds of its value. A position's bytes are below 64, so the top two
+/// bits of each key byte are free: those of the first eight bytes hold the
+/// generation the slot was written in (other generations are empty slots),
+/// those of the next three its best move (a move code below 64, see
+/// [`Search::play`]). 24 bytes for a 16-byte key, 40 for 32.
 #[derive(Debug, Clone, Copy)]
 struct Slot<const B: usize> {
     key: [u8; B],
     /// Bounds of the value: `low <= value <= high` (equal when exact).
     low: i32,
     high: i32,
-    generation: u16,
-    best: u8,
+}
+
+const _: () = assert!(size_of::<Slot<16>>() == 24 && size_of::<Slot<32>>() == 40);
+
+/// The top two bits of each byte of a word (tags), and the rest (keys).
+const TAGS: u64 = 0xC0C0_C0C0_C0C0_C0C0;
+
+#[inline(always)]
+fn word<const B: usize>(k: &[u8; B], i: usize) -> u64 {
+    u64::from_le_bytes(k[8 * i..8 * i + 8].try_into().unwrap())
+}
+
+/// A generation's 16 bits spread over the top bits of eight bytes.
+fn generation_tag(g: u16) -> u64 {
+    (0..8).map(|i| ((g as u64 >> (2 * i)) & 3) << (8 * i + 6)).fold(0, |a, b| a | b)
+}
+
+/// A best move's 6 bits spread over the top bits of three bytes.
+#[inline(always)]
+fn best_tag(m: Code) -> u64 {
+    let m = m as u64;
+    (m & 3) << 6 | (m >> 2 & 3) << 14 | (m >> 4 & 3) << 22
+}
+
+impl<const B: usize> Slot<B> {
+    /// The slot of `key` in the generation of `tag`, with best move `best`.
+    #[inline(always)]
+    fn new(key: &[u8; B], tag: u64, best: Code, low: i32, high: i32) -> Self {
+        let (w0, w1) = (word(key, 0) | tag, word(key, 1) | best_tag(best));
+        let mut key = *key;
+        key[..8].copy_from_slice(&w0.to_le_bytes());
+        key[8..16].copy_from_slice(&w1.to_le_bytes());
+        Slot { key, low, high }
+    }
+
+    /// Whether the slot was written in the generation of `tag`.
+    #[inline(always)]
+    fn taken(&self, tag: u64) -> bool {
+        word(&self.key, 0) & TAGS == tag
+    }
+
+    /// Whether the slot holds `key` (whatever its generation).
+    #[inline(always)]
+    fn holds(&self, key: &[u8; B]) -> bool {
+        (0..B / 8).all(|i| word(&self.key, i) & !TAGS == word(key, i))
+    }
+
+    /// The key without its tags.
+    fn bare(&self) -> [u8; B] {
+        self.key.map(|b| b & 0x3F)
+    }
+
+    #[inline(always)]
+    fn best(&self) -> Code {
+        let w = word(&self.key, 1);
+        (w >> 6 & 3 | (w >> 14 & 3) << 2 | (w >> 22 & 3) << 4) as Code
+    }
 }
 
 /// The transposition tables of a game: positions of 16 bytes for houses of
@@ -55,6 +112,8 @@ impl Tt {
 struct Table<const B: usize> {
     slots: Vec<Slot<B>>,
     generation: u16,
+    /// [`generation_tag`] of `generation`.
+    tag: u64,
     len: usize,
     shift: u32,
     /// Bumped whenever entries may move (clear, growth): a slot index found
@@ -70,8 +129,8 @@ impl<const B: usize> Default for Table<B> {
 
 impl<const B: usize> Table<B> {
     fn with_slots_log(log: u32) -> Self {
-        let empty = Slot { key: [0; B], low: 0, high: 0, generation: 0, best: 0 };
-        Table { slots: vec![empty; 1 << log], generation: 1, len: 0, shift: 64 - log, epoch: 0 }
+        let empty = Slot { key: [0; B], low: 0, high: 0 };
+        Table { slots: vec![empty; 1 << log], generation: 1, tag: generation_tag(1), len: 0, shift: 64 - log, epoch: 0 }
     }
 
     /// Forgets every entry (keeps the memory).
@@ -80,9 +139,10 @@ impl<const B: usize> Table<B> {
         self.epoch = self.epoch.wrapping_add(1);
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.slots.iter_mut().for_each(|s| s.generation = 0);
+            self.slots.iter_mut().for_each(|s| s.key = [0; B]);
             self.generation = 1;
         }
+        self.tag = generation_tag(self.generation);
     }
 
     #[inline(always)]
@@ -103,10 +163,10 @@ impl<const B: usize> Table<B> {
         let mut i = self.home(key);
         loop {
             let s = &self.slots[i];
-            if s.generation != self.generation {
+            if !s.taken(self.tag) {
                 return Err(i);
             }
-            if s.key == *key {
+            if s.holds(key) {
                 return Ok(i);
             }
             i = (i + 1) & mask;
@@ -121,7 +181,7 @@ impl<const B: usize> Table<B> {
         if epoch != self.epoch || (self.len + 1) * 2 > self.slots.len() {
             return self.insert(key, low, high, best);
         }
-        self.place(from, key, low, high, best);
+        self.insert_from(from, key, low, high, best);
     }
 
     /// Records bounds `low..=high` of the value of `key` and its best move
@@ -131,39 +191,40 @@ impl<const B: usize> Table<B> {
             self.grow();
         }
         let home = self.home(&key);
-        self.place(home, key, low, high, best);
+        self.insert_from(home, key, low, high, best);
     }
 
     /// Stores the bounds of `key` in its slot or the first free one from
     /// `from` on (the table has room).
     #[inline(always)]
-    fn place(&mut self, from: usize, key: [u8; B], low: i32, high: i32, best: u8) {
-        let mask = self.slots.len() - 1;
+    fn insert_from(&mut self, from: usize, key: [u8; B], low: i32, high: i32, best: u8) {
+        let (mask, tag) = (self.slots.len() - 1, self.tag);
         let mut i = from & mask;
         loop {
             let s = &mut self.slots[i];
-            if s.generation != self.generation {
+            if !s.taken(tag) {
                 self.len += 1;
                 break;
             }
-            if s.key == key {
+            if s.holds(&key) {
                 // Both bounds hold: keep the tighter of each.
                 let (low, high) = (low.max(s.low), high.min(s.high));
-                *s = Slot { key, low, high, generation: self.generation, best };
+                *s = Slot::new(&key, tag, best, low, high);
                 return;
             }
             i = (i + 1) & mask;
         }
-        self.slots[i] = Slot { key, low, high, generation: self.generation, best };
+        self.slots[i] = Slot::new(&key, tag, best, low, high);
     }
 
     fn grow(&mut self) {
         let log = 64 - self.shift + 1;
         let epoch = self.epoch.wrapping_add(1);
+        let generation = self.generation;
         let old = std::mem::replace(self, Table::with_slots_log(log));
-        self.epoch = epoch;
-        for s in old.slots.iter().filter(|s| s.generation == old.generation) {
-            self.insert(s.key, s.low, s.high, s.best);
+        (self.epoch, self.generation, self.tag) = (epoch, generation, old.tag);
+        for s in old.slots.iter().filter(|s| s.taken(old.tag)) {
+            self.insert(s.bare(), s.low, s.high, s.best());
         }
     }
 }
@@ -217,6 +278,9 @@ pub struct TowerRules {
     pub first_by_card: Vec<u8>,
     /// Cards in the deck (cards are 0..cards).
     pub cards: usize,
+    /// The largest triangle's points (either player's): the root's first
+    /// window is this far either side of a draw (see [`TowerRules::solve`]).
+    pub window: i32,
 }
 
 /// Slots of the house, numbered once at load.
@@ -335,13 +399,25 @@ impl TowerRules {
     fn solve_in<const B: usize>(&self, deck: &[u8], tt: &mut Table<B>, budget: u64) -> Option<(i32, u64)> {
         let (mut g, mut s, first) = self.start(deck, tt, budget);
         // Negamax value for the player to move first; player 0's view.
-        // MTD(f)-like: null-window searches (is the value at least beta?)
-        // narrow the bounds of the value until they meet; the table keeps
-        // both bounds of every position between the passes. From 0, the
-        // test value moves by steps that double while only one bound is
-        // known, then halves the interval.
+        // A first pass (principal variation search) in a window of the
+        // largest triangle's points either side of a draw; when the value
+        // lies outside it, MTD(f)-like null-window searches (is the value at
+        // least beta?) narrow the bounds of the value until they meet; the
+        // table keeps both bounds of every position between the passes.
+        // The test value moves from the bound found by steps that double
+        // while only one bound is known, then halves the interval.
         let inf = i32::MAX as i64;
-        let (mut low, mut high, mut step, mut beta) = (-inf, inf, 1i64, 0i64);
+        let (mut low, mut high, mut step) = (-inf, inf, 1i64);
+        let w = self.window.max(1) as i64;
+        let v = g.search(&mut s, 0, first, -w as i32, w as i32) as i64;
+        if v <= -w {
+            high = v;
+        } else if v >= w {
+            low = v;
+        } else {
+            (low, high) = (v, v);
+        }
+        let mut beta = if high == inf { low + 1 } else { high };
         while low < high && g.nodes <= g.budget {
             let v = g.search(&mut s, 0, first, (beta - 1) as i32, beta as i32) as i64;
             if v < beta {
@@ -634,7 +710,7 @@ impl<const B: usize> Search<'_, '_, B> {
                     return e.high;
                 }
                 // The same key allows the same moves: the hint is legal here.
-                (Some(e.best), i)
+                (Some(e.best()), i)
             }
             Err(i) => (None, i),
         };
@@ -668,7 +744,19 @@ impl<const B: usize> Search<'_, '_, B> {
                 let (gain, m): (i32, Code) = ($gain, $m);
                 let saved = *s;
                 self.play(s, m, p, c);
-                let v = gain - self.search(s, t + 1, other, gain.saturating_sub(beta), gain.saturating_sub(alpha));
+                // Principal variation search: in a wide window, a move
+                // after the first is tested against alpha with a null
+                // window, and searched again only if it beats alpha.
+                let mut v;
+                if best != -i32::MAX && beta > alpha.saturating_add(1) {
+                    let scout = alpha.saturating_add(1);
+                    v = gain - self.search(s, t + 1, other, gain.saturating_sub(scout), gain.saturating_sub(alpha));
+                    if v > alpha && v < beta {
+                        v = gain - self.search(s, t + 1, other, gain.saturating_sub(beta), gain.saturating_sub(alpha));
+                    }
+                } else {
+                    v = gain - self.search(s, t + 1, other, gain.saturating_sub(beta), gain.saturating_sub(alpha));
+                }
                 *s = saved;
                 if v > best {
                     best = v;
@@ -749,6 +837,7 @@ mod tests {
             held: [held(0), held(1)],
             first_by_card: (0..n).map(|c| (c % 2) as u8).collect(),
             cards: n,
+            window: 3 * m as i32,
         }
     }
 
