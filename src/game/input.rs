@@ -428,11 +428,7 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 #[inline(always)]
 fn line_break(bytes: &[u8]) -> Option<usize> {
     for (k, chunk) in bytes.chunks_exact(8).take(2).enumerate() {
-        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        // The lowest byte flagged by the zero-byte test is exact (only
-        // bytes above a zero byte can be flagged wrongly).
-        let (n, r) = (w ^ (0x0A * ONES), w ^ (0x0D * ONES));
-        let found = (n.wrapping_sub(ONES) & !n | r.wrapping_sub(ONES) & !r) & (0x80 * ONES);
+        let found = break_flags(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
         if found != 0 {
             return Some(k * 8 + (found.trailing_zeros() / 8) as usize);
         }
@@ -441,18 +437,23 @@ fn line_break(bytes: &[u8]) -> Option<usize> {
     memchr::memchr2(b'\n', b'\r', &bytes[skip..]).map(|i| skip + i)
 }
 
+/// The top bit of every byte of `w` that is a `\n` or a `\r` (zero when
+/// none is). The lowest flag is exact; flags above a true one may be
+/// wrong (the zero-byte test borrows), which neither caller minds.
+#[inline(always)]
+fn break_flags(w: u64) -> u64 {
+    let (n, r) = (w ^ (0x0A * ONES), w ^ (0x0D * ONES));
+    (n.wrapping_sub(ONES) & !n | r.wrapping_sub(ONES) & !r) & (0x80 * ONES)
+}
+
 /// True when `bytes` holds a `\n` or a `\r`: from 8 to 16 bytes (a line
 /// of a few tokens) in two overlapping words, without a call.
 #[inline(always)]
 fn has_line_break(bytes: &[u8]) -> bool {
-    let flags = |w: u64| {
-        let (n, r) = (w ^ (0x0A * ONES), w ^ (0x0D * ONES));
-        (n.wrapping_sub(ONES) & !n | r.wrapping_sub(ONES) & !r) & (0x80 * ONES)
-    };
     match bytes.len() {
         8..=16 => {
             let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
-            flags(word(0)) | flags(word(bytes.len() - 8)) != 0
+            break_flags(word(0)) | break_flags(word(bytes.len() - 8)) != 0
         }
         _ => memchr::memchr2(b'\n', b'\r', bytes).is_some(),
     }
