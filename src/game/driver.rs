@@ -72,8 +72,11 @@ pub fn run_cases<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: 
     while game.read(input, &mut reader, &mut case)? {
         game.solve(&case, &mut scratch, opts, out.buffer())?;
         out.end_case()?;
+        if !watch {
+            continue;
+        }
         window += 1;
-        if watch && window == stride {
+        if window == stride {
             let now = thread_time();
             if now.saturating_sub(started) >= WARM_UP && now.saturating_sub(since) >= WORTH_THREADS * window {
                 return run_parallel(game, input, &mut reader, out, opts);
