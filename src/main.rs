@@ -83,9 +83,9 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Threads that solve cases. Default: one, then every processor
-        /// available once cases prove slow enough for threads to pay (about
-        /// 20 µs a case). The output is the same, in input order, whatever
-        /// the number.
+        /// available once the run has taken 0.1 s of CPU and its cases
+        /// average 20 µs or more (faster ones do not repay threads). The
+        /// output is the same, in input order, whatever the number.
         #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         jobs: Option<u64>,
     },
