@@ -672,10 +672,17 @@ impl Exchange {
         match &self.path {
             Path::Ranks(path) => {
                 let mut ranks = [0u8; MAX_HAND];
-                for (r, &c) in ranks.iter_mut().zip(cards) {
-                    *r = self.deck.rank(c) as u8;
-                }
-                let order = path.order_of(&ranks[..h]);
+                // Each usual hand size with its own code (the loop unrolled).
+                let order = match h {
+                    2 => self.ranks_order(path, cards, 2, &mut ranks),
+                    3 => self.ranks_order(path, cards, 3, &mut ranks),
+                    4 => self.ranks_order(path, cards, 4, &mut ranks),
+                    5 => self.ranks_order(path, cards, 5, &mut ranks),
+                    6 => self.ranks_order(path, cards, 6, &mut ranks),
+                    7 => self.ranks_order(path, cards, 7, &mut ranks),
+                    8 => self.ranks_order(path, cards, 8, &mut ranks),
+                    _ => self.ranks_order(path, cards, h, &mut ranks),
+                };
                 if let Some(mask) = order.and_then(|o| path.chosen(o)) {
                     return mask;
                 }
@@ -759,6 +766,18 @@ impl Exchange {
                 }
             }
         }
+    }
+
+    /// The ranks of the first `h` (`cards.len()`) cards, into `ranks`, and
+    /// the number of their sequence for the memo of choices (see
+    /// [`RankPath::order_of`]).
+    #[inline(always)]
+    fn ranks_order(&self, path: &RankPath, cards: &[Card], h: usize, ranks: &mut [u8; MAX_HAND]) -> Option<usize> {
+        let cards = &cards[..h.min(MAX_HAND)];
+        for (r, &c) in ranks.iter_mut().zip(cards) {
+            *r = self.deck.rank(c) as u8;
+        }
+        path.order_of(&ranks[..cards.len()])
     }
 
     /// The choice of a deal on the rank path, from its ranks in input
@@ -1031,15 +1050,15 @@ impl Exchange {
     }
 
     /// Renders the output line of a choice (with its newline).
+    #[inline]
     pub fn render(&self, buf: &mut Vec<u8>, mask: u32, deal: &Deal) {
         let h = deal.cards.len();
-        let n = mask.count_ones() as usize;
+        let full = u32::MAX >> (32 - h.clamp(1, 32));
         // The line without a branch on the choice: stay, exchange some,
-        // exchange all (`n == h` with `n == 0` is staying).
-        let which = usize::from(n != 0) + usize::from(n == h && n != 0);
+        // exchange all (every card of a hand of none is staying).
+        let which = usize::from(mask != 0) + usize::from(mask == full && mask != 0);
         if let (true, Some(flat)) = (deal.quick, &self.lines.flat[which]) {
             flat.before.put(buf);
-            let full = u32::MAX >> (32 - h.clamp(1, 32));
             let mut list = (mask ^ flat.flip) & flat.keep & full;
             let mut sep = false;
             while list != 0 {
@@ -1054,6 +1073,14 @@ impl Exchange {
             flat.after.put(buf);
             return;
         }
+        self.render_pieces(buf, mask, deal);
+    }
+
+    /// [`Exchange::render`] of any line, any deal.
+    #[inline(never)]
+    fn render_pieces(&self, buf: &mut Vec<u8>, mask: u32, deal: &Deal) {
+        let h = deal.cards.len();
+        let n = mask.count_ones() as usize;
         let (line, which) = if n == 0 {
             (&self.lines.stay, 0)
         } else if n == h {
