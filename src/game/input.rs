@@ -377,6 +377,16 @@ impl<'b> Scan<'b> {
         Some(bytes)
     }
 
+    /// The next `n` bytes of the line, whatever they are: the caller
+    /// checks every one of them and rejects a line break (`\n`, `\r`)
+    /// itself (otherwise [`Scan::take`] does it).
+    #[inline(always)]
+    pub fn take_any(&mut self, n: usize) -> Option<&'b [u8]> {
+        let bytes = self.bytes.get(self.at..self.at + n)?;
+        self.at += n;
+        Some(bytes)
+    }
+
     /// A whole number written plainly: one to `max_digits` (at most 19)
     /// ASCII digits, without a leading zero unless it is `0` itself.
     #[inline(always)]

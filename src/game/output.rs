@@ -1,6 +1,7 @@
 //! The output sink engines write whole lines to.
 
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -53,7 +54,21 @@ impl<'w> Output<'w> {
     }
 
     /// Marks the end of a case: its lines are finished; flushes when due.
+    #[inline]
     pub fn end_case(&mut self) -> io::Result<()> {
+        // The usual case, without a call: the lines handed over to the ring.
+        if let Sink::Shared(shared) = &self.sink {
+            if !self.eager && shared.0.hand_over(&self.buf) {
+                self.buf.clear();
+                return Ok(());
+            }
+        }
+        self.end_case_now()
+    }
+
+    /// [`Output::end_case`] when the lines are written now.
+    #[inline(never)]
+    fn end_case_now(&mut self) -> io::Result<()> {
         match &mut self.sink {
             Sink::Borrowed(_) => {
                 if self.eager || self.buf.len() >= FLUSH_AT {
@@ -61,15 +76,7 @@ impl<'w> Output<'w> {
                 }
                 Ok(())
             }
-            Sink::Shared(shared) => {
-                let mut state = shared.lock();
-                state.pending.extend_from_slice(&self.buf);
-                self.buf.clear();
-                if self.eager || state.pending.len() >= FLUSH_AT {
-                    state.write_out();
-                }
-                state.error.take().map_or(Ok(()), Err)
-            }
+            Sink::Shared(_) => self.flush(),
         }
     }
 
@@ -86,18 +93,20 @@ impl<'w> Output<'w> {
             }
             Sink::Shared(shared) => {
                 let mut state = shared.lock();
-                state.pending.extend_from_slice(&self.buf);
+                shared.0.write_out_and_rewind(&mut state, &self.buf);
                 self.buf.clear();
-                state.write_out();
-                state.error.take().map_or(Ok(()), Err)
+                shared.0.take_error(&mut state)
             }
         }
     }
 }
 
 impl Output<'static> {
-    /// An output whose finished cases wait in `shared` until written.
+    /// An output whose finished cases wait in `shared` until written. Each
+    /// `Shared` has one such output (the thread that runs the cases).
     pub fn shared(shared: Shared) -> Self {
+        let taken = shared.0.producer.swap(true, Ordering::Relaxed);
+        assert!(!taken, "a Shared sink takes the cases of one Output");
         Output { buf: Vec::with_capacity(FLUSH_AT + 1024), sink: Sink::Shared(shared), eager: false }
     }
 }
@@ -110,47 +119,178 @@ impl Drop for Output<'_> {
 
 /// A sink shared between the thread that runs the cases and others: the
 /// lines of finished cases, waiting to be written, and the writer.
+///
+/// Finished cases wait in a ring of bytes that the thread running the
+/// cases fills without a lock (a case is handed over with plain stores:
+/// a lock per case would cost more than reading and solving a fast case);
+/// whoever writes them out (that thread when the ring is full, a read of
+/// the input about to block, a signal ending the process) takes the lock.
 #[derive(Clone)]
-pub struct Shared(Arc<Mutex<SharedState>>);
+pub struct Shared(Arc<Inner>);
+
+struct Inner {
+    /// The ring: `RING` bytes; the finished cases not yet written are the
+    /// bytes from `tail` to `head` (counts of bytes ever handed over and
+    /// ever taken out, taken modulo `RING`).
+    ring: *mut u8,
+    /// Moved only by the output (the one producer), with release stores
+    /// after the bytes are in the ring.
+    head: AtomicUsize,
+    /// Moved only under `state`'s lock, after the bytes are written out.
+    tail: AtomicUsize,
+    /// An [`Output`] fills this ring (at most one).
+    producer: AtomicBool,
+    /// A write failed: `state.error` may hold the error.
+    failed: AtomicBool,
+    state: Mutex<SharedState>,
+}
+
+// SAFETY: `ring` is owned by `Inner` (freed in its `Drop`) and its bytes
+// are shared by the rules above: the one producer writes only bytes
+// outside `tail..head` (free space) and publishes them by a release store
+// of `head`; consumers, under the lock, read only bytes of `tail..head`
+// (loaded with acquire) and free them by a release store of `tail`, which
+// the producer loads with acquire before reusing them. No byte is written
+// while another thread reads it, and no reference to the whole ring exists.
+unsafe impl Send for Inner {}
+unsafe impl Sync for Inner {}
+
+/// Bytes of finished cases waiting at most: a case that does not fit is
+/// written out at once with what waits.
+const RING: usize = FLUSH_AT;
 
 struct SharedState {
-    pending: Vec<u8>,
     sink: Box<dyn Write + Send>,
     /// The first write error, until the run reports it.
     error: Option<io::Error>,
 }
 
-impl SharedState {
-    /// Writes the pending lines; a failure is kept for the run to report
-    /// (and what could not be written is dropped).
-    fn write_out(&mut self) {
-        if self.error.is_some() {
-            self.pending.clear();
-            return;
+impl Drop for Inner {
+    fn drop(&mut self) {
+        // SAFETY: `ring` came from `Box::into_raw` of a boxed slice of
+        // `RING` bytes, and is freed once, here.
+        drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(self.ring, RING)) });
+    }
+}
+
+impl Inner {
+    /// Hands `bytes` (whole cases) over without a lock, when they fit in
+    /// the ring before its end (and no write failed); false when they do
+    /// not (nothing is done).
+    #[inline(always)]
+    fn hand_over(&self, bytes: &[u8]) -> bool {
+        let head = self.head.load(Ordering::Relaxed);
+        let tail = self.tail.load(Ordering::Acquire);
+        let at = head % RING;
+        if bytes.len() > RING - at || head - tail > at || self.failed.load(Ordering::Relaxed) {
+            return false;
         }
-        let r = self.sink.write_all(&self.pending).and_then(|()| self.sink.flush());
-        self.pending.clear();
-        if let Err(e) = r {
-            self.error = Some(e);
+        // SAFETY: `at..at + bytes.len()` lies in the ring (before its end)
+        // and in its free space (what waits, `tail..head`, lies before
+        // `at`), which no other thread reads or writes (see `Inner`'s rules).
+        let free = unsafe { std::slice::from_raw_parts_mut(self.ring.add(at), bytes.len()) };
+        copy(free, bytes);
+        self.head.store(head + bytes.len(), Ordering::Release);
+        true
+    }
+
+    /// Writes the cases waiting in the ring, then `more` (under the lock,
+    /// which `state` is). A failure is kept for the run to report (and
+    /// what could not be written is dropped).
+    fn write_out(&self, state: &mut SharedState, more: &[u8]) {
+        let tail = self.tail.load(Ordering::Relaxed);
+        let head = self.head.load(Ordering::Acquire);
+        let at = tail % RING;
+        let len = head - tail;
+        let first = len.min(RING - at);
+        // SAFETY: `tail..head` holds bytes the producer published (release
+        // store of `head`, loaded with acquire) and does not touch until
+        // `tail` moves past them, which only this thread does, under the lock.
+        let (a, b) = unsafe {
+            (std::slice::from_raw_parts(self.ring.add(at), first), std::slice::from_raw_parts(self.ring, len - first))
+        };
+        if state.error.is_none() && (len > 0 || !more.is_empty()) {
+            let r = (state.sink.write_all(a))
+                .and_then(|()| state.sink.write_all(b))
+                .and_then(|()| state.sink.write_all(more))
+                .and_then(|()| state.sink.flush());
+            if let Err(e) = r {
+                state.error = Some(e);
+                self.failed.store(true, Ordering::Relaxed);
+            }
         }
+        self.tail.store(head, Ordering::Release);
+    }
+
+    /// [`Inner::write_out`] by the producer, which then starts the empty
+    /// ring over at its beginning.
+    fn write_out_and_rewind(&self, state: &mut SharedState, more: &[u8]) {
+        self.write_out(state, more);
+        // Nothing waits, and no other thread moves `tail` or reads the ring
+        // while the lock is held.
+        let start = self.head.load(Ordering::Relaxed).next_multiple_of(RING);
+        self.tail.store(start, Ordering::Release);
+        self.head.store(start, Ordering::Release);
+    }
+
+    /// The write error kept, if any (reported once).
+    fn take_error(&self, state: &mut SharedState) -> io::Result<()> {
+        self.failed.store(false, Ordering::Relaxed);
+        state.error.take().map_or(Ok(()), Err)
+    }
+}
+
+/// Copies `src` to `dst` (as long): the lines of a fast case are a few
+/// bytes, copied here in two overlapping words rather than by a call.
+#[inline(always)]
+fn copy(dst: &mut [u8], src: &[u8]) {
+    let n = src.len().min(dst.len());
+    let (dst, src) = (&mut dst[..n], &src[..n]);
+    match n {
+        0 => {}
+        1..=3 => {
+            dst[0] = src[0];
+            dst[n / 2] = src[n / 2];
+            dst[n - 1] = src[n - 1];
+        }
+        4..=7 => {
+            dst[..4].copy_from_slice(&src[..4]);
+            dst[n - 4..].copy_from_slice(&src[n - 4..]);
+        }
+        8..=16 => {
+            dst[..8].copy_from_slice(&src[..8]);
+            dst[n - 8..].copy_from_slice(&src[n - 8..]);
+        }
+        17..=32 => {
+            dst[..16].copy_from_slice(&src[..16]);
+            dst[n - 16..].copy_from_slice(&src[n - 16..]);
+        }
+        _ => dst.copy_from_slice(src),
     }
 }
 
 impl Shared {
     pub fn new(sink: impl Write + Send + 'static) -> Shared {
-        Shared(Arc::new(Mutex::new(SharedState { pending: Vec::new(), sink: Box::new(sink), error: None })))
+        let ring = Box::into_raw(vec![0u8; RING].into_boxed_slice()).cast::<u8>();
+        Shared(Arc::new(Inner {
+            ring,
+            head: AtomicUsize::new(0),
+            tail: AtomicUsize::new(0),
+            producer: AtomicBool::new(false),
+            failed: AtomicBool::new(false),
+            state: Mutex::new(SharedState { sink: Box::new(sink), error: None }),
+        }))
     }
 
     fn lock(&self) -> MutexGuard<'_, SharedState> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        self.0.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Writes the lines of the cases finished so far (before a read that
     /// may block). A write error is kept for the run to report.
     pub fn write_pending(&self) {
-        let mut state = self.lock();
-        if !state.pending.is_empty() {
-            state.write_out();
+        if self.0.head.load(Ordering::Acquire) != self.0.tail.load(Ordering::Relaxed) {
+            self.0.write_out(&mut self.lock(), &[]);
         }
     }
 
@@ -161,13 +301,13 @@ impl Shared {
     pub fn write_pending_within(&self, patience: Duration) -> bool {
         let deadline = Instant::now() + patience;
         loop {
-            match self.0.try_lock() {
+            match self.0.state.try_lock() {
                 Ok(mut state) => {
-                    state.write_out();
+                    self.0.write_out(&mut state, &[]);
                     return state.error.is_none();
                 }
                 Err(std::sync::TryLockError::Poisoned(p)) => {
-                    p.into_inner().write_out();
+                    self.0.write_out(&mut p.into_inner(), &[]);
                     return false;
                 }
                 Err(std::sync::TryLockError::WouldBlock) if Instant::now() < deadline => {
@@ -234,5 +374,42 @@ mod tests {
         out.end_case().unwrap();
         drop(out);
         assert_eq!(&*seen.0.lock().unwrap(), b"case 1\nhalf of case 2\n");
+    }
+
+    #[test]
+    fn cases_written_out_by_other_threads_while_more_come_stay_whole_and_in_order() {
+        let seen = Seen::default();
+        let shared = Shared::new(seen.clone());
+        let mut want = Vec::new();
+        let stop = Arc::new(AtomicBool::new(false));
+        let writers: Vec<_> = (0..2)
+            .map(|_| {
+                let (shared, stop) = (shared.clone(), stop.clone());
+                std::thread::spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        shared.write_pending();
+                        shared.write_pending_within(Duration::from_millis(1));
+                    }
+                })
+            })
+            .collect();
+        let mut out = Output::shared(shared.clone());
+        // Cases of every length, some larger than the ring.
+        for i in 0..20_000usize {
+            let len = if i % 5000 == 4999 { RING + i % 7 } else { i * 7919 % 300 };
+            let line: Vec<u8> = (0..len).map(|k| b'a' + ((i + k) % 26) as u8).chain([b'\n']).collect();
+            out.buffer().extend_from_slice(&line);
+            out.end_case().unwrap();
+            want.extend_from_slice(&line);
+            // What is written is always whole cases, in order.
+            let now = seen.0.lock().unwrap().len();
+            assert!(now <= want.len());
+        }
+        drop(out);
+        stop.store(true, Ordering::Relaxed);
+        for w in writers {
+            w.join().unwrap();
+        }
+        assert!(*seen.0.lock().unwrap() == want, "the cases as written, in order, once");
     }
 }

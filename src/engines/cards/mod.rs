@@ -31,6 +31,8 @@ pub struct Deck {
     pub colours: Vec<String>,
     pub suit_colour: Vec<usize>,
     /// Two-byte card tokens, indexed by `b0 << 8 | b1` (u16::MAX: none).
+    /// No entry has a whitespace byte (no token has one), so a line read
+    /// through this table alone holds no line break.
     short: Box<[u16; 1 << 16]>,
     /// Tokens of other lengths.
     long: HashMap<String, u16>,
@@ -51,7 +53,9 @@ impl Deck {
                 let card = (r * suits.len() + s) as u16;
                 let name = format!("{rank}{suit}");
                 match name.as_bytes() {
-                    [a, b] => short[(*a as usize) << 8 | *b as usize] = card,
+                    [a, b] if !a.is_ascii_whitespace() && !b.is_ascii_whitespace() => {
+                        short[(*a as usize) << 8 | *b as usize] = card
+                    }
                     _ => {
                         long.insert(name, card);
                     }
@@ -91,7 +95,9 @@ impl Deck {
         for (i, name) in names.iter().enumerate() {
             let card = (first + i) as u16;
             match name.as_bytes() {
-                [a, b] => self.short[(*a as usize) << 8 | *b as usize] = card,
+                [a, b] if !a.is_ascii_whitespace() && !b.is_ascii_whitespace() => {
+                    self.short[(*a as usize) << 8 | *b as usize] = card
+                }
                 _ => {
                     self.long.insert(name.clone(), card);
                 }
@@ -211,6 +217,32 @@ impl Deck {
 /// read token by token).
 const QUICK: usize = 16;
 
+/// The cards of a line of `n` (1 to [`QUICK`]) two-byte card names, each
+/// followed by one space but the last, each card once, all below 64: into
+/// `cards`, and their bits. Branch-free: a deal's cards are random.
+#[inline(always)]
+fn quick_cards(short: &[u16; 1 << 16], b: &[u8], n: usize, cards: &mut [Card; QUICK]) -> Option<u64> {
+    if n == 0 || n > QUICK || b.len() != 3 * n - 1 {
+        return None;
+    }
+    // A separator that is not a space; the bits of every card number
+    // together (a card above 63, or u16::MAX: no card, sets a bit above
+    // 63); the cards' bits, and those seen twice.
+    let (mut bad, mut high, mut bits, mut twice) = (false, 0 as Card, 0u64, 0u64);
+    for i in 0..n {
+        if i > 0 {
+            bad |= b[3 * i - 1] != b' ';
+        }
+        let c = short[(b[3 * i] as usize) << 8 | b[3 * i + 1] as usize];
+        cards[i] = c;
+        high |= c;
+        let bit = 1u64 << (c & 63);
+        twice |= bits & bit;
+        bits |= bit;
+    }
+    (!bad && high < 64 && twice == 0).then_some(bits)
+}
+
 /// The cards of one case seen so far, so that a card dealt twice is an
 /// input error (one check and one message for every engine that deals).
 #[derive(Debug, Clone, Default)]
@@ -245,7 +277,8 @@ impl Dealt {
     /// appends its cards to `out` and returns true. Returns false for
     /// anything else (`out` unchanged): the caller then reads the line
     /// token by token with [`Dealt::card`], which finds and reports the
-    /// error. `out` holds the cards of the case read so far (those of the
+    /// error. A line accepted holds no whitespace but its separators
+    /// (so no line break). `out` holds the cards of the case read so far (those of the
     /// earlier quick lines are taken from it), and every line of a case
     /// goes through `quick_line` first.
     #[inline]
@@ -257,42 +290,34 @@ impl Dealt {
     /// from the input by [`crate::game::Scan`]).
     #[inline]
     pub fn quick_bytes(&mut self, deck: &Deck, b: &[u8], number: usize, n: usize, out: &mut Vec<Card>) -> bool {
-        if n == 0 || n > QUICK || b.len() != 3 * n - 1 || self.seen.len() > 64 {
-            self.settle(out);
-            return false;
-        }
-        let short = &deck.short;
         let mut cards = [0 as Card; QUICK];
-        let mut bits = self.bits as u64;
-        // Any card above 63 (u16::MAX: no card), a card twice, a
-        // separator that is not one space.
-        let mut bad = false;
-        let mut take = |i: usize, c: Card, bits: &mut u64| {
-            let bit = 1u64 << (c & 63);
-            let dup = c > 63 || *bits & bit != 0;
-            *bits |= bit;
-            cards[i % QUICK] = c;
-            dup
+        // Each usual number of cards with its own code (the loop unrolled).
+        let new = match n {
+            2 => quick_cards(&deck.short, b, 2, &mut cards),
+            3 => quick_cards(&deck.short, b, 3, &mut cards),
+            4 => quick_cards(&deck.short, b, 4, &mut cards),
+            5 => quick_cards(&deck.short, b, 5, &mut cards),
+            6 => quick_cards(&deck.short, b, 6, &mut cards),
+            7 => quick_cards(&deck.short, b, 7, &mut cards),
+            8 => quick_cards(&deck.short, b, 8, &mut cards),
+            _ => quick_cards(&deck.short, b, n, &mut cards),
         };
-        let mut chunks = b.chunks_exact(3);
-        for (i, ch) in (&mut chunks).enumerate() {
-            bad |= ch[2] != b' ';
-            bad |= take(i, short[(ch[0] as usize) << 8 | ch[1] as usize], &mut bits);
+        let old = self.bits as u64;
+        match new {
+            Some(new) if new & old == 0 && self.seen.len() <= 64 => {
+                self.bits = (old | new) as u128;
+                let at = out.len();
+                self.quick.push((number as u32, at as u32));
+                // The whole array in one fixed-size copy (no call), cut to length.
+                out.extend_from_slice(&cards);
+                out.truncate(at + n);
+                true
+            }
+            _ => {
+                self.settle(out);
+                false
+            }
         }
-        if let [x, y] = *chunks.remainder() {
-            bad |= take(n - 1, short[(x as usize) << 8 | y as usize], &mut bits);
-        }
-        if bad {
-            self.settle(out);
-            return false;
-        }
-        self.bits = bits as u128;
-        let at = out.len();
-        self.quick.push((number as u32, at as u32));
-        // The whole array in one fixed-size copy (no call), cut to length.
-        out.extend_from_slice(&cards);
-        out.truncate(at + n);
-        true
     }
 
     /// Records the cards of the lines read by [`Dealt::quick_line`] (in

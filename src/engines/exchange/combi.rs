@@ -158,11 +158,49 @@ impl Colex {
 }
 
 /// `items` sorted (stable: equal items keep their order), with each one's
-/// position in `items` (insertion sort: a hand has a few cards).
+/// position in `items`. A hand has a few cards in random order: up to 8,
+/// each item's place is counted without a branch (the items before it that
+/// are not greater, the items after it that are smaller), where an
+/// insertion sort would mispredict most of its moves; longer hands are
+/// sorted by insertion. (Hands of more than `MAX_HAND` are cut.)
 #[inline]
 pub fn sort_with_positions<T: Copy + Ord + Default>(items: &[T]) -> ([T; super::MAX_HAND], [u8; super::MAX_HAND]) {
     let mut sorted = [T::default(); super::MAX_HAND];
     let mut pos = [0u8; super::MAX_HAND];
+    let items = &items[..items.len().min(super::MAX_HAND)];
+    // Each usual length with its own code (the loops unrolled).
+    match items.len() {
+        2 => count_places(items, 2, &mut sorted, &mut pos),
+        3 => count_places(items, 3, &mut sorted, &mut pos),
+        4 => count_places(items, 4, &mut sorted, &mut pos),
+        5 => count_places(items, 5, &mut sorted, &mut pos),
+        6 => count_places(items, 6, &mut sorted, &mut pos),
+        7 => count_places(items, 7, &mut sorted, &mut pos),
+        8 => count_places(items, 8, &mut sorted, &mut pos),
+        _ => insertion_sort(items, &mut sorted, &mut pos),
+    }
+    (sorted, pos)
+}
+
+/// [`sort_with_positions`] of `n` items (`items.len()`) by counting each
+/// one's place.
+#[inline(always)]
+fn count_places<T: Copy + Ord>(items: &[T], n: usize, sorted: &mut [T], pos: &mut [u8]) {
+    let items = &items[..n];
+    for i in 0..n {
+        let x = items[i];
+        let mut p = 0;
+        for (j, &y) in items.iter().enumerate() {
+            p += usize::from(if j < i { y <= x } else { y < x });
+        }
+        // Below `n`: the places of a total order are distinct.
+        sorted[p] = x;
+        pos[p] = i as u8;
+    }
+}
+
+/// [`sort_with_positions`] by insertion.
+fn insertion_sort<T: Copy + Ord>(items: &[T], sorted: &mut [T], pos: &mut [u8]) {
     for (i, &x) in items.iter().enumerate() {
         let mut j = i;
         while j > 0 && sorted[j - 1] > x {
@@ -173,7 +211,6 @@ pub fn sort_with_positions<T: Copy + Ord + Default>(items: &[T]) -> ([T; super::
         sorted[j] = x;
         pos[j] = i as u8;
     }
-    (sorted, pos)
 }
 
 /// Writes the sorted multiset `m` with `r` inserted (after its equals) to
@@ -189,6 +226,17 @@ pub fn insert_sorted(m: &[u8], r: u8, merged: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn sorting_with_positions_is_a_stable_sort(items in proptest::collection::vec(0u8..6, 0..=16)) {
+            let (sorted, pos) = sort_with_positions(&items);
+            let mut want: Vec<(u8, u8)> = items.iter().enumerate().map(|(i, &x)| (x, i as u8)).collect();
+            want.sort_by_key(|&(x, _)| x);
+            let got: Vec<(u8, u8)> = (0..items.len()).map(|i| (sorted[i], pos[i])).collect();
+            proptest::prop_assert_eq!(got, want);
+        }
+    }
 
     #[test]
     fn colex_numbers_every_set_once_in_order() {

@@ -86,28 +86,73 @@ pub struct Lines {
     /// Each line as pieces written straight from the deal's text, when no
     /// field has a width (see [`Piece`]).
     pieces: [Option<Vec<Piece>>; 3],
+    /// Each line as text, at most one list of cards, text (see [`Flat`]).
+    flat: [Option<Flat>; 3],
+}
+
+/// An output line made of short text, at most one list of cards (the
+/// exchanged or the kept ones, as written), short text and its newline:
+/// written with two fixed copies around the list, whatever the choice.
+#[derive(Debug, Clone)]
+struct Flat {
+    before: Chunk<32>,
+    /// The list: which cards, as bits to flip in a discard mask and to
+    /// keep after (all bits: the exchanged cards; flipped, all bits: the
+    /// kept ones; none: no list), and its separator.
+    flip: u32,
+    keep: u32,
+    sep: Chunk<16>,
+    /// The text after the list, with the newline.
+    after: Chunk<32>,
+}
+
+impl Flat {
+    fn of(pieces: &[Piece]) -> Option<Flat> {
+        let mut text = [Vec::new(), Vec::new()];
+        let mut list: Option<(bool, &Chunk<16>)> = None;
+        for piece in pieces {
+            match piece {
+                Piece::Text(t) => text[usize::from(list.is_some())].extend_from_slice(t.bytes()),
+                Piece::Cards(sep) | Piece::Kept(sep) if list.is_none() => {
+                    list = Some((matches!(piece, Piece::Cards(_)), sep))
+                }
+                _ => return None,
+            }
+        }
+        text[1].push(b'\n');
+        let (flip, keep, sep) = match list {
+            Some((true, sep)) => (0, u32::MAX, sep.clone()),
+            Some((false, sep)) => (u32::MAX, u32::MAX, sep.clone()),
+            None => (0, 0, Chunk::of(b"")?),
+        };
+        Some(Flat { before: Chunk::of(&text[0])?, flip, keep, sep, after: Chunk::of(&text[1])? })
+    }
 }
 
 /// A piece of an output line without widths: text, the exchanged or kept
 /// cards as written (joined by a separator), or their number.
 #[derive(Debug, Clone)]
 enum Piece {
-    Text(Chunk),
-    Cards(Chunk),
-    Kept(Chunk),
+    Text(Chunk<16>),
+    Cards(Chunk<16>),
+    Kept(Chunk<16>),
     Count,
 }
 
-/// Up to 16 bytes of text, stored whole so that writing it is one fixed
+/// Up to `N` bytes of text, stored whole so that writing it is one fixed
 /// copy (cut to length), not a call.
 #[derive(Debug, Clone)]
-struct Chunk([u8; 16], usize);
+struct Chunk<const N: usize>([u8; N], usize);
 
-impl Chunk {
-    fn of(text: &[u8]) -> Option<Chunk> {
-        let mut bytes = [0u8; 16];
+impl<const N: usize> Chunk<N> {
+    fn of(text: &[u8]) -> Option<Chunk<N>> {
+        let mut bytes = [0u8; N];
         bytes.get_mut(..text.len())?.copy_from_slice(text);
         Some(Chunk(bytes, text.len()))
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.0[..self.1]
     }
 
     #[inline]
@@ -160,7 +205,8 @@ impl Lines {
         };
         let kept = [uses(&stay), uses(&exchange), all.as_ref().map_or(uses(&exchange), uses)];
         let pieces = [pieces(&stay), pieces(&exchange), pieces(all.as_ref().unwrap_or(&exchange))];
-        Lines { stay, exchange, all, literal, kept, pieces }
+        let flat = [0, 1, 2].map(|i| pieces[i].as_deref().and_then(Flat::of));
+        Lines { stay, exchange, all, literal, kept, pieces, flat }
     }
 }
 
@@ -626,10 +672,17 @@ impl Exchange {
         match &self.path {
             Path::Ranks(path) => {
                 let mut ranks = [0u8; MAX_HAND];
-                for (r, &c) in ranks.iter_mut().zip(cards) {
-                    *r = self.deck.rank(c) as u8;
-                }
-                let order = path.order_of(&ranks[..h]);
+                // Each usual hand size with its own code (the loop unrolled).
+                let order = match h {
+                    2 => self.ranks_order(path, cards, 2, &mut ranks),
+                    3 => self.ranks_order(path, cards, 3, &mut ranks),
+                    4 => self.ranks_order(path, cards, 4, &mut ranks),
+                    5 => self.ranks_order(path, cards, 5, &mut ranks),
+                    6 => self.ranks_order(path, cards, 6, &mut ranks),
+                    7 => self.ranks_order(path, cards, 7, &mut ranks),
+                    8 => self.ranks_order(path, cards, 8, &mut ranks),
+                    _ => self.ranks_order(path, cards, h, &mut ranks),
+                };
                 if let Some(mask) = order.and_then(|o| path.chosen(o)) {
                     return mask;
                 }
@@ -713,6 +766,18 @@ impl Exchange {
                 }
             }
         }
+    }
+
+    /// The ranks of the first `h` (`cards.len()`) cards, into `ranks`, and
+    /// the number of their sequence for the memo of choices (see
+    /// [`RankPath::order_of`]).
+    #[inline(always)]
+    fn ranks_order(&self, path: &RankPath, cards: &[Card], h: usize, ranks: &mut [u8; MAX_HAND]) -> Option<usize> {
+        let cards = &cards[..h.min(MAX_HAND)];
+        for (r, &c) in ranks.iter_mut().zip(cards) {
+            *r = self.deck.rank(c) as u8;
+        }
+        path.order_of(&ranks[..cards.len()])
     }
 
     /// The choice of a deal on the rank path, from its ranks in input
@@ -932,7 +997,8 @@ impl Exchange {
         let quick = input.scan(|s| {
             let number = s.line_number();
             s.line(|s| {
-                let bytes = s.take(width)?;
+                // `quick_bytes` checks every byte (no line break passes).
+                let bytes = s.take_any(width)?;
                 deal.cards.clear();
                 dealt.start(self.deck.size());
                 dealt.quick_bytes(&self.deck, bytes, number, self.hand, &mut deal.cards).then_some(())
@@ -984,7 +1050,35 @@ impl Exchange {
     }
 
     /// Renders the output line of a choice (with its newline).
+    #[inline]
     pub fn render(&self, buf: &mut Vec<u8>, mask: u32, deal: &Deal) {
+        let h = deal.cards.len();
+        let full = u32::MAX >> (32 - h.clamp(1, 32));
+        // The line without a branch on the choice: stay, exchange some,
+        // exchange all (every card of a hand of none is staying).
+        let which = usize::from(mask != 0) + usize::from(mask == full && mask != 0);
+        if let (true, Some(flat)) = (deal.quick, &self.lines.flat[which]) {
+            flat.before.put(buf);
+            let mut list = (mask ^ flat.flip) & flat.keep & full;
+            let mut sep = false;
+            while list != 0 {
+                if sep {
+                    flat.sep.put(buf);
+                }
+                sep = true;
+                let card = deal.cards.get(list.trailing_zeros() as usize).copied().unwrap_or(0);
+                buf.extend_from_slice(self.names2.get(card as usize).unwrap_or(b"??"));
+                list &= list - 1;
+            }
+            flat.after.put(buf);
+            return;
+        }
+        self.render_pieces(buf, mask, deal);
+    }
+
+    /// [`Exchange::render`] of any line, any deal.
+    #[inline(never)]
+    fn render_pieces(&self, buf: &mut Vec<u8>, mask: u32, deal: &Deal) {
         let h = deal.cards.len();
         let n = mask.count_ones() as usize;
         let (line, which) = if n == 0 {
@@ -996,7 +1090,7 @@ impl Exchange {
         };
         if let Some(pieces) = &self.lines.pieces[which] {
             // The cards straight from the deal's text.
-            let list = |buf: &mut Vec<u8>, sep: &Chunk, want: u32| {
+            let list = |buf: &mut Vec<u8>, sep: &Chunk<16>, want: u32| {
                 let mut first = true;
                 for i in 0..h {
                     if mask >> i & 1 == want {
