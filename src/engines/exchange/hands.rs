@@ -351,10 +351,34 @@ fn classes_with(
 /// `per_group` classes of each group (the classes with the same number of
 /// jokers and of cards in the longest suit), a sample spread over every
 /// shape of deal; stops when `f` returns false, and then returns false.
+/// The sample is taken in rounds (the first classes of every group, then
+/// more of each), so that what only some groups hold is met early; each
+/// class is passed once.
 pub fn for_each_class_sample(
     deck: &Deck,
     hand: usize,
     per_group: usize,
+    f: &mut dyn FnMut(&[u16], u128) -> bool,
+) -> bool {
+    let mut from = 0;
+    for until in [per_group / 32, per_group / 4, per_group] {
+        if until > from {
+            if !class_sample_round(deck, hand, from, until, f) {
+                return false;
+            }
+            from = until;
+        }
+    }
+    true
+}
+
+/// One round of [`for_each_class_sample`]: the classes numbered `from ..
+/// until` of each group.
+fn class_sample_round(
+    deck: &Deck,
+    hand: usize,
+    from: usize,
+    until: usize,
     f: &mut dyn FnMut(&[u16], u128) -> bool,
 ) -> bool {
     let nr = deck.ranks.len();
@@ -370,12 +394,14 @@ pub fn for_each_class_sample(
             let mut seen = 0;
             let mut stopped = false;
             let mut each = |masks: &[u64]| {
-                class_cards(masks, nr, ns, j, &mut cards);
                 seen += 1;
-                if !f(&cards, class_weight(masks, ns) * jw) {
-                    stopped = true;
+                if seen > from {
+                    class_cards(masks, nr, ns, j, &mut cards);
+                    if !f(&cards, class_weight(masks, ns) * jw) {
+                        stopped = true;
+                    }
                 }
-                !stopped && seen < per_group
+                !stopped && seen < until
             };
             if p == 0 {
                 classes(nr, ns, left, 0, (usize::MAX, u64::MAX), &mut masks, &mut each);
@@ -502,7 +528,8 @@ mod tests {
 /// just stops remembering.
 #[derive(Debug)]
 pub struct ClassMemo {
-    slots: Vec<AtomicU64>,
+    /// Allocated on first use (`check` never uses it).
+    slots: super::Lazy<Vec<AtomicU64>>,
     /// Entries of two words (hands of 6 cards).
     wide: bool,
     /// Entries in the table (a power of two).
@@ -540,7 +567,9 @@ impl ClassMemo {
             suit_of[c] = (c % suits) as u8;
         }
         (hand <= 6 && deck.size() <= 64 && suits * ranks + 4 <= 64 && deck.jokers.len() < 16).then(|| ClassMemo {
-            slots: (0..entries * (1 + wide as usize)).map(|_| AtomicU64::new(0)).collect(),
+            slots: std::sync::LazyLock::new(Box::new(move || {
+                (0..entries * (1 + wide as usize)).map(|_| AtomicU64::new(0)).collect()
+            })),
             wide,
             entries,
             suits,

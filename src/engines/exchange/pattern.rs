@@ -80,6 +80,11 @@ pub fn normalize(parts: &mut [Part]) {
     parts.sort_by(|a, b| a.order().cmp(&b.order()).then_with(|| a.cmp(b)));
 }
 
+/// The number of cards a pattern takes.
+pub fn need(parts: &[Part]) -> usize {
+    parts.iter().map(Part::size).sum()
+}
+
 /// Whether any part needs suits.
 pub fn is_suited(parts: &[Part]) -> bool {
     parts.iter().any(|p| p.suited)
@@ -142,19 +147,32 @@ impl RankMatcher<'_> {
     /// (in [`normalize`]d order, none suited except `Cards`, read as "any
     /// n cards")? The counts are borrowed and restored.
     pub fn matches(&self, counts: &mut [u8], wild: usize, parts: &[Part]) -> bool {
-        let mut cards = wild;
+        let mut naturals = 0;
         let mut present = 0u64;
         for (r, &c) in counts.iter().enumerate() {
-            cards += c as usize;
+            naturals += c as usize;
             if c > 0 {
                 present |= 1 << r;
             }
         }
-        let need: usize = parts.iter().map(Part::size).sum();
-        if need > cards {
-            return false;
-        }
-        self.rec(counts, present, wild, cards, parts, None)
+        self.matches_with(counts, present, naturals, wild, parts, need(parts))
+    }
+
+    /// [`RankMatcher::matches`] when the caller knows the ranks present
+    /// (a bit each), the number of natural cards and the cards `parts`
+    /// take (see [`need`]): the same hand tried on every row.
+    #[inline]
+    pub fn matches_with(
+        &self,
+        counts: &mut [u8],
+        present: u64,
+        naturals: usize,
+        wild: usize,
+        parts: &[Part],
+        need: usize,
+    ) -> bool {
+        let cards = naturals + wild;
+        need <= cards && self.rec(counts, present, wild, cards, parts, None)
     }
 
     /// `present`: the ranks whose count is not 0. `last`: the choice made
