@@ -225,10 +225,13 @@ impl RankMatcher<'_> {
             Shape::Run(len) => {
                 let start = last.unwrap_or(0);
                 for (wi, &m) in self.runs.of(*len).iter().enumerate().skip(start) {
-                    let lack = (m & !present).count_ones() as usize;
-                    if lack > wild {
+                    let missing = m & !present;
+                    // Without wild cards, every rank of the run is needed
+                    // (no count of bits: this is the table builders' loop).
+                    if missing != 0 && (wild == 0 || missing.count_ones() as usize > wild) {
                         continue;
                     }
+                    let lack = missing.count_ones() as usize;
                     if rest.is_empty() {
                         return true;
                     }
