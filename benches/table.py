@@ -2,6 +2,7 @@
 """The benchmark table: every game against its hand-written C++ reference.
 
     benches/table.py [RUNS] [GAME ...]
+    benches/table.py startup [RUNS] [RULES ...]
 
 Builds the release binary, generates each game's large input
 deterministically (the generators in benches/, fixed seeds) into
@@ -13,7 +14,16 @@ the reference, their ratio (the goal is at most 0.5), arbiter's wall time
 by default, with `--jobs` set to every core and set to one, and both peak
 memories. The references are
 ../shared/bench/GAME-ref; a game without one is timed alone.
+
+`startup` times start-up instead, for every bundled rule file (or the
+ones given): `arbiter check FILE` and `arbiter run FILE` on an empty input
+(an input error for most games: only loading, compiling and the first
+read), RUNS times each (default 21), interleaved, with `arbiter --version`
+as the floor of any process; CPU medians in microseconds. The goals
+(issue 16): `check` under 5 ms, loading and compiling under 2 ms (the last
+column: `check` less the floor, an upper bound).
 """
+import glob
 import os
 import statistics
 import subprocess
@@ -38,7 +48,7 @@ GAMES = {
 }
 
 
-def run(cmd, stdin_path):
+def run(cmd, stdin_path, must_succeed=True):
     """CPU seconds (user + system, all threads) and wall seconds of one run,
     from the kernel's own accounting of the finished process (microsecond
     resolution, where GNU time prints hundredths)."""
@@ -49,7 +59,7 @@ def run(cmd, stdin_path):
         pid = os.posix_spawn(cmd[0], cmd, os.environ, file_actions=actions)
         _, status, usage = os.wait4(pid, 0)
         wall = time.monotonic() - start
-    if status != 0:
+    if status != 0 and must_succeed:
         raise SystemExit(f"{' '.join(cmd)} failed with status {status}")
     return usage.ru_utime + usage.ru_stime, wall
 
@@ -68,8 +78,36 @@ def output(cmd, stdin_path):
         return subprocess.run(cmd, stdin=inp, capture_output=True, check=False).stdout
 
 
+def startup(args):
+    runs = int(args.pop(0)) if args and args[0].isdigit() else 21
+    files = args or sorted(glob.glob(os.path.join(ROOT, "rules", "*.rules"))) + sorted(
+        glob.glob(os.path.join(ROOT, "rules", "*", "*.rules")))
+    subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
+    floor_cmd = [BIN, "--version"]
+    cmds = [floor_cmd]
+    for f in files:
+        cmds += [[BIN, "check", f], [BIN, "run", f, os.devnull]]
+    times = {tuple(c): [] for c in cmds}
+    for _ in range(runs):
+        for c in cmds:
+            times[tuple(c)].append(run(c, os.devnull, must_succeed=c[1] != "run")[0])
+    us = lambda c: statistics.median(times[tuple(c)]) * 1e6
+    floor = us(floor_cmd)
+    print(f"{runs} interleaved runs per figure, medians of CPU time (user + system) in microseconds")
+    print(f"`arbiter --version` (the floor of any process): {floor:.0f}")
+    print()
+    print("| rule file | check | run, empty input | check - floor |")
+    print("| --- | ---: | ---: | ---: |")
+    for f in files:
+        check, empty = us([BIN, "check", f]), us([BIN, "run", f, os.devnull])
+        name = os.path.relpath(f, ROOT)
+        print(f"| {name} | {check:.0f} | {empty:.0f} | {check - floor:.0f} |", flush=True)
+
+
 def main():
     args = sys.argv[1:]
+    if args and args[0] == "startup":
+        return startup(args[1:])
     runs = int(args.pop(0)) if args and args[0].isdigit() else 5
     games = args or list(GAMES)
     subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
