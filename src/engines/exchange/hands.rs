@@ -464,10 +464,13 @@ mod tests {
             let eval = Eval::new(&d, hand, &rows);
             let cx = Colex::new(d.size(), hand);
             let table = hand_rows(&eval, &cx, d.size(), hand);
+            let rows_only = Eval::rows_only(&d, hand, &rows);
+            let mut memo = super::super::eval::KeyMemo::new(&rows_only);
             let mut set: Vec<u16> = (0..hand as u16).collect();
             let mut i = 0;
             loop {
                 assert_eq!(table[i], eval.row_of_cards(&set), "{set:?}");
+                assert_eq!(table[i], memo.row_of_cards(&rows_only, &set), "{set:?} from the memo");
                 i += 1;
                 if !cx.next(&mut set) {
                     break;
@@ -491,6 +494,28 @@ mod tests {
         assert_ne!(memo.canonical(&c).key, ca.key);
         memo.put(ca.key, 5);
         assert_eq!(memo.get(cb.key), Some(5));
+    }
+
+    #[test]
+    fn the_sample_passes_each_class_once_in_rounds() {
+        let d = deck("A 2 3 4 5 6 7 8 9", "S H D").with_jokers(vec!["JK".into()]);
+        let mut every = Vec::new();
+        for_each_class(&d, 4, &mut |cards, _| every.push(cards.to_vec()));
+        for per_group in [64, 1 << 20] {
+            let mut sample = Vec::new();
+            assert!(for_each_class_sample(&d, 4, per_group, &mut |cards, _| {
+                sample.push(cards.to_vec());
+                true
+            }));
+            let n = sample.len();
+            sample.sort();
+            sample.dedup();
+            assert_eq!(sample.len(), n, "a class passed twice");
+            assert!(sample.iter().all(|c| every.contains(c)));
+            if per_group > every.len() {
+                assert_eq!(n, every.len(), "a sample as large as every group is every class");
+            }
+        }
     }
 
     #[test]

@@ -224,7 +224,13 @@ impl RankMatcher<'_> {
             }
             Shape::Run(len) => {
                 let start = last.unwrap_or(0);
-                for (wi, &m) in self.runs.of(*len).iter().enumerate().skip(start) {
+                let windows = self.runs.of(*len).get(start..).unwrap_or(&[]);
+                if rest.is_empty() && wild == 0 {
+                    // The last part, without wild cards: some run whose
+                    // ranks are all present (the table builders' case).
+                    return windows.iter().any(|&m| m & !present == 0);
+                }
+                for (wi, &m) in windows.iter().enumerate().map(|(i, m)| (i + start, m)) {
                     let missing = m & !present;
                     // Without wild cards, every rank of the run is needed
                     // (no count of bits: this is the table builders' loop).
