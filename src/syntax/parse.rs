@@ -337,7 +337,7 @@ fn describe(rule: &Rule) -> &'static str {
         Rule::number => "a number",
         Rule::inner | Rule::long_inner => "string text",
         Rule::long_quote => "`\"\"\"`",
-        Rule::WHITESPACE | Rule::COMMENT => "a space",
+        Rule::WHITESPACE | Rule::COMMENT | Rule::comment => "a space",
     }
 }
 

@@ -73,19 +73,31 @@ pub fn multisets(n: usize, k: usize) -> u128 {
 
 /// Calls `f` with every sorted list of `k` ranks below `n` (with repeats).
 pub fn for_each_multiset(n: usize, k: usize, f: &mut dyn FnMut(&[u8])) {
-    fn rec(start: usize, n: usize, k: usize, cur: &mut Vec<u8>, f: &mut dyn FnMut(&[u8])) {
+    for_each_multiset_while(n, k, &mut |m| {
+        f(m);
+        true
+    });
+}
+
+/// [`for_each_multiset`] until `f` returns false; returns whether every
+/// multiset was seen.
+pub fn for_each_multiset_while(n: usize, k: usize, f: &mut dyn FnMut(&[u8]) -> bool) -> bool {
+    fn rec(start: usize, n: usize, k: usize, cur: &mut Vec<u8>, f: &mut dyn FnMut(&[u8]) -> bool) -> bool {
         if cur.len() == k {
-            f(cur);
-            return;
+            return f(cur);
         }
         for r in start..n {
             cur.push(r as u8);
-            rec(r, n, k, cur, f);
+            let go_on = rec(r, n, k, cur, f);
             cur.pop();
+            if !go_on {
+                return false;
+            }
         }
+        true
     }
     let mut cur = Vec::with_capacity(k);
-    rec(0, n, k, &mut cur, f);
+    rec(0, n, k, &mut cur, f)
 }
 
 /// Sets of cards numbered in colex order: a sorted set c0 < c1 < ...

@@ -4,7 +4,7 @@
 //! come before it; only those are tried on the cards.
 
 use super::combi::Ranker;
-use super::pattern::{is_suited, normalize, relaxed, CardMatcher, Part, RankMatcher, Runs};
+use super::pattern::{is_suited, need, normalize, relaxed, CardMatcher, Part, RankMatcher, Runs};
 use super::Row;
 use crate::engines::cards::{Card, Deck};
 
@@ -27,6 +27,10 @@ pub struct Eval {
     pub hand: usize,
     /// Per row: the parts in matching order, and whether wild cards stand in.
     parts: Vec<Vec<Part>>,
+    /// Per row: the cards its parts take; per suited row, the same for
+    /// its parts with suits ignored.
+    need: Vec<usize>,
+    relaxed_need: Vec<usize>,
     natural: Vec<bool>,
     /// Per row: whether it looks at suits.
     suited: Vec<bool>,
@@ -63,6 +67,15 @@ impl Eval {
 
     /// Builds the rank-key tables (the caller checked their size).
     pub fn new(deck: &Deck, hand: usize, rows: &[Row]) -> Eval {
+        let mut e = Eval::rows_only(deck, hand, rows);
+        e.tabulate();
+        e
+    }
+
+    /// Everything but the rank-key tables: the rows and the matchers, for
+    /// the row statistics of `check`, which look at a few keys only (see
+    /// [`KeyMemo`]). [`Eval::tabulate`] completes it.
+    pub fn rows_only(deck: &Deck, hand: usize, rows: &[Row]) -> Eval {
         let n_ranks = deck.ranks.len();
         let wild = Eval::symbols(deck) > n_ranks;
         let longest = rows
@@ -81,20 +94,26 @@ impl Eval {
             })
             .collect();
         let suited_rows: Vec<usize> = (0..rows.len()).filter(|&i| is_suited(&rows[i].parts)).collect();
-        let relaxed_parts = suited_rows.iter().map(|&i| relaxed(&rows[i].parts)).collect();
+        let relaxed_parts: Vec<Vec<Part>> = suited_rows.iter().map(|&i| relaxed(&rows[i].parts)).collect();
         let symbols = n_ranks + wild as usize;
         let keys = Ranker::new(symbols, hand);
         let card_sym = (0..deck.size() as Card)
             .map(|c| if deck.is_wild(c) { n_ranks as u8 } else { deck.rank(c) as u8 })
             .collect();
         let card_suit = (0..deck.size() as Card).map(|c| deck.suit(c).min(255) as u8).collect();
-        let mut e = Eval {
+        let suit_need = suited_rows
+            .iter()
+            .map(|&row| parts[row].iter().filter(|p| p.suited).map(Part::size).max().unwrap_or(0) as u8)
+            .collect();
+        Eval {
             runs,
             n_ranks,
             n_suits: deck.suits.len(),
             wild,
             keys,
             hand,
+            need: parts.iter().map(|p| need(p)).collect(),
+            relaxed_need: relaxed_parts.iter().map(|p| need(p)).collect(),
             parts,
             natural: rows.iter().map(|r| r.natural).collect(),
             suited: rows.iter().map(|r| is_suited(&r.parts)).collect(),
@@ -102,39 +121,56 @@ impl Eval {
             relaxed: relaxed_parts,
             plain: Vec::new(),
             cands: Vec::new(),
-            suit_need: Vec::new(),
+            suit_need,
             card_sym,
             card_suit,
-        };
-        let n = e.keys.count(hand);
+        }
+    }
+
+    /// Fills the rank-key tables: every multiset of `hand` symbols.
+    pub fn tabulate(&mut self) {
+        let n = self.keys.count(self.hand);
         let mut plain = vec![NONE; n];
         let mut cands = vec![0u64; n];
-        let mut counts = vec![0u8; n_ranks];
-        super::combi::for_each_multiset(symbols, hand, &mut |key| {
-            let w = e.split(key, &mut counts);
-            let i = e.keys.rank(key);
-            let first = e.first_plain(&mut counts, w);
-            plain[i] = first;
-            let mut bits = 0u64;
-            for (j, &row) in e.suited_rows.iter().enumerate() {
-                if row as u8 >= first {
-                    break;
-                }
-                let w = if e.natural[row] { 0 } else { w };
-                if e.rank_matcher().matches(&mut counts, w, &e.relaxed[j]) {
-                    bits |= 1 << j;
-                }
-            }
-            cands[i] = bits;
+        let mut counts = vec![0u8; self.n_ranks];
+        super::combi::for_each_multiset(self.n_ranks + self.wild as usize, self.hand, &mut |key| {
+            let i = self.keys.rank(key);
+            (plain[i], cands[i]) = self.key_rows(key, &mut counts);
         });
-        e.plain = plain;
-        e.cands = cands;
-        e.suit_need = e
-            .suited_rows
-            .iter()
-            .map(|&row| e.parts[row].iter().filter(|p| p.suited).map(Part::size).max().unwrap_or(0) as u8)
-            .collect();
-        e
+        self.plain = plain;
+        self.cands = cands;
+    }
+
+    /// The table entries of one rank key (sorted symbols): the first row
+    /// that does not look at suits, and the bits of the rows that look at
+    /// suits that could come before it (see `cands`).
+    pub fn key_rows(&self, key: &[u8], counts: &mut [u8]) -> (u8, u64) {
+        let w = self.split(key, counts);
+        let present = key.iter().filter(|&&s| (s as usize) < self.n_ranks).fold(0u64, |p, &s| p | 1 << s);
+        let naturals = key.len() - w;
+        let m = self.rank_matcher();
+        let mut first = NONE;
+        for (i, parts) in self.parts.iter().enumerate() {
+            if self.suited[i] {
+                continue;
+            }
+            let w = if self.natural[i] { 0 } else { w };
+            if m.matches_with(counts, present, naturals, w, parts, self.need[i]) {
+                first = i as u8;
+                break;
+            }
+        }
+        let mut bits = 0u64;
+        for (j, &row) in self.suited_rows.iter().enumerate() {
+            if row as u8 >= first {
+                break;
+            }
+            let w = if self.natural[row] { 0 } else { w };
+            if m.matches_with(counts, present, naturals, w, &self.relaxed[j], self.relaxed_need[j]) {
+                bits |= 1 << j;
+            }
+        }
+        (first, bits)
     }
 
     pub fn rank_matcher(&self) -> RankMatcher<'_> {
@@ -154,21 +190,6 @@ impl Eval {
             }
         }
         w
-    }
-
-    /// The first row that does not look at suits formed by these counts.
-    fn first_plain(&self, counts: &mut [u8], wild: usize) -> u8 {
-        let m = self.rank_matcher();
-        for (i, parts) in self.parts.iter().enumerate() {
-            if self.suited[i] {
-                continue;
-            }
-            let w = if self.natural[i] { 0 } else { wild };
-            if m.matches(counts, w, parts) {
-                return i as u8;
-            }
-        }
-        NONE
     }
 
     /// Whether row `row` is formed by these counts (a row that does not
@@ -197,32 +218,14 @@ impl Eval {
     #[inline]
     pub fn row_of_cards(&self, cards: &[Card]) -> u8 {
         let mut syms = [0u8; super::MAX_HAND];
-        let mut n = 0;
-        let mut w = 0;
-        for &c in cards {
-            let s = self.card_sym[c as usize];
-            if s as usize == self.n_ranks {
-                w += 1;
-            } else {
-                syms[n] = s;
-                n += 1;
-            }
-        }
-        for s in &mut syms[n..n + w] {
-            *s = self.n_ranks as u8;
-        }
-        let key = self.keys.rank(&syms[..n + w]);
+        let (n, w) = self.key_of_cards(cards, &mut syms);
+        let key = self.keys.rank(&syms[..n]);
         if self.cands[key] == 0 {
             return self.plain[key];
         }
         let mut masks = [0u64; 64];
         let masks = &mut masks[..self.n_suits];
-        for &c in cards {
-            let s = self.card_sym[c as usize];
-            if (s as usize) < self.n_ranks {
-                masks[self.card_suit[c as usize] as usize] |= 1 << s;
-            }
-        }
+        self.suit_masks(cards, masks);
         self.row_with(key, masks, w)
     }
 
@@ -253,8 +256,12 @@ impl Eval {
     /// by suit in `masks` and `w` wild cards.
     #[inline]
     pub fn row_with(&self, key: usize, masks: &mut [u64], w: usize) -> u8 {
-        let first = self.plain[key];
-        let cands = self.cands[key];
+        self.row_by_suits(self.plain[key], self.cands[key], masks, w)
+    }
+
+    /// [`Eval::row_with`] given the key's table entries.
+    #[inline]
+    fn row_by_suits(&self, first: u8, cands: u64, masks: &mut [u64], w: usize) -> u8 {
         let longest = masks.iter().map(|m| m.count_ones()).max().unwrap_or(0) as usize;
         let mut bits = cands;
         while bits != 0 {
@@ -272,6 +279,39 @@ impl Eval {
         first
     }
 
+    /// The rank key of a hand of cards (wild cards last) and its number
+    /// of wild cards.
+    #[inline]
+    fn key_of_cards(&self, cards: &[Card], syms: &mut [u8; super::MAX_HAND]) -> (usize, usize) {
+        let mut n = 0;
+        let mut w = 0;
+        for &c in cards {
+            let s = self.card_sym[c as usize];
+            if s as usize == self.n_ranks {
+                w += 1;
+            } else {
+                syms[n] = s;
+                n += 1;
+            }
+        }
+        for s in &mut syms[n..n + w] {
+            *s = self.n_ranks as u8;
+        }
+        (n + w, w)
+    }
+
+    /// The natural cards of a hand by suit: `masks[s]` gets the ranks of
+    /// suit s.
+    #[inline]
+    fn suit_masks(&self, cards: &[Card], masks: &mut [u64]) {
+        for &c in cards {
+            let s = self.card_sym[c as usize];
+            if (s as usize) < self.n_ranks {
+                masks[self.card_suit[c as usize] as usize] |= 1 << s;
+            }
+        }
+    }
+
     /// The symbol of a card in rank keys.
     #[inline]
     pub fn symbol(&self, card: Card) -> u8 {
@@ -281,5 +321,63 @@ impl Eval {
     #[inline]
     pub fn suit_of(&self, card: Card) -> u8 {
         self.card_suit[card as usize]
+    }
+}
+
+/// The rank-key table entries of an [`Eval`] without its tables, each
+/// computed when first asked for: `check` looks at a few keys only
+/// (its scans stop once every row has paid on some hand).
+#[derive(Debug)]
+pub struct KeyMemo {
+    /// Per key, when there are at most [`DENSE_MEMO`]: the first row plus
+    /// one (0 while unknown) and the candidate bits. Zeroed allocations:
+    /// only the pages of the keys seen are touched.
+    dense: Option<(Vec<u16>, Vec<u64>)>,
+    sparse: std::collections::HashMap<usize, (u8, u64)>,
+    counts: Vec<u8>,
+}
+
+/// Most keys a [`KeyMemo`] holds in flat arrays.
+const DENSE_MEMO: usize = 1 << 22;
+
+impl KeyMemo {
+    pub fn new(eval: &Eval) -> KeyMemo {
+        let n = eval.keys.count(eval.hand);
+        KeyMemo {
+            dense: (n <= DENSE_MEMO).then(|| (vec![0; n], vec![0; n])),
+            sparse: std::collections::HashMap::new(),
+            counts: vec![0; eval.n_ranks],
+        }
+    }
+
+    /// The table entries of a rank key (sorted symbols).
+    pub fn key_rows(&mut self, eval: &Eval, key: &[u8]) -> (u8, u64) {
+        let i = eval.keys.rank(key);
+        let counts = &mut self.counts;
+        match &mut self.dense {
+            Some((plain, cands)) => {
+                if plain[i] == 0 {
+                    let (p, c) = eval.key_rows(key, counts);
+                    plain[i] = p as u16 + 1;
+                    cands[i] = c;
+                }
+                ((plain[i] - 1) as u8, cands[i])
+            }
+            None => *self.sparse.entry(i).or_insert_with(|| eval.key_rows(key, counts)),
+        }
+    }
+
+    /// [`Eval::row_of_cards`] from the memo.
+    pub fn row_of_cards(&mut self, eval: &Eval, cards: &[Card]) -> u8 {
+        let mut syms = [0u8; super::MAX_HAND];
+        let (n, w) = eval.key_of_cards(cards, &mut syms);
+        let (first, cands) = self.key_rows(eval, &syms[..n]);
+        if cands == 0 {
+            return first;
+        }
+        let mut masks = [0u64; 64];
+        let masks = &mut masks[..eval.n_suits];
+        eval.suit_masks(cards, masks);
+        eval.row_by_suits(first, cands, masks, w)
     }
 }

@@ -351,10 +351,34 @@ fn classes_with(
 /// `per_group` classes of each group (the classes with the same number of
 /// jokers and of cards in the longest suit), a sample spread over every
 /// shape of deal; stops when `f` returns false, and then returns false.
+/// The sample is taken in rounds (the first classes of every group, then
+/// more of each), so that what only some groups hold is met early; each
+/// class is passed once.
 pub fn for_each_class_sample(
     deck: &Deck,
     hand: usize,
     per_group: usize,
+    f: &mut dyn FnMut(&[u16], u128) -> bool,
+) -> bool {
+    let mut from = 0;
+    for until in [per_group / 32, per_group / 4, per_group] {
+        if until > from {
+            if !class_sample_round(deck, hand, from, until, f) {
+                return false;
+            }
+            from = until;
+        }
+    }
+    true
+}
+
+/// One round of [`for_each_class_sample`]: the classes numbered `from ..
+/// until` of each group.
+fn class_sample_round(
+    deck: &Deck,
+    hand: usize,
+    from: usize,
+    until: usize,
     f: &mut dyn FnMut(&[u16], u128) -> bool,
 ) -> bool {
     let nr = deck.ranks.len();
@@ -370,12 +394,14 @@ pub fn for_each_class_sample(
             let mut seen = 0;
             let mut stopped = false;
             let mut each = |masks: &[u64]| {
-                class_cards(masks, nr, ns, j, &mut cards);
                 seen += 1;
-                if !f(&cards, class_weight(masks, ns) * jw) {
-                    stopped = true;
+                if seen > from {
+                    class_cards(masks, nr, ns, j, &mut cards);
+                    if !f(&cards, class_weight(masks, ns) * jw) {
+                        stopped = true;
+                    }
                 }
-                !stopped && seen < per_group
+                !stopped && seen < until
             };
             if p == 0 {
                 classes(nr, ns, left, 0, (usize::MAX, u64::MAX), &mut masks, &mut each);
@@ -438,10 +464,13 @@ mod tests {
             let eval = Eval::new(&d, hand, &rows);
             let cx = Colex::new(d.size(), hand);
             let table = hand_rows(&eval, &cx, d.size(), hand);
+            let rows_only = Eval::rows_only(&d, hand, &rows);
+            let mut memo = super::super::eval::KeyMemo::new(&rows_only);
             let mut set: Vec<u16> = (0..hand as u16).collect();
             let mut i = 0;
             loop {
                 assert_eq!(table[i], eval.row_of_cards(&set), "{set:?}");
+                assert_eq!(table[i], memo.row_of_cards(&rows_only, &set), "{set:?} from the memo");
                 i += 1;
                 if !cx.next(&mut set) {
                     break;
@@ -465,6 +494,28 @@ mod tests {
         assert_ne!(memo.canonical(&c).key, ca.key);
         memo.put(ca.key, 5);
         assert_eq!(memo.get(cb.key), Some(5));
+    }
+
+    #[test]
+    fn the_sample_passes_each_class_once_in_rounds() {
+        let d = deck("A 2 3 4 5 6 7 8 9", "S H D").with_jokers(vec!["JK".into()]);
+        let mut every = Vec::new();
+        for_each_class(&d, 4, &mut |cards, _| every.push(cards.to_vec()));
+        for per_group in [64, 1 << 20] {
+            let mut sample = Vec::new();
+            assert!(for_each_class_sample(&d, 4, per_group, &mut |cards, _| {
+                sample.push(cards.to_vec());
+                true
+            }));
+            let n = sample.len();
+            sample.sort();
+            sample.dedup();
+            assert_eq!(sample.len(), n, "a class passed twice");
+            assert!(sample.iter().all(|c| every.contains(c)));
+            if per_group > every.len() {
+                assert_eq!(n, every.len(), "a sample as large as every group is every class");
+            }
+        }
     }
 
     #[test]
@@ -502,7 +553,8 @@ mod tests {
 /// just stops remembering.
 #[derive(Debug)]
 pub struct ClassMemo {
-    slots: Vec<AtomicU64>,
+    /// Allocated on first use (`check` never uses it).
+    slots: super::Lazy<Vec<AtomicU64>>,
     /// Entries of two words (hands of 6 cards).
     wide: bool,
     /// Entries in the table (a power of two).
@@ -540,7 +592,9 @@ impl ClassMemo {
             suit_of[c] = (c % suits) as u8;
         }
         (hand <= 6 && deck.size() <= 64 && suits * ranks + 4 <= 64 && deck.jokers.len() < 16).then(|| ClassMemo {
-            slots: (0..entries * (1 + wide as usize)).map(|_| AtomicU64::new(0)).collect(),
+            slots: std::sync::LazyLock::new(Box::new(move || {
+                (0..entries * (1 + wide as usize)).map(|_| AtomicU64::new(0)).collect()
+            })),
             wide,
             entries,
             suits,

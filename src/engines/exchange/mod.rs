@@ -32,7 +32,7 @@ mod ranks;
 pub mod schema;
 
 use std::cmp::Ordering;
-use std::sync::OnceLock;
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use crate::engines::cards::{Card, Dealt, Deck};
 use crate::game::{records, Cases, Explanation, Input, InputError, RunError, RunOptions};
@@ -45,6 +45,9 @@ use eval::NONE;
 use hands::CardPath;
 pub use pattern::{Part, Shape};
 use ranks::{RankBox, RankPath};
+
+/// A value computed on first use, by a closure that owns what it needs.
+pub type Lazy<T> = LazyLock<T, Box<dyn FnOnce() -> T + Send>>;
 
 /// Largest hand.
 pub const MAX_HAND: usize = 16;
@@ -362,7 +365,8 @@ pub struct ExchangeSpec {
 /// How the engine counts: by rank multisets or by cards.
 #[derive(Debug)]
 enum Path {
-    Ranks(RankPath),
+    /// Built on first use (`check` does not need it).
+    Ranks(Lazy<RankPath>),
     /// Built on first use (`check` does not need it), with the optimal
     /// choices of the classes of deals seen.
     Cards(OnceLock<CardPath>, Option<Box<hands::ClassMemo>>),
@@ -382,7 +386,9 @@ pub struct Exchange {
     /// The fewest cards kept.
     min_kept: usize,
     pub preference: Preference,
-    pub eval: Eval,
+    /// The rank-key tables, built on first use (`check` does not need
+    /// them).
+    pub eval: Arc<Lazy<Eval>>,
     path: Path,
     /// Payout of each row, indexed by the tables' row bytes (`NONE`: 0).
     pays: [i64; 256],
@@ -523,7 +529,6 @@ impl Exchange {
         sizes.dedup();
         let allowed = sizes.iter().fold(0u32, |a, &k| a | 1 << k);
         let min_kept = h - sizes.last().copied().unwrap_or(0);
-        let eval = Eval::new(&spec.deck, h, &spec.rows);
         let mut pays = [0i64; 256];
         for (i, row) in spec.rows.iter().enumerate().take(255) {
             pays[i] = row.pays;
@@ -534,15 +539,23 @@ impl Exchange {
             *w = combi::binom(left, k as u64).min(i64::MAX as u128) as i64;
         }
         let cards = Eval::needs_cards(&spec.deck, &spec.rows);
+        // The statistics of `check` need the patterns, not the tables:
+        // those are built when the first deal needs them.
+        let mut rows_only = Eval::rows_only(&spec.deck, h, &spec.rows);
         let stats = if cards {
-            card_stats(&eval, &spec.deck, h, spec.rows.len())
+            card_stats(&rows_only, &spec.deck, h, spec.rows.len())
         } else {
-            rank_stats(&eval, &spec.deck, h, spec.rows.len())
+            rank_stats(&rows_only, &spec.deck, h, spec.rows.len())
         };
+        let eval: Arc<Lazy<Eval>> = Arc::new(LazyLock::new(Box::new(move || {
+            rows_only.tabulate();
+            rows_only
+        })));
         let path = if cards {
             Path::Cards(OnceLock::new(), hands::ClassMemo::new(&spec.deck, h).map(Box::new))
         } else {
-            Path::Ranks(RankPath::new(&eval, spec.deck.suits.len(), h, min_kept, &pays))
+            let (eval, suits) = (Arc::clone(&eval), spec.deck.suits.len());
+            Path::Ranks(LazyLock::new(Box::new(move || RankPath::new(&eval, suits, h, min_kept, &pays))))
         };
         let ex = Exchange {
             deck: spec.deck,
@@ -1152,20 +1165,22 @@ fn to_input(mut m: usize, pos: &[u8]) -> u32 {
     out
 }
 
-/// Row statistics on the rank path: every multiset of ranks.
+/// Row statistics on the rank path: the multisets of ranks, until every
+/// row has paid on one (each row computed from the patterns: the tables
+/// are not needed).
 fn rank_stats(eval: &Eval, deck: &Deck, hand: usize, n_rows: usize) -> RowStats {
     let suits = deck.suits.len();
     let mut stats = RowStats::new(n_rows);
     let mut counts = vec![0u8; deck.ranks.len()];
     let ways: Vec<u128> = (0..=hand).map(|c| combi::binom(suits as u64, c as u64)).collect();
-    combi::for_each_multiset(deck.ranks.len(), hand, &mut |key| {
+    combi::for_each_multiset_while(deck.ranks.len(), hand, &mut |key| {
         eval.split(key, &mut counts);
         if counts.iter().any(|&c| c as usize > suits) {
-            return;
+            return true;
         }
         let weight: u128 = counts.iter().map(|&c| ways[c as usize]).product();
-        let best = eval.row_of_key(eval.keys.rank(key));
-        stats.add(weight, best, |row| eval.forms_by_rank(row, &mut counts, 0));
+        let (best, _) = eval.key_rows(key, &mut counts);
+        stats.add(weight, best, |row| eval.forms_by_rank(row, &mut counts, 0))
     });
     stats.finish()
 }
@@ -1176,12 +1191,14 @@ const SAMPLE_PER_GROUP: usize = 2048;
 
 /// Row statistics on the card path: one deal of every class. A sample of
 /// the classes of every shape goes first: when every row pays on some deal
-/// of it, `check` has nothing to report and the full scan is skipped.
+/// of it, `check` has nothing to report and the full scan is skipped. The
+/// rank-key table entries are computed for the keys seen only.
 fn card_stats(eval: &Eval, deck: &Deck, hand: usize, n_rows: usize) -> RowStats {
     let mut seen = vec![false; n_rows];
     let mut unseen = n_rows;
+    let mut memo = eval::KeyMemo::new(eval);
     let complete = !hands::for_each_class_sample(deck, hand, SAMPLE_PER_GROUP, &mut |cards, _| {
-        let best = eval.row_of_cards(cards);
+        let best = memo.row_of_cards(eval, cards);
         if best != NONE && !std::mem::replace(&mut seen[best as usize], true) {
             unseen -= 1;
         }
@@ -1199,7 +1216,7 @@ fn card_stats(eval: &Eval, deck: &Deck, hand: usize, n_rows: usize) -> RowStats 
     let mut masks = vec![0u64; deck.suits.len()];
     let mut plain_cache: std::collections::HashMap<Vec<u8>, Vec<bool>> = std::collections::HashMap::new();
     hands::for_each_class_while(deck, hand, &mut |cards, weight| {
-        let best = eval.row_of_cards(cards);
+        let best = memo.row_of_cards(eval, cards);
         masks.fill(0);
         counts.fill(0);
         let mut w = 0;

@@ -80,6 +80,11 @@ pub fn normalize(parts: &mut [Part]) {
     parts.sort_by(|a, b| a.order().cmp(&b.order()).then_with(|| a.cmp(b)));
 }
 
+/// The number of cards a pattern takes.
+pub fn need(parts: &[Part]) -> usize {
+    parts.iter().map(Part::size).sum()
+}
+
 /// Whether any part needs suits.
 pub fn is_suited(parts: &[Part]) -> bool {
     parts.iter().any(|p| p.suited)
@@ -142,19 +147,32 @@ impl RankMatcher<'_> {
     /// (in [`normalize`]d order, none suited except `Cards`, read as "any
     /// n cards")? The counts are borrowed and restored.
     pub fn matches(&self, counts: &mut [u8], wild: usize, parts: &[Part]) -> bool {
-        let mut cards = wild;
+        let mut naturals = 0;
         let mut present = 0u64;
         for (r, &c) in counts.iter().enumerate() {
-            cards += c as usize;
+            naturals += c as usize;
             if c > 0 {
                 present |= 1 << r;
             }
         }
-        let need: usize = parts.iter().map(Part::size).sum();
-        if need > cards {
-            return false;
-        }
-        self.rec(counts, present, wild, cards, parts, None)
+        self.matches_with(counts, present, naturals, wild, parts, need(parts))
+    }
+
+    /// [`RankMatcher::matches`] when the caller knows the ranks present
+    /// (a bit each), the number of natural cards and the cards `parts`
+    /// take (see [`need`]): the same hand tried on every row.
+    #[inline]
+    pub fn matches_with(
+        &self,
+        counts: &mut [u8],
+        present: u64,
+        naturals: usize,
+        wild: usize,
+        parts: &[Part],
+        need: usize,
+    ) -> bool {
+        let cards = naturals + wild;
+        need <= cards && self.rec(counts, present, wild, cards, parts, None)
     }
 
     /// `present`: the ranks whose count is not 0. `last`: the choice made
@@ -206,11 +224,20 @@ impl RankMatcher<'_> {
             }
             Shape::Run(len) => {
                 let start = last.unwrap_or(0);
-                for (wi, &m) in self.runs.of(*len).iter().enumerate().skip(start) {
-                    let lack = (m & !present).count_ones() as usize;
-                    if lack > wild {
+                let windows = self.runs.of(*len).get(start..).unwrap_or(&[]);
+                if rest.is_empty() && wild == 0 {
+                    // The last part, without wild cards: some run whose
+                    // ranks are all present (the table builders' case).
+                    return windows.iter().any(|&m| m & !present == 0);
+                }
+                for (wi, &m) in windows.iter().enumerate().map(|(i, m)| (i + start, m)) {
+                    let missing = m & !present;
+                    // Without wild cards, every rank of the run is needed
+                    // (no count of bits: this is the table builders' loop).
+                    if missing != 0 && (wild == 0 || missing.count_ones() as usize > wild) {
                         continue;
                     }
+                    let lack = missing.count_ones() as usize;
                     if rest.is_empty() {
                         return true;
                     }

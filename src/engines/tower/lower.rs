@@ -338,22 +338,49 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
         formula_of[index(*key)] = i;
         points_span[index(*key)] = *span;
     }
-    let mut triangle = vec![0i32; n * n * n];
+    // A triangle's points depend on its cards' colours and values only:
+    // each triple of (colour, value) classes is evaluated once, then the
+    // table over cards is filled from the classes.
+    let mut classes: Vec<(usize, i64)> = Vec::new();
+    let class_of: Vec<usize> = (0..n)
+        .map(|c| {
+            let key = (colour_of_card(c), value(c));
+            classes.iter().position(|&k| k == key).unwrap_or_else(|| {
+                classes.push(key);
+                classes.len() - 1
+            })
+        })
+        .collect();
+    let nc = classes.len();
+    let mut by_class = vec![0i32; nc * nc * nc];
     let mut largest = 0i64;
-    for a in 0..n {
-        for b2 in 0..n {
-            for c in 0..n {
-                let mut key = [colour_of_card(a), colour_of_card(b2), colour_of_card(c)];
+    // In any order: the sorted triples of classes, each written to its
+    // permutations.
+    for i in 0..nc {
+        for j in i..nc {
+            for l in j..nc {
+                let ((ca, va), (cb, vb), (cc, vc)) = (classes[i], classes[j], classes[l]);
+                let mut key = [ca, cb, cc];
                 key.sort_unstable();
-                let mut v = [value(a), value(b2), value(c)];
+                let mut v = [va, vb, vc];
                 v.sort_unstable();
                 let pts = match formulas.get(formula_of[index(key)]) {
                     Some(f) => f.eval(&Env { sets: &[], ints: &[v[0] + v[1] + v[2], v[0], v[1], v[2]] }),
                     None => v[0] + v[1] + v[2],
                 };
                 largest = largest.max(pts.abs());
-                triangle[(a * n + b2) * n + c] = if owner_of[index(key)] == 0 { pts } else { -pts } as i32;
+                let signed = if owner_of[index(key)] == 0 { pts } else { -pts } as i32;
+                for (x, y, z) in [(i, j, l), (i, l, j), (j, i, l), (j, l, i), (l, i, j), (l, j, i)] {
+                    by_class[(x * nc + y) * nc + z] = signed;
+                }
             }
+        }
+    }
+    let mut triangle = Vec::with_capacity(n * n * n);
+    for a in 0..n {
+        for b2 in 0..n {
+            let row = &by_class[(class_of[a] * nc + class_of[b2]) * nc..][..nc];
+            triangle.extend(class_of.iter().map(|&c| row[c]));
         }
     }
     // The largest score difference: every turn's triangle at its largest,
