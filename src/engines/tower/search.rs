@@ -916,6 +916,26 @@ mod tests {
         Ok(())
     }
 
+    /// Clearing is a generation bump; after 65,535 of them the generations
+    /// start again, and no entry of an earlier lap may come back.
+    #[test]
+    fn cleared_entries_stay_gone_across_the_generation_wrap() {
+        let mut t = Table::<2>::default();
+        let (old, new) = (Key([5, 9]), Key([7, 0]));
+        t.insert(old, -4, 4, 1);
+        for n in 1..=70_000u32 {
+            t.clear();
+            assert!(t.probe(&old).is_err() && t.probe(&new).is_err(), "an entry survived clear {n}");
+            if n % 9_999 == 0 {
+                // Within a generation the entry is there, bounds and move.
+                t.insert(new, 2, 3, 17);
+                let e = t.slots[t.probe(&new).expect("the entry just stored")];
+                assert_eq!((e.low, e.high, e.best(), e.bare()), (2, 3, 17, new));
+            }
+        }
+        assert!(t.generation < 5_000, "the generations started again");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
