@@ -808,14 +808,14 @@ impl<const W: usize> Search<'_, '_, W> {
                 // The best of the rest to place i (the search usually
                 // stops after the first few: the list is never sorted whole).
                 let list = &mut self.moves[ply];
-                let mut j = i;
-                for k in i + 1..n {
-                    if list[k] > list[j] {
-                        j = k;
+                let (mut j, mut top) = (i, list[i]);
+                for (k, &x) in list.iter().enumerate().take(n).skip(i + 1) {
+                    if x > top {
+                        (j, top) = (k, x);
                     }
                 }
-                list.swap(i, j);
-                let (gain, m) = unpack(list[i]);
+                (list[j], list[i]) = (list[i], top);
+                let (gain, m) = unpack(top);
                 if Some(m) != hint && try_move!(gain, m) {
                     break;
                 }
