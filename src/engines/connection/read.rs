@@ -213,9 +213,11 @@ fn read_moves(input: &mut Input, board: &Board, total: u64, case: &mut Case) -> 
         // on the board.
         if k < fast_total {
             let from = k;
+            let moves = &mut case.moves;
             let (first_offset, first_number, next) = input.scan(|s| {
                 let (o, n) = (s.offset(), s.line_number());
-                while k < fast_total {
+                let mut left = fast_total - k;
+                while left > 0 {
                     let Some(stone) = s.line(|l| {
                         let x = l.number(9)? as u32;
                         l.byte(b' ')?;
@@ -224,9 +226,10 @@ fn read_moves(input: &mut Input, board: &Board, total: u64, case: &mut Case) -> 
                     }) else {
                         break;
                     };
-                    case.moves.push(stone);
-                    k += 1;
+                    moves.push(stone);
+                    left -= 1;
                 }
+                k = fast_total - left;
                 (o, n, (s.offset(), s.line_number()))
             });
             if k > from {

@@ -42,7 +42,7 @@ use crate::engines::connection::{CaseResult, Connection, Win};
 pub type Repeat = (usize, usize);
 
 /// A sort entry: a cell's key above a move index.
-trait Entry: Copy + Default {
+trait Entry: Copy + Default + Ord {
     /// The all-ones entry, whose key is above every target.
     const TOP: Self;
     fn pack(key: u64, idx: u32, ib: u32) -> Self;
@@ -89,13 +89,16 @@ impl Entry for u128 {
 pub struct Solver {
     narrow: [Vec<u64>; 2],
     wide: [Vec<u128>; 2],
-    /// Radix histograms, one per pass.
+    /// Bucket counts, and the buckets left to split.
     counts: Vec<u32>,
+    crowded: Vec<Bucket>,
     /// Per move: its earlier neighbours, by direction (valid where `mask`
     /// has the direction's bit).
     near: Vec<[u32; 6]>,
     mask: Vec<u8>,
     /// Union-find over moves; `size` and `members` are read at roots.
+    /// Each entry is written when its move is placed: the vectors only
+    /// grow, to the most moves of a case so far, and are never cleared.
     parent: Vec<u32>,
     size: Vec<u32>,
     members: Vec<u64>,
@@ -106,15 +109,44 @@ pub struct Solver {
     holes: i64,
     /// Stones whose six neighbours are all stones on the board.
     surrounded: u64,
+    /// Moves placed since [`Solver::start`].
+    placed: usize,
     /// Narrowest index field that the sort uses (for tests: 64 forces the
     /// two-word entries).
     #[cfg(test)]
     pub min_index_bits: u32,
+    /// For tests: the sort splits buckets of more than this many entries
+    /// (0: [`CROWDED`]).
+    #[cfg(test)]
+    pub crowded_above: usize,
 }
 
 /// Bits needed to write `v`.
 fn bits(v: u64) -> u32 {
     64 - v.leading_zeros()
+}
+
+/// Per mask of earlier neighbours (bit `i`: direction `i`): the first
+/// direction of each run of consecutive ones, cyclically (one bit when
+/// all six are set); the number of neighbours; and the number of pairs
+/// of consecutive ones (unit triangles the move closes).
+const RUNS: [(u8, u8, u8); 64] = runs();
+
+const fn runs() -> [(u8, u8, u8); 64] {
+    let mut table = [(0u8, 0u8, 0u8); 64];
+    let mut m = 0u32;
+    while m < 64 {
+        // Bit i of `next`: direction i + 1 holds a stone; of `prev`: i - 1.
+        let next = (m >> 1 | m << 5) & 63;
+        let prev = (m << 1 | m >> 5) & 63;
+        let mut starts = m & !prev;
+        if starts == 0 {
+            starts = m & m.wrapping_neg();
+        }
+        table[m as usize] = (starts as u8, m.count_ones() as u8, (m & next).count_ones() as u8);
+        m += 1;
+    }
+    table
 }
 
 impl Solver {
@@ -144,8 +176,23 @@ impl Solver {
     /// no other can ever form.
     pub fn link(&mut self, conn: &Connection, board: &Board, moves: &[Stone]) -> Result<u64, Repeat> {
         let m = moves.len();
-        let w = board.extent() as u64 + 2;
-        let kb = bits(w * w);
+        // Bands only matter when every structure is a connection.
+        let bands = conn.any_bits == 0;
+        if m == 0 {
+            return Ok(if bands { 0 } else { u64::MAX });
+        }
+        // The box of rows and columns the stones use.
+        let (mut x0, mut x1, mut y0, mut y1) = (u32::MAX, 0, u32::MAX, 0);
+        for s in moves {
+            (x0, x1) = (x0.min(s.x()), x1.max(s.x()));
+            (y0, y1) = (y0.min(s.y()), y1.max(s.y()));
+        }
+        // A row of keys is the box's width and one spare column each side,
+        // so that no neighbour of a stone wraps into another row.
+        let w = (y1 - y0) as u64 + 3;
+        // The box's rows and one spare row each side.
+        let rows = (x1 - x0) as u64 + 3;
+        let kb = bits(rows * w);
         let ib = bits(m.saturating_sub(1) as u64).max(1);
         #[cfg(test)]
         let ib = ib.max(self.min_index_bits);
@@ -158,54 +205,65 @@ impl Solver {
         let dir = |o: (i32, i32)| offsets.iter().position(|&d| d == o).unwrap_or(0);
         // Row x + 1 holds the neighbours (x + 1, y + lo) and (x + 1, y + lo + 1).
         let lo = offsets.iter().filter(|d| d.0 == 1).map(|d| d.1).min().unwrap_or(0);
-        let geo = Geometry { w, lo, right: dir((0, 1)), down: [dir((1, lo)), dir((1, lo + 1))] };
-        // Bands only matter when every structure is a connection.
-        let bands = conn.any_bits == 0;
-        let (counts, near, mask) = (&mut self.counts, &mut self.near, &mut self.mask);
+        let geo = Geometry {
+            w,
+            origin: (x0 - 1, y0 - 1),
+            lo,
+            right: dir((0, 1)),
+            down: [dir((1, lo)), dir((1, lo + 1))],
+            #[cfg(test)]
+            crowded: if self.crowded_above == 0 { CROWDED } else { self.crowded_above },
+            #[cfg(not(test))]
+            crowded: CROWDED,
+        };
+        let near = (&mut self.near[..], &mut self.mask[..]);
+        let scratch = (&mut self.counts, &mut self.crowded);
         match (kb + ib <= 64, bands) {
             (true, true) => {
                 let [a, b] = &mut self.narrow;
-                link_with::<_, true>(a, b, counts, near, mask, conn, moves, &geo, kb, ib)
+                link_with::<_, true>(a, b, scratch, near, conn, moves, &geo, kb, ib)
             }
             (true, false) => {
                 let [a, b] = &mut self.narrow;
-                link_with::<_, false>(a, b, counts, near, mask, conn, moves, &geo, kb, ib)
+                link_with::<_, false>(a, b, scratch, near, conn, moves, &geo, kb, ib)
             }
             (false, true) => {
                 let [a, b] = &mut self.wide;
-                link_with::<_, true>(a, b, counts, near, mask, conn, moves, &geo, kb, 64)
+                link_with::<_, true>(a, b, scratch, near, conn, moves, &geo, kb, 64)
             }
             (false, false) => {
                 let [a, b] = &mut self.wide;
-                link_with::<_, false>(a, b, counts, near, mask, conn, moves, &geo, kb, 64)
+                link_with::<_, false>(a, b, scratch, near, conn, moves, &geo, kb, 64)
             }
         }
     }
 
     /// An empty board for `moves` moves.
     pub fn start(&mut self, conn: &Connection, moves: usize) {
-        self.parent.clear();
-        self.size.clear();
-        self.members.clear();
-        self.around.clear();
-        self.parent.reserve(moves);
-        self.size.reserve(moves);
-        self.members.reserve(moves);
+        if self.parent.len() < moves {
+            self.parent.resize(moves, 0);
+            self.size.resize(moves, 0);
+            self.members.resize(moves, 0);
+        }
         self.count_around = conn.any_bits & !conn.empty_bits != 0;
+        if self.count_around && self.around.len() < moves {
+            self.around.resize(moves, 0);
+        }
         self.holes = 0;
         self.surrounded = 0;
+        self.placed = 0;
     }
 
+    /// The root of stone `a`'s group, halving the path on the way.
     #[inline]
-    fn find(&mut self, mut a: u32) -> u32 {
+    fn find(parent: &mut [u32], mut a: u32) -> u32 {
         loop {
-            let p = self.parent[a as usize];
+            let p = parent[a as usize];
             if p == a {
                 return a;
             }
-            // Path halving.
-            let g = self.parent[p as usize];
-            self.parent[a as usize] = g;
+            let g = parent[p as usize];
+            parent[a as usize] = g;
             a = g;
         }
     }
@@ -214,42 +272,39 @@ impl Solver {
     /// structures that exist after it.
     #[inline]
     pub fn place(&mut self, conn: &Connection, k: usize, stone: Stone) -> u64 {
-        debug_assert_eq!(self.parent.len(), k, "moves are placed in order");
+        debug_assert_eq!(self.placed, k, "moves are placed in order");
+        self.placed = k + 1;
         let idx = k as u32;
-        let m = self.mask[k] as u32;
+        let m = self.mask[k] as usize;
         let near = self.near[k];
-        self.parent.push(idx);
-        self.size.push(1);
-        self.members.push(conn.members_by_sides(stone.sides()));
-        let n = m.count_ones();
-        // Bit i of `next`: direction i + 1 holds a stone; of `prev`: i - 1.
-        let next = (m >> 1 | m << 5) & 63;
-        let prev = (m << 1 | m >> 5) & 63;
-        let triangles = (m & next).count_ones();
-        // The first stone of each run of consecutive neighbours (all six:
-        // one run).
-        let mut starts = m & !prev;
-        if starts == 0 {
-            starts = m & m.wrapping_neg();
-        }
+        let (mut starts, n, triangles) = RUNS[m];
+        let (parent, size, members) = (&mut self.parent[..], &mut self.size[..], &mut self.members[..]);
+        parent[k] = idx;
+        size[k] = 1;
+        // The group's members, kept at its root when play is done with it.
+        let mut touched = conn.members_by_sides(stone.sides());
         let mut root = idx;
         let mut merged = 0u32;
+        // Consecutive neighbours are adjacent, so in one group already:
+        // only the first stone of each run needs a find.
         while starts != 0 {
             let i = starts.trailing_zeros() as usize;
             starts &= starts - 1;
-            let r = self.find(near[i]);
+            let r = Self::find(parent, near[i]);
             if r == root {
                 continue;
             }
             merged += 1;
-            let (big, small) = if self.size[r as usize] > self.size[root as usize] { (r, root) } else { (root, r) };
-            self.size[big as usize] += self.size[small as usize];
-            self.members[big as usize] |= self.members[small as usize];
-            self.parent[small as usize] = big;
+            touched |= members[r as usize];
+            let (rs, ss) = (size[r as usize], size[root as usize]);
+            let (big, small) = if rs > ss { (r, root) } else { (root, r) };
+            size[big as usize] = rs + ss;
+            parent[small as usize] = big;
             root = big;
         }
+        members[root as usize] = touched;
         if self.count_around {
-            let mut rest = m;
+            let mut rest = m as u32;
             while rest != 0 {
                 let j = near[rest.trailing_zeros() as usize] as usize;
                 rest &= rest - 1;
@@ -258,14 +313,14 @@ impl Solver {
                     self.surrounded += 1;
                 }
             }
-            self.around.push(n as u8);
+            self.around[k] = n;
             if n == 6 {
                 self.surrounded += 1;
             }
         }
         // dE = n, dV = 1, dC = 1 - merged, dT = triangles.
         self.holes += n as i64 - merged as i64 - triangles as i64;
-        let mut found = conn.connected(self.members[root as usize]);
+        let mut found = conn.connected(touched);
         if self.holes > 0 {
             found |= conn.any_bits;
         } else if self.surrounded > 0 {
@@ -283,20 +338,130 @@ impl Solver {
     /// The group (its root stone) of placed stone `a` (for tests).
     #[cfg(test)]
     pub fn group_of(&mut self, a: u32) -> u32 {
-        self.find(a)
+        Self::find(&mut self.parent, a)
     }
 }
 
-/// Key arithmetic of one board.
+/// Key arithmetic of one case: keys number the cells of the box the
+/// stones use, with a spare row and column on each side.
 struct Geometry {
-    /// Keys per row: `key(x, y) = x·w + y`.
+    /// Keys per row: `key(x, y) = (x - origin.0)·w + (y - origin.1)`.
     w: u64,
+    origin: (u32, u32),
     /// The smaller `dy` of the two neighbours in row `x + 1` (-1 or 0).
     lo: i32,
     /// Directions (indices into the board's offsets) of `(0, 1)`, and of
     /// `(1, lo)` and `(1, lo + 1)`.
     right: usize,
     down: [usize; 2],
+    /// Buckets of more entries than this are split further.
+    crowded: usize,
+}
+
+impl Geometry {
+    #[inline(always)]
+    fn key(&self, s: Stone) -> u64 {
+        (s.x() - self.origin.0) as u64 * self.w + (s.y() - self.origin.1) as u64
+    }
+}
+
+/// Buckets of more entries than this are split by their next bits; the
+/// others are left to the insertion pass.
+const CROWDED: usize = 16;
+
+/// A bucket of the sort: its entries `start..end` share their key bits
+/// from `shift` up.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Bucket {
+    start: u32,
+    end: u32,
+    shift: u32,
+}
+
+/// Sorts the entries of `moves` (keys above their move indices) into `a`,
+/// followed by [`Entry::TOP`]; `b`, `counts` and `crowded` are scratch.
+///
+/// A most-significant-digit radix sort that stops at small buckets: one
+/// counting pass on the keys' top bits, with at most one bucket per move;
+/// each bucket of more than [`CROWDED`] entries (stones crowded in a few
+/// rows) is split again by its next bits, with at most one bucket per
+/// entry, and so on; then one insertion pass sorts within the buckets
+/// left, each at most [`CROWDED`] entries. Each split uses at least four
+/// more key bits, so each entry is scattered at most `kb / 4` times: time
+/// is linear in the moves whatever the keys. Scatters are stable and
+/// entries start in move order, so the insertion pass finds equal keys
+/// (a repeated cell) in move order already.
+fn sort_entries<E: Entry>(
+    a: &mut Vec<E>,
+    b: &mut Vec<E>,
+    (counts, crowded): (&mut Vec<u32>, &mut Vec<Bucket>),
+    moves: &[Stone],
+    geo: &Geometry,
+    kb: u32,
+    ib: u32,
+) {
+    let m = moves.len();
+    a.clear();
+    a.extend(moves.iter().enumerate().map(|(i, &s)| E::pack(geo.key(s), i as u32, ib)));
+    b.clear();
+    b.resize(m + 1, E::TOP);
+    crowded.clear();
+    crowded.push(Bucket { start: 0, end: m as u32, shift: kb });
+    let mut first = true;
+    while let Some(Bucket { start, end, shift }) = crowded.pop() {
+        let (start, end) = (start as usize, end as usize);
+        // Equal keys: a repeated cell, in move order already.
+        if shift == 0 {
+            continue;
+        }
+        let d = (bits((end - start) as u64) - 1).clamp(1, shift);
+        let next = shift - d;
+        let dmask = (1u64 << d) - 1;
+        counts.clear();
+        counts.resize(1 << d, 0);
+        // The first pass reads `a` (in move order) and writes `b`; later
+        // ones split a bucket of `b` through `a`.
+        let (from, to) = if first { (&a[start..end], &mut b[start..end]) } else { (&b[start..end], &mut a[start..end]) };
+        for e in from {
+            counts[(e.key(ib) >> next & dmask) as usize] += 1;
+        }
+        let mut sum = start as u32;
+        for v in counts.iter_mut() {
+            let n = *v;
+            if n as usize > geo.crowded {
+                crowded.push(Bucket { start: sum, end: sum + n, shift: next });
+            }
+            // Offsets within the slice `to`.
+            (*v, sum) = (sum - start as u32, sum + n);
+        }
+        for &e in from {
+            let slot = &mut counts[(e.key(ib) >> next & dmask) as usize];
+            to[*slot as usize] = e;
+            *slot += 1;
+        }
+        if !first {
+            b[start..end].copy_from_slice(&a[start..end]);
+        }
+        first = false;
+    }
+    insertion_sort(&mut b[..m]);
+    std::mem::swap(a, b);
+}
+
+/// Sorts `v` by insertion: cheap when every entry is near its place.
+fn insertion_sort<E: Entry>(v: &mut [E]) {
+    for i in 1..v.len() {
+        let e = v[i];
+        if v[i - 1] <= e {
+            continue;
+        }
+        let mut j = i;
+        while j > 0 && v[j - 1] > e {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = e;
+    }
 }
 
 /// Sorts the moves' keys and links adjacent stones (see the module page).
@@ -304,9 +469,8 @@ struct Geometry {
 fn link_with<E: Entry, const BANDS: bool>(
     a: &mut Vec<E>,
     b: &mut Vec<E>,
-    counts: &mut Vec<u32>,
-    near: &mut [[u32; 6]],
-    mask: &mut [u8],
+    scratch: (&mut Vec<u32>, &mut Vec<Bucket>),
+    (near, mask): (&mut [[u32; 6]], &mut [u8]),
     conn: &Connection,
     moves: &[Stone],
     geo: &Geometry,
@@ -314,51 +478,19 @@ fn link_with<E: Entry, const BANDS: bool>(
     ib: u32,
 ) -> Result<u64, Repeat> {
     let m = moves.len();
-    // Digits of up to 13 bits, fewer for small cases (a histogram per pass
-    // costs its size in time).
-    let widest = bits(m as u64).clamp(4, 13);
-    let passes = kb.div_ceil(widest);
-    let d = kb.div_ceil(passes);
-    let buckets = 1usize << d;
-    let dmask = (buckets - 1) as u64;
-    counts.clear();
-    counts.resize(passes as usize * buckets, 0);
-    a.clear();
-    a.reserve(m + 1);
-    for (i, s) in moves.iter().enumerate() {
-        let key = s.x() as u64 * geo.w + s.y() as u64;
-        a.push(E::pack(key, i as u32, ib));
-        for p in 0..passes {
-            counts[p as usize * buckets + (key >> (p * d) & dmask) as usize] += 1;
-        }
-    }
-    // Least significant digit first; each pass is stable.
-    b.clear();
-    b.resize(m, E::default());
-    for p in 0..passes {
-        let c = &mut counts[p as usize * buckets..(p as usize + 1) * buckets];
-        let mut sum = 0;
-        for v in c.iter_mut() {
-            (*v, sum) = (sum, sum + *v);
-        }
-        let shift = p * d;
-        for &e in a.iter() {
-            let slot = &mut c[(e.key(ib) >> shift & dmask) as usize];
-            b[*slot as usize] = e;
-            *slot += 1;
-        }
-        std::mem::swap(a, b);
-    }
-    a.push(E::TOP);
+    sort_entries(a, b, scratch, moves, geo, kb, ib);
     let mut repeat: Option<Repeat> = None;
-    // Links stone `i` to stone `j`, in direction `d` from `i`: written to
-    // the later of the two.
-    let mut link = |i: u32, j: u32, d: usize| {
-        let (later, earlier, d) = if i > j { (i, j, d) } else { (j, i, (d + 3) % 6) };
+    // Links stone `i` to stone `j`, in direction `d` from `i` (`back`
+    // from `j`): written to the later of the two.
+    let mut link = |i: u32, j: u32, d: usize, back: usize| {
+        let (later, earlier, d) = if i > j { (i, j, d) } else { (j, i, back) };
         near[later as usize][d] = earlier;
         mask[later as usize] |= 1 << d;
     };
+    let (right, down0, down1) = (geo.right, geo.down[0], geo.down[1]);
+    let (right_back, down0_back, down1_back) = ((right + 3) % 6, (down0 + 3) % 6, (down1 + 3) % 6);
     let (w, lo) = (geo.w, geo.lo as i64);
+    let a = &a[..m + 1];
     let mut q = 0;
     // The band of consecutive rows being walked: its last row and the
     // family members its stones touch; `reach`: what the bands form.
@@ -379,7 +511,7 @@ fn link_with<E: Entry, const BANDS: bool>(
             let r = (f.idx(ib) as usize, i as usize);
             repeat = Some(repeat.map_or(r, |old| old.min(r)));
         } else if f.key(ib) == k + 1 {
-            link(i, f.idx(ib), geo.right);
+            link(i, f.idx(ib), right, right_back);
         }
         let t = (k + w).wrapping_add_signed(lo);
         while a[q].key(ib) < t {
@@ -387,13 +519,13 @@ fn link_with<E: Entry, const BANDS: bool>(
         }
         let g = a[q];
         if g.key(ib) == t {
-            link(i, g.idx(ib), geo.down[0]);
+            link(i, g.idx(ib), down0, down0_back);
             let h = a[q + 1];
             if h.key(ib) == t + 1 {
-                link(i, h.idx(ib), geo.down[1]);
+                link(i, h.idx(ib), down1, down1_back);
             }
         } else if g.key(ib) == t + 1 {
-            link(i, g.idx(ib), geo.down[1]);
+            link(i, g.idx(ib), down1, down1_back);
         }
     }
     match repeat {
