@@ -160,13 +160,35 @@ impl Solver {
             return Ok(CaseResult { win: None });
         }
         self.start(conn, moves.len());
+        let win = if self.count_around { self.play::<true>(conn, moves) } else { self.play::<false>(conn, moves) };
+        Ok(CaseResult { win })
+    }
+
+    /// Plays every move in order up to the first win (after
+    /// [`Solver::link`] and [`Solver::start`]).
+    fn play<const AROUND: bool>(&mut self, conn: &Connection, moves: &[Stone]) -> Option<Win> {
+        let mut play = self.board(moves.len());
         for (k, &s) in moves.iter().enumerate() {
-            let found = self.place(conn, k, s);
+            let found = play.place::<AROUND>(conn, k, s);
             if found != 0 {
-                return Ok(CaseResult { win: Some(Win { turn: k as u64 + 1, structures: found }) });
+                return Some(Win { turn: k as u64 + 1, structures: found });
             }
         }
-        Ok(CaseResult { win: None })
+        None
+    }
+
+    /// The arrays of a case of `m` moves, as slices of exactly its moves.
+    fn board(&mut self, m: usize) -> Play<'_> {
+        Play {
+            mask: &self.mask[..m],
+            near: &self.near[..m],
+            parent: &mut self.parent[..m],
+            size: &mut self.size[..m],
+            members: &mut self.members[..m],
+            around: if self.count_around { &mut self.around[..m] } else { &mut [] },
+            holes: &mut self.holes,
+            surrounded: &mut self.surrounded,
+        }
     }
 
     /// Finds every move's earlier neighbours ([`Solver::place`] then plays
@@ -254,79 +276,18 @@ impl Solver {
         self.placed = 0;
     }
 
-    /// The root of stone `a`'s group, halving the path on the way.
-    #[inline]
-    fn find(parent: &mut [u32], mut a: u32) -> u32 {
-        loop {
-            let p = parent[a as usize];
-            if p == a {
-                return a;
-            }
-            let g = parent[p as usize];
-            parent[a as usize] = g;
-            a = g;
-        }
-    }
-
     /// Places move `k` (the next one) and returns the bits of the
     /// structures that exist after it.
-    #[inline]
     pub fn place(&mut self, conn: &Connection, k: usize, stone: Stone) -> u64 {
         debug_assert_eq!(self.placed, k, "moves are placed in order");
         self.placed = k + 1;
-        let idx = k as u32;
-        let m = self.mask[k] as usize;
-        let near = self.near[k];
-        let (mut starts, n, triangles) = RUNS[m];
-        let (parent, size, members) = (&mut self.parent[..], &mut self.size[..], &mut self.members[..]);
-        parent[k] = idx;
-        size[k] = 1;
-        // The group's members, kept at its root when play is done with it.
-        let mut touched = conn.members_by_sides(stone.sides());
-        let mut root = idx;
-        let mut merged = 0u32;
-        // Consecutive neighbours are adjacent, so in one group already:
-        // only the first stone of each run needs a find.
-        while starts != 0 {
-            let i = starts.trailing_zeros() as usize;
-            starts &= starts - 1;
-            let r = Self::find(parent, near[i]);
-            if r == root {
-                continue;
-            }
-            merged += 1;
-            touched |= members[r as usize];
-            let (rs, ss) = (size[r as usize], size[root as usize]);
-            let (big, small) = if rs > ss { (r, root) } else { (root, r) };
-            size[big as usize] = rs + ss;
-            parent[small as usize] = big;
-            root = big;
+        let around = self.count_around;
+        let mut play = self.board(self.mask.len());
+        if around {
+            play.place::<true>(conn, k, stone)
+        } else {
+            play.place::<false>(conn, k, stone)
         }
-        members[root as usize] = touched;
-        if self.count_around {
-            let mut rest = m as u32;
-            while rest != 0 {
-                let j = near[rest.trailing_zeros() as usize] as usize;
-                rest &= rest - 1;
-                self.around[j] += 1;
-                if self.around[j] == 6 {
-                    self.surrounded += 1;
-                }
-            }
-            self.around[k] = n;
-            if n == 6 {
-                self.surrounded += 1;
-            }
-        }
-        // dE = n, dV = 1, dC = 1 - merged, dT = triangles.
-        self.holes += n as i64 - merged as i64 - triangles as i64;
-        let mut found = conn.connected(touched);
-        if self.holes > 0 {
-            found |= conn.any_bits;
-        } else if self.surrounded > 0 {
-            found |= conn.any_bits & !conn.empty_bits;
-        }
-        found
     }
 
     /// `E - V + C - T` of the stones placed so far (for tests).
@@ -338,7 +299,95 @@ impl Solver {
     /// The group (its root stone) of placed stone `a` (for tests).
     #[cfg(test)]
     pub fn group_of(&mut self, a: u32) -> u32 {
-        Self::find(&mut self.parent, a)
+        find(&mut self.parent, a)
+    }
+}
+
+/// The union-find and the counters of play, over slices of exactly the
+/// case's moves (so that indexing by the move needs no check).
+struct Play<'s> {
+    mask: &'s [u8],
+    near: &'s [[u32; 6]],
+    parent: &'s mut [u32],
+    size: &'s mut [u32],
+    members: &'s mut [u64],
+    /// Empty unless `encloses: any` is asked.
+    around: &'s mut [u8],
+    holes: &'s mut i64,
+    surrounded: &'s mut u64,
+}
+
+impl Play<'_> {
+    /// Places move `k` and returns the bits of the structures that exist
+    /// after it; `AROUND`: count the stones with six stone neighbours.
+    #[inline(always)]
+    fn place<const AROUND: bool>(&mut self, conn: &Connection, k: usize, stone: Stone) -> u64 {
+        let idx = k as u32;
+        let m = self.mask[k] as usize;
+        let near = &self.near[k];
+        let (mut starts, n, triangles) = RUNS[m];
+        self.parent[k] = idx;
+        self.size[k] = 1;
+        // The group's members, kept at its root when play is done with it.
+        let mut touched = conn.members_by_sides(stone.sides());
+        let mut root = idx;
+        let mut merged = 0u32;
+        // Consecutive neighbours are adjacent, so in one group already:
+        // only the first stone of each run needs a find.
+        while starts != 0 {
+            let i = starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            let r = find(self.parent, near[i]);
+            if r == root {
+                continue;
+            }
+            merged += 1;
+            touched |= self.members[r as usize];
+            let (rs, ss) = (self.size[r as usize], self.size[root as usize]);
+            let (big, small) = if rs > ss { (r, root) } else { (root, r) };
+            self.size[big as usize] = rs + ss;
+            self.parent[small as usize] = big;
+            root = big;
+        }
+        self.members[root as usize] = touched;
+        if AROUND {
+            let mut rest = m as u32;
+            while rest != 0 {
+                let j = near[rest.trailing_zeros() as usize] as usize;
+                rest &= rest - 1;
+                self.around[j] += 1;
+                if self.around[j] == 6 {
+                    *self.surrounded += 1;
+                }
+            }
+            self.around[k] = n;
+            if n == 6 {
+                *self.surrounded += 1;
+            }
+        }
+        // dE = n, dV = 1, dC = 1 - merged, dT = triangles.
+        *self.holes += n as i64 - merged as i64 - triangles as i64;
+        let mut found = conn.connected(touched);
+        if *self.holes > 0 {
+            found |= conn.any_bits;
+        } else if AROUND && *self.surrounded > 0 {
+            found |= conn.any_bits & !conn.empty_bits;
+        }
+        found
+    }
+}
+
+/// The root of stone `a`'s group, halving the path on the way.
+#[inline]
+fn find(parent: &mut [u32], mut a: u32) -> u32 {
+    loop {
+        let p = parent[a as usize];
+        if p == a {
+            return a;
+        }
+        let g = parent[p as usize];
+        parent[a as usize] = g;
+        a = g;
     }
 }
 
