@@ -53,6 +53,13 @@ impl Stone {
         (self.0 >> 42) as u8
     }
 
+    /// The packed word: `x` in bits 0 to 20, `y` in bits 21 to 41, the
+    /// sides above.
+    #[inline]
+    pub fn word(self) -> u64 {
+        self.0
+    }
+
     #[inline]
     pub fn cell(self) -> (u32, u32) {
         (self.x(), self.y())
@@ -349,7 +356,28 @@ fn plain_pair_in_words(bytes: &[u8; 16]) -> Option<(u32, u32, usize)> {
     if !(1..=7).contains(&ly) || bytes[end] != b'\n' || w as u8 == b'0' || v as u8 == b'0' {
         return None;
     }
+    if lx <= 4 && ly <= 4 {
+        // Both below 10,000: both at once, one in each half of a word.
+        let (x, y) = digits_of_two(w, lx, v, ly);
+        return Some((x, y, end));
+    }
     Some((digits(w, lx), digits(v, ly), end))
+}
+
+/// The values of the first `lx` bytes of `w` and the first `ly` bytes of
+/// `v` (1 to 4 each), ASCII digits, the first the most significant: as
+/// [`digits`], with the two numbers in the two halves of one word.
+#[inline(always)]
+fn digits_of_two(w: u64, lx: usize, v: u64, ly: usize) -> (u32, u32) {
+    // Each number's digits moved up to the top of its half (the bytes
+    // after them out of it), the bytes below them zero (leading zeros).
+    let half = |w: u64, len: usize| ((w as u32 & 0x0F0F_0F0F) << (8 * (4 - len))) as u64;
+    let t = half(w, lx) | half(v, ly) << 32;
+    // Pairs of digits, then fours; nothing crosses into the other half
+    // that the masks keep.
+    let t = (t.wrapping_mul(10) + (t >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let t = (t.wrapping_mul(100) + (t >> 16)) & 0x0000_FFFF_0000_FFFF;
+    (t as u32, (t >> 32) as u32)
 }
 
 /// The number of ASCII digits at the start of `w` (its first byte the

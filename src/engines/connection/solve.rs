@@ -121,6 +121,20 @@ pub struct Solver {
     pub crowded_above: usize,
 }
 
+/// The smallest and largest row, and column, of `moves` (not empty).
+fn bounds(moves: &[Stone]) -> ((u32, u32), (u32, u32)) {
+    // On the packed words, a field at a time: 64-bit compares, which the
+    // compiler keeps scalar (two compares and moves a field).
+    const X: u64 = (1 << 21) - 1;
+    let (mut x0, mut x1, mut y0, mut y1) = (u64::MAX, 0, u64::MAX, 0);
+    for s in moves {
+        let (x, y) = (s.word() & X, s.word() & X << 21);
+        (x0, x1) = (x0.min(x), x1.max(x));
+        (y0, y1) = (y0.min(y), y1.max(y));
+    }
+    ((x0 as u32, x1 as u32), ((y0 >> 21) as u32, (y1 >> 21) as u32))
+}
+
 /// Bits needed to write `v`.
 fn bits(v: u64) -> u32 {
     64 - v.leading_zeros()
@@ -204,11 +218,7 @@ impl Solver {
             return Ok(if bands { 0 } else { u64::MAX });
         }
         // The box of rows and columns the stones use.
-        let (mut x0, mut x1, mut y0, mut y1) = (u32::MAX, 0, u32::MAX, 0);
-        for s in moves {
-            (x0, x1) = (x0.min(s.x()), x1.max(s.x()));
-            (y0, y1) = (y0.min(s.y()), y1.max(s.y()));
-        }
+        let ((x0, x1), (y0, y1)) = bounds(moves);
         // A row of keys is the box's width and one spare column each side,
         // so that no neighbour of a stone wraps into another row.
         let w = (y1 - y0) as u64 + 3;
@@ -427,8 +437,9 @@ pub struct Bucket {
     shift: u32,
 }
 
-/// Sorts the entries of `moves` (keys above their move indices) into `a`,
-/// followed by [`Entry::TOP`]; `b`, `counts` and `crowded` are scratch.
+/// Sorts the entries of `moves` (keys above their move indices) into
+/// `a[..m]`, with [`Entry::TOP`] at `a[m]` (`m` moves); `b`, `counts` and
+/// `crowded` are scratch.
 ///
 /// A most-significant-digit radix sort that stops at small buckets: one
 /// counting pass on the keys' top bits, with at most one bucket per move;
@@ -452,8 +463,11 @@ fn sort_entries<E: Entry>(
     let m = moves.len();
     a.clear();
     a.extend(moves.iter().enumerate().map(|(i, &s)| E::pack(geo.key(s), i as u32, ib)));
-    b.clear();
-    b.resize(m + 1, E::TOP);
+    // Every entry of `b` below `m` is written by the first pass.
+    if b.len() <= m {
+        b.resize(m + 1, E::TOP);
+    }
+    b[m] = E::TOP;
     crowded.clear();
     crowded.push(Bucket { start: 0, end: m as u32, shift: kb });
     let mut first = true;
