@@ -45,41 +45,42 @@ pub type Repeat = (usize, usize);
 trait Entry: Copy + Default + Ord {
     /// The all-ones entry, whose key is above every target.
     const TOP: Self;
-    fn pack(key: u64, idx: u32, ib: u32) -> Self;
-    fn key(self, ib: u32) -> u64;
-    fn idx(self, ib: u32) -> u32;
+    fn pack(key: u64, idx: u32) -> Self;
+    fn key(self) -> u64;
+    fn idx(self) -> u32;
 }
 
-/// Key and index in one word, when they fit (`ib` index bits).
+/// Key and index in one word, when the key fits in 32 bits (boards of
+/// side up to 20,000 or so, and stones in a smaller box on larger ones).
 impl Entry for u64 {
     const TOP: u64 = u64::MAX;
     #[inline(always)]
-    fn pack(key: u64, idx: u32, ib: u32) -> u64 {
-        key << ib | idx as u64
+    fn pack(key: u64, idx: u32) -> u64 {
+        key << 32 | idx as u64
     }
     #[inline(always)]
-    fn key(self, ib: u32) -> u64 {
-        self >> ib
+    fn key(self) -> u64 {
+        self >> 32
     }
     #[inline(always)]
-    fn idx(self, ib: u32) -> u32 {
-        (self & ((1 << ib) - 1)) as u32
+    fn idx(self) -> u32 {
+        self as u32
     }
 }
 
-/// Key above index in two words: large boards with millions of moves.
+/// Key above index in two words: stones spread over a very large board.
 impl Entry for u128 {
     const TOP: u128 = u128::MAX;
     #[inline(always)]
-    fn pack(key: u64, idx: u32, _: u32) -> u128 {
+    fn pack(key: u64, idx: u32) -> u128 {
         (key as u128) << 64 | idx as u128
     }
     #[inline(always)]
-    fn key(self, _: u32) -> u64 {
+    fn key(self) -> u64 {
         (self >> 64) as u64
     }
     #[inline(always)]
-    fn idx(self, _: u32) -> u32 {
+    fn idx(self) -> u32 {
         self as u32
     }
 }
@@ -111,10 +112,9 @@ pub struct Solver {
     surrounded: u64,
     /// Moves placed since [`Solver::start`].
     placed: usize,
-    /// Narrowest index field that the sort uses (for tests: 64 forces the
-    /// two-word entries).
+    /// For tests: the two-word sort entries whatever the keys.
     #[cfg(test)]
-    pub min_index_bits: u32,
+    pub two_words: bool,
     /// For tests: the sort splits buckets of more than this many entries
     /// (0: [`CROWDED`]).
     #[cfg(test)]
@@ -225,9 +225,8 @@ impl Solver {
         // The box's rows and one spare row each side.
         let rows = (x1 - x0) as u64 + 3;
         let kb = bits(rows * w);
-        let ib = bits(m.saturating_sub(1) as u64).max(1);
         #[cfg(test)]
-        let ib = ib.max(self.min_index_bits);
+        let kb = if self.two_words { kb.max(33) } else { kb };
         if self.near.len() < m {
             self.near.resize(m, [0; 6]);
         }
@@ -250,22 +249,22 @@ impl Solver {
         };
         let near = (&mut self.near[..], &mut self.mask[..]);
         let scratch = (&mut self.counts, &mut self.crowded);
-        match (kb + ib <= 64, bands) {
+        match (kb <= 32, bands) {
             (true, true) => {
                 let [a, b] = &mut self.narrow;
-                link_with::<_, true>(a, b, scratch, near, conn, moves, &geo, kb, ib)
+                link_with::<_, true>(a, b, scratch, near, conn, moves, &geo, kb)
             }
             (true, false) => {
                 let [a, b] = &mut self.narrow;
-                link_with::<_, false>(a, b, scratch, near, conn, moves, &geo, kb, ib)
+                link_with::<_, false>(a, b, scratch, near, conn, moves, &geo, kb)
             }
             (false, true) => {
                 let [a, b] = &mut self.wide;
-                link_with::<_, true>(a, b, scratch, near, conn, moves, &geo, kb, 64)
+                link_with::<_, true>(a, b, scratch, near, conn, moves, &geo, kb)
             }
             (false, false) => {
                 let [a, b] = &mut self.wide;
-                link_with::<_, false>(a, b, scratch, near, conn, moves, &geo, kb, 64)
+                link_with::<_, false>(a, b, scratch, near, conn, moves, &geo, kb)
             }
         }
     }
@@ -458,13 +457,13 @@ fn sort_entries<E: Entry>(
     moves: &[Stone],
     geo: &Geometry,
     kb: u32,
-    ib: u32,
 ) {
     let m = moves.len();
     a.clear();
-    a.extend(moves.iter().enumerate().map(|(i, &s)| E::pack(geo.key(s), i as u32, ib)));
+    a.extend(moves.iter().enumerate().map(|(i, &s)| E::pack(geo.key(s), i as u32)));
     // Every entry of `b` below `m` is written by the first pass.
     if b.len() <= m {
+        b.reserve_exact(m + 1 - b.len());
         b.resize(m + 1, E::TOP);
     }
     b[m] = E::TOP;
@@ -486,7 +485,7 @@ fn sort_entries<E: Entry>(
         // ones split a bucket of `b` through `a`.
         let (from, to) = if first { (&a[start..end], &mut b[start..end]) } else { (&b[start..end], &mut a[start..end]) };
         for e in from {
-            counts[(e.key(ib) >> next & dmask) as usize] += 1;
+            counts[(e.key() >> next & dmask) as usize] += 1;
         }
         let mut sum = start as u32;
         for v in counts.iter_mut() {
@@ -498,7 +497,7 @@ fn sort_entries<E: Entry>(
             (*v, sum) = (sum - start as u32, sum + n);
         }
         for &e in from {
-            let slot = &mut counts[(e.key(ib) >> next & dmask) as usize];
+            let slot = &mut counts[(e.key() >> next & dmask) as usize];
             to[*slot as usize] = e;
             *slot += 1;
         }
@@ -538,10 +537,9 @@ fn link_with<E: Entry, const BANDS: bool>(
     moves: &[Stone],
     geo: &Geometry,
     kb: u32,
-    ib: u32,
 ) -> Result<u64, Repeat> {
     let m = moves.len();
-    sort_entries(a, b, scratch, moves, geo, kb, ib);
+    sort_entries(a, b, scratch, moves, geo, kb);
     let mut repeat: Option<Repeat> = None;
     // Links stone `i` to stone `j`, in direction `d` from `i` (`back`
     // from `j`): written to the later of the two.
@@ -560,7 +558,7 @@ fn link_with<E: Entry, const BANDS: bool>(
     let (mut row, mut band, mut reach) = (0u32, 0u64, 0u64);
     for p in 0..m {
         let (e, f) = (a[p], a[p + 1]);
-        let (k, i) = (e.key(ib), e.idx(ib));
+        let (k, i) = (e.key(), e.idx());
         if BANDS {
             let stone = moves[i as usize];
             if stone.x() > row + 1 {
@@ -570,25 +568,25 @@ fn link_with<E: Entry, const BANDS: bool>(
             row = stone.x();
             band |= conn.members_by_sides(stone.sides());
         }
-        if f.key(ib) == k {
-            let r = (f.idx(ib) as usize, i as usize);
+        if f.key() == k {
+            let r = (f.idx() as usize, i as usize);
             repeat = Some(repeat.map_or(r, |old| old.min(r)));
-        } else if f.key(ib) == k + 1 {
-            link(i, f.idx(ib), right, right_back);
+        } else if f.key() == k + 1 {
+            link(i, f.idx(), right, right_back);
         }
         let t = (k + w).wrapping_add_signed(lo);
-        while a[q].key(ib) < t {
+        while a[q].key() < t {
             q += 1;
         }
         let g = a[q];
-        if g.key(ib) == t {
-            link(i, g.idx(ib), down0, down0_back);
+        if g.key() == t {
+            link(i, g.idx(), down0, down0_back);
             let h = a[q + 1];
-            if h.key(ib) == t + 1 {
-                link(i, h.idx(ib), down1, down1_back);
+            if h.key() == t + 1 {
+                link(i, h.idx(), down1, down1_back);
             }
-        } else if g.key(ib) == t + 1 {
-            link(i, g.idx(ib), down1, down1_back);
+        } else if g.key() == t + 1 {
+            link(i, g.idx(), down1, down1_back);
         }
     }
     match repeat {

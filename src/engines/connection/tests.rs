@@ -291,13 +291,13 @@ proptest! {
         let played = play(&conn, &board, &moves, &mut solver).unwrap();
         // The two-word sort entries of big cases find the same neighbours.
         let mut wide = solve::Solver::default();
-        wide.min_index_bits = 64;
+        wide.two_words = true;
         prop_assert_eq!(play(&conn, &board, &moves, &mut wide).unwrap(), played.clone());
         // So does the sort when it splits every bucket to the end, or none
         // (one counting pass, then insertion), in both widths.
-        for (bits, crowded) in [(0, 1), (0, usize::MAX), (64, 1), (64, usize::MAX)] {
+        for (wide, crowded) in [(false, 1), (false, usize::MAX), (true, 1), (true, usize::MAX)] {
             let mut other = solve::Solver::default();
-            (other.min_index_bits, other.crowded_above) = (bits, crowded);
+            (other.two_words, other.crowded_above) = (wide, crowded);
             prop_assert_eq!(play(&conn, &board, &moves, &mut other).unwrap(), played.clone());
         }
         let mut slow = Slow { geo: Geo { shape, s: side as i64 }, stones: Vec::new() };
