@@ -1,18 +1,21 @@
 //! The core: one case's moves, read whole, to its first winning move.
 //!
-//! **Neighbours by sorting.** Every cell gets the key `x·w + y`
-//! (`w` = the board's extent + 2, so the six neighbours of a cell are at
-//! fixed key distances and never wrap). The keys, each with its move index
-//! in the low bits, are sorted by a least-significant-digit radix sort,
-//! which keeps equal keys in move order. In key order, a cell's neighbour
-//! `(x, y + 1)` is the next entry when it is a stone at all, and its two
-//! neighbours in row `x + 1` are found by one cursor that only moves
-//! forward: one linear pass finds every adjacent pair of stones. Each pair
-//! is written to the stone placed later (its direction and the earlier
-//! stone's index), so each move knows its earlier neighbours before play
-//! starts. Two equal keys side by side are a repeated cell. Time is linear
-//! in the moves whatever the cells (no hashing, nothing an input can aim
-//! at), memory a few words per move, never per cell of the board.
+//! **Neighbours by sorting.** Every cell gets a key numbering the cells
+//! of the box of rows and columns the case's stones use, with a spare row
+//! and column each side: `(x - x0 + 1)·w + (y - y0 + 1)`, `w` the box's
+//! width + 2, so the six neighbours of a cell are at fixed key distances
+//! and never wrap. The keys, each above its move index, are sorted by a
+//! most-significant-digit radix sort that stops at small buckets and ends
+//! with one insertion pass ([`sort_entries`]). In key order, a cell's
+//! neighbour `(x, y + 1)` is the next entry when it is a stone at all, and
+//! its two neighbours in row `x + 1` are found by one cursor that only
+//! moves forward: one linear pass finds every adjacent pair of stones.
+//! Each pair is written to the stone placed later (its direction and the
+//! earlier stone's index), so each move knows its earlier neighbours
+//! before play starts. Two equal keys side by side are a repeated cell.
+//! Time is linear in the moves whatever the cells (no hashing, nothing an
+//! input can aim at), memory a few words per move, never per cell of the
+//! board.
 //!
 //! **Play** then goes through the moves in order: groups are a union-find
 //! over stone indices (union by size, path halving), each root holding the
@@ -483,7 +486,8 @@ fn sort_entries<E: Entry>(
         counts.resize(1 << d, 0);
         // The first pass reads `a` (in move order) and writes `b`; later
         // ones split a bucket of `b` through `a`.
-        let (from, to) = if first { (&a[start..end], &mut b[start..end]) } else { (&b[start..end], &mut a[start..end]) };
+        let (from, to) =
+            if first { (&a[start..end], &mut b[start..end]) } else { (&b[start..end], &mut a[start..end]) };
         for e in from {
             counts[(e.key() >> next & dmask) as usize] += 1;
         }
