@@ -444,7 +444,9 @@ pub struct Bucket {
 /// `crowded` are scratch.
 ///
 /// A most-significant-digit radix sort that stops at small buckets: one
-/// counting pass on the keys' top bits, with at most one bucket per move;
+/// counting pass on the keys' top bits, with one or two buckets per move
+/// (fewer buckets hold two stones or more, so the insertion pass shifts
+/// less);
 /// each bucket of more than [`CROWDED`] entries (stones crowded in a few
 /// rows) is split again by its next bits, with at most one bucket per
 /// entry, and so on; then one insertion pass sorts within the buckets
@@ -479,7 +481,7 @@ fn sort_entries<E: Entry>(
         if shift == 0 {
             continue;
         }
-        let d = (bits((end - start) as u64) - 1).clamp(1, shift);
+        let d = (bits((end - start) as u64) - u32::from(!first)).clamp(1, shift);
         let next = shift - d;
         let dmask = (1u64 << d) - 1;
         counts.clear();
