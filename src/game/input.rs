@@ -408,6 +408,25 @@ impl<'b> Scan<'b> {
         self.number_slow(max_digits)
     }
 
+    /// The buffered bytes from the cursor on, past the end of the line
+    /// too: for a reader that parses a whole line from a few machine
+    /// words. It moves the cursor over what it read with [`Scan::skip`].
+    #[inline(always)]
+    pub fn rest(&self) -> &'b [u8] {
+        &self.bytes[self.at..]
+    }
+
+    /// Moves the cursor `n` bytes on, over bytes read through
+    /// [`Scan::rest`] that are none of them a line break (the caller has
+    /// checked them: the line still ends only at a `\n` that
+    /// [`Scan::line`] finds).
+    #[inline(always)]
+    pub fn skip(&mut self, n: usize) {
+        let end = (self.at + n).min(self.bytes.len());
+        debug_assert!(!self.bytes[self.at..end].iter().any(|&b| b == b'\n' || b == b'\r'));
+        self.at = end;
+    }
+
     /// [`Scan::number`] a byte at a time.
     fn number_slow(&mut self, max_digits: usize) -> Option<u64> {
         let from = self.at;

@@ -161,7 +161,18 @@ pub struct Board {
     /// (`0·x + 0·y <= i64::MAX`), so every loop runs over six.
     bounds: [(i64, i64, i64); 6],
     neighbours: [(i32, i32); 6],
+    /// The cells on no side, as three ranges: `x`, `y` and `x - y` each
+    /// within `base..base + span` (`span` counted from `base`, unsigned).
+    /// Every side of every shape bounds one of these three forms, so a
+    /// cell is on the board and on no side exactly when all three hold.
+    inner: [(i64, u64); 3],
 }
+
+/// The three linear forms sides run along: `x`, `y` and `x - y`.
+const FORMS: [(i64, i64); 3] = [(1, 0), (0, 1), (1, -1)];
+
+/// Far beyond every coordinate: the bound of a form no side bounds.
+const UNBOUNDED: i64 = 1 << 40;
 
 impl Board {
     /// A board of side `side` (`MIN_SIDE..=MAX_SIDE`; callers check).
@@ -173,7 +184,21 @@ impl Board {
         for (b, d) in bounds.iter_mut().zip(def.sides) {
             *b = (d.a, d.b, d.p * s + d.q);
         }
-        Board { shape, side, bounds, neighbours: def.neighbours }
+        // Each side bounds a form from above (`a·x + b·y <= c`) or, with
+        // the form's coefficients negated, from below.
+        let mut range = [(-UNBOUNDED, UNBOUNDED); 3];
+        for &(a, b, c) in &bounds[..def.sides.len()] {
+            let f = FORMS.iter().position(|&f| f == (a, b) || f == (-a, -b));
+            let f = f.expect("every side runs along a lattice direction");
+            if FORMS[f] == (a, b) {
+                range[f].1 = range[f].1.min(c);
+            } else {
+                range[f].0 = range[f].0.max(-c);
+            }
+        }
+        // Strictly inside `lo..=hi`: `lo + 1..=hi - 1`.
+        let inner = range.map(|(lo, hi)| (lo + 1, (hi - lo - 1).max(0) as u64));
+        Board { shape, side, bounds, neighbours: def.neighbours, inner }
     }
 
     pub fn shape(&self) -> Shape {
@@ -212,12 +237,25 @@ impl Board {
         mask
     }
 
-    /// Both at once, without branches: the sides `(x, y)` lies on, or
-    /// `None` when it is not a cell of the board. The shape's side
-    /// coefficients are constants here (one branch on the shape), so each
-    /// side costs an add and two compares.
-    #[inline]
+    /// Both at once: the sides `(x, y)` lies on, or `None` when it is not
+    /// a cell of the board. A cell on no side (most cells of a large
+    /// board) costs three range checks; the others go through
+    /// [`Board::locate_sides`].
+    #[inline(always)]
     pub fn locate(&self, x: u32, y: u32) -> Option<u8> {
+        let (x, y) = (x as i64, y as i64);
+        let [(bx, sx), (by, sy), (bd, sd)] = self.inner;
+        if ((x - bx) as u64) < sx && ((y - by) as u64) < sy && ((x - y - bd) as u64) < sd {
+            return Some(0);
+        }
+        self.locate_sides(x as u32, y as u32)
+    }
+
+    /// [`Board::locate`] without branches: the shape's side coefficients
+    /// are constants here (one branch on the shape), so each side costs
+    /// an add and two compares.
+    #[inline(never)]
+    pub fn locate_sides(&self, x: u32, y: u32) -> Option<u8> {
         match self.shape {
             Shape::Hexagon => self.locate_on(&HEXAGON_SIDES, x, y),
             Shape::Rhombus => self.locate_on(&RHOMBUS_SIDES, x, y),
@@ -291,6 +329,22 @@ mod tests {
                 let probe = [0, 1, 2, s - 1, s, s + 1, hi - 1, hi, hi + 1, 2 * MAX_SIDE + 5, 999_999_999, u32::MAX];
                 for x in probe {
                     for y in probe {
+                        let want = b.contains(x as i64, y as i64).then(|| b.sides_of(x, y));
+                        assert_eq!(b.locate(x, y), want, "{shape:?} {s} ({x}, {y})");
+                        assert_eq!(b.locate_sides(x, y), want, "{shape:?} {s} ({x}, {y})");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn locate_agrees_everywhere_near_small_boards() {
+        for shape in Shape::ALL {
+            for s in 1..9 {
+                let b = Board::new(shape, s);
+                for x in 0..b.extent() + 3 {
+                    for y in 0..b.extent() + 3 {
                         let want = b.contains(x as i64, y as i64).then(|| b.sides_of(x, y));
                         assert_eq!(b.locate(x, y), want, "{shape:?} {s} ({x}, {y})");
                     }

@@ -18,7 +18,7 @@
 
 use crate::engines::connection::board::{Board, Shape};
 use crate::game::records::Counted;
-use crate::game::{Input, InputError, Line, Token};
+use crate::game::{Input, InputError, Line, Scan, Token};
 
 /// Most moves in one case (stone indices are `u32`).
 pub const MAX_MOVES: u64 = u32::MAX as u64 - 1;
@@ -51,6 +51,13 @@ impl Stone {
     #[inline]
     pub fn sides(self) -> u8 {
         (self.0 >> 42) as u8
+    }
+
+    /// The packed word: `x` in bits 0 to 20, `y` in bits 21 to 41, the
+    /// sides above.
+    #[inline]
+    pub fn word(self) -> u64 {
+        self.0
     }
 
     #[inline]
@@ -213,9 +220,13 @@ fn read_moves(input: &mut Input, board: &Board, total: u64, case: &mut Case) -> 
         // on the board.
         if k < fast_total {
             let from = k;
+            let moves = &mut case.moves;
             let (first_offset, first_number, next) = input.scan(|s| {
                 let (o, n) = (s.offset(), s.line_number());
-                while k < fast_total {
+                // Whole lines from two words each; near the end of the
+                // buffer, number by number.
+                let mut left = scan_plain(s, board, moves, fast_total - k);
+                while left > 0 {
                     let Some(stone) = s.line(|l| {
                         let x = l.number(9)? as u32;
                         l.byte(b' ')?;
@@ -224,9 +235,10 @@ fn read_moves(input: &mut Input, board: &Board, total: u64, case: &mut Case) -> 
                     }) else {
                         break;
                     };
-                    case.moves.push(stone);
-                    k += 1;
+                    moves.push(stone);
+                    left -= 1;
                 }
+                k = fast_total - left;
                 (o, n, (s.offset(), s.line_number()))
             });
             if k > from {
@@ -299,6 +311,99 @@ fn plain_pair(t: &[u8]) -> Option<(u32, u32)> {
     }
     let (y, j) = number(t, i + 1)?;
     (j == t.len()).then_some((x, y))
+}
+
+/// Takes move lines from `s` onto `moves`, at most `left` of them, while
+/// each is `x y` written plainly, a cell of `board`, with sixteen bytes
+/// buffered from its start ([`plain_pair_in_words`]). Returns how many
+/// are left. Apart from the rest of the reader, so that the loop keeps
+/// its values in registers.
+#[inline(never)]
+fn scan_plain(s: &mut Scan, board: &Board, moves: &mut Vec<Stone>, mut left: u64) -> u64 {
+    while left > 0 {
+        let Some(stone) = s.line(|l| {
+            let (x, y, len) = plain_pair_in_words(l.rest().get(..16)?.try_into().ok()?)?;
+            let sides = board.locate(x, y)?;
+            l.skip(len);
+            Some(Stone::new(x, y, sides))
+        }) else {
+            break;
+        };
+        moves.push(stone);
+        left -= 1;
+    }
+    left
+}
+
+/// `x y` written plainly (as [`plain_pair`] reads it) at the start of
+/// `bytes` and followed by `\n`, each number of at most seven digits
+/// (every coordinate of the largest board has seven): `x`, `y` and the
+/// line's length without its `\n`. `None` for anything else. Each number
+/// is read from one word: no loop, no branch per digit.
+#[inline(always)]
+fn plain_pair_in_words(bytes: &[u8; 16]) -> Option<(u32, u32, usize)> {
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
+    let w = word(0);
+    let lx = digit_run(w);
+    if !(1..=7).contains(&lx) || bytes[lx] != b' ' {
+        return None;
+    }
+    let v = word(lx + 1);
+    let ly = digit_run(v);
+    let end = lx + 1 + ly;
+    // No leading zeros, no zero (never a coordinate): a plain line is its
+    // numbers written back.
+    if !(1..=7).contains(&ly) || bytes[end] != b'\n' || w as u8 == b'0' || v as u8 == b'0' {
+        return None;
+    }
+    if lx <= 4 && ly <= 4 {
+        // Both below 10,000: both at once, one in each half of a word.
+        let (x, y) = digits_of_two(w, lx, v, ly);
+        return Some((x, y, end));
+    }
+    Some((digits(w, lx), digits(v, ly), end))
+}
+
+/// The values of the first `lx` bytes of `w` and the first `ly` bytes of
+/// `v` (1 to 4 each), ASCII digits, the first the most significant: as
+/// [`digits`], with the two numbers in the two halves of one word.
+#[inline(always)]
+fn digits_of_two(w: u64, lx: usize, v: u64, ly: usize) -> (u32, u32) {
+    // Each number's digits moved up to the top of its half (the bytes
+    // after them out of it), the bytes below them zero (leading zeros).
+    let half = |w: u64, len: usize| ((w as u32 & 0x0F0F_0F0F) << (8 * (4 - len))) as u64;
+    let t = half(w, lx) | half(v, ly) << 32;
+    // Pairs of digits, then fours; nothing crosses into the other half
+    // that the masks keep.
+    let t = (t.wrapping_mul(10) + (t >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let t = (t.wrapping_mul(100) + (t >> 16)) & 0x0000_FFFF_0000_FFFF;
+    (t as u32, (t >> 32) as u32)
+}
+
+/// The number of ASCII digits at the start of `w` (its first byte the
+/// lowest), 8 when all are. Every byte `t = byte ^ '0'` is below 10
+/// exactly for digits, and `t + 0x76` has its top bit set from 10 up. A
+/// byte whose sum overflows carries into the next one, but it is not a
+/// digit, so it ends the run before the carry matters.
+#[inline(always)]
+fn digit_run(w: u64) -> usize {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    let t = w ^ (0x30 * ONES);
+    let flags = (t.wrapping_add(0x76 * ONES) | t) & (0x80 * ONES);
+    (flags.trailing_zeros() / 8) as usize
+}
+
+/// The value of the first `len` (1 to 7) bytes of `w`, ASCII digits, the
+/// first the most significant.
+#[inline(always)]
+fn digits(w: u64, len: usize) -> u32 {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    // Digit values moved up, so that the bytes below are leading zeros;
+    // then pairs, fours and eights of digits are combined.
+    let v = (w & (0x0F * ONES)) << (8 * (8 - len));
+    let v = (v.wrapping_mul(10) + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
+    ((v.wrapping_mul(10000) + (v >> 32)) & 0xFFFF_FFFF) as u32
 }
 
 /// A move line not written plainly: blanks around, leading zeros, long
@@ -433,6 +538,47 @@ mod tests {
             let t = format!("{x} {y}");
             assert_eq!(plain_pair(t.as_bytes()), Some((x, y)));
             assert_eq!(plain_len(x, y), t.len());
+        }
+    }
+
+    #[test]
+    fn pairs_in_words_are_the_plain_pairs_of_seven_digits() {
+        // Sixteen bytes over a few telling ones, against `plain_pair` on
+        // the text before the first line break.
+        let alphabet = b"0123456789 \n\r/:x\xb9\xff";
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for round in 0..300_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut t = [0u8; 16];
+            for (i, b) in t.iter_mut().enumerate() {
+                // Mostly digits, a space or a line break now and then.
+                let r = (seed >> (i * 4)) as usize % 16 + round % 3;
+                *b = if r < 11 { b"0123456789 "[r] } else { alphabet[(seed >> (i * 3 + 1)) as usize % alphabet.len()] };
+            }
+            let end = t.iter().position(|&b| b == b'\n' || b == b'\r');
+            let want = end.filter(|&e| t[e] == b'\n').and_then(|e| {
+                let (x, y) = plain_pair(&t[..e])?;
+                (x < 10_000_000 && y < 10_000_000).then_some((x, y, e))
+            });
+            assert_eq!(plain_pair_in_words(&t), want, "{:?}", String::from_utf8_lossy(&t));
+        }
+        for (line, want) in [
+            ("1 1\n", Some((1, 1, 3))),
+            ("5999 1\n", Some((5999, 1, 6))),
+            ("1234567 7654321\n", Some((1234567, 7654321, 15))),
+            ("12345678 1\n", None),
+            ("1 12345678\n", None),
+            ("01 1\n", None),
+            ("1 0\n", None),
+            ("0 1\n", None),
+            ("1 1\r\n", None),
+            ("1  1\n", None),
+        ] {
+            let mut t = [b'9'; 16];
+            t[..line.len()].copy_from_slice(line.as_bytes());
+            assert_eq!(plain_pair_in_words(&t), want, "{line:?}");
         }
     }
 

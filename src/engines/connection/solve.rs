@@ -1,18 +1,21 @@
 //! The core: one case's moves, read whole, to its first winning move.
 //!
-//! **Neighbours by sorting.** Every cell gets the key `x·w + y`
-//! (`w` = the board's extent + 2, so the six neighbours of a cell are at
-//! fixed key distances and never wrap). The keys, each with its move index
-//! in the low bits, are sorted by a least-significant-digit radix sort,
-//! which keeps equal keys in move order. In key order, a cell's neighbour
-//! `(x, y + 1)` is the next entry when it is a stone at all, and its two
-//! neighbours in row `x + 1` are found by one cursor that only moves
-//! forward: one linear pass finds every adjacent pair of stones. Each pair
-//! is written to the stone placed later (its direction and the earlier
-//! stone's index), so each move knows its earlier neighbours before play
-//! starts. Two equal keys side by side are a repeated cell. Time is linear
-//! in the moves whatever the cells (no hashing, nothing an input can aim
-//! at), memory a few words per move, never per cell of the board.
+//! **Neighbours by sorting.** Every cell gets a key numbering the cells
+//! of the box of rows and columns the case's stones use, with a spare row
+//! and column each side: `(x - x0 + 1)·w + (y - y0 + 1)`, `w` the box's
+//! width + 2, so the six neighbours of a cell are at fixed key distances
+//! and never wrap. The keys, each above its move index, are sorted by a
+//! most-significant-digit radix sort that stops at small buckets and ends
+//! with one insertion pass ([`sort_entries`]). In key order, a cell's
+//! neighbour `(x, y + 1)` is the next entry when it is a stone at all, and
+//! its two neighbours in row `x + 1` are found by one cursor that only
+//! moves forward: one linear pass finds every adjacent pair of stones.
+//! Each pair is written to the stone placed later (its direction and the
+//! earlier stone's index), so each move knows its earlier neighbours
+//! before play starts. Two equal keys side by side are a repeated cell.
+//! Time is linear in the moves whatever the cells (no hashing, nothing an
+//! input can aim at), memory a few words per move, never per cell of the
+//! board.
 //!
 //! **Play** then goes through the moves in order: groups are a union-find
 //! over stone indices (union by size, path halving), each root holding the
@@ -42,44 +45,45 @@ use crate::engines::connection::{CaseResult, Connection, Win};
 pub type Repeat = (usize, usize);
 
 /// A sort entry: a cell's key above a move index.
-trait Entry: Copy + Default {
+trait Entry: Copy + Default + Ord {
     /// The all-ones entry, whose key is above every target.
     const TOP: Self;
-    fn pack(key: u64, idx: u32, ib: u32) -> Self;
-    fn key(self, ib: u32) -> u64;
-    fn idx(self, ib: u32) -> u32;
+    fn pack(key: u64, idx: u32) -> Self;
+    fn key(self) -> u64;
+    fn idx(self) -> u32;
 }
 
-/// Key and index in one word, when they fit (`ib` index bits).
+/// Key and index in one word, when the key fits in 32 bits (boards of
+/// side up to 20,000 or so, and stones in a smaller box on larger ones).
 impl Entry for u64 {
     const TOP: u64 = u64::MAX;
     #[inline(always)]
-    fn pack(key: u64, idx: u32, ib: u32) -> u64 {
-        key << ib | idx as u64
+    fn pack(key: u64, idx: u32) -> u64 {
+        key << 32 | idx as u64
     }
     #[inline(always)]
-    fn key(self, ib: u32) -> u64 {
-        self >> ib
+    fn key(self) -> u64 {
+        self >> 32
     }
     #[inline(always)]
-    fn idx(self, ib: u32) -> u32 {
-        (self & ((1 << ib) - 1)) as u32
+    fn idx(self) -> u32 {
+        self as u32
     }
 }
 
-/// Key above index in two words: large boards with millions of moves.
+/// Key above index in two words: stones spread over a very large board.
 impl Entry for u128 {
     const TOP: u128 = u128::MAX;
     #[inline(always)]
-    fn pack(key: u64, idx: u32, _: u32) -> u128 {
+    fn pack(key: u64, idx: u32) -> u128 {
         (key as u128) << 64 | idx as u128
     }
     #[inline(always)]
-    fn key(self, _: u32) -> u64 {
+    fn key(self) -> u64 {
         (self >> 64) as u64
     }
     #[inline(always)]
-    fn idx(self, _: u32) -> u32 {
+    fn idx(self) -> u32 {
         self as u32
     }
 }
@@ -89,13 +93,16 @@ impl Entry for u128 {
 pub struct Solver {
     narrow: [Vec<u64>; 2],
     wide: [Vec<u128>; 2],
-    /// Radix histograms, one per pass.
+    /// Bucket counts, and the buckets left to split.
     counts: Vec<u32>,
+    crowded: Vec<Bucket>,
     /// Per move: its earlier neighbours, by direction (valid where `mask`
     /// has the direction's bit).
     near: Vec<[u32; 6]>,
     mask: Vec<u8>,
     /// Union-find over moves; `size` and `members` are read at roots.
+    /// Each entry is written when its move is placed: the vectors only
+    /// grow, to the most moves of a case so far, and are never cleared.
     parent: Vec<u32>,
     size: Vec<u32>,
     members: Vec<u64>,
@@ -106,15 +113,57 @@ pub struct Solver {
     holes: i64,
     /// Stones whose six neighbours are all stones on the board.
     surrounded: u64,
-    /// Narrowest index field that the sort uses (for tests: 64 forces the
-    /// two-word entries).
+    /// Moves placed since [`Solver::start`].
+    placed: usize,
+    /// For tests: the two-word sort entries whatever the keys.
     #[cfg(test)]
-    pub min_index_bits: u32,
+    pub two_words: bool,
+    /// For tests: the sort splits buckets of more than this many entries
+    /// (0: [`CROWDED`]).
+    #[cfg(test)]
+    pub crowded_above: usize,
+}
+
+/// The smallest and largest row, and column, of `moves` (not empty).
+fn bounds(moves: &[Stone]) -> ((u32, u32), (u32, u32)) {
+    // On the packed words, a field at a time: 64-bit compares, which the
+    // compiler keeps scalar (two compares and moves a field).
+    const X: u64 = (1 << 21) - 1;
+    let (mut x0, mut x1, mut y0, mut y1) = (u64::MAX, 0, u64::MAX, 0);
+    for s in moves {
+        let (x, y) = (s.word() & X, s.word() & X << 21);
+        (x0, x1) = (x0.min(x), x1.max(x));
+        (y0, y1) = (y0.min(y), y1.max(y));
+    }
+    ((x0 as u32, x1 as u32), ((y0 >> 21) as u32, (y1 >> 21) as u32))
 }
 
 /// Bits needed to write `v`.
 fn bits(v: u64) -> u32 {
     64 - v.leading_zeros()
+}
+
+/// Per mask of earlier neighbours (bit `i`: direction `i`): the first
+/// direction of each run of consecutive ones, cyclically (one bit when
+/// all six are set); the number of neighbours; and the number of pairs
+/// of consecutive ones (unit triangles the move closes).
+const RUNS: [(u8, u8, u8); 64] = runs();
+
+const fn runs() -> [(u8, u8, u8); 64] {
+    let mut table = [(0u8, 0u8, 0u8); 64];
+    let mut m = 0u32;
+    while m < 64 {
+        // Bit i of `next`: direction i + 1 holds a stone; of `prev`: i - 1.
+        let next = (m >> 1 | m << 5) & 63;
+        let prev = (m << 1 | m >> 5) & 63;
+        let mut starts = m & !prev;
+        if starts == 0 {
+            starts = m & m.wrapping_neg();
+        }
+        table[m as usize] = (starts as u8, m.count_ones() as u8, (m & next).count_ones() as u8);
+        m += 1;
+    }
+    table
 }
 
 impl Solver {
@@ -128,13 +177,35 @@ impl Solver {
             return Ok(CaseResult { win: None });
         }
         self.start(conn, moves.len());
+        let win = if self.count_around { self.play::<true>(conn, moves) } else { self.play::<false>(conn, moves) };
+        Ok(CaseResult { win })
+    }
+
+    /// Plays every move in order up to the first win (after
+    /// [`Solver::link`] and [`Solver::start`]).
+    fn play<const AROUND: bool>(&mut self, conn: &Connection, moves: &[Stone]) -> Option<Win> {
+        let mut play = self.board(moves.len());
         for (k, &s) in moves.iter().enumerate() {
-            let found = self.place(conn, k, s);
+            let found = play.place::<AROUND>(conn, k, s);
             if found != 0 {
-                return Ok(CaseResult { win: Some(Win { turn: k as u64 + 1, structures: found }) });
+                return Some(Win { turn: k as u64 + 1, structures: found });
             }
         }
-        Ok(CaseResult { win: None })
+        None
+    }
+
+    /// The arrays of a case of `m` moves, as slices of exactly its moves.
+    fn board(&mut self, m: usize) -> Play<'_> {
+        Play {
+            mask: &self.mask[..m],
+            near: &self.near[..m],
+            parent: &mut self.parent[..m],
+            size: &mut self.size[..m],
+            members: &mut self.members[..m],
+            around: if self.count_around { &mut self.around[..m] } else { &mut [] },
+            holes: &mut self.holes,
+            surrounded: &mut self.surrounded,
+        }
     }
 
     /// Finds every move's earlier neighbours ([`Solver::place`] then plays
@@ -144,11 +215,21 @@ impl Solver {
     /// no other can ever form.
     pub fn link(&mut self, conn: &Connection, board: &Board, moves: &[Stone]) -> Result<u64, Repeat> {
         let m = moves.len();
-        let w = board.extent() as u64 + 2;
-        let kb = bits(w * w);
-        let ib = bits(m.saturating_sub(1) as u64).max(1);
+        // Bands only matter when every structure is a connection.
+        let bands = conn.any_bits == 0;
+        if m == 0 {
+            return Ok(if bands { 0 } else { u64::MAX });
+        }
+        // The box of rows and columns the stones use.
+        let ((x0, x1), (y0, y1)) = bounds(moves);
+        // A row of keys is the box's width and one spare column each side,
+        // so that no neighbour of a stone wraps into another row.
+        let w = (y1 - y0) as u64 + 3;
+        // The box's rows and one spare row each side.
+        let rows = (x1 - x0) as u64 + 3;
+        let kb = bits(rows * w);
         #[cfg(test)]
-        let ib = ib.max(self.min_index_bits);
+        let kb = if self.two_words { kb.max(33) } else { kb };
         if self.near.len() < m {
             self.near.resize(m, [0; 6]);
         }
@@ -158,120 +239,67 @@ impl Solver {
         let dir = |o: (i32, i32)| offsets.iter().position(|&d| d == o).unwrap_or(0);
         // Row x + 1 holds the neighbours (x + 1, y + lo) and (x + 1, y + lo + 1).
         let lo = offsets.iter().filter(|d| d.0 == 1).map(|d| d.1).min().unwrap_or(0);
-        let geo = Geometry { w, lo, right: dir((0, 1)), down: [dir((1, lo)), dir((1, lo + 1))] };
-        // Bands only matter when every structure is a connection.
-        let bands = conn.any_bits == 0;
-        let (counts, near, mask) = (&mut self.counts, &mut self.near, &mut self.mask);
-        match (kb + ib <= 64, bands) {
+        let geo = Geometry {
+            w,
+            origin: (x0 - 1, y0 - 1),
+            lo,
+            right: dir((0, 1)),
+            down: [dir((1, lo)), dir((1, lo + 1))],
+            #[cfg(test)]
+            crowded: if self.crowded_above == 0 { CROWDED } else { self.crowded_above },
+            #[cfg(not(test))]
+            crowded: CROWDED,
+        };
+        let near = (&mut self.near[..], &mut self.mask[..]);
+        let scratch = (&mut self.counts, &mut self.crowded);
+        match (kb <= 32, bands) {
             (true, true) => {
                 let [a, b] = &mut self.narrow;
-                link_with::<_, true>(a, b, counts, near, mask, conn, moves, &geo, kb, ib)
+                link_with::<_, true>(a, b, scratch, near, conn, moves, &geo, kb)
             }
             (true, false) => {
                 let [a, b] = &mut self.narrow;
-                link_with::<_, false>(a, b, counts, near, mask, conn, moves, &geo, kb, ib)
+                link_with::<_, false>(a, b, scratch, near, conn, moves, &geo, kb)
             }
             (false, true) => {
                 let [a, b] = &mut self.wide;
-                link_with::<_, true>(a, b, counts, near, mask, conn, moves, &geo, kb, 64)
+                link_with::<_, true>(a, b, scratch, near, conn, moves, &geo, kb)
             }
             (false, false) => {
                 let [a, b] = &mut self.wide;
-                link_with::<_, false>(a, b, counts, near, mask, conn, moves, &geo, kb, 64)
+                link_with::<_, false>(a, b, scratch, near, conn, moves, &geo, kb)
             }
         }
     }
 
     /// An empty board for `moves` moves.
     pub fn start(&mut self, conn: &Connection, moves: usize) {
-        self.parent.clear();
-        self.size.clear();
-        self.members.clear();
-        self.around.clear();
-        self.parent.reserve(moves);
-        self.size.reserve(moves);
-        self.members.reserve(moves);
+        if self.parent.len() < moves {
+            self.parent.resize(moves, 0);
+            self.size.resize(moves, 0);
+            self.members.resize(moves, 0);
+        }
         self.count_around = conn.any_bits & !conn.empty_bits != 0;
+        if self.count_around && self.around.len() < moves {
+            self.around.resize(moves, 0);
+        }
         self.holes = 0;
         self.surrounded = 0;
-    }
-
-    #[inline]
-    fn find(&mut self, mut a: u32) -> u32 {
-        loop {
-            let p = self.parent[a as usize];
-            if p == a {
-                return a;
-            }
-            // Path halving.
-            let g = self.parent[p as usize];
-            self.parent[a as usize] = g;
-            a = g;
-        }
+        self.placed = 0;
     }
 
     /// Places move `k` (the next one) and returns the bits of the
     /// structures that exist after it.
-    #[inline]
     pub fn place(&mut self, conn: &Connection, k: usize, stone: Stone) -> u64 {
-        debug_assert_eq!(self.parent.len(), k, "moves are placed in order");
-        let idx = k as u32;
-        let m = self.mask[k] as u32;
-        let near = self.near[k];
-        self.parent.push(idx);
-        self.size.push(1);
-        self.members.push(conn.members_by_sides(stone.sides()));
-        let n = m.count_ones();
-        // Bit i of `next`: direction i + 1 holds a stone; of `prev`: i - 1.
-        let next = (m >> 1 | m << 5) & 63;
-        let prev = (m << 1 | m >> 5) & 63;
-        let triangles = (m & next).count_ones();
-        // The first stone of each run of consecutive neighbours (all six:
-        // one run).
-        let mut starts = m & !prev;
-        if starts == 0 {
-            starts = m & m.wrapping_neg();
+        debug_assert_eq!(self.placed, k, "moves are placed in order");
+        self.placed = k + 1;
+        let around = self.count_around;
+        let mut play = self.board(self.mask.len());
+        if around {
+            play.place::<true>(conn, k, stone)
+        } else {
+            play.place::<false>(conn, k, stone)
         }
-        let mut root = idx;
-        let mut merged = 0u32;
-        while starts != 0 {
-            let i = starts.trailing_zeros() as usize;
-            starts &= starts - 1;
-            let r = self.find(near[i]);
-            if r == root {
-                continue;
-            }
-            merged += 1;
-            let (big, small) = if self.size[r as usize] > self.size[root as usize] { (r, root) } else { (root, r) };
-            self.size[big as usize] += self.size[small as usize];
-            self.members[big as usize] |= self.members[small as usize];
-            self.parent[small as usize] = big;
-            root = big;
-        }
-        if self.count_around {
-            let mut rest = m;
-            while rest != 0 {
-                let j = near[rest.trailing_zeros() as usize] as usize;
-                rest &= rest - 1;
-                self.around[j] += 1;
-                if self.around[j] == 6 {
-                    self.surrounded += 1;
-                }
-            }
-            self.around.push(n as u8);
-            if n == 6 {
-                self.surrounded += 1;
-            }
-        }
-        // dE = n, dV = 1, dC = 1 - merged, dT = triangles.
-        self.holes += n as i64 - merged as i64 - triangles as i64;
-        let mut found = conn.connected(self.members[root as usize]);
-        if self.holes > 0 {
-            found |= conn.any_bits;
-        } else if self.surrounded > 0 {
-            found |= conn.any_bits & !conn.empty_bits;
-        }
-        found
     }
 
     /// `E - V + C - T` of the stones placed so far (for tests).
@@ -283,20 +311,225 @@ impl Solver {
     /// The group (its root stone) of placed stone `a` (for tests).
     #[cfg(test)]
     pub fn group_of(&mut self, a: u32) -> u32 {
-        self.find(a)
+        find(&mut self.parent, a)
     }
 }
 
-/// Key arithmetic of one board.
+/// The union-find and the counters of play, over slices of exactly the
+/// case's moves (so that indexing by the move needs no check).
+struct Play<'s> {
+    mask: &'s [u8],
+    near: &'s [[u32; 6]],
+    parent: &'s mut [u32],
+    size: &'s mut [u32],
+    members: &'s mut [u64],
+    /// Empty unless `encloses: any` is asked.
+    around: &'s mut [u8],
+    holes: &'s mut i64,
+    surrounded: &'s mut u64,
+}
+
+impl Play<'_> {
+    /// Places move `k` and returns the bits of the structures that exist
+    /// after it; `AROUND`: count the stones with six stone neighbours.
+    #[inline(always)]
+    fn place<const AROUND: bool>(&mut self, conn: &Connection, k: usize, stone: Stone) -> u64 {
+        let idx = k as u32;
+        let m = self.mask[k] as usize;
+        let near = &self.near[k];
+        let (mut starts, n, triangles) = RUNS[m];
+        self.parent[k] = idx;
+        self.size[k] = 1;
+        // The group's members, kept at its root when play is done with it.
+        let mut touched = conn.members_by_sides(stone.sides());
+        let mut root = idx;
+        let mut merged = 0u32;
+        // Consecutive neighbours are adjacent, so in one group already:
+        // only the first stone of each run needs a find.
+        while starts != 0 {
+            let i = starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            let r = find(self.parent, near[i]);
+            if r == root {
+                continue;
+            }
+            merged += 1;
+            touched |= self.members[r as usize];
+            let (rs, ss) = (self.size[r as usize], self.size[root as usize]);
+            let (big, small) = if rs > ss { (r, root) } else { (root, r) };
+            self.size[big as usize] = rs + ss;
+            self.parent[small as usize] = big;
+            root = big;
+        }
+        self.members[root as usize] = touched;
+        if AROUND {
+            let mut rest = m as u32;
+            while rest != 0 {
+                let j = near[rest.trailing_zeros() as usize] as usize;
+                rest &= rest - 1;
+                self.around[j] += 1;
+                if self.around[j] == 6 {
+                    *self.surrounded += 1;
+                }
+            }
+            self.around[k] = n;
+            if n == 6 {
+                *self.surrounded += 1;
+            }
+        }
+        // dE = n, dV = 1, dC = 1 - merged, dT = triangles.
+        *self.holes += n as i64 - merged as i64 - triangles as i64;
+        let mut found = conn.connected(touched);
+        if *self.holes > 0 {
+            found |= conn.any_bits;
+        } else if AROUND && *self.surrounded > 0 {
+            found |= conn.any_bits & !conn.empty_bits;
+        }
+        found
+    }
+}
+
+/// The root of stone `a`'s group, halving the path on the way.
+#[inline]
+fn find(parent: &mut [u32], mut a: u32) -> u32 {
+    loop {
+        let p = parent[a as usize];
+        if p == a {
+            return a;
+        }
+        let g = parent[p as usize];
+        parent[a as usize] = g;
+        a = g;
+    }
+}
+
+/// Key arithmetic of one case: keys number the cells of the box the
+/// stones use, with a spare row and column on each side.
 struct Geometry {
-    /// Keys per row: `key(x, y) = x·w + y`.
+    /// Keys per row: `key(x, y) = (x - origin.0)·w + (y - origin.1)`.
     w: u64,
+    origin: (u32, u32),
     /// The smaller `dy` of the two neighbours in row `x + 1` (-1 or 0).
     lo: i32,
     /// Directions (indices into the board's offsets) of `(0, 1)`, and of
     /// `(1, lo)` and `(1, lo + 1)`.
     right: usize,
     down: [usize; 2],
+    /// Buckets of more entries than this are split further.
+    crowded: usize,
+}
+
+impl Geometry {
+    #[inline(always)]
+    fn key(&self, s: Stone) -> u64 {
+        (s.x() - self.origin.0) as u64 * self.w + (s.y() - self.origin.1) as u64
+    }
+}
+
+/// Buckets of more entries than this are split by their next bits; the
+/// others are left to the insertion pass.
+const CROWDED: usize = 16;
+
+/// A bucket of the sort: its entries `start..end` share their key bits
+/// from `shift` up.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Bucket {
+    start: u32,
+    end: u32,
+    shift: u32,
+}
+
+/// Sorts the entries of `moves` (keys above their move indices) into
+/// `a[..m]`, with [`Entry::TOP`] at `a[m]` (`m` moves); `b`, `counts` and
+/// `crowded` are scratch.
+///
+/// A most-significant-digit radix sort that stops at small buckets: one
+/// counting pass on the keys' top bits, with one or two buckets per move
+/// (fewer buckets hold two stones or more, so the insertion pass shifts
+/// less);
+/// each bucket of more than [`CROWDED`] entries (stones crowded in a few
+/// rows) is split again by its next bits, with at most one bucket per
+/// entry, and so on; then one insertion pass sorts within the buckets
+/// left, each at most [`CROWDED`] entries. Each split uses at least four
+/// more key bits, so each entry is scattered at most `kb / 4` times: time
+/// is linear in the moves whatever the keys. Scatters are stable and
+/// entries start in move order, so the insertion pass finds equal keys
+/// (a repeated cell) in move order already.
+fn sort_entries<E: Entry>(
+    a: &mut Vec<E>,
+    b: &mut Vec<E>,
+    (counts, crowded): (&mut Vec<u32>, &mut Vec<Bucket>),
+    moves: &[Stone],
+    geo: &Geometry,
+    kb: u32,
+) {
+    let m = moves.len();
+    a.clear();
+    a.extend(moves.iter().enumerate().map(|(i, &s)| E::pack(geo.key(s), i as u32)));
+    // Every entry of `b` below `m` is written by the first pass.
+    if b.len() <= m {
+        b.reserve_exact(m + 1 - b.len());
+        b.resize(m + 1, E::TOP);
+    }
+    b[m] = E::TOP;
+    crowded.clear();
+    crowded.push(Bucket { start: 0, end: m as u32, shift: kb });
+    let mut first = true;
+    while let Some(Bucket { start, end, shift }) = crowded.pop() {
+        let (start, end) = (start as usize, end as usize);
+        // Equal keys: a repeated cell, in move order already.
+        if shift == 0 {
+            continue;
+        }
+        let d = (bits((end - start) as u64) - u32::from(!first)).clamp(1, shift);
+        let next = shift - d;
+        let dmask = (1u64 << d) - 1;
+        counts.clear();
+        counts.resize(1 << d, 0);
+        // The first pass reads `a` (in move order) and writes `b`; later
+        // ones split a bucket of `b` through `a`.
+        let (from, to) =
+            if first { (&a[start..end], &mut b[start..end]) } else { (&b[start..end], &mut a[start..end]) };
+        for e in from {
+            counts[(e.key() >> next & dmask) as usize] += 1;
+        }
+        let mut sum = start as u32;
+        for v in counts.iter_mut() {
+            let n = *v;
+            if n as usize > geo.crowded {
+                crowded.push(Bucket { start: sum, end: sum + n, shift: next });
+            }
+            // Offsets within the slice `to`.
+            (*v, sum) = (sum - start as u32, sum + n);
+        }
+        for &e in from {
+            let slot = &mut counts[(e.key() >> next & dmask) as usize];
+            to[*slot as usize] = e;
+            *slot += 1;
+        }
+        if !first {
+            b[start..end].copy_from_slice(&a[start..end]);
+        }
+        first = false;
+    }
+    insertion_sort(&mut b[..m]);
+    std::mem::swap(a, b);
+}
+
+/// Sorts `v` by insertion: cheap when every entry is near its place.
+fn insertion_sort<E: Entry>(v: &mut [E]) {
+    for i in 1..v.len() {
+        let e = v[i];
+        if v[i - 1] <= e {
+            continue;
+        }
+        let mut j = i;
+        while j > 0 && v[j - 1] > e {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = e;
+    }
 }
 
 /// Sorts the moves' keys and links adjacent stones (see the module page).
@@ -304,68 +537,34 @@ struct Geometry {
 fn link_with<E: Entry, const BANDS: bool>(
     a: &mut Vec<E>,
     b: &mut Vec<E>,
-    counts: &mut Vec<u32>,
-    near: &mut [[u32; 6]],
-    mask: &mut [u8],
+    scratch: (&mut Vec<u32>, &mut Vec<Bucket>),
+    (near, mask): (&mut [[u32; 6]], &mut [u8]),
     conn: &Connection,
     moves: &[Stone],
     geo: &Geometry,
     kb: u32,
-    ib: u32,
 ) -> Result<u64, Repeat> {
     let m = moves.len();
-    // Digits of up to 13 bits, fewer for small cases (a histogram per pass
-    // costs its size in time).
-    let widest = bits(m as u64).clamp(4, 13);
-    let passes = kb.div_ceil(widest);
-    let d = kb.div_ceil(passes);
-    let buckets = 1usize << d;
-    let dmask = (buckets - 1) as u64;
-    counts.clear();
-    counts.resize(passes as usize * buckets, 0);
-    a.clear();
-    a.reserve(m + 1);
-    for (i, s) in moves.iter().enumerate() {
-        let key = s.x() as u64 * geo.w + s.y() as u64;
-        a.push(E::pack(key, i as u32, ib));
-        for p in 0..passes {
-            counts[p as usize * buckets + (key >> (p * d) & dmask) as usize] += 1;
-        }
-    }
-    // Least significant digit first; each pass is stable.
-    b.clear();
-    b.resize(m, E::default());
-    for p in 0..passes {
-        let c = &mut counts[p as usize * buckets..(p as usize + 1) * buckets];
-        let mut sum = 0;
-        for v in c.iter_mut() {
-            (*v, sum) = (sum, sum + *v);
-        }
-        let shift = p * d;
-        for &e in a.iter() {
-            let slot = &mut c[(e.key(ib) >> shift & dmask) as usize];
-            b[*slot as usize] = e;
-            *slot += 1;
-        }
-        std::mem::swap(a, b);
-    }
-    a.push(E::TOP);
+    sort_entries(a, b, scratch, moves, geo, kb);
     let mut repeat: Option<Repeat> = None;
-    // Links stone `i` to stone `j`, in direction `d` from `i`: written to
-    // the later of the two.
-    let mut link = |i: u32, j: u32, d: usize| {
-        let (later, earlier, d) = if i > j { (i, j, d) } else { (j, i, (d + 3) % 6) };
+    // Links stone `i` to stone `j`, in direction `d` from `i` (`back`
+    // from `j`): written to the later of the two.
+    let mut link = |i: u32, j: u32, d: usize, back: usize| {
+        let (later, earlier, d) = if i > j { (i, j, d) } else { (j, i, back) };
         near[later as usize][d] = earlier;
         mask[later as usize] |= 1 << d;
     };
+    let (right, down0, down1) = (geo.right, geo.down[0], geo.down[1]);
+    let (right_back, down0_back, down1_back) = ((right + 3) % 6, (down0 + 3) % 6, (down1 + 3) % 6);
     let (w, lo) = (geo.w, geo.lo as i64);
+    let a = &a[..m + 1];
     let mut q = 0;
     // The band of consecutive rows being walked: its last row and the
     // family members its stones touch; `reach`: what the bands form.
     let (mut row, mut band, mut reach) = (0u32, 0u64, 0u64);
     for p in 0..m {
         let (e, f) = (a[p], a[p + 1]);
-        let (k, i) = (e.key(ib), e.idx(ib));
+        let (k, i) = (e.key(), e.idx());
         if BANDS {
             let stone = moves[i as usize];
             if stone.x() > row + 1 {
@@ -375,25 +574,25 @@ fn link_with<E: Entry, const BANDS: bool>(
             row = stone.x();
             band |= conn.members_by_sides(stone.sides());
         }
-        if f.key(ib) == k {
-            let r = (f.idx(ib) as usize, i as usize);
+        if f.key() == k {
+            let r = (f.idx() as usize, i as usize);
             repeat = Some(repeat.map_or(r, |old| old.min(r)));
-        } else if f.key(ib) == k + 1 {
-            link(i, f.idx(ib), geo.right);
+        } else if f.key() == k + 1 {
+            link(i, f.idx(), right, right_back);
         }
         let t = (k + w).wrapping_add_signed(lo);
-        while a[q].key(ib) < t {
+        while a[q].key() < t {
             q += 1;
         }
         let g = a[q];
-        if g.key(ib) == t {
-            link(i, g.idx(ib), geo.down[0]);
+        if g.key() == t {
+            link(i, g.idx(), down0, down0_back);
             let h = a[q + 1];
-            if h.key(ib) == t + 1 {
-                link(i, h.idx(ib), geo.down[1]);
+            if h.key() == t + 1 {
+                link(i, h.idx(), down1, down1_back);
             }
-        } else if g.key(ib) == t + 1 {
-            link(i, g.idx(ib), geo.down[1]);
+        } else if g.key() == t + 1 {
+            link(i, g.idx(), down1, down1_back);
         }
     }
     match repeat {

@@ -291,8 +291,15 @@ proptest! {
         let played = play(&conn, &board, &moves, &mut solver).unwrap();
         // The two-word sort entries of big cases find the same neighbours.
         let mut wide = solve::Solver::default();
-        wide.min_index_bits = 64;
+        wide.two_words = true;
         prop_assert_eq!(play(&conn, &board, &moves, &mut wide).unwrap(), played.clone());
+        // So does the sort when it splits every bucket to the end, or none
+        // (one counting pass, then insertion), in both widths.
+        for (wide, crowded) in [(false, 1), (false, usize::MAX), (true, 1), (true, usize::MAX)] {
+            let mut other = solve::Solver::default();
+            (other.two_words, other.crowded_above) = (wide, crowded);
+            prop_assert_eq!(play(&conn, &board, &moves, &mut other).unwrap(), played.clone());
+        }
         let mut slow = Slow { geo: Geo { shape, s: side as i64 }, stones: Vec::new() };
         let mut won = false;
         for (&(x, y), &(fast, holes)) in moves.iter().zip(&played) {
@@ -476,6 +483,36 @@ fn long_chains_on_a_big_rhombus_and_triangle() {
     let mut want = vec![0; moves.len()];
     want[moves.len() - 1] = 1;
     assert_eq!(found, want);
+}
+
+#[test]
+fn crowded_rows_and_blobs_on_a_big_board() {
+    // Long lines along rows and dense blobs at opposite ends of a big
+    // board, in a fixed random order: the box is the whole board, so the
+    // first counting pass leaves hundreds of stones a bucket. Splitting
+    // them, splitting nothing (insertion alone) and splitting to the end
+    // find the same neighbours.
+    let mut cells: Vec<(u32, u32)> = Vec::new();
+    for base in [10, 5950] {
+        cells.extend((base..base + 40).flat_map(|x| (base..base + 40).map(move |y| (x, y))));
+    }
+    cells.extend((2000..3990).map(|y| (3000, y)));
+    cells.extend((1000..2990).map(|y| (3003, y)));
+    let mut seed = 12345u64;
+    for i in (1..cells.len()).rev() {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        cells.swap(i, (seed >> 33) as usize % (i + 1));
+    }
+    let board = Board::new(Shape::Hexagon, 3000);
+    let conn = base(3, Enclose::Any);
+    let played = play(&conn, &board, &cells, &mut solve::Solver::default()).unwrap();
+    for crowded in [1, usize::MAX] {
+        let mut other = solve::Solver::default();
+        other.crowded_above = crowded;
+        assert_eq!(play(&conn, &board, &cells, &mut other).unwrap(), played);
+    }
+    // A blob has holes once filled enough.
+    assert!(played.iter().any(|p| p.1 > 0));
 }
 
 // --- reader errors -----------------------------------------------------------
