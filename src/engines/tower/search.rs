@@ -323,7 +323,7 @@ struct Layout {
     /// For the peak above each floor slot: the floor slots on the level
     /// above it bounds as their left peak (its right card goes there) and
     /// as their right peak (its left card), [`NO_SLOT`] when none.
-    bounds: [(u8, u8); FLOOR_SLOTS],
+    bounds: [(u8, u8); FLOOR_SLOTS.next_power_of_two()],
 }
 
 impl Layout {
@@ -344,7 +344,7 @@ impl Layout {
                 place.push((level, i));
             }
         }
-        let mut bounds = [(NO_SLOT, NO_SLOT); FLOOR_SLOTS];
+        let mut bounds = [(NO_SLOT, NO_SLOT); FLOOR_SLOTS.next_power_of_two()];
         for (f, &(_, _, up)) in floors.iter().enumerate() {
             let slot = |g: Option<usize>| g.map_or(NO_SLOT, |g| g as u8);
             bounds[f] = (slot(floors.iter().position(|g| g.0 == up)), slot(floors.iter().position(|g| g.1 == up)));
@@ -364,12 +364,13 @@ type Code = u8;
 /// generated, then the code.
 #[inline(always)]
 fn pack(gain: i32, index: usize, code: Code) -> u64 {
-    ((gain as i64 - i32::MIN as i64) as u64) << 16 | ((255 - index) as u64) << 8 | code as u64
+    // The gain offset by 2^31 (its sign bit flipped) orders as unsigned.
+    ((gain as u32 ^ 1 << 31) as u64) << 16 | ((255 - index) as u64) << 8 | code as u64
 }
 
 #[inline(always)]
 fn unpack(m: u64) -> (i32, Code) {
-    (((m >> 16) as i64 + i32::MIN as i64) as i32, m as u8)
+    (((m >> 16) as u32 ^ 1 << 31) as i32, m as u8)
 }
 
 /// A position (see [`Search`]) with the floor slots open to a floor card
@@ -686,7 +687,7 @@ impl<const W: usize> Search<'_, '_, W> {
         s.peakable &= !(1 << f);
         // The new peak bounds the valleys beside it on its level: a valley
         // opens once both its peaks stand.
-        let (as_left, as_right) = self.layout.bounds[f % FLOOR_SLOTS];
+        let (as_left, as_right) = self.layout.bounds[f & (FLOOR_SLOTS.next_power_of_two() - 1)];
         if as_left != NO_SLOT {
             let g = as_left as usize;
             let (_, b) = k.pair(g + 1);
