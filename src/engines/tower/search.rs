@@ -272,6 +272,9 @@ const NONE: u8 = 63;
 /// peak stands on it (the second is then [`BUILT`]).
 const FLOORED: u8 = 62;
 const BUILT: u8 = 61;
+/// Entries of [`Layout`]'s bounds: a power of two, so that a floor slot
+/// indexes it through a mask (no bounds check on the hot path).
+const BOUND_SLOTS: usize = FLOOR_SLOTS.next_power_of_two();
 /// No floor slot (see [`Layout`]).
 const NO_SLOT: u8 = u8::MAX;
 /// The most moves of one turn: hold, two floors per slot (a peak's two
@@ -323,7 +326,7 @@ struct Layout {
     /// For the peak above each floor slot: the floor slots on the level
     /// above it bounds as their left peak (its right card goes there) and
     /// as their right peak (its left card), [`NO_SLOT`] when none.
-    bounds: [(u8, u8); FLOOR_SLOTS.next_power_of_two()],
+    bounds: [(u8, u8); BOUND_SLOTS],
 }
 
 impl Layout {
@@ -344,7 +347,7 @@ impl Layout {
                 place.push((level, i));
             }
         }
-        let mut bounds = [(NO_SLOT, NO_SLOT); FLOOR_SLOTS.next_power_of_two()];
+        let mut bounds = [(NO_SLOT, NO_SLOT); BOUND_SLOTS];
         for (f, &(_, _, up)) in floors.iter().enumerate() {
             let slot = |g: Option<usize>| g.map_or(NO_SLOT, |g| g as u8);
             bounds[f] = (slot(floors.iter().position(|g| g.0 == up)), slot(floors.iter().position(|g| g.1 == up)));
@@ -689,7 +692,7 @@ impl<const W: usize> Search<'_, '_, W> {
         s.peakable &= !(1 << f);
         // The new peak bounds the valleys beside it on its level: a valley
         // opens once both its peaks stand.
-        let (as_left, as_right) = self.layout.bounds[f & (FLOOR_SLOTS.next_power_of_two() - 1)];
+        let (as_left, as_right) = self.layout.bounds[f & (BOUND_SLOTS - 1)];
         if as_left != NO_SLOT {
             let g = as_left as usize;
             let (_, b) = k.pair(g + 1);
