@@ -118,11 +118,43 @@ impl<const W: usize> Slot<W> {
 }
 
 /// The transposition tables of a game: positions of 16 bytes for houses of
-/// up to four peaks (six floor slots), of 32 bytes above (see [`Search`]).
+/// up to four peaks (six floor slots), of 32 bytes above (see [`Search`]);
+/// with the rest a search keeps from case to case: its move lists and the
+/// numbered house.
 #[derive(Debug, Clone, Default)]
 pub struct Tt {
     narrow: Table<2>,
     wide: Table<4>,
+    scratch: Scratch,
+}
+
+/// Each ply's move list (ply `t` at `t % PLIES`): fixed sizes and masked
+/// indices, so neither clearing nor bounds checks.
+type Moves = [[u64; MOVES]; PLIES];
+
+/// What a search reuses besides its table.
+#[derive(Debug, Clone)]
+struct Scratch {
+    moves: Box<Moves>,
+    /// The house of the last search, by its number of base peaks.
+    layout: Option<(usize, Layout)>,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch { moves: Box::new([[0; MOVES]; PLIES]), layout: None }
+    }
+}
+
+impl Scratch {
+    /// The move lists, and the house of `peaks` base peaks.
+    fn parts(&mut self, peaks: usize) -> (&mut Moves, &Layout) {
+        if self.layout.as_ref().is_none_or(|(n, _)| *n != peaks) {
+            self.layout = Some((peaks, Layout::new(peaks)));
+        }
+        let layout = self.layout.as_ref().map(|(_, l)| l).expect("just set");
+        (&mut self.moves, layout)
+    }
 }
 
 impl Tt {
@@ -398,17 +430,18 @@ struct Pos<const W: usize> {
 /// rest is zero. The turn is not in it: it follows from the cards placed.
 pub struct Search<'r, 't, const W: usize> {
     rules: &'r TowerRules,
-    layout: Layout,
+    layout: &'t Layout,
     row: Vec<u8>,
     tt: &'t mut Table<W>,
-    /// Each ply's move list (ply `t` at `t % PLIES`), reused: fixed sizes
-    /// and masked indices, so neither clearing nor bounds checks.
-    moves: Box<[[u64; MOVES]; PLIES]>,
+    moves: &'t mut Moves,
     /// Nodes searched (for benchmarks and limits).
     pub nodes: u64,
     /// Give up after this many nodes (`u64::MAX`: never).
     budget: u64,
 }
+
+/// What a search borrows: its table, the move lists and the house.
+type Parts<'t, const W: usize> = (&'t mut Table<W>, &'t mut Moves, &'t Layout);
 
 impl TowerRules {
     /// The value of a deal for player 0 (the first player named): player
@@ -421,10 +454,11 @@ impl TowerRules {
     /// cleared first, keeping its memory).
     /// `None` when the search needs more than `budget` nodes.
     pub fn solve_with(&self, deck: &[u8], tt: &mut Tt, budget: u64) -> Option<(i32, u64)> {
+        let (moves, layout) = tt.scratch.parts(self.peaks);
         if self.narrow() {
-            self.solve_in(deck, &mut tt.narrow, budget)
+            self.solve_in(deck, (&mut tt.narrow, moves, layout), budget)
         } else {
-            self.solve_in(deck, &mut tt.wide, budget)
+            self.solve_in(deck, (&mut tt.wide, moves, layout), budget)
         }
     }
 
@@ -433,7 +467,7 @@ impl TowerRules {
         2 + 2 * house_floors(self.peaks) <= 16
     }
 
-    fn solve_in<const W: usize>(&self, deck: &[u8], tt: &mut Table<W>, budget: u64) -> Option<(i32, u64)> {
+    fn solve_in<const W: usize>(&self, deck: &[u8], tt: Parts<'_, W>, budget: u64) -> Option<(i32, u64)> {
         let (mut g, mut s, first) = self.start(deck, tt, budget);
         // Negamax value for the player to move first; player 0's view.
         // A first pass (principal variation search) in a window of the
@@ -485,7 +519,7 @@ impl TowerRules {
     fn start<'t, const W: usize>(
         &self,
         deck: &[u8],
-        tt: &'t mut Table<W>,
+        (tt, moves, layout): Parts<'t, W>,
         budget: u64,
     ) -> (Search<'_, 't, W>, Pos<W>, u8) {
         tt.clear();
@@ -502,22 +536,22 @@ impl TowerRules {
         }
         let row = deck[2 * n..].to_vec();
         let first = self.first_by_card[deck[0] as usize];
-        let moves = Box::new([[0; MOVES]; PLIES]);
-        let g = Search { rules: self, layout: Layout::new(n), row, tt, moves, nodes: 0, budget };
+        let g = Search { rules: self, layout, row, tt, moves, nodes: 0, budget };
         (g, s, first)
     }
 
     /// One line of perfect play (each turn's first best move in the
     /// engine's order) and the cards held at the end; for explanations.
     pub fn principal_line(&self, deck: &[u8], tt: &mut Tt) -> (Vec<Turn>, [Option<u8>; 2]) {
+        let (moves, layout) = tt.scratch.parts(self.peaks);
         if self.narrow() {
-            self.line_in(deck, &mut tt.narrow)
+            self.line_in(deck, (&mut tt.narrow, moves, layout))
         } else {
-            self.line_in(deck, &mut tt.wide)
+            self.line_in(deck, (&mut tt.wide, moves, layout))
         }
     }
 
-    fn line_in<const W: usize>(&self, deck: &[u8], tt: &mut Table<W>) -> (Vec<Turn>, [Option<u8>; 2]) {
+    fn line_in<const W: usize>(&self, deck: &[u8], tt: Parts<'_, W>) -> (Vec<Turn>, [Option<u8>; 2]) {
         let (mut g, mut s, first) = self.start(deck, tt, u64::MAX);
         g.search(&mut s, 0, first, -i32::MAX, i32::MAX);
         let mut line = Vec::new();
@@ -981,12 +1015,14 @@ mod tests {
     /// and the answers of one search (one table) to a series of windows:
     /// each must be the value, or a bound of it on the side it failed.
     fn check<const W: usize>(r: &TowerRules, deck: &[u8], windows: &[(i32, i32)]) -> Result<(), TestCaseError> {
-        let mut tt = Table::<W>::default();
-        let (mut g, s, first) = r.start(deck, &mut tt, u64::MAX);
+        let (mut tt, mut scratch) = (Table::<W>::default(), Scratch::default());
+        let (moves, layout) = scratch.parts(r.peaks);
+        let (mut g, s, first) = r.start(deck, (&mut tt, moves, layout), u64::MAX);
         let exact = negamax(&mut g, s, 0, first as usize);
         let v0 = if first == 0 { exact } else { -exact };
         prop_assert_eq!(r.solve(deck).0, v0);
-        let (mut g, mut s, first) = r.start(deck, &mut tt, u64::MAX);
+        let (moves, layout) = scratch.parts(r.peaks);
+        let (mut g, mut s, first) = r.start(deck, (&mut tt, moves, layout), u64::MAX);
         for &(a, w) in windows {
             let (alpha, beta) = (exact + a, exact + a + w);
             let v = g.search(&mut s, 0, first, alpha, beta);
