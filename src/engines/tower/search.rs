@@ -849,6 +849,16 @@ impl<const W: usize> Search<'_, '_, W> {
             }
             return v;
         }
+        if s.open == 0 && s.key.get(p) == NONE {
+            // Holding is the only move: no table entry for this position
+            // (its one child has its own).
+            let c = self.row[t];
+            let saved = *s;
+            s.key.set(p, c);
+            let v = -self.search(s, t + 1, 1 - mover, beta.saturating_neg(), alpha.saturating_neg());
+            *s = saved;
+            return v;
+        }
         let (hint, at) = match self.tt.probe(&s.key) {
             Ok(i) => {
                 let e = &self.tt.slots[i];
