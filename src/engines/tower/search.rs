@@ -711,6 +711,9 @@ impl<const W: usize> Search<'_, '_, W> {
                 }
             }
         }
+        // A move that leaves the mover holding a card ranks higher, by a
+        // quarter of the largest triangle: a held card may make a peak.
+        let keep = if look { rules.window / 4 } else { 0 };
         // The best reply once slot f has changed, `v` on it.
         let others = |f: usize| if top_slot == f { second } else { top };
         let mut count = 0;
@@ -729,10 +732,10 @@ impl<const W: usize> Search<'_, '_, W> {
                 let (o, on) = (others(f), look && hq != NONE);
                 if h != NONE {
                     let reply = if on { o.max(peak_reply(h)) } else { o };
-                    push(mine(table[r + h as usize]), reply, code + 1);
+                    push(mine(table[r + h as usize]).saturating_add(keep), reply, code + 1);
                 }
                 let reply = if on { o.max(peak_reply(c)) } else { o };
-                push(mine(table[r + c as usize]), reply, code);
+                push(mine(table[r + c as usize]).saturating_add(if h != NONE { keep } else { 0 }), reply, code);
             } else {
                 // Both orders of a peak score the same triangle; they
                 // differ in the valleys they open beside it.
@@ -758,7 +761,7 @@ impl<const W: usize> Search<'_, '_, W> {
             }
         }
         if h == NONE {
-            push(0, top, 0);
+            push(keep, top, 0);
         }
         count
     }
