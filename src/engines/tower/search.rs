@@ -561,7 +561,7 @@ impl TowerRules {
             let p = mover as usize;
             let c = g.row[t];
             let mut list = [0; MOVES];
-            let n = Search::gen_moves(g.rules, &g.layout, &s, p, c, NONE, &mut list);
+            let n = Search::gen_moves(g.rules, g.layout, &s, p, c, NONE, &mut list);
             let mut moves = list[..n].to_vec();
             moves.sort_unstable_by(|a, b| b.cmp(a));
             let mut best: Option<(i32, i32, Code)> = None;
@@ -941,7 +941,7 @@ impl<const W: usize> Search<'_, '_, W> {
         if !cut {
             let ply = t % PLIES;
             let next = if t + 1 < self.row.len() { self.row[t + 1] } else { NONE };
-            let n = Self::gen_moves(self.rules, &self.layout, s, p, c, next, &mut self.moves[ply]).min(MOVES);
+            let n = Self::gen_moves(self.rules, self.layout, s, p, c, next, &mut self.moves[ply]).min(MOVES);
             for i in 0..n {
                 // The best of the rest to place i (the search usually
                 // stops after the first few: the list is never sorted whole).
@@ -1019,7 +1019,7 @@ mod tests {
             return worth(p) - worth(1 - p);
         }
         let mut list = [0; MOVES];
-        let n = Search::gen_moves(g.rules, &g.layout, &s, p, g.row[t], NONE, &mut list);
+        let n = Search::gen_moves(g.rules, g.layout, &s, p, g.row[t], NONE, &mut list);
         let mut best = -i32::MAX;
         for &m in &list[..n] {
             let (gain, m) = unpack(m);
