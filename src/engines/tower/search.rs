@@ -1112,6 +1112,17 @@ mod tests {
         Ok(())
     }
 
+    /// The cards of ranks 0..m in the order a seed shuffles them.
+    fn shuffled(m: usize, seed: u64) -> Vec<u8> {
+        let mut deck: Vec<u8> = (0..2 * m as u8).collect();
+        let mut x = seed;
+        for i in (1..deck.len()).rev() {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            deck.swap(i, (x >> 33) as usize % (i + 1));
+        }
+        deck
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -1122,12 +1133,7 @@ mod tests {
             choices in proptest::collection::vec(0usize..64, 30),
         ) {
             let r = rules(peaks, m);
-            let mut deck: Vec<u8> = (0..2 * m as u8).collect();
-            let mut x = seed;
-            for i in (1..deck.len()).rev() {
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                deck.swap(i, (x >> 33) as usize % (i + 1));
-            }
+            let deck = shuffled(m, seed);
             if r.narrow() {
                 check_keys::<2>(&r, &deck, &choices)?;
             } else {
@@ -1142,12 +1148,7 @@ mod tests {
             windows in proptest::collection::vec((-12i32..=12, 1i32..=8), 1..12),
         ) {
             let r = rules(peaks, m);
-            let mut deck: Vec<u8> = (0..2 * m as u8).collect();
-            let mut x = seed;
-            for i in (1..deck.len()).rev() {
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                deck.swap(i, (x >> 33) as usize % (i + 1));
-            }
+            let deck = shuffled(m, seed);
             if r.narrow() {
                 check::<2>(&r, &deck, &windows)?;
             } else {
