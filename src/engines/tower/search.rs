@@ -137,24 +137,24 @@ type Moves = [[u64; MOVES]; PLIES];
 #[derive(Debug, Clone)]
 struct Scratch {
     moves: Box<Moves>,
-    /// The house of the last search, by its number of base peaks.
-    layout: Option<(usize, Layout)>,
+    /// The house of the last search, of `peaks` base peaks.
+    peaks: usize,
+    layout: Layout,
 }
 
 impl Default for Scratch {
     fn default() -> Self {
-        Scratch { moves: Box::new([[0; MOVES]; PLIES]), layout: None }
+        Scratch { moves: Box::new([[0; MOVES]; PLIES]), peaks: 0, layout: Layout::new(0) }
     }
 }
 
 impl Scratch {
     /// The move lists, and the house of `peaks` base peaks.
     fn parts(&mut self, peaks: usize) -> (&mut Moves, &Layout) {
-        if self.layout.as_ref().is_none_or(|(n, _)| *n != peaks) {
-            self.layout = Some((peaks, Layout::new(peaks)));
+        if self.peaks != peaks {
+            (self.peaks, self.layout) = (peaks, Layout::new(peaks));
         }
-        let layout = self.layout.as_ref().map(|(_, l)| l).expect("just set");
-        (&mut self.moves, layout)
+        (&mut self.moves, &self.layout)
     }
 }
 
@@ -720,7 +720,7 @@ impl<const W: usize> Search<'_, '_, W> {
         // A move that leaves the mover holding a card ranks higher, by a
         // quarter of the largest triangle: a held card may make a peak.
         let keep = if look { rules.window / 4 } else { 0 };
-        // The best reply once slot f has changed, `v` on it.
+        // The other's best reply on every slot but f (a move changes f).
         let others = |f: usize| if top_slot == f { second } else { top };
         let mut count = 0;
         let mut push = |gain: i32, reply: i32, code: Code| {
@@ -861,9 +861,8 @@ impl<const W: usize> Search<'_, '_, W> {
         if s.open == 0 && s.key.get(p) == NONE {
             // Holding is the only move: no table entry for this position
             // (its one child has its own).
-            let c = self.row[t];
             let saved = *s;
-            s.key.set(p, c);
+            self.play(s, 0, p, self.row[t]);
             let v = -self.search(s, t + 1, 1 - mover, beta.saturating_neg(), alpha.saturating_neg());
             *s = saved;
             return v;
