@@ -4,7 +4,7 @@
 use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
-use crate::engines::tower::search::{house_cards, house_floors, MAX_SCORE};
+use crate::engines::tower::search::{house_cards, house_floors, PointTable, MAX_SCORE};
 use crate::engines::tower::{Tower, TowerRules, TowerSpans, MAX_PEAKS};
 use crate::engines::Engine;
 use crate::expr::{Env, Scope, Ty};
@@ -421,7 +421,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
         })
         .collect();
     let window = triangle.iter().map(|v| v.saturating_abs()).max().unwrap_or(0);
-    let rules = TowerRules { peaks, triangle, held, first_by_card, cards: n, window };
+    let rules = TowerRules { peaks, triangle: PointTable::new(triangle), held, first_by_card, cards: n, window };
     let players = [names[0].value.clone(), names[1].value.clone()];
     let (tower, scoring, output) = (tower?, scoring?, output?);
     let spans = TowerSpans {

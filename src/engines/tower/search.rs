@@ -338,8 +338,8 @@ pub const TT_LIMIT: usize = 1 << 20;
 pub struct TowerRules {
     pub peaks: usize,
     /// Points of the triangle of three cards, for player 0 (player 1 gets
-    /// the negation): `triangle[(a * n + b) * n + c]`.
-    pub triangle: Vec<i32>,
+    /// the negation): entry `(a * n + b) * n + c`.
+    pub triangle: PointTable,
     /// Points for player p holding card c at the end: `held[p][c]`.
     pub held: [Vec<i32>; 2],
     /// The player whose turn is first, by the first card of the deck.
@@ -349,6 +349,45 @@ pub struct TowerRules {
     /// The largest triangle's points (either player's): the root's first
     /// window is this far either side of a draw (see [`TowerRules::solve`]).
     pub window: i32,
+}
+
+/// The points of every triangle (see [`TowerRules`]), in the narrowest of
+/// the [`Point`] types that holds them all: the search reads this table more
+/// than any other. For 26 cards it takes 17 KB as bytes, within the
+/// first-level data cache, and 70 KB as `i32`, beyond it; on House of Cards
+/// the bytes took 4 % less time.
+#[derive(Debug, Clone)]
+pub enum PointTable {
+    Small(Vec<i8>),
+    Wide(Vec<i32>),
+}
+
+impl PointTable {
+    pub fn new(points: Vec<i32>) -> PointTable {
+        match points.iter().map(|&v| i8::try_from(v)).collect() {
+            Ok(small) => PointTable::Small(small),
+            Err(_) => PointTable::Wide(points),
+        }
+    }
+}
+
+/// An entry type of [`PointTable`].
+pub trait Point: Copy {
+    fn get(self) -> i32;
+}
+
+impl Point for i8 {
+    #[inline(always)]
+    fn get(self) -> i32 {
+        self as i32
+    }
+}
+
+impl Point for i32 {
+    #[inline(always)]
+    fn get(self) -> i32 {
+        self
+    }
 }
 
 /// Slots of the house, numbered once at load.
@@ -429,20 +468,36 @@ struct Pos<const W: usize> {
 /// [`NONE`] for a peak not built yet), the floor card and [`FLOORED`] once
 /// a floor is laid, [`FLOORED`] and [`BUILT`] once a peak stands on it; the
 /// rest is zero. The turn is not in it: it follows from the cards placed.
-pub struct Search<'r, 't, const W: usize> {
-    rules: &'r TowerRules,
-    layout: &'t Layout,
+pub struct Search<'a, const W: usize, P> {
+    board: Board<'a, P>,
     row: Vec<u8>,
-    tt: &'t mut Table<W>,
-    moves: &'t mut Moves,
+    tt: &'a mut Table<W>,
+    moves: &'a mut Moves,
     /// Nodes searched (for benchmarks and limits).
     pub nodes: u64,
     /// Give up after this many nodes (`u64::MAX`: never).
     budget: u64,
 }
 
-/// What a search borrows: its table, the move lists and the house.
-type Parts<'t, const W: usize> = (&'t mut Table<W>, &'t mut Moves, &'t Layout);
+/// What a search only reads: the rules, the numbered house, and the
+/// triangles' points as entries of type `P` (see [`PointTable`]).
+#[derive(Clone, Copy)]
+struct Board<'a, P> {
+    rules: &'a TowerRules,
+    layout: &'a Layout,
+    points: &'a [P],
+}
+
+/// What a search borrows from a [`Tt`]: its table, the move lists and the
+/// house.
+type Parts<'a, const W: usize> = (&'a mut Table<W>, &'a mut Moves, &'a Layout);
+
+/// Work on a search, for any width of position `W` and type of points `P`
+/// (see [`TowerRules::dispatch`]).
+trait Job {
+    type Out;
+    fn run<const W: usize, P: Point>(self, rules: &TowerRules, points: &[P], parts: Parts<'_, W>) -> Self::Out;
+}
 
 impl TowerRules {
     /// The value of a deal for player 0 (the first player named): player
@@ -455,11 +510,25 @@ impl TowerRules {
     /// cleared first, keeping its memory).
     /// `None` when the search needs more than `budget` nodes.
     pub fn solve_with(&self, deck: &[u8], tt: &mut Tt, budget: u64) -> Option<(i32, u64)> {
+        struct Solve<'d>(&'d [u8], u64);
+        impl Job for Solve<'_> {
+            type Out = Option<(i32, u64)>;
+            fn run<const W: usize, P: Point>(self, rules: &TowerRules, points: &[P], parts: Parts<'_, W>) -> Self::Out {
+                rules.solve_in(self.0, points, parts, self.1)
+            }
+        }
+        self.dispatch(tt, Solve(deck, budget))
+    }
+
+    /// Runs `job` on the parts of `tt` for this house: positions of 16
+    /// bytes or 32 (see [`Tt`]), and points of the type they fit in.
+    fn dispatch<J: Job>(&self, tt: &mut Tt, job: J) -> J::Out {
         let (moves, layout) = tt.scratch.parts(self.peaks);
-        if self.narrow() {
-            self.solve_in(deck, (&mut tt.narrow, moves, layout), budget)
-        } else {
-            self.solve_in(deck, (&mut tt.wide, moves, layout), budget)
+        match (&self.triangle, self.narrow()) {
+            (PointTable::Small(points), true) => job.run(self, points, (&mut tt.narrow, moves, layout)),
+            (PointTable::Small(points), false) => job.run(self, points, (&mut tt.wide, moves, layout)),
+            (PointTable::Wide(points), true) => job.run(self, points, (&mut tt.narrow, moves, layout)),
+            (PointTable::Wide(points), false) => job.run(self, points, (&mut tt.wide, moves, layout)),
         }
     }
 
@@ -468,8 +537,14 @@ impl TowerRules {
         2 + 2 * house_floors(self.peaks) <= 16
     }
 
-    fn solve_in<const W: usize>(&self, deck: &[u8], tt: Parts<'_, W>, budget: u64) -> Option<(i32, u64)> {
-        let (mut g, mut s, first) = self.start(deck, tt, budget);
+    fn solve_in<const W: usize, P: Point>(
+        &self,
+        deck: &[u8],
+        points: &[P],
+        parts: Parts<'_, W>,
+        budget: u64,
+    ) -> Option<(i32, u64)> {
+        let (mut g, mut s, first) = self.start(deck, points, parts, budget);
         // Negamax value for the player to move first; player 0's view.
         // A first pass (principal variation search) in a window of the
         // largest triangle's points either side of a draw; when the value
@@ -517,12 +592,13 @@ impl TowerRules {
     }
 
     /// The game, the starting position and the first mover of a deal.
-    fn start<'t, const W: usize>(
-        &self,
+    fn start<'a, const W: usize, P: Point>(
+        &'a self,
         deck: &[u8],
-        (tt, moves, layout): Parts<'t, W>,
+        points: &'a [P],
+        (tt, moves, layout): Parts<'a, W>,
         budget: u64,
-    ) -> (Search<'_, 't, W>, Pos<W>, u8) {
+    ) -> (Search<'a, W, P>, Pos<W>, u8) {
         tt.clear();
         let n = self.peaks;
         let floors = house_floors(n);
@@ -537,23 +613,31 @@ impl TowerRules {
         }
         let row = deck[2 * n..].to_vec();
         let first = self.first_by_card[deck[0] as usize];
-        let g = Search { rules: self, layout, row, tt, moves, nodes: 0, budget };
+        let board = Board { rules: self, layout, points };
+        let g = Search { board, row, tt, moves, nodes: 0, budget };
         (g, s, first)
     }
 
     /// One line of perfect play (each turn's first best move in order of
     /// gain) and the cards held at the end; for explanations.
     pub fn principal_line(&self, deck: &[u8], tt: &mut Tt) -> (Vec<Turn>, [Option<u8>; 2]) {
-        let (moves, layout) = tt.scratch.parts(self.peaks);
-        if self.narrow() {
-            self.line_in(deck, (&mut tt.narrow, moves, layout))
-        } else {
-            self.line_in(deck, (&mut tt.wide, moves, layout))
+        struct Line<'d>(&'d [u8]);
+        impl Job for Line<'_> {
+            type Out = (Vec<Turn>, [Option<u8>; 2]);
+            fn run<const W: usize, P: Point>(self, rules: &TowerRules, points: &[P], parts: Parts<'_, W>) -> Self::Out {
+                rules.line_in(self.0, points, parts)
+            }
         }
+        self.dispatch(tt, Line(deck))
     }
 
-    fn line_in<const W: usize>(&self, deck: &[u8], tt: Parts<'_, W>) -> (Vec<Turn>, [Option<u8>; 2]) {
-        let (mut g, mut s, first) = self.start(deck, tt, u64::MAX);
+    fn line_in<const W: usize, P: Point>(
+        &self,
+        deck: &[u8],
+        points: &[P],
+        parts: Parts<'_, W>,
+    ) -> (Vec<Turn>, [Option<u8>; 2]) {
+        let (mut g, mut s, first) = self.start(deck, points, parts, u64::MAX);
         g.search(&mut s, 0, first, -i32::MAX, i32::MAX);
         let mut line = Vec::new();
         let mut mover = first;
@@ -561,13 +645,13 @@ impl TowerRules {
             let p = mover as usize;
             let c = g.row[t];
             let mut list = [0; MOVES];
-            let n = Search::gen_moves(g.rules, g.layout, &s, p, c, NONE, &mut list);
+            let n = g.board.gen_moves(&s, p, c, NONE, &mut list);
             let mut moves = list[..n].to_vec();
             moves.sort_unstable_by(|a, b| b.cmp(a));
             let mut best: Option<(i32, i32, Code)> = None;
             for (gain, m) in moves.into_iter().map(unpack) {
                 let saved = s;
-                g.play(&mut s, m, p, c);
+                g.board.play(&mut s, m, p, c);
                 let v = gain - g.search(&mut s, t + 1, 1 - mover, -i32::MAX, i32::MAX);
                 s = saved;
                 if best.is_none_or(|(b, _, _)| v > b) {
@@ -580,7 +664,7 @@ impl TowerRules {
                 0 => (Action::Hold, None),
                 m => {
                     let (f, kind) = ((m as usize - 1) / 4, (m - 1) % 4);
-                    let (level, place) = g.layout.place[f];
+                    let (level, place) = g.board.layout.place[f];
                     let (a, b) = (s.key.get(2 + 2 * f), s.key.get(3 + 2 * f));
                     if kind < 2 {
                         let card = if kind == 1 { h } else { c };
@@ -592,23 +676,11 @@ impl TowerRules {
                 }
             };
             line.push(Turn { mover, card: c, action, gain, triangle });
-            g.play(&mut s, m, p, c);
+            g.board.play(&mut s, m, p, c);
             mover = 1 - mover;
         }
         let held = [s.key.get(0), s.key.get(1)].map(|h| (h != NONE).then_some(h));
         (line, held)
-    }
-}
-
-/// Points of a triangle for player `p` (0 or 1).
-#[inline(always)]
-fn tri(rules: &TowerRules, p: usize, a: u8, b: u8, c: u8) -> i32 {
-    let n = rules.cards;
-    let v = rules.triangle[(a as usize * n + b as usize) * n + c as usize];
-    if p == 0 {
-        v
-    } else {
-        -v
     }
 }
 
@@ -646,7 +718,19 @@ pub enum Action {
     },
 }
 
-impl<const W: usize> Search<'_, '_, W> {
+impl<P: Point> Board<'_, P> {
+    /// Points of a triangle for player `p` (0 or 1).
+    #[inline(always)]
+    fn tri(&self, p: usize, a: u8, b: u8, c: u8) -> i32 {
+        let n = self.rules.cards;
+        let v = self.points[(a as usize * n + b as usize) * n + c as usize].get();
+        if p == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
     /// Writes the moves of player `p`, who drew `c`, to `list`, each packed
     /// with its order key (see [`pack`]); returns how many.
     ///
@@ -667,18 +751,11 @@ impl<const W: usize> Search<'_, '_, W> {
     /// than drawn before held and holding first; with the reply, no order
     /// of ties changed the node count by more than 0.3 %).
     #[inline(always)]
-    fn gen_moves(
-        rules: &TowerRules,
-        layout: &Layout,
-        s: &Pos<W>,
-        p: usize,
-        c: u8,
-        next: u8,
-        list: &mut [u64; MOVES],
-    ) -> usize {
+    fn gen_moves<const W: usize>(&self, s: &Pos<W>, p: usize, c: u8, next: u8, list: &mut [u64; MOVES]) -> usize {
         let k = &s.key;
         let (h, hq) = (k.get(p), k.get(1 - p));
-        let (table, n) = (&rules.triangle[..], rules.cards);
+        let (rules, layout) = (self.rules, self.layout);
+        let (table, n) = (self.points, rules.cards);
         // Player 0's points as the mover's (`mine`) and the other's.
         let flip = -(p as i32);
         let mine = |v: i32| (v ^ flip) - flip;
@@ -690,16 +767,16 @@ impl<const W: usize> Search<'_, '_, W> {
         // The other's best gain on an open valley `a`, `b`.
         let open_reply = |a: u8, b: u8| {
             let r = row(a, b);
-            let v = theirs(table[r + next as usize]);
+            let v = theirs(table[r + next as usize].get());
             if hq != NONE {
-                v.max(theirs(table[r + hq as usize]))
+                v.max(theirs(table[r + hq as usize].get()))
             } else {
                 v
             }
         };
         // ... on a floor `x` (a peak of their held card and the next).
         let peak_base = (hq as usize * n).wrapping_add(next as usize);
-        let peak_reply = |x: u8| if hq != NONE { theirs(table[x as usize * n * n + peak_base]) } else { 0 };
+        let peak_reply = |x: u8| if hq != NONE { theirs(table[x as usize * n * n + peak_base].get()) } else { 0 };
         // The other's best reply now, slot by slot: the best, its slot and
         // the second best (holding is worth 0).
         let (mut top, mut top_slot, mut second) = (0, usize::MAX, 0);
@@ -738,14 +815,14 @@ impl<const W: usize> Search<'_, '_, W> {
                 let (o, on) = (others(f), look && hq != NONE);
                 if h != NONE {
                     let reply = if on { o.max(peak_reply(h)) } else { o };
-                    push(mine(table[r + h as usize]).saturating_add(keep), reply, code + 1);
+                    push(mine(table[r + h as usize].get()).saturating_add(keep), reply, code + 1);
                 }
                 let reply = if on { o.max(peak_reply(c)) } else { o };
-                push(mine(table[r + c as usize]).saturating_add(if h != NONE { keep } else { 0 }), reply, code);
+                push(mine(table[r + c as usize].get()).saturating_add(if h != NONE { keep } else { 0 }), reply, code);
             } else {
                 // Both orders of a peak score the same triangle; they
                 // differ in the valleys they open beside it.
-                let gain = mine(table[row(a, h) + c as usize]);
+                let gain = mine(table[row(a, h) + c as usize].get());
                 let (o, mut lr, mut rl) = (others(f), 0, 0);
                 if look {
                     let (as_left, as_right) = layout.bounds[f & (BOUND_SLOTS - 1)];
@@ -774,7 +851,7 @@ impl<const W: usize> Search<'_, '_, W> {
 
     /// The gain of move `m` of player `p`, who drew `c`.
     #[inline(always)]
-    fn gain(&self, s: &Pos<W>, m: Code, p: usize, c: u8) -> i32 {
+    fn gain<const W: usize>(&self, s: &Pos<W>, m: Code, p: usize, c: u8) -> i32 {
         if m == 0 {
             return 0;
         }
@@ -782,15 +859,15 @@ impl<const W: usize> Search<'_, '_, W> {
         let (f, kind) = ((m as usize - 1) / 4, (m - 1) % 4);
         let (a, b) = k.pair(f + 1);
         match kind {
-            0 => tri(self.rules, p, a, b, c),
-            1 => tri(self.rules, p, a, b, k.get(p)),
-            _ => tri(self.rules, p, a, k.get(p), c),
+            0 => self.tri(p, a, b, c),
+            1 => self.tri(p, a, b, k.get(p)),
+            _ => self.tri(p, a, k.get(p), c),
         }
     }
 
     /// Makes move `m` of player `p`, who drew card `c`.
     #[inline(always)]
-    fn play(&self, s: &mut Pos<W>, m: Code, p: usize, c: u8) {
+    fn play<const W: usize>(&self, s: &mut Pos<W>, m: Code, p: usize, c: u8) {
         let k = &mut s.key;
         if m == 0 {
             k.set(p, c);
@@ -831,7 +908,9 @@ impl<const W: usize> Search<'_, '_, W> {
             }
         }
     }
+}
 
+impl<const W: usize, P: Point> Search<'_, W, P> {
     /// Negamax with alpha-beta: the best (mover's gain − opponent's gain)
     /// from here. The transposition table's best move is tried before the
     /// others are even generated: when it cuts off, they never are.
@@ -848,7 +927,7 @@ impl<const W: usize> Search<'_, '_, W> {
         }
         let p = mover as usize;
         if t == self.row.len() {
-            let (held, k) = (&self.rules.held, &s.key);
+            let (held, k) = (&self.board.rules.held, &s.key);
             let mut v = 0;
             if k.get(p) != NONE {
                 v += held[p][k.get(p) as usize];
@@ -862,7 +941,7 @@ impl<const W: usize> Search<'_, '_, W> {
             // Holding is the only move: no table entry for this position
             // (its one child has its own).
             let saved = *s;
-            self.play(s, 0, p, self.row[t]);
+            self.board.play(s, 0, p, self.row[t]);
             let v = -self.search(s, t + 1, 1 - mover, beta.saturating_neg(), alpha.saturating_neg());
             *s = saved;
             return v;
@@ -910,7 +989,7 @@ impl<const W: usize> Search<'_, '_, W> {
             ($gain:expr, $m:expr) => {{
                 let (gain, m): (i32, Code) = ($gain, $m);
                 let saved = *s;
-                self.play(s, m, p, c);
+                self.board.play(s, m, p, c);
                 // Principal variation search: in a wide window, a move
                 // after the first is tested against alpha with a null
                 // window, and searched again only if it beats alpha.
@@ -934,13 +1013,13 @@ impl<const W: usize> Search<'_, '_, W> {
             }};
         }
         let cut = match hint {
-            Some(m) => try_move!(self.gain(s, m, p, c), m),
+            Some(m) => try_move!(self.board.gain(s, m, p, c), m),
             None => false,
         };
         if !cut {
             let ply = t % PLIES;
             let next = if t + 1 < self.row.len() { self.row[t + 1] } else { NONE };
-            let n = Self::gen_moves(self.rules, self.layout, s, p, c, next, &mut self.moves[ply]).min(MOVES);
+            let n = self.board.gen_moves(s, p, c, next, &mut self.moves[ply]).min(MOVES);
             for i in 0..n {
                 // The best of the rest to place i (the search usually
                 // stops after the first few: the list is never sorted whole).
@@ -953,7 +1032,7 @@ impl<const W: usize> Search<'_, '_, W> {
                 }
                 (list[j], list[i]) = (list[i], top);
                 let m = top as Code;
-                if Some(m) != hint && try_move!(self.gain(s, m, p, c), m) {
+                if Some(m) != hint && try_move!(self.board.gain(s, m, p, c), m) {
                     break;
                 }
             }
@@ -985,10 +1064,11 @@ mod tests {
 
     /// Cards `2 * rank + colour` of ranks 0..m: a triangle is worth the sum
     /// of its ranks (from 1) to the colour of two of its cards; a held card
-    /// is worth its rank to its holder, plus if of the holder's colour.
-    fn rules(peaks: usize, m: usize) -> TowerRules {
+    /// is worth its rank to its holder, plus if of the holder's colour. Each
+    /// rank counts `scale` points: 100 makes a table of `i32`, 1 of bytes.
+    fn rules(peaks: usize, m: usize, scale: i32) -> TowerRules {
         let n = 2 * m;
-        let rank = |c: usize| (c / 2 + 1) as i32;
+        let rank = |c: usize| (c / 2 + 1) as i32 * scale;
         let mut triangle = vec![0; n * n * n];
         for a in 0..n {
             for b in 0..n {
@@ -1000,30 +1080,32 @@ mod tests {
             }
         }
         let held = |p: usize| (0..n).map(|c| if c % 2 == p { rank(c) } else { -rank(c) }).collect();
-        TowerRules {
+        let rules = TowerRules {
             peaks,
-            triangle,
+            triangle: PointTable::new(triangle),
             held: [held(0), held(1)],
             first_by_card: (0..n).map(|c| (c % 2) as u8).collect(),
             cards: n,
-            window: 3 * m as i32,
-        }
+            window: 3 * m as i32 * scale,
+        };
+        assert_eq!(matches!(rules.triangle, PointTable::Small(_)), scale == 1);
+        rules
     }
 
     /// Plain negamax for the player to move.
-    fn negamax<const W: usize>(g: &mut Search<'_, '_, W>, s: Pos<W>, t: usize, p: usize) -> i32 {
+    fn negamax<const W: usize, P: Point>(g: &mut Search<'_, W, P>, s: Pos<W>, t: usize, p: usize) -> i32 {
         if t == g.row.len() {
-            let (held, k) = (&g.rules.held, &s.key);
+            let (held, k) = (&g.board.rules.held, &s.key);
             let worth = |q: usize| if k.get(q) == NONE { 0 } else { held[q][k.get(q) as usize] };
             return worth(p) - worth(1 - p);
         }
         let mut list = [0; MOVES];
-        let n = Search::gen_moves(g.rules, g.layout, &s, p, g.row[t], NONE, &mut list);
+        let n = g.board.gen_moves(&s, p, g.row[t], NONE, &mut list);
         let mut best = -i32::MAX;
         for &m in &list[..n] {
             let (gain, m) = unpack(m);
             let mut child = s;
-            g.play(&mut child, m, p, g.row[t]);
+            g.board.play(&mut child, m, p, g.row[t]);
             best = best.max(gain - negamax(g, child, t + 1, 1 - p));
         }
         best
@@ -1032,27 +1114,30 @@ mod tests {
     /// The value from the plain negamax, from `solve` (the root's passes),
     /// and the answers of one search (one table) to a series of windows:
     /// each must be the value, or a bound of it on the side it failed.
-    fn check<const W: usize>(r: &TowerRules, deck: &[u8], windows: &[(i32, i32)]) -> Result<(), TestCaseError> {
-        let (mut tt, mut scratch) = (Table::<W>::default(), Scratch::default());
-        let (moves, layout) = scratch.parts(r.peaks);
-        let (mut g, s, first) = r.start(deck, (&mut tt, moves, layout), u64::MAX);
-        let exact = negamax(&mut g, s, 0, first as usize);
-        let v0 = if first == 0 { exact } else { -exact };
-        prop_assert_eq!(r.solve(deck).0, v0);
-        let (moves, layout) = scratch.parts(r.peaks);
-        let (mut g, mut s, first) = r.start(deck, (&mut tt, moves, layout), u64::MAX);
-        for &(a, w) in windows {
-            let (alpha, beta) = (exact + a, exact + a + w);
-            let v = g.search(&mut s, 0, first, alpha, beta);
-            if v <= alpha {
-                prop_assert!(exact <= v, "window {alpha}..{beta}: {v} but the value is {exact}");
-            } else if v >= beta {
-                prop_assert!(exact >= v, "window {alpha}..{beta}: {v} but the value is {exact}");
-            } else {
-                prop_assert_eq!(v, exact, "window {}..{}", alpha, beta);
+    struct Windows<'a>(&'a [u8], &'a [(i32, i32)]);
+
+    impl Job for Windows<'_> {
+        type Out = Result<(), TestCaseError>;
+        fn run<const W: usize, P: Point>(self, r: &TowerRules, points: &[P], parts: Parts<'_, W>) -> Self::Out {
+            let (Windows(deck, windows), (tt, moves, layout)) = (self, parts);
+            let (mut g, s, first) = r.start(deck, points, (&mut *tt, &mut *moves, layout), u64::MAX);
+            let exact = negamax(&mut g, s, 0, first as usize);
+            let v0 = if first == 0 { exact } else { -exact };
+            prop_assert_eq!(r.solve(deck).0, v0);
+            let (mut g, mut s, first) = r.start(deck, points, (tt, moves, layout), u64::MAX);
+            for &(a, w) in windows {
+                let (alpha, beta) = (exact + a, exact + a + w);
+                let v = g.search(&mut s, 0, first, alpha, beta);
+                if v <= alpha {
+                    prop_assert!(exact <= v, "window {alpha}..{beta}: {v} but the value is {exact}");
+                } else if v >= beta {
+                    prop_assert!(exact >= v, "window {alpha}..{beta}: {v} but the value is {exact}");
+                } else {
+                    prop_assert_eq!(v, exact, "window {}..{}", alpha, beta);
+                }
             }
+            Ok(())
         }
-        Ok(())
     }
 
     /// Clearing is a generation bump; after 65,535 of them the generations
@@ -1075,40 +1160,46 @@ mod tests {
         assert!(t.generation < 5_000, "the generations started again");
     }
 
-    /// The order keys of [`Search::gen_moves`], found slot by slot, against
+    /// The order keys of [`Board::gen_moves`], found slot by slot, against
     /// their definition: each move played, and the other player's moves on
-    /// the next turn listed with their gains.
-    fn check_keys<const W: usize>(r: &TowerRules, deck: &[u8], choices: &[usize]) -> Result<(), TestCaseError> {
-        let (mut tt, mut scratch) = (Table::<W>::default(), Scratch::default());
-        let (moves, layout) = scratch.parts(r.peaks);
-        let (g, mut s, first) = r.start(deck, (&mut tt, moves, layout), u64::MAX);
-        let mut p = first as usize;
-        for (t, &choice) in choices.iter().enumerate().take(g.row.len().saturating_sub(1)) {
-            let (c, next) = (g.row[t], g.row[t + 1]);
-            let (mut keyed, mut plain) = ([0; MOVES], [0; MOVES]);
-            let n = Search::gen_moves(g.rules, g.layout, &s, p, c, next, &mut keyed);
-            prop_assert_eq!(Search::gen_moves(g.rules, g.layout, &s, p, c, NONE, &mut plain), n);
-            if n == 0 {
-                break;
+    /// the next turn listed with their gains. The moves played are the
+    /// `choices`.
+    struct Keys<'a>(&'a [u8], &'a [usize]);
+
+    impl Job for Keys<'_> {
+        type Out = Result<(), TestCaseError>;
+        fn run<const W: usize, P: Point>(self, r: &TowerRules, points: &[P], parts: Parts<'_, W>) -> Self::Out {
+            let Keys(deck, choices) = self;
+            let (g, mut s, first) = r.start(deck, points, parts, u64::MAX);
+            let (g, row) = (g.board, g.row);
+            let mut p = first as usize;
+            for (t, &choice) in choices.iter().enumerate().take(row.len().saturating_sub(1)) {
+                let (c, next) = (row[t], row[t + 1]);
+                let (mut keyed, mut plain) = ([0; MOVES], [0; MOVES]);
+                let n = g.gen_moves(&s, p, c, next, &mut keyed);
+                prop_assert_eq!(g.gen_moves(&s, p, c, NONE, &mut plain), n);
+                if n == 0 {
+                    break;
+                }
+                for i in 0..n {
+                    let ((key, m), (gain, m2)) = (unpack(keyed[i]), unpack(plain[i]));
+                    prop_assert_eq!(m, m2);
+                    prop_assert_eq!(gain, g.gain(&s, m, p, c));
+                    let mut child = s;
+                    g.play(&mut child, m, p, c);
+                    let mut replies = [0; MOVES];
+                    let k = g.gen_moves(&child, 1 - p, next, NONE, &mut replies);
+                    let reply = replies[..k].iter().map(|&x| unpack(x).0).max().unwrap_or(0).max(0);
+                    let holds = child.key.get(p) != NONE;
+                    let expected = if n == 1 { gain } else { gain - 2 * reply + if holds { r.window / 4 } else { 0 } };
+                    prop_assert_eq!(key, expected, "move {} of {} at turn {}", m, n, t);
+                }
+                let (_, m) = unpack(plain[choice % n]);
+                g.play(&mut s, m, p, c);
+                p = 1 - p;
             }
-            for i in 0..n {
-                let ((key, m), (gain, m2)) = (unpack(keyed[i]), unpack(plain[i]));
-                prop_assert_eq!(m, m2);
-                prop_assert_eq!(gain, g.gain(&s, m, p, c));
-                let mut child = s;
-                g.play(&mut child, m, p, c);
-                let mut replies = [0; MOVES];
-                let k = Search::gen_moves(g.rules, g.layout, &child, 1 - p, next, NONE, &mut replies);
-                let reply = replies[..k].iter().map(|&x| unpack(x).0).max().unwrap_or(0).max(0);
-                let holds = child.key.get(p) != NONE;
-                let expected = if n == 1 { gain } else { gain - 2 * reply + if holds { r.window / 4 } else { 0 } };
-                prop_assert_eq!(key, expected, "move {} of {} at turn {}", m, n, t);
-            }
-            let (_, m) = unpack(plain[choice % n]);
-            g.play(&mut s, m, p, c);
-            p = 1 - p;
+            Ok(())
         }
-        Ok(())
     }
 
     /// The cards of ranks 0..m in the order a seed shuffles them.
@@ -1128,31 +1219,24 @@ mod tests {
         #[test]
         fn order_keys_follow_their_definition(
             (peaks, m) in prop_oneof![Just((2, 4)), Just((3, 6)), Just((4, 7)), Just((4, 13)), Just((5, 9))],
+            scale in prop_oneof![Just(1), Just(100)],
             seed in any::<u64>(),
             choices in proptest::collection::vec(0usize..64, 30),
         ) {
-            let r = rules(peaks, m);
-            let deck = shuffled(m, seed);
-            if r.narrow() {
-                check_keys::<2>(&r, &deck, &choices)?;
-            } else {
-                check_keys::<4>(&r, &deck, &choices)?;
-            }
+            let (r, deck) = (rules(peaks, m, scale), shuffled(m, seed));
+            r.dispatch(&mut Tt::default(), Keys(&deck, &choices))?;
         }
 
         #[test]
         fn windows_and_passes_agree_with_plain_negamax(
             (peaks, m) in prop_oneof![Just((2, 4)), Just((3, 5)), Just((3, 6)), Just((4, 6)), Just((4, 7)), Just((5, 8))],
+            scale in prop_oneof![Just(1), Just(100)],
             seed in any::<u64>(),
             windows in proptest::collection::vec((-12i32..=12, 1i32..=8), 1..12),
         ) {
-            let r = rules(peaks, m);
-            let deck = shuffled(m, seed);
-            if r.narrow() {
-                check::<2>(&r, &deck, &windows)?;
-            } else {
-                check::<4>(&r, &deck, &windows)?;
-            }
+            let (r, deck) = (rules(peaks, m, scale), shuffled(m, seed));
+            let windows = windows.iter().map(|&(a, w)| (a * scale, w * scale)).collect::<Vec<_>>();
+            r.dispatch(&mut Tt::default(), Windows(&deck, &windows))?;
         }
     }
 }
