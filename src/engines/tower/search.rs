@@ -14,7 +14,7 @@
 //! the root, a bounded transposition table keyed by the part of the state
 //! the rest of the game depends on (each entry keeps both bounds of the
 //! value), and moves ordered by their gain less the other player's best
-//! reply (see [`Search::gen_moves`]). It never sees a name.
+//! reply (see [`Board::gen_moves`]). It never sees a name.
 
 /// One transposition-table slot: the key (the position, see [`Search`])
 /// and bounds of its value. A position's bytes are below 64, so the top two
@@ -373,10 +373,14 @@ impl PointTable {
 
 /// An entry type of [`PointTable`].
 pub trait Point: Copy {
+    /// Whether every triangle's points fit in an `i16`: the move lists
+    /// then carry each move's gain (see [`pack`]).
+    const SHORT: bool;
     fn get(self) -> i32;
 }
 
 impl Point for i8 {
+    const SHORT: bool = true;
     #[inline(always)]
     fn get(self) -> i32 {
         self as i32
@@ -384,6 +388,7 @@ impl Point for i8 {
 }
 
 impl Point for i32 {
+    const SHORT: bool = false;
     #[inline(always)]
     fn get(self) -> i32 {
         self
@@ -435,17 +440,25 @@ impl Layout {
 type Code = u8;
 
 /// A move of the list of a turn with its order key (see
-/// [`Search::gen_moves`]), packed so that the largest number is the move to
-/// try first: the key, then the earlier generated, then the code.
+/// [`Board::gen_moves`]), packed so that the largest number is the move to
+/// try first: the key, then the earlier generated; then its gain when
+/// [`Point::SHORT`] (else 0), and its code.
 #[inline(always)]
-fn pack(key: i32, index: usize, code: Code) -> u64 {
+fn pack(key: i32, index: usize, gain: i32, code: Code) -> u64 {
     // The key offset by 2^31 (its sign bit flipped) orders as unsigned.
-    ((key as u32 ^ 1 << 31) as u64) << 16 | ((255 - index) as u64) << 8 | code as u64
+    ((key as u32 ^ 1 << 31) as u64) << 32 | ((255 - index) as u64) << 24 | (gain as u16 as u64) << 8 | code as u64
 }
 
+/// The key and the code of a packed move.
 #[inline(always)]
 fn unpack(m: u64) -> (i32, Code) {
-    (((m >> 16) as u32 ^ 1 << 31) as i32, m as u8)
+    (((m >> 32) as u32 ^ 1 << 31) as i32, m as u8)
+}
+
+/// The gain of a packed move (when [`Point::SHORT`]).
+#[inline(always)]
+fn packed_gain(m: u64) -> i32 {
+    (m >> 8) as u16 as i16 as i32
 }
 
 /// A position (see [`Search`]) with the floor slots open to a floor card
@@ -800,8 +813,9 @@ impl<P: Point> Board<'_, P> {
         // The other's best reply on every slot but f (a move changes f).
         let others = |f: usize| if top_slot == f { second } else { top };
         let mut count = 0;
-        let mut push = |gain: i32, reply: i32, code: Code| {
-            list[count & (MOVES - 1)] = pack(gain.saturating_sub(reply.saturating_mul(2)), count, code);
+        let mut push = |gain: i32, bonus: i32, reply: i32, code: Code| {
+            let key = gain.saturating_add(bonus).saturating_sub(reply.saturating_mul(2));
+            list[count & (MOVES - 1)] = pack(key, count, if P::SHORT { gain } else { 0 }, code);
             count += 1;
         };
         let mut left = slots;
@@ -815,10 +829,10 @@ impl<P: Point> Board<'_, P> {
                 let (o, on) = (others(f), look && hq != NONE);
                 if h != NONE {
                     let reply = if on { o.max(peak_reply(h)) } else { o };
-                    push(mine(table[r + h as usize].get()).saturating_add(keep), reply, code + 1);
+                    push(mine(table[r + h as usize].get()), keep, reply, code + 1);
                 }
                 let reply = if on { o.max(peak_reply(c)) } else { o };
-                push(mine(table[r + c as usize].get()).saturating_add(if h != NONE { keep } else { 0 }), reply, code);
+                push(mine(table[r + c as usize].get()), if h != NONE { keep } else { 0 }, reply, code);
             } else {
                 // Both orders of a peak score the same triangle; they
                 // differ in the valleys they open beside it.
@@ -839,12 +853,12 @@ impl<P: Point> Board<'_, P> {
                         }
                     }
                 }
-                push(gain, o.max(lr), code + 2);
-                push(gain, o.max(rl), code + 3);
+                push(gain, 0, o.max(lr), code + 2);
+                push(gain, 0, o.max(rl), code + 3);
             }
         }
         if h == NONE {
-            push(keep, top, 0);
+            push(0, keep, top, 0);
         }
         count
     }
@@ -919,48 +933,59 @@ impl<const W: usize, P: Point> Search<'_, W, P> {
     /// the transposition table when it can (inlined into the parent: no
     /// call for these); the rest is [`Search::expand`].
     #[inline(always)]
-    fn search(&mut self, s: &mut Pos<W>, t: usize, mover: u8, alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.nodes > self.budget {
-            // Out of budget: unwind at once; the caller reports the limit.
-            return 0;
-        }
-        let p = mover as usize;
-        if t == self.row.len() {
-            let (held, k) = (&self.board.rules.held, &s.key);
-            let mut v = 0;
-            if k.get(p) != NONE {
-                v += held[p][k.get(p) as usize];
+    fn search(&mut self, s: &mut Pos<W>, mut t: usize, mut mover: u8, mut alpha: i32, mut beta: i32) -> i32 {
+        // A turn whose only move is holding (no open valley, no card in
+        // hand) is played here, with no table entry of its own (its one
+        // child has its own): `sign` is -1 after an odd number of them, and
+        // `holders` has the bits of the players they made hold.
+        let (mut sign, mut holders) = (1, 0u8);
+        let v = loop {
+            self.nodes += 1;
+            if self.nodes > self.budget {
+                // Out of budget: unwind at once; the caller reports the limit.
+                break 0;
             }
-            if k.get(1 - p) != NONE {
-                v -= held[1 - p][k.get(1 - p) as usize];
-            }
-            return v;
-        }
-        if s.open == 0 && s.key.get(p) == NONE {
-            // Holding is the only move: no table entry for this position
-            // (its one child has its own).
-            let saved = *s;
-            self.board.play(s, 0, p, self.row[t]);
-            let v = -self.search(s, t + 1, 1 - mover, beta.saturating_neg(), alpha.saturating_neg());
-            *s = saved;
-            return v;
-        }
-        let (hint, at) = match self.tt.probe(&s.key) {
-            Ok(i) => {
-                let e = &self.tt.slots[i];
-                if e.low >= beta || e.low == e.high {
-                    return e.low;
+            let p = mover as usize;
+            if t == self.row.len() {
+                let (held, k) = (&self.board.rules.held, &s.key);
+                let mut v = 0;
+                if k.get(p) != NONE {
+                    v += held[p][k.get(p) as usize];
                 }
-                if e.high <= alpha {
-                    return e.high;
+                if k.get(1 - p) != NONE {
+                    v -= held[1 - p][k.get(1 - p) as usize];
                 }
-                // The same key allows the same moves: the hint is legal here.
-                (Some(e.best()), i)
+                break v;
             }
-            Err(i) => (None, i),
+            if s.open != 0 || s.key.get(p) != NONE {
+                break match self.tt.probe(&s.key) {
+                    Ok(i) => {
+                        let e = &self.tt.slots[i];
+                        if e.low >= beta || e.low == e.high {
+                            e.low
+                        } else if e.high <= alpha {
+                            e.high
+                        } else {
+                            // The same key allows the same moves: the hint is legal here.
+                            let hint = e.best();
+                            self.expand(s, t, mover, alpha, beta, Some(hint), i)
+                        }
+                    }
+                    Err(i) => self.expand(s, t, mover, alpha, beta, None, i),
+                };
+            }
+            s.key.set(p, self.row[t]);
+            holders |= 1 << p;
+            (t, mover, sign) = (t + 1, 1 - mover, -sign);
+            (alpha, beta) = (beta.saturating_neg(), alpha.saturating_neg());
         };
-        self.expand(s, t, mover, alpha, beta, hint, at)
+        // Their hands were empty.
+        for p in 0..2 {
+            if holders >> p & 1 == 1 {
+                s.key.set(p, NONE);
+            }
+        }
+        sign * v
     }
 
     /// Searches the moves of a position the table could not answer: its
@@ -1032,7 +1057,8 @@ impl<const W: usize, P: Point> Search<'_, W, P> {
                 }
                 (list[j], list[i]) = (list[i], top);
                 let m = top as Code;
-                if Some(m) != hint && try_move!(self.board.gain(s, m, p, c), m) {
+                let gain = if P::SHORT { packed_gain(top) } else { self.board.gain(s, m, p, c) };
+                if Some(m) != hint && try_move!(gain, m) {
                     break;
                 }
             }
@@ -1185,6 +1211,9 @@ mod tests {
                     let ((key, m), (gain, m2)) = (unpack(keyed[i]), unpack(plain[i]));
                     prop_assert_eq!(m, m2);
                     prop_assert_eq!(gain, g.gain(&s, m, p, c));
+                    if P::SHORT {
+                        prop_assert_eq!(packed_gain(keyed[i]), gain);
+                    }
                     let mut child = s;
                     g.play(&mut child, m, p, c);
                     let mut replies = [0; MOVES];
