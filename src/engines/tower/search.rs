@@ -358,15 +358,19 @@ pub struct TowerRules {
 /// the bytes took 4 % less time.
 #[derive(Debug, Clone)]
 pub enum PointTable {
-    Small(Vec<i8>),
-    Wide(Vec<i32>),
+    I8(Vec<i8>),
+    I16(Vec<i16>),
+    I32(Vec<i32>),
 }
 
 impl PointTable {
     pub fn new(points: Vec<i32>) -> PointTable {
-        match points.iter().map(|&v| i8::try_from(v)).collect() {
-            Ok(small) => PointTable::Small(small),
-            Err(_) => PointTable::Wide(points),
+        if let Ok(small) = points.iter().map(|&v| i8::try_from(v)).collect() {
+            PointTable::I8(small)
+        } else if let Ok(medium) = points.iter().map(|&v| i16::try_from(v)).collect() {
+            PointTable::I16(medium)
+        } else {
+            PointTable::I32(points)
         }
     }
 }
@@ -379,21 +383,21 @@ pub trait Point: Copy {
     fn get(self) -> i32;
 }
 
-impl Point for i8 {
-    const SHORT: bool = true;
-    #[inline(always)]
-    fn get(self) -> i32 {
-        self as i32
-    }
+macro_rules! point {
+    ($t:ty, $short:expr) => {
+        impl Point for $t {
+            const SHORT: bool = $short;
+            #[inline(always)]
+            fn get(self) -> i32 {
+                self as i32
+            }
+        }
+    };
 }
 
-impl Point for i32 {
-    const SHORT: bool = false;
-    #[inline(always)]
-    fn get(self) -> i32 {
-        self
-    }
-}
+point!(i8, true);
+point!(i16, true);
+point!(i32, false);
 
 /// Slots of the house, numbered once at load.
 #[derive(Debug, Clone)]
@@ -533,15 +537,22 @@ impl TowerRules {
         self.dispatch(tt, Solve(deck, budget))
     }
 
-    /// Runs `job` on the parts of `tt` for this house: positions of 16
-    /// bytes or 32 (see [`Tt`]), and points of the type they fit in.
+    /// Runs `job` on the points of the type they fit in, and the parts of
+    /// `tt` for this house: positions of 16 bytes or 32 (see [`Tt`]).
     fn dispatch<J: Job>(&self, tt: &mut Tt, job: J) -> J::Out {
+        match &self.triangle {
+            PointTable::I8(points) => self.dispatch_width(tt, points, job),
+            PointTable::I16(points) => self.dispatch_width(tt, points, job),
+            PointTable::I32(points) => self.dispatch_width(tt, points, job),
+        }
+    }
+
+    fn dispatch_width<J: Job, P: Point>(&self, tt: &mut Tt, points: &[P], job: J) -> J::Out {
         let (moves, layout) = tt.scratch.parts(self.peaks);
-        match (&self.triangle, self.narrow()) {
-            (PointTable::Small(points), true) => job.run(self, points, (&mut tt.narrow, moves, layout)),
-            (PointTable::Small(points), false) => job.run(self, points, (&mut tt.wide, moves, layout)),
-            (PointTable::Wide(points), true) => job.run(self, points, (&mut tt.narrow, moves, layout)),
-            (PointTable::Wide(points), false) => job.run(self, points, (&mut tt.wide, moves, layout)),
+        if self.narrow() {
+            job.run(self, points, (&mut tt.narrow, moves, layout))
+        } else {
+            job.run(self, points, (&mut tt.wide, moves, layout))
         }
     }
 
@@ -1091,7 +1102,8 @@ mod tests {
     /// Cards `2 * rank + colour` of ranks 0..m: a triangle is worth the sum
     /// of its ranks (from 1) to the colour of two of its cards; a held card
     /// is worth its rank to its holder, plus if of the holder's colour. Each
-    /// rank counts `scale` points: 100 makes a table of `i32`, 1 of bytes.
+    /// rank counts `scale` points: 1 makes a table of `i8`, 100 of `i16`
+    /// and 10,000 of `i32`.
     fn rules(peaks: usize, m: usize, scale: i32) -> TowerRules {
         let n = 2 * m;
         let rank = |c: usize| (c / 2 + 1) as i32 * scale;
@@ -1114,7 +1126,12 @@ mod tests {
             cards: n,
             window: 3 * m as i32 * scale,
         };
-        assert_eq!(matches!(rules.triangle, PointTable::Small(_)), scale == 1);
+        let kind = match rules.triangle {
+            PointTable::I8(_) => 1,
+            PointTable::I16(_) => 100,
+            PointTable::I32(_) => 10_000,
+        };
+        assert_eq!(kind, scale);
         rules
     }
 
@@ -1248,7 +1265,7 @@ mod tests {
         #[test]
         fn order_keys_follow_their_definition(
             (peaks, m) in prop_oneof![Just((2, 4)), Just((3, 6)), Just((4, 7)), Just((4, 13)), Just((5, 9))],
-            scale in prop_oneof![Just(1), Just(100)],
+            scale in prop_oneof![Just(1), Just(100), Just(10_000)],
             seed in any::<u64>(),
             choices in proptest::collection::vec(0usize..64, 30),
         ) {
@@ -1259,7 +1276,7 @@ mod tests {
         #[test]
         fn windows_and_passes_agree_with_plain_negamax(
             (peaks, m) in prop_oneof![Just((2, 4)), Just((3, 5)), Just((3, 6)), Just((4, 6)), Just((4, 7)), Just((5, 8))],
-            scale in prop_oneof![Just(1), Just(100)],
+            scale in prop_oneof![Just(1), Just(100), Just(10_000)],
             seed in any::<u64>(),
             windows in proptest::collection::vec((-12i32..=12, 1i32..=8), 1..12),
         ) {
