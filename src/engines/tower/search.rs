@@ -1183,6 +1183,24 @@ mod tests {
         }
     }
 
+    /// Each table takes the narrowest type that holds every value, and
+    /// keeps the values.
+    #[test]
+    fn point_tables_take_the_narrowest_type() {
+        let kind = |v: Vec<i32>| match PointTable::new(v.clone()) {
+            PointTable::I8(t) => (8, t.iter().map(|&x| x.get()).eq(v)),
+            PointTable::I16(t) => (16, t.iter().map(|&x| x.get()).eq(v)),
+            PointTable::I32(t) => (32, t.iter().map(|&x| x.get()).eq(v)),
+        };
+        assert_eq!(kind(vec![0, 127, -128, 5]), (8, true));
+        assert_eq!(kind(vec![0, 128, -3]), (16, true));
+        assert_eq!(kind(vec![-129, 7]), (16, true));
+        assert_eq!(kind(vec![32_767, -32_768]), (16, true));
+        assert_eq!(kind(vec![1, 32_768]), (32, true));
+        assert_eq!(kind(vec![-1_000_000_000, 3]), (32, true));
+        assert_eq!(kind(vec![]), (8, true));
+    }
+
     /// Clearing is a generation bump; after 65,535 of them the generations
     /// start again, and no entry of an earlier lap may come back.
     #[test]
