@@ -364,10 +364,13 @@ pub enum PointTable {
 }
 
 impl PointTable {
+    /// `i16` only when every value is at most `i16::MAX` either way: a
+    /// gain is a value or its negation, and is carried as an `i16`.
     pub fn new(points: Vec<i32>) -> PointTable {
+        let medium = |v: i32| if v.abs() <= i16::MAX as i32 { Ok(v as i16) } else { Err(()) };
         if let Ok(small) = points.iter().map(|&v| i8::try_from(v)).collect() {
             PointTable::I8(small)
-        } else if let Ok(medium) = points.iter().map(|&v| i16::try_from(v)).collect() {
+        } else if let Ok(medium) = points.iter().map(|&v| medium(v)).collect() {
             PointTable::I16(medium)
         } else {
             PointTable::I32(points)
@@ -377,8 +380,8 @@ impl PointTable {
 
 /// An entry type of [`PointTable`].
 pub trait Point: Copy {
-    /// Whether every triangle's points fit in an `i16`: the move lists
-    /// then carry each move's gain (see [`pack`]).
+    /// Whether every gain (a triangle's points or their negation) fits in
+    /// an `i16`: the move lists then carry each move's gain (see [`pack`]).
     const SHORT: bool;
     fn get(self) -> i32;
 }
@@ -1195,7 +1198,9 @@ mod tests {
         assert_eq!(kind(vec![0, 127, -128, 5]), (8, true));
         assert_eq!(kind(vec![0, 128, -3]), (16, true));
         assert_eq!(kind(vec![-129, 7]), (16, true));
-        assert_eq!(kind(vec![32_767, -32_768]), (16, true));
+        assert_eq!(kind(vec![32_767, -32_767]), (16, true));
+        // Player 1 would gain 32,768 from it: beyond an i16.
+        assert_eq!(kind(vec![1, -32_768]), (32, true));
         assert_eq!(kind(vec![1, 32_768]), (32, true));
         assert_eq!(kind(vec![-1_000_000_000, 3]), (32, true));
         assert_eq!(kind(vec![]), (8, true));
