@@ -25,13 +25,16 @@ struct Rules {
     held_counts: bool,
     /// A triangle of one colour scores twice its sum (`monochrome-double`).
     double_one_colour: bool,
+    /// Each triangle's points times this (held cards count as they are):
+    /// large scales take the engine's wider score tables.
+    scale: i32,
 }
 
 /// Points of a triangle for Axel (red): + to red majority, - to black.
 fn triangle(r: &Rules, cards: [Card; 3]) -> i32 {
     let sum: i32 = cards.iter().map(|c| c.0).sum();
     let reds = cards.iter().filter(|c| c.1).count();
-    let pts = if r.double_one_colour && (reds == 0 || reds == 3) { 2 * sum } else { sum };
+    let pts = r.scale * if r.double_one_colour && (reds == 0 || reds == 3) { 2 * sum } else { sum };
     if reds >= 2 {
         pts
     } else {
@@ -157,7 +160,9 @@ fn shuffled(m: usize, mut seed: u64) -> Vec<Card> {
 /// here (the largest deck its house can take where the plain minimax is
 /// quick enough), and the bundled variants.
 fn configurations() -> Vec<(&'static str, Rules, std::ops::RangeInclusive<usize>)> {
-    let rules = |peaks, held_counts, double_one_colour| Rules { peaks, held_counts, double_one_colour };
+    let rules = |peaks, held_counts, double_one_colour| Rules { peaks, held_counts, double_one_colour, scale: 1 };
+    // Points beyond a byte (a table of i16) and beyond 32,767 (of i32).
+    let scaled = |scale| Rules { scale, ..rules(4, true, false) };
     vec![
         // Two peaks: a house of 7 cards, so at most 8 cards (M = 4).
         ("extends: \"house_of_cards.rules\"\ntower { peaks: 2 }\ninput { ranks: 2..4 }", rules(2, true, false), 2..=4),
@@ -169,6 +174,8 @@ fn configurations() -> Vec<(&'static str, Rules, std::ops::RangeInclusive<usize>
         ("rules/house_of_cards/monochrome-double.rules", rules(4, true, true), 5..=7),
         ("rules/house_of_cards/five-peaks.rules", rules(5, true, false), 5..=8),
         ("extends: \"house_of_cards.rules\"\ntower { peaks: 6 }\ninput { ranks: 6..13 }", rules(6, true, false), 6..=9),
+        ("extends: \"house_of_cards.rules\"\nscoring { points: 500 * sum }", scaled(500), 5..=7),
+        ("extends: \"house_of_cards.rules\"\nscoring { points: 40000 * sum }", scaled(40_000), 5..=7),
     ]
 }
 
@@ -187,7 +194,7 @@ proptest! {
 }
 
 /// Scoring rules a designer might write.
-const FORMULAS: [&str; 9] = [
+const FORMULAS: [&str; 13] = [
     "sum",
     "2 * sum",
     "[R R R] 2 * sum  [B B B] 2 * sum  else sum",
@@ -197,6 +204,13 @@ const FORMULAS: [&str; 9] = [
     "-sum",
     "sum / 2",
     "[R R R] sum % 5  [R R B] mid  [R B B] (-high)  [B B B] 7",
+    // Tables of i16 and of i32, and either side of where i16 ends: Birgit
+    // owns [B B B], so it is -32,768 in Axel's table, and she would gain
+    // 32,768, which no i16 holds.
+    "300 * sum",
+    "100000 * sum",
+    "[B B B] 32767  else sum",
+    "[B B B] 32768  else sum",
 ];
 
 /// What a case's line says the named player wins (negative: loses).

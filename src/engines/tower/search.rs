@@ -21,7 +21,7 @@
 /// bits of each key byte are free: those of the first eight bytes hold the
 /// generation the slot was written in (other generations are empty slots),
 /// those of the next three its best move (a move code below 64, see
-/// [`Search::play`]). 24 bytes for a 16-byte key, 40 for 32.
+/// [`Board::play`]). 24 bytes for a 16-byte key, 40 for 32.
 #[derive(Debug, Clone, Copy)]
 struct Slot<const W: usize> {
     key: Key<W>,
@@ -367,7 +367,7 @@ impl PointTable {
     /// `i16` only when every value is at most `i16::MAX` either way: a
     /// gain is a value or its negation, and is carried as an `i16`.
     pub fn new(points: Vec<i32>) -> PointTable {
-        let medium = |v: i32| if v.abs() <= i16::MAX as i32 { Ok(v as i16) } else { Err(()) };
+        let medium = |v: i32| if v.unsigned_abs() <= i16::MAX as u32 { Ok(v as i16) } else { Err(()) };
         if let Ok(small) = points.iter().map(|&v| i8::try_from(v)).collect() {
             PointTable::I8(small)
         } else if let Ok(medium) = points.iter().map(|&v| medium(v)).collect() {
@@ -1071,8 +1071,11 @@ impl<const W: usize, P: Point> Search<'_, W, P> {
                 }
                 (list[j], list[i]) = (list[i], top);
                 let m = top as Code;
+                if Some(m) == hint {
+                    continue;
+                }
                 let gain = if P::SHORT { packed_gain(top) } else { self.board.gain(s, m, p, c) };
-                if Some(m) != hint && try_move!(gain, m) {
+                if try_move!(gain, m) {
                     break;
                 }
             }
