@@ -367,10 +367,10 @@ impl PointTable {
     /// `i16` only when every value is at most `i16::MAX` either way: a
     /// gain is a value or its negation, and is carried as an `i16`.
     pub fn new(points: Vec<i32>) -> PointTable {
-        let medium = |v: i32| if v.unsigned_abs() <= i16::MAX as u32 { Ok(v as i16) } else { Err(()) };
+        let as_i16 = |v: i32| if v.unsigned_abs() <= i16::MAX as u32 { Ok(v as i16) } else { Err(()) };
         if let Ok(small) = points.iter().map(|&v| i8::try_from(v)).collect() {
             PointTable::I8(small)
-        } else if let Ok(medium) = points.iter().map(|&v| medium(v)).collect() {
+        } else if let Ok(medium) = points.iter().map(|&v| as_i16(v)).collect() {
             PointTable::I16(medium)
         } else {
             PointTable::I32(points)
