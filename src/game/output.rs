@@ -26,6 +26,8 @@ enum Sink<'w> {
     Shared(Shared),
 }
 
+/// The one flush threshold: the buffer is written when it grows past this
+/// (between cases, and within a long case through [`Output::flush_if_full`]).
 const FLUSH_AT: usize = 1 << 16;
 
 impl<'w> Output<'w> {
@@ -51,6 +53,18 @@ impl<'w> Output<'w> {
     /// The buffer to render into directly; call [`Output::end_case`] after.
     pub fn buffer(&mut self) -> &mut Vec<u8> {
         &mut self.buf
+    }
+
+    /// Within a long case (a frame of thousands of strokes): writes the
+    /// lines rendered so far when the buffer has grown past the flush
+    /// threshold, so that memory stays bounded; true when it did (the buffer
+    /// is then empty).
+    pub fn flush_if_full(&mut self) -> io::Result<bool> {
+        if self.buf.len() < FLUSH_AT {
+            return Ok(false);
+        }
+        self.flush()?;
+        Ok(true)
     }
 
     /// Marks the end of a case: its lines are finished; flushes when due.
@@ -356,6 +370,19 @@ mod tests {
         fn flush(&mut self) -> io::Result<()> {
             Ok(())
         }
+    }
+
+    #[test]
+    fn a_long_case_is_written_once_the_buffer_reaches_the_threshold() {
+        let mut sink = Vec::new();
+        let mut out = Output::new(&mut sink);
+        out.buffer().resize(FLUSH_AT - 1, b'x');
+        assert!(!out.flush_if_full().unwrap());
+        out.buffer().push(b'x');
+        assert!(out.flush_if_full().unwrap());
+        assert!(out.buffer().is_empty());
+        drop(out);
+        assert_eq!(sink.len(), FLUSH_AT);
     }
 
     #[test]

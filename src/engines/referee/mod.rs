@@ -38,8 +38,6 @@ use words::Words;
 pub const MAX_BALLS: usize = 64;
 /// Most frames in one input.
 pub const MAX_FRAMES: u64 = 1 << 40;
-/// A frame's lines are handed over when the output's buffer grows past this.
-const FLUSH_AT: usize = 1 << 16;
 
 /// The variables of the rule expressions, in `Env` order: the sets
 /// `first`, `potted`, `on`, `table` are `Env::sets[0..4]`; `left` is

@@ -11,7 +11,7 @@ use super::memo::Memo;
 use super::words::{self, Split, NOT_A_BALL, UNKNOWN};
 use super::{
     Ending, Event, FrameFields, Next, PlayerFields, Referee, Rendered, RespotFields, ScoreFields, ScoreOverflow, State,
-    Stroke, TurnLines, FLUSH_AT, MAX_BALLS, MAX_FRAMES,
+    Stroke, TurnLines, MAX_BALLS, MAX_FRAMES,
 };
 
 impl Referee {
@@ -105,7 +105,7 @@ impl Referee {
 
     /// Reads and referees every frame, rendering the lines straight into
     /// `out`'s buffer (handed over at the end of each frame, and within a
-    /// frame whenever it grows past [`FLUSH_AT`]) and reporting to `see` as
+    /// frame whenever [`Output::flush_if_full`] finds it full) and reporting to `see` as
     /// it goes, with the lines written since the last report.
     pub fn run_frames<const TRACE: bool>(
         &self,
@@ -186,9 +186,8 @@ impl Referee {
             // After a foul: (offender, in hand) while "play again" may come.
             let mut last_foul: Option<(usize, bool)> = None;
             loop {
-                if out.buffer().len() >= FLUSH_AT {
-                    // A long frame: hand over what is reported so far.
-                    out.flush()?;
+                if out.flush_if_full()? {
+                    // A long frame: what is reported so far is written.
                     mark.set(0);
                 }
                 let line = input.next_nonblank_or(|input| {
