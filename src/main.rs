@@ -82,12 +82,18 @@ enum Command {
         /// explanations on stdout as JSON lines), for tools.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Threads that solve cases. Default: one, then every processor
-        /// available once the run has taken 0.1 s of CPU and its cases
-        /// average 20 µs or more (faster ones do not repay threads). The
-        /// output is the same, in input order, whatever the number.
-        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        /// Threads that read and solve cases (at most 1024), besides the one
+        /// that reads the input ahead and writes. Default: the cases run on
+        /// one thread until the input proves large enough to repay threads
+        /// (a few milliseconds of work left), then on every processor
+        /// available. The output is the same, in input order, whatever the
+        /// number.
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
         jobs: Option<u64>,
+        /// Test hook: most bytes of input in one part of a parallel run
+        /// (1: a part per case). See docs/cli.md.
+        #[arg(long, hide = true, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+        part_bytes: Option<u64>,
     },
     /// Check rule files without running them.
     #[command(after_help = "Examples:\n  arbiter check rules/get_straight.rules\n  \
@@ -200,10 +206,11 @@ fn main() -> ExitCode {
     let mut term = Term::new(cli.color);
     term.load.restrict_extends = cli.restrict_extends;
     let code = match cli.command {
-        Command::Run { rules, input, explain, format, max_nodes, jobs } => {
+        Command::Run { rules, input, explain, format, max_nodes, jobs, part_bytes } => {
             let adaptive = jobs.is_none();
             let jobs = jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |n| n as usize);
-            let opts = arbiter::game::RunOptions { max_nodes, jobs, adaptive };
+            let part_bytes = part_bytes.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
+            let opts = arbiter::game::RunOptions { max_nodes, jobs, adaptive, part_bytes };
             let explain = explain.then_some(format == Format::Json);
             cli::run::run(&term.with_json(format == Format::Json), &rules, input.as_deref(), explain, &opts)
         }

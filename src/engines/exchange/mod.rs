@@ -36,7 +36,7 @@ use std::cmp::Ordering;
 use std::sync::{Arc, LazyLock, OnceLock};
 
 use crate::engines::cards::{Card, Dealt, Deck};
-use crate::game::{Cases, Explanation, Input, InputError, RunError, RunOptions};
+use crate::game::{Cases, Explanation, Input, InputError, Mark, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::{Fields, OutputLine};
 
@@ -269,6 +269,10 @@ impl Cases for Exchange {
 
     fn read(&self, input: &mut Input, dealt: &mut Dealt, deal: &mut Deal) -> Result<bool, InputError> {
         self.read_deal(input, dealt, deal)
+    }
+
+    fn boundary(&self, _: &mut Dealt, _: &mut u64, line: &[u8]) -> Mark {
+        self.deal_boundary(line)
     }
 
     fn solve(&self, deal: &Deal, scratch: &mut Scratch, _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {
