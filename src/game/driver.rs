@@ -8,8 +8,9 @@
 //! `boundary` says cases end (a line count, a count line, a terminator, a
 //! blank line between frames), without reading the cases; a pool of worker
 //! threads, started once for the run, reads and runs whole parts, each
-//! into its own log, while the calling thread reads on; the logs are
-//! written in input order. Parts are sized by the processor time their
+//! into its own log, while the calling thread reads on (and, once it has
+//! read far enough ahead, runs parts too: `jobs` threads in all); the logs
+//! are written in input order. Parts are sized by the processor time their
 //! cases took so far (about [`PART_TIME`] each, at most [`PART_BYTES`]), and
 //! at most [`IN_FLIGHT`] parts per worker are read ahead: memory holds a few
 //! parts, whatever the input's size.
@@ -85,8 +86,10 @@ pub fn run_parts<S: Split>(game: &S, input: &mut Input, out: &mut Output, opts: 
     std::thread::scope(|scope| {
         // Workers end once the driver is done, however it ends.
         let _close = Close(&pool);
+        // The calling thread runs parts too, when it has read far enough
+        // ahead: one worker fewer keeps `jobs` threads busy, no more.
         let start = || {
-            for _ in 0..opts.jobs {
+            for _ in 1..opts.jobs {
                 scope.spawn(|| pool::work(game, &pool, opts));
             }
         };
@@ -242,7 +245,7 @@ impl<S: Split> Driver<'_, S> {
                     continue;
                 }
                 Found::More if input.ready() => {
-                    if let Err(e) = split.read_more(input) {
+                    if let Err(e) = split.read_more(input, self.want_cases()) {
                         // What was read is still written.
                         self.finish(split, out)?;
                         return Err(e.into());
@@ -256,7 +259,7 @@ impl<S: Split> Driver<'_, S> {
             if self.finish(split, out)? {
                 return self.reread(split, input);
             }
-            input.rewind(&split.buf, split.offset, split.lines);
+            input.rewind(split.held(), split.offset, split.lines);
             self.reader = split.start.clone();
             return Ok(leave);
         }
@@ -289,7 +292,15 @@ impl<S: Split> Driver<'_, S> {
     /// run's, after its cases before it are written.
     fn collect(&mut self, out: &mut Output, keep: usize) -> Result<bool, RunError> {
         while let Some(head) = self.inflight.front() {
-            let status = if self.inflight.len() > keep { self.pool.wait(&head.outcome) } else { head.outcome.status() };
+            let mut status = head.outcome.status();
+            if status == Status::Running && self.inflight.len() > keep {
+                // Rather than wait, this thread runs a part no worker took.
+                if let Some(job) = self.pool.try_take() {
+                    pool::run(self.game, job, &mut self.scratch, self.opts);
+                    continue;
+                }
+                status = self.pool.wait(&head.outcome);
+            }
             match status {
                 Status::Running => return Ok(false),
                 Status::Done => {
@@ -348,11 +359,11 @@ impl<S: Split> Driver<'_, S> {
         let written = outcome.log.cases() as u64;
         self.registry.clear();
         self.pool.cancel();
-        let mut bytes = part.bytes.clone();
+        let mut bytes = part.bytes[..part.len].to_vec();
         for job in self.inflight.drain(..) {
-            bytes.extend_from_slice(&job.part.bytes);
+            bytes.extend_from_slice(&job.part.bytes[..job.part.len]);
         }
-        bytes.extend_from_slice(&split.buf);
+        bytes.extend_from_slice(split.held());
         input.rewind(&bytes, part.offset, part.lines);
         self.reader = part.reader.clone();
         let mut sink = std::io::sink();

@@ -10,6 +10,7 @@
 //! the line, column and an excerpt of the offending line, so a diagnostic can
 //! be rendered after the line itself is gone from the buffer.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, Read};
 
@@ -516,7 +517,8 @@ fn digits_value(w: u64, len: usize) -> u64 {
 /// line numbers.
 pub struct Input<'r> {
     src: Box<dyn Read + 'r>,
-    buf: Vec<u8>,
+    /// The bytes read (borrowed whole for a part held in memory).
+    buf: Cow<'r, [u8]>,
     /// Unread bytes are `buf[pos..end]`.
     pos: usize,
     end: usize,
@@ -547,7 +549,7 @@ impl<'r> Input<'r> {
     pub fn new(src: impl Read + 'r) -> Self {
         Input {
             src: Box::new(src),
-            buf: Vec::new(),
+            buf: Cow::Owned(Vec::new()),
             pos: 0,
             end: 0,
             base: 0,
@@ -572,7 +574,11 @@ impl<'r> Input<'r> {
     /// the input, after `lines` lines (each ended by a line terminator),
     /// and lines, offsets and errors are those of the whole input.
     pub fn part(bytes: &'r [u8], offset: usize, lines: usize) -> Self {
-        let mut input = Input::new(bytes).ready_when(|| true);
+        // Read in place: the bytes are all there is.
+        let mut input = Input::new(io::empty());
+        input.buf = Cow::Borrowed(bytes);
+        input.end = bytes.len();
+        input.eof = true;
         input.position(offset, lines);
         input
     }
@@ -621,24 +627,20 @@ impl<'r> Input<'r> {
         at
     }
 
-    /// Reads more of the source, at most `max` bytes, to the end of
-    /// `into`: the number of bytes read, 0 at the end of the source.
-    pub fn read_raw(&mut self, into: &mut Vec<u8>, max: usize) -> Result<usize, InputError> {
+    /// Reads more of the source into `into`: the number of bytes read, 0
+    /// at the end of the source.
+    pub fn read_raw(&mut self, into: &mut [u8]) -> Result<usize, InputError> {
         if self.eof {
             return Ok(0);
         }
-        let from = into.len();
-        into.resize(from + max, 0);
         loop {
-            match self.src.read(&mut into[from..]) {
+            match self.src.read(into) {
                 Ok(n) => {
-                    into.truncate(from + n);
                     self.eof = n == 0;
                     return Ok(n);
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
-                    into.truncate(from);
                     let at = self.offset();
                     return Err(InputError::at(at, self.number + 1, 1, format!("cannot read the input: {e}"))
                         .kind(InputErrorKind::Unreadable(e.kind())));
@@ -652,8 +654,9 @@ impl<'r> Input<'r> {
     /// [`Input::take_unread`] and [`Input::read_raw`]) as what comes next,
     /// before the rest of the source.
     pub fn rewind(&mut self, bytes: &[u8], offset: usize, lines: usize) {
-        self.buf.clear();
-        self.buf.extend_from_slice(bytes);
+        let buf = self.buf.to_mut();
+        buf.clear();
+        buf.extend_from_slice(bytes);
         self.end = bytes.len();
         self.position(offset, lines);
     }
@@ -697,8 +700,9 @@ impl<'r> Input<'r> {
             return Ok(false);
         }
         let keep = self.last.map_or(self.pos, |(s, _, _)| s.min(self.pos));
+        let buf = self.buf.to_mut();
         if keep > 0 {
-            self.buf.copy_within(keep..self.end, 0);
+            buf.copy_within(keep..self.end, 0);
             self.base += keep;
             self.pos -= keep;
             self.end -= keep;
@@ -707,11 +711,11 @@ impl<'r> Input<'r> {
                 *s -= keep;
             }
         }
-        if self.buf.len() < self.end + BLOCK {
-            self.buf.resize(self.end + BLOCK, 0);
+        if buf.len() < self.end + BLOCK {
+            buf.resize(self.end + BLOCK, 0);
         }
         loop {
-            match self.src.read(&mut self.buf[self.end..]) {
+            match self.src.read(&mut buf[self.end..]) {
                 Ok(0) => {
                     self.eof = true;
                     return Ok(false);

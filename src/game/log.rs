@@ -12,6 +12,8 @@ use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use super::output::copy;
+
 /// Bytes of the first buffer.
 const FIRST: usize = 4096;
 
@@ -107,8 +109,9 @@ impl Log {
         debug_assert!(len + bytes.len() <= cap);
         // SAFETY: `len..len + bytes.len()` lies in the buffer (just grown
         // when needed) and past the finished bytes, which is all a reader
-        // reads (see the rules on `Log`).
-        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr.add(len), bytes.len()) };
+        // reads (see the rules on `Log`): no other reference to it exists.
+        let free = unsafe { std::slice::from_raw_parts_mut(ptr.add(len), bytes.len()) };
+        copy(free, bytes);
         self.len.store(len + bytes.len(), Ordering::Release);
         // One appender: no read-modify-write needed.
         self.cases.store(self.cases.load(Ordering::Relaxed) + 1, Ordering::Relaxed);

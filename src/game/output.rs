@@ -323,7 +323,7 @@ impl Inner {
 /// Copies `src` to `dst` (as long): the lines of a fast case are a few
 /// bytes, copied here in two overlapping words rather than by a call.
 #[inline(always)]
-fn copy(dst: &mut [u8], src: &[u8]) {
+pub(super) fn copy(dst: &mut [u8], src: &[u8]) {
     let n = src.len().min(dst.len());
     let (dst, src) = (&mut dst[..n], &src[..n]);
     match n {

@@ -142,6 +142,11 @@ impl<R> Pool<R> {
         }
     }
 
+    /// A job no worker has taken yet, if any (for the driver to run).
+    pub fn try_take(&self) -> Option<Job<R>> {
+        lock(&self.queue).jobs.pop_front()
+    }
+
     fn next_job(&self) -> Option<Job<R>> {
         let mut q = lock(&self.queue);
         loop {
@@ -156,7 +161,7 @@ impl<R> Pool<R> {
     }
 
     /// Tells the driver a part has run (under the lock it checks under).
-    fn finished(&self) {
+    pub fn finished(&self) {
         let _q = lock(&self.queue);
         self.done.notify_all();
     }
@@ -172,14 +177,14 @@ pub fn work<S: Split>(game: &S, pool: &Pool<S::Reader>, opts: &RunOptions) {
 }
 
 /// Runs one part into its outcome.
-fn run<S: Split>(game: &S, job: Job<S::Reader>, scratch: &mut S::Scratch, opts: &RunOptions) {
+pub fn run<S: Split>(game: &S, job: Job<S::Reader>, scratch: &mut S::Scratch, opts: &RunOptions) {
     let Job { part, outcome } = job;
     let started = thread_time();
     let status = {
-        let mut input = Input::part(&part.bytes, part.offset, part.lines);
+        let mut input = Input::part(&part.bytes[..part.len], part.offset, part.lines);
         let mut reader = part.reader.clone();
         let mut out = Output::to_log(&outcome.log);
-        let end = part.offset + part.bytes.len();
+        let end = part.offset + part.len;
         match game.run_part(&mut input, &mut reader, scratch, Some(part.cases), &mut out, opts) {
             Ok(n) if n == part.cases && matches!(input.next_nonblank(), Ok(None)) => Status::Done,
             // An error at the part's end may be none in the whole input.

@@ -9,8 +9,9 @@
 use super::input::{line_break, MAX_LINE};
 use super::{Input, InputError, Mark, Split};
 
-/// Bytes read from the source at a time.
-const READ: usize = 1 << 18;
+/// Bytes read from the source at a time, at least (more when a part is
+/// expected to be larger).
+const READ: usize = 1 << 16;
 
 /// No case ends within this many bytes: the case is read on one thread
 /// (memory then holds what the reader holds, as without threads).
@@ -21,7 +22,10 @@ const _: () = assert!(GIANT > MAX_LINE);
 
 /// A part of the input: whole cases, and where they start.
 pub struct Part<R> {
+    /// The part is `bytes[..len]` (the rest: old bytes of a buffer used
+    /// again, kept so that it need not be cleared).
     pub bytes: Vec<u8>,
+    pub len: usize,
     /// Input offset of the first byte, and lines before it.
     pub offset: usize,
     pub lines: usize,
@@ -46,8 +50,9 @@ pub enum Found {
 
 /// The input from the last cut on, and the boundaries found in it.
 pub struct Splitter<R> {
-    /// Input bytes from the last cut on.
+    /// Input bytes from the last cut on: `buf[..filled]`.
     pub buf: Vec<u8>,
+    pub filled: usize,
     /// Input offset of `buf[0]`, and lines before it.
     pub offset: usize,
     pub lines: usize,
@@ -66,15 +71,23 @@ pub struct Splitter<R> {
     pub cases: u64,
     /// A [`Mark::Stop`] was met: no more boundaries.
     stopped: bool,
+    /// Bytes and cases cut into parts so far (the size of reads).
+    cut_bytes: usize,
+    cut_cases: u64,
 }
 
 impl<R: Clone> Splitter<R> {
     /// Takes over the unread bytes of `input` (at a case's start, with the
-    /// reader in state `reader`), in `buf` (empty).
+    /// reader in state `reader`), in `buf` (whatever it holds).
     pub fn new(input: &mut Input, reader: R, mut buf: Vec<u8>) -> Self {
-        buf.clear();
-        let (offset, lines) = input.take_unread(&mut buf);
+        let mut unread = Vec::new();
+        let (offset, lines) = input.take_unread(&mut unread);
+        if buf.len() < unread.len() {
+            buf.resize(unread.len(), 0);
+        }
+        buf[..unread.len()].copy_from_slice(&unread);
         Splitter {
+            filled: unread.len(),
             buf,
             offset,
             lines,
@@ -87,12 +100,29 @@ impl<R: Clone> Splitter<R> {
             end_lines: 0,
             cases: 0,
             stopped: false,
+            cut_bytes: 0,
+            cut_cases: 0,
         }
     }
 
-    /// Reads more of `input` after the bytes held; false at its end.
-    pub fn read_more(&mut self, input: &mut Input) -> Result<bool, InputError> {
-        Ok(input.read_raw(&mut self.buf, READ)? > 0)
+    /// The bytes held.
+    pub fn held(&self) -> &[u8] {
+        &self.buf[..self.filled]
+    }
+
+    /// Reads more of `input` after the bytes held, about what a part of
+    /// `cases` cases holds (so that little is left to copy at a cut);
+    /// false at its end.
+    pub fn read_more(&mut self, input: &mut Input, cases: u64) -> Result<bool, InputError> {
+        let per_case = self.cut_bytes.checked_div(self.cut_cases as usize).unwrap_or(0);
+        let part = per_case.saturating_mul(cases.try_into().unwrap_or(usize::MAX)) / 8 * 9;
+        let want = part.saturating_sub(self.filled - self.end).clamp(READ, GIANT);
+        if self.buf.len() < self.filled + want {
+            self.buf.resize(self.filled + want, 0);
+        }
+        let n = input.read_raw(&mut self.buf[self.filled..self.filled + want])?;
+        self.filled += n;
+        Ok(n > 0)
     }
 
     /// Input offset just past the bytes scanned.
@@ -108,7 +138,7 @@ impl<R: Clone> Splitter<R> {
         if self.stopped {
             return Found::Done;
         }
-        let buf = &self.buf[..];
+        let buf = &self.buf[..self.filled];
         let mut at = self.scanned;
         let mut found = Found::More;
         while at < buf.len() {
@@ -143,7 +173,7 @@ impl<R: Clone> Splitter<R> {
         if found == Found::More {
             if eof {
                 found = Found::Done;
-            } else if self.buf.len() - self.end > GIANT {
+            } else if self.filled - self.end > GIANT {
                 found = Found::Giant;
             }
         }
@@ -154,14 +184,19 @@ impl<R: Clone> Splitter<R> {
     /// (empty). Only when cases were found.
     pub fn cut(&mut self, mut spare: Vec<u8>) -> Part<R> {
         debug_assert!(self.cases > 0);
-        spare.clear();
-        spare.extend_from_slice(&self.buf[self.end..]);
-        let mut bytes = std::mem::replace(&mut self.buf, spare);
-        bytes.truncate(self.end);
+        let tail = self.filled - self.end;
+        if spare.len() < tail {
+            spare.resize(tail, 0);
+        }
+        spare[..tail].copy_from_slice(&self.buf[self.end..self.filled]);
+        let bytes = std::mem::replace(&mut self.buf, spare);
         // The reader changes only at a case's last line (and at a count
         // line, before the first case): its state now is that at `end`.
         let reader = std::mem::replace(&mut self.start, self.reader.clone());
-        let part = Part { bytes, offset: self.offset, lines: self.lines, reader, cases: self.cases };
+        let part = Part { bytes, len: self.end, offset: self.offset, lines: self.lines, reader, cases: self.cases };
+        self.cut_bytes += self.end;
+        self.cut_cases += self.cases;
+        self.filled = tail;
         self.offset += self.end;
         self.lines += self.end_lines;
         self.scanned -= self.end;
