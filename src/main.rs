@@ -110,7 +110,9 @@ enum Command {
     /// Analyse a game as a whole: exact expected return (games with a pay
     /// table), rates over seeded random samples (games with random deals).
     #[command(after_help = "Examples:\n  arbiter analyze rules/get_straight.rules\n  \
-                            arbiter analyze rules/get_straight/paytable.rules")]
+                            arbiter analyze rules/get_straight/paytable.rules\n  \
+                            arbiter analyze house_of_cards --samples 8000 --shard 3/8 --partial > part3.json\n  \
+                            arbiter merge house_of_cards part*.json   (docs/cli.md: GNU parallel, Slurm)")]
     Analyze {
         /// The rule file.
         rules: PathBuf,
@@ -120,6 +122,29 @@ enum Command {
         /// Seed of the sampler (the same seed gives the same figures).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Only the I-th of K disjoint parts of the samples (1 <= I <= K):
+        /// sample j is drawn alike whatever K, so the shards of one
+        /// analysis, merged (`arbiter merge`), give exactly its figures.
+        #[arg(long, value_name = "I/K", value_parser = cli::analyze::Shard::parse)]
+        shard: Option<cli::analyze::Shard>,
+        /// Print the exact partial result (one JSON line, for `arbiter
+        /// merge`) instead of the figures.
+        #[arg(long)]
+        partial: bool,
+    },
+    /// Merge the partial results of an analysis's shards (`analyze --shard
+    /// I/K --partial`) into the figures `analyze` prints for the whole.
+    #[command(after_help = "Examples:\n  \
+                            for i in 1 2 3 4; do arbiter analyze shuffling_patience --shard $i/4 --partial > p$i.json; done\n  \
+                            arbiter merge shuffling_patience p1.json p2.json p3.json p4.json\n  \
+                            cat p*.json | arbiter merge shuffling_patience -")]
+    Merge {
+        /// The rule file the analysis was run on.
+        rules: PathBuf,
+        /// Files of partial results (one JSON object a line); `-` reads
+        /// standard input.
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
     },
     /// Print rule files in canonical layout, comments kept.
     #[command(after_help = "Examples:\n  arbiter fmt rules/get_straight.rules\n  \
@@ -217,7 +242,10 @@ fn main() -> ExitCode {
         Command::Check { rules, format } => cli::check::check(&term, &rules, format == Format::Json),
         Command::Test { rules } => cli::check::test(&term, &rules),
         Command::Fmt { rules, write, check } => cli::fmt::fmt(&term, &rules, write, check),
-        Command::Analyze { rules, samples, seed } => cli::analyze::analyze(&term, &rules, samples, seed),
+        Command::Analyze { rules, samples, seed, shard, partial } => {
+            cli::analyze::analyze(&term, &rules, &cli::analyze::Ask { samples, seed, shard, partial })
+        }
+        Command::Merge { rules, parts } => cli::merge::merge(&term, &rules, &parts),
         Command::List { format } => cli::list::list(&term, format),
         Command::New { path, from } => cli::new::new(&term, &path, &from),
         Command::Diff { base, variant, format, samples, seed } => {

@@ -294,4 +294,39 @@ pub trait Analyze {
     fn default_samples(&self) -> Option<u64> {
         None
     }
+
+    /// The analysis split into parts of its samples, when it samples.
+    fn sampled(&self) -> Option<&dyn Sampled> {
+        None
+    }
+}
+
+/// A sampled analysis in parts, for batch systems (`arbiter analyze --shard
+/// I/K --partial`, then `arbiter merge`). Sample j is drawn from a random
+/// stream of its own ([`crate::rng::SplitMix64::for_sample`]), so a range
+/// of samples gives the same partial result wherever it is computed, and
+/// the partial results of disjoint ranges that cover every sample, merged
+/// in order, give exactly the figures of the whole analysis.
+pub trait Sampled {
+    /// The exact partial result of the samples `range` (of the
+    /// `opts.samples` of the whole analysis), as JSON (see docs/cli.md).
+    fn sample(
+        &self,
+        opts: &AnalyzeOptions,
+        range: std::ops::Range<u64>,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> serde_json::Value;
+
+    /// The figures of the whole analysis from the partial results of
+    /// every sample, in sample order; an error for data that is not such a
+    /// part.
+    fn report(&self, opts: &AnalyzeOptions, parts: &[serde_json::Value]) -> Result<Analysis, String>;
+}
+
+/// The whole of a sampled analysis: the report of one part of every sample.
+pub fn analyze_sampled(s: &dyn Sampled, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
+    let n = opts.samples.max(1);
+    let part = s.sample(&AnalyzeOptions { samples: n, ..*opts }, 0..n, progress);
+    s.report(&AnalyzeOptions { samples: n, ..*opts }, &[part])
+        .unwrap_or_else(|e| vec![("error".to_string(), format!("a part of the analysis is not its own: {e}"))])
 }
