@@ -8,14 +8,16 @@ Builds the release binary, generates each game's large input
 deterministically (the generators in benches/, fixed seeds) into
 target/bench/, checks that arbiter (by default and with `--jobs` 1, 2 and
 every core) and the reference print the same output, then times them RUNS
-times (default 5), interleaved, and prints two tables. The ratio table, one
+times (default 5), interleaved, with benches/floor.rs (a minimal parser of
+the input, built with rustc), and prints three tables. The ratio table, one
 row per game: the medians of CPU time (user + system, all threads, from the
 kernel's accounting) of arbiter's default run and of the reference, their
 ratio (the goal is at most 0.4), arbiter's wall time by default, with
 `--jobs` set to every core and set to one, and both peak memories. The
 scaling table: wall and CPU time with `--jobs` 1, 2 and every core (the
 processors this process may use: run it under `taskset -c 0,1` for two),
-by default, and the ratios of the issue's goals. The references are
+by default, and the ratios of the issue's goals. The floor table: the CPU
+time of the minimal parser and of `--jobs 1`, and their ratio. The references are
 ../shared/bench/GAME-ref; a game without one is timed alone.
 
     benches/table.py [--bin PATH] [--no-ref] [RUNS] [GAME ...]
@@ -124,6 +126,20 @@ def startup_table(binary, runs, files):
         print(f"| {name} | {check:.0f} | {empty:.0f} | {check - floor:.0f} |", flush=True)
 
 
+def build_floor():
+    """benches/floor.rs, the minimal parser, built once (rustc -O) into
+    target/bench/floor; None where there is no rustc."""
+    src = os.path.join(ROOT, "benches", "floor.rs")
+    out = os.path.join(BENCH, "floor")
+    if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src):
+        return out
+    try:
+        subprocess.run(["rustc", "-C", "opt-level=3", "--edition", "2021", src, "-o", out], check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return out
+
+
 def options(args):
     """`--bin PATH` (time that binary, built elsewhere: no build) and
     `--no-ref` (the scaling table alone), then RUNS and GAMEs."""
@@ -173,7 +189,8 @@ def main():
         load = " ".join(f.read().split()[:3])
     print(f"{runs} interleaved runs per figure, medians; {cores} processors (load before: {load}); "
           "CPU is user + system of all threads")
-    ratio_rows, scaling_rows = [], []
+    ratio_rows, scaling_rows, floor_rows = [], [], []
+    floor = build_floor()
     for game in opts["games"]:
         what = GAMES[game][2]
         found = bench_input(game)
@@ -192,7 +209,7 @@ def main():
         if has_ref and want != output([ref], path):
             ratio_rows.append(f"| {game} | {what} | outputs differ from the reference | | | | |")
             continue
-        a, r = [], []
+        a, r, fl = [], [], []
         j = {n: [] for n in jobs}
         for _ in range(runs):
             a.append(run(ours, path))
@@ -200,6 +217,8 @@ def main():
                 r.append(run([ref], path))
             for n, cmd in jobs.items():
                 j[n].append(run(cmd, path))
+            if floor:
+                fl.append(run([floor], path))
         med = lambda xs, i: statistics.median(x[i] for x in xs)
         if opts["ref"]:
             ratio = f"{med(a, 0) / med(r, 0):.2f}" if r and med(r, 0) > 0 else "-"
@@ -214,6 +233,8 @@ def main():
             f"| {game} | {what} | {cells} | {med(a, 1):.3f} / {med(a, 0):.3f} "
             f"| {med(j[2], 1) / med(j[1], 1):.2f} | {med(j[2], 0) / med(j[1], 0):.2f} "
             f"| {med(j[cores], 1) / med(j[1], 1):.2f} |")
+        if fl:
+            floor_rows.append(f"| {game} | {med(fl, 0):.4f} | {med(j[1], 0):.4f} | {med(j[1], 0) / med(fl, 0):.2f} |")
         print(f"  {game} done", file=sys.stderr, flush=True)
     if opts["ref"]:
         print()
@@ -222,13 +243,22 @@ def main():
         print("| --- | --- | --- | --- | --- | --- | --- |")
         print("\n".join(ratio_rows))
     print()
-    print("Scaling: wall / CPU seconds with --jobs 1, 2 and %d, and by default; the goals (issue 30): -j 2 at most "
-          "0.6 of -j 1's wall and 1.15 of its CPU on 2 idle cores, -j N never slower than -j 1" % cores)
+    print("Scaling: wall / CPU seconds with --jobs %s, and by default; the goals (issue 30): -j 2 at most "
+          "0.6 of -j 1's wall and 1.15 of its CPU on 2 idle cores, -j N never slower than -j 1"
+          % " and ".join(str(n) for n in sorted(set([1, 2, cores]))))
     print()
     columns = " | ".join(f"-j {n}" for n in jobs) if scaling_rows else "-j 1 | -j 2"
     print(f"| game | input | {columns} | default | -j 2 / -j 1 wall | -j 2 / -j 1 CPU | -j {cores} / -j 1 wall |")
     print("| --- | --- |" + " ---: |" * (len(jobs) + 4))
     print("\n".join(scaling_rows))
+    if floor_rows:
+        print()
+        print("Against the floor: CPU seconds of benches/floor.rs (a minimal parser: it reads and tokenises the "
+              "input, nothing more) and of `--jobs 1`; the goal (issue 30): at most 2.5 for line-format games")
+        print()
+        print("| game | floor CPU s | arbiter -j 1 CPU s | ratio |")
+        print("| --- | ---: | ---: | ---: |")
+        print("\n".join(floor_rows))
 
 
 if __name__ == "__main__":

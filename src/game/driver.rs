@@ -283,7 +283,14 @@ impl<S: Split> Driver<'_, S> {
         let outcome = self.spare_outcomes.pop().unwrap_or_default();
         self.registry.push(outcome.clone());
         self.inflight.push_back(Job { part: part.clone(), outcome: outcome.clone() });
-        self.pool.push(Job { part, outcome });
+        let job = Job { part, outcome };
+        if self.pool.waiting() + 1 >= self.opts.jobs {
+            // The workers have parts enough: this thread runs the one it
+            // has just cut, its bytes still in this core's cache.
+            pool::run(self.game, job, &mut self.scratch, self.opts);
+        } else {
+            self.pool.push(job);
+        }
     }
 
     /// Writes the parts run so far, in order, and waits for the first ones

@@ -142,6 +142,11 @@ impl<R> Pool<R> {
         }
     }
 
+    /// The jobs no worker has taken yet.
+    pub fn waiting(&self) -> usize {
+        lock(&self.queue).jobs.len()
+    }
+
     /// A job no worker has taken yet, if any (for the driver to run).
     pub fn try_take(&self) -> Option<Job<R>> {
         lock(&self.queue).jobs.pop_front()

@@ -138,26 +138,31 @@ impl<R: Clone> Splitter<R> {
         if self.stopped {
             return Found::Done;
         }
+        // The loop works on locals (a line of a few bytes costs a few
+        // instructions), written back at the end.
         let buf = &self.buf[..self.filled];
-        let mut at = self.scanned;
+        let reader = &mut self.reader;
+        let (mut at, mut lines, mut within) = (self.scanned, self.scanned_lines, self.within);
+        let (mut end, mut end_lines, mut found_cases) = (self.end, self.end_lines, self.cases);
+        // A byte order mark is skipped at the very start only.
+        let mut bom = self.offset + at == 0;
         let mut found = Found::More;
-        while at < buf.len() {
-            let Some((len, step)) = line_end(&buf[at..], eof) else { break };
+        while let Some((len, step)) = line_end(&buf[at..], eof) {
             let mut text = &buf[at..at + len];
-            if self.offset + at == 0 {
+            if bom {
                 text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+                bom = false;
             }
-            let mark = game.boundary(&mut self.reader, &mut self.within, text);
+            let mark = game.boundary(reader, &mut within, text);
             at += step;
-            self.scanned_lines += 1;
+            lines += 1;
             match mark {
                 Mark::Inside => {}
                 Mark::Last => {
-                    self.within = 0;
-                    self.end = at;
-                    self.end_lines = self.scanned_lines;
-                    self.cases += 1;
-                    if self.cases >= cases || self.end >= bytes {
+                    within = 0;
+                    (end, end_lines) = (at, lines);
+                    found_cases += 1;
+                    if found_cases >= cases || end >= bytes {
                         found = Found::Part;
                         break;
                     }
@@ -169,7 +174,8 @@ impl<R: Clone> Splitter<R> {
                 }
             }
         }
-        self.scanned = at;
+        (self.scanned, self.scanned_lines, self.within) = (at, lines, within);
+        (self.end, self.end_lines, self.cases) = (end, end_lines, found_cases);
         if found == Found::More {
             if eof {
                 found = Found::Done;

@@ -254,11 +254,12 @@ impl Deal {
 pub struct Scratch {
     sums: Vec<i64>,
     idx: Vec<u32>,
+    orders: ranks::Orders,
 }
 
 impl Default for Scratch {
     fn default() -> Scratch {
-        Scratch { sums: vec![0; 1 << MAX_CARD_HAND], idx: vec![0; 1 << MAX_CARD_HAND] }
+        Scratch { sums: vec![0; 1 << MAX_CARD_HAND], idx: vec![0; 1 << MAX_CARD_HAND], orders: Default::default() }
     }
 }
 
@@ -701,12 +702,12 @@ impl Exchange {
                     8 => self.ranks_order(path, cards, 8, &mut ranks),
                     _ => self.ranks_order(path, cards, h, &mut ranks),
                 };
-                if let Some(mask) = order.and_then(|o| path.chosen(o)) {
+                if let Some(mask) = order.and_then(|o| path.chosen(&mut scratch.orders, o)) {
                     return mask;
                 }
                 let mask = self.best_of_ranks(path, &ranks[..h], scratch);
                 if let Some(o) = order {
-                    path.choose(o, mask);
+                    path.choose(&mut scratch.orders, o, mask);
                 }
                 mask
             }
