@@ -22,7 +22,7 @@ pub const ENGINE: Engine = Engine {
     schema: &super::schema::SCHEMA,
 };
 
-pub(crate) fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
+pub fn lower(top: &Block, cx: &mut Cx) -> Option<Tower> {
     let deck = crate::engines::cards::lower::lower(top, cx);
     let players = top.sections("player");
     let tower = top.require_section(cx, "tower");
