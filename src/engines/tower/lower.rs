@@ -4,8 +4,8 @@
 use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
-use crate::engines::tower::search::{house_cards, house_floors, PointTable, MAX_SCORE};
 use crate::engines::cards::Deck;
+use crate::engines::tower::search::{house_cards, house_floors, PointTable, MAX_SCORE};
 use crate::engines::tower::{TieFields, Tower, TowerRules, TowerSpans, VerdictFields, MAX_PEAKS};
 use crate::engines::Engine;
 use crate::expr::{Env, Scope, Ty};
@@ -277,9 +277,13 @@ fn owners(
         if let Some(hole) = triples(colour_names.len()).find(|key| !table.iter().any(|(k, _, _)| k == key)) {
             let show = hole.iter().map(|&i| colour_names[i].as_str()).collect::<Vec<_>>().join(" ");
             cx.push(
-                Diag::error(codes::SCORING_HOLE, p.values_span(), format!("no owner for a triangle of colours [{show}]"))
-                    .label("this table has a hole")
-                    .help(format!("add `[{show}] PLAYER`")),
+                Diag::error(
+                    codes::SCORING_HOLE,
+                    p.values_span(),
+                    format!("no owner for a triangle of colours [{show}]"),
+                )
+                .label("this table has a hole")
+                .help(format!("add `[{show}] PLAYER`")),
             );
             ok = false;
         }
