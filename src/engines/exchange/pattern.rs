@@ -18,6 +18,22 @@
 
 use crate::engines::cards::Deck;
 
+/// The words a pattern is written with, each with its meaning: the one
+/// list the lowering accepts, its messages name, and the schema shows
+/// (hover, completion, docs/reference.md). A test ties each word to the
+/// lowering and to the key's description.
+pub const PATTERN_WORDS: &[(&str, &str)] = &[
+    ("run", "`run(N)`: N cards of consecutive distinct ranks"),
+    ("kind", "`kind(N)`: N cards of one rank; `kind(N RANKS)`: of one of those ranks (`kind(2 J Q K A)`)"),
+    ("ranks", "`ranks(A K ...)`: one card of each rank listed"),
+    ("suited", "`suited(N)`: N cards of one suit; `suited(PART)`: the part, all of one suit"),
+    ("wild", "`wild(N)`: N wild cards"),
+    (ANY, "every hand"),
+];
+
+/// The pattern every hand forms (a whole pattern, not a part of a sum).
+pub const ANY: &str = "any";
+
 /// What one part of a pattern asks for.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Shape {
