@@ -167,6 +167,15 @@ impl Cx {
     }
 }
 
+/// "a" or "an", for a noun.
+fn article(noun: &str) -> &'static str {
+    if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
 /// A list of items (the whole file, or a section's body) read by key. Every
 /// key asked for is remembered; [`Block::finish`] reports the keys nobody
 /// asked for, with a suggestion among those that were.
@@ -282,17 +291,17 @@ impl<'a> Block<'a> {
         for s in self.sections(kind) {
             let Some(name) = s.name() else {
                 cx.push(
-                    Diag::error(codes::MISSING, s.head, format!("a {noun} needs a name"))
+                    Diag::error(codes::MISSING, s.head, format!("{} {noun} needs a name", article(noun)))
                         .label("no name")
                         .help(format!("write `{kind} \"NAME\" {{ ... }}`")),
                 );
                 continue;
             };
-            if let Some((first, _)) = out.iter().find(|(_, n)| n.value == name.value) {
+            if let Some((_, first)) = out.iter().find(|(_, n)| n.value == name.value) {
                 cx.push(
                     Diag::error(codes::DUPLICATE, name.span, format!("{noun} `{}` is defined twice", name.value))
                         .label("defined again here")
-                        .note(first.head, "first defined here"),
+                        .note(first.span, "first defined here"),
                 );
                 continue;
             }

@@ -16,8 +16,6 @@
 //! (a part of the message); `output` then holds the lines printed before it.
 
 use crate::check::{Block, Cx};
-use crate::diag::codes;
-use crate::diag::Diag;
 use crate::game::{run_text, Game, RunError, RunOptions};
 use crate::source::Span;
 
@@ -47,22 +45,8 @@ pub enum Verdict {
 /// Reads every `example` section of the file.
 pub fn lower(top: &Block, cx: &mut Cx) -> Vec<Example> {
     let mut out: Vec<Example> = Vec::new();
-    for s in top.sections("example") {
+    for (s, name) in top.named_sections(cx, "example", "example") {
         let b = Block::of_section(s);
-        let Some(name) = s.name() else {
-            cx.push(
-                Diag::error(codes::MISSING, s.head, "an example needs a name")
-                    .label("write `example \"name\" { ... }`"),
-            );
-            continue;
-        };
-        if let Some(first) = out.iter().find(|e| e.name == name.value) {
-            cx.push(
-                Diag::error(codes::DUPLICATE, name.span, format!("example `{}` is defined twice", name.value))
-                    .label("defined again here")
-                    .note(first.head, "first defined here"),
-            );
-        }
         let mut text = |key: &'static str, required: bool| {
             let p = if required { b.require(cx, key, "\"\"\"...\"\"\"") } else { b.prop(cx, key) }?;
             let e = cx.one(p, "a string")?;
