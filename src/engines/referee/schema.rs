@@ -229,3 +229,15 @@ pub const SCHEMA: Schema = Schema {
         .required(),
     ],
 };
+
+#[cfg(test)]
+mod tests {
+    /// The words documented for the referee's expressions name every
+    /// function of the expression language.
+    #[test]
+    fn every_function_of_the_language_is_documented() {
+        for f in crate::expr::function_names() {
+            assert!(super::VARIABLES.iter().any(|(w, _)| *w == f), "`{f}` is not among the referee's words");
+        }
+    }
+}
