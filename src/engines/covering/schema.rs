@@ -4,6 +4,7 @@ use crate::engines::cards::schema::DECK;
 use crate::engines::schema::{Key, Schema, SectionSchema};
 
 pub const SCHEMA: Schema = Schema {
+    state: &[],
     sections: &[
         DECK,
         SectionSchema::new(

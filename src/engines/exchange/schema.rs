@@ -5,6 +5,7 @@ use crate::engines::exchange::pattern::PATTERN_WORDS;
 use crate::engines::schema::{Key, Schema, SectionSchema};
 
 pub const SCHEMA: Schema = Schema {
+    state: &[],
     sections: &[
         WILD_DECK,
         SectionSchema::new(

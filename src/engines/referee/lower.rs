@@ -5,10 +5,11 @@
 use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
+use crate::engines::referee::schema::{NO_FOUL, SCHEMA};
 use crate::engines::referee::words::Words;
-use crate::engines::referee::{Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, VARS};
+use crate::engines::referee::{Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS};
 use crate::engines::Engine;
-use crate::expr::{compile_bool, compile_int, compile_set, BoolExpr, Env, IntExpr, Scope, SetExpr};
+use crate::expr::{compile_bool, compile_int, compile_set, BoolExpr, Env, IntExpr, Scope, SetExpr, Ty};
 use crate::game::Game;
 use crate::source::Span;
 use crate::syntax::{Expr, Property, Section};
@@ -27,10 +28,6 @@ pub const ENGINE: Engine = Engine {
     lower: |top, cx| lower(top, cx).map(|g| Box::new(g) as Box<dyn Game>),
     schema: &super::schema::SCHEMA,
 };
-
-/// A foul condition cannot read whether the stroke is a foul.
-const NO_FOUL: [(&str, &str); 1] =
-    [("foul", "a foul condition decides whether the stroke is a foul: it cannot depend on it")];
 
 struct Ball {
     name: String,
@@ -126,6 +123,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
 
 /// The names, values and scopes the rule expressions are compiled in.
 struct Exprs {
+    /// The state the expressions read (the schema's), in `Env` order.
+    vars: Vec<(&'static str, Ty)>,
     names: Vec<String>,
     values: Vec<i64>,
     /// Every object ball (a mask).
@@ -136,6 +135,7 @@ impl Exprs {
     fn new(balls: &[Ball]) -> Self {
         let objects = (0..balls.len()).filter(|&i| !balls[i].cue).fold(0, |m, i| m | 1 << i);
         Exprs {
+            vars: SCHEMA.vars(),
             names: balls.iter().map(|b| b.name.clone()).collect(),
             values: balls.iter().map(|b| b.value).collect(),
             objects,
@@ -147,7 +147,7 @@ impl Exprs {
 
     fn scope(&self) -> Scope<'_> {
         Scope {
-            vars: &VARS,
+            vars: &self.vars,
             elements: &self.names,
             weights: &self.values,
             element: "a ball",
@@ -156,9 +156,12 @@ impl Exprs {
         }
     }
 
-    /// The scope of a foul condition: every variable but `foul`.
+    /// The scope of a foul condition: every variable but `foul`, which
+    /// comes last in the state (a test holds it there), so the others keep
+    /// their places in `Env`.
     fn foul_scope(&self) -> Scope<'_> {
-        Scope { vars: &VARS[..5], unavailable: &NO_FOUL, ..self.scope() }
+        let n = self.vars.iter().take_while(|(v, _)| NO_FOUL.iter().all(|(u, _)| u != v)).count();
+        Scope { vars: &self.vars[..n], unavailable: NO_FOUL, ..self.scope() }
     }
 
     fn cond(&self, cx: &mut Cx, p: Option<&Property>) -> Option<BoolExpr> {

@@ -8,7 +8,7 @@ use crate::engines::cards::Deck;
 use crate::engines::tower::search::{house_cards, house_floors, PointTable, MAX_SCORE};
 use crate::engines::tower::{TieFields, Tower, TowerRules, TowerSpans, VerdictFields, MAX_PEAKS};
 use crate::engines::Engine;
-use crate::expr::{Env, Scope, Ty};
+use crate::expr::{Env, Scope};
 use crate::game::Game;
 use crate::source::Span;
 use crate::syntax::{BinOp, Expr, ExprKind, Label, Property, Section, UnOp};
@@ -470,13 +470,20 @@ fn triangle_table(cx: &mut Cx, cards: &Cards, k: usize, scoring: &Scoring) -> Op
 /// face values.
 fn formulas(cx: &mut Cx, cards: &Cards, points: &Points) -> Option<Vec<crate::expr::IntExpr>> {
     let (lo, hi) = cards.value.iter().fold((i64::MAX, i64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
-    let vars = [
-        ("sum", 3 * lo as i128, 3 * hi as i128),
-        ("low", lo as i128, hi as i128),
-        ("mid", lo as i128, hi as i128),
-        ("high", lo as i128, hi as i128),
-    ];
-    let scope_vars: Vec<(&str, Ty)> = vars.iter().map(|v| (v.0, Ty::Int)).collect();
+    // Each name of the schema's state with its bounds (`sum` is three
+    // values, the others one), in `Env` order.
+    let vars: Vec<(&str, i128, i128)> =
+        super::schema::STATE
+            .iter()
+            .map(|v| {
+                if v.name == "sum" {
+                    (v.name, 3 * lo as i128, 3 * hi as i128)
+                } else {
+                    (v.name, lo as i128, hi as i128)
+                }
+            })
+            .collect();
+    let scope_vars = super::schema::SCHEMA.vars();
     let scope = Scope {
         vars: &scope_vars,
         elements: &[],
