@@ -32,7 +32,7 @@ pub fn new(term: &Term, path: &Path, from: &Path) -> u8 {
     if to_stdout {
         return print(term, text.as_bytes());
     }
-    match write_new(path, text.as_bytes()) {
+    match super::write::create(path, text.as_bytes()) {
         Ok(()) => {
             let _ = writeln!(
                 io::stderr(),
@@ -176,19 +176,4 @@ fn canonical(s: &Section, depth: usize) -> String {
     }
     out.push_str(&format!("{pad}}}\n"));
     out
-}
-
-/// Writes a new file in one step and never over an existing one: the bytes
-/// go to a temporary file beside it, which is then linked to `path` (a link
-/// fails when `path` exists, where a rename would replace it).
-fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    super::fmt::via_temp_file(path, bytes, |tmp| match std::fs::hard_link(tmp, path) {
-        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
-            // A file system without links: create the file exclusively.
-            let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
-            f.write_all(bytes)?;
-            f.sync_all()
-        }
-        r => r,
-    })
 }

@@ -1,0 +1,145 @@
+//! Regression tests of the third adversarial probe (issue 27,
+//! `../shared/hardening/turn3/adversary/README.md`), one or more per row
+//! outside the language server, each named after its row. Big inputs are
+//! generated here; time bounds are generous guards against a hang (several
+//! times what the fixed code needs in a test build on a loaded machine),
+//! never a measure of speed.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn exe() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("arbiter")
+}
+
+fn bin() -> Command {
+    let mut c = Command::new(exe());
+    c.current_dir(env!("CARGO_MANIFEST_DIR")).env("NO_COLOR", "1");
+    c
+}
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-hardening3-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn rules_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("rules")
+}
+
+/// Runs the binary with `args` and `stdin`, within `limit`.
+fn run_in(dir: &Path, args: &[&str], stdin: &[u8], limit: Duration) -> Output {
+    let start = Instant::now();
+    let mut child = bin()
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let took = start.elapsed();
+    assert!(took < limit, "`arbiter {}` took {took:?} (limit {limit:?})", args.join(" "));
+    out
+}
+
+fn run(args: &[&str], stdin: &[u8], limit: Duration) -> Output {
+    run_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, stdin, limit)
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn secs(n: u64) -> Duration {
+    Duration::from_secs(n)
+}
+
+/// Get Straight with extra spaces after each colon: not in canonical layout.
+fn unformatted() -> String {
+    std::fs::read_to_string(rules_dir().join("get_straight.rules")).unwrap().replace(": ", ":    ")
+}
+
+/// Runs `arbiter ARGS` in `dir` through `sh`, after `plant` (a shell
+/// command that sees the PID `arbiter` will have, as `$$`: `exec` keeps it).
+#[cfg(unix)]
+fn planted(dir: &Path, plant: &str, args: &str) -> Output {
+    Command::new("sh")
+        .current_dir(dir)
+        .arg("-c")
+        .arg(format!("{plant}; exec '{}' {args}", exe().display()))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+// FS-1: `fmt --write` on a symbolic link replaced the link by a regular
+// file and left its target unformatted.
+#[cfg(unix)]
+#[test]
+fn fs1_fmt_write_through_a_link_formats_the_target_and_keeps_the_link() {
+    let dir = scratch("fs1");
+    std::fs::create_dir(dir.join("shared")).unwrap();
+    std::fs::write(dir.join("shared/t.rules"), unformatted()).unwrap();
+    std::os::unix::fs::symlink("shared/t.rules", dir.join("link.rules")).unwrap();
+    let o = run_in(&dir, &["fmt", "--write", "link.rules"], b"", secs(20));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(dir.join("link.rules").symlink_metadata().unwrap().file_type().is_symlink());
+    let o = run_in(&dir, &["fmt", "--check", "shared/t.rules"], b"", secs(20));
+    assert_eq!(o.status.code(), Some(0), "the target is formatted: {}", stdout(&o));
+    assert_eq!(std::fs::read_dir(dir.join("shared")).unwrap().count(), 1, "no temporary file left");
+}
+
+// FS-3: `fmt --write` wrote through `.NAME.arbiter-PID.tmp`, opened with
+// create+truncate: a link planted there overwrote another file.
+#[cfg(unix)]
+#[test]
+fn fs3_fmt_write_never_follows_a_planted_link() {
+    let dir = scratch("fs3");
+    std::fs::write(dir.join("tgt.rules"), unformatted()).unwrap();
+    std::fs::write(dir.join("victim.txt"), "victim content\n").unwrap();
+    let o = planted(&dir, "ln -s victim.txt .tgt.rules.arbiter-$$.tmp", "fmt --write tgt.rules");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(dir.join("victim.txt")).unwrap(), "victim content\n");
+    let meta = dir.join("tgt.rules").symlink_metadata().unwrap();
+    assert!(meta.file_type().is_file());
+    let o = run_in(&dir, &["fmt", "--check", "tgt.rules"], b"", secs(20));
+    assert_eq!(o.status.code(), Some(0), "formatted: {}", stdout(&o));
+}
+
+// FS-6: the same through `arbiter new`, then hard-linked to PATH; and a
+// dangling link at PATH is "already exists", never followed.
+#[cfg(unix)]
+#[test]
+fn fs6_new_never_follows_a_planted_link() {
+    let dir = scratch("fs6");
+    std::fs::write(dir.join("victim2.txt"), "victim2\n").unwrap();
+    let o = planted(&dir, "ln -s victim2.txt .n1.rules.arbiter-$$.tmp", "new n1.rules --from get_straight");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(dir.join("victim2.txt")).unwrap(), "victim2\n");
+    assert!(dir.join("n1.rules").symlink_metadata().unwrap().file_type().is_file());
+    let o = run_in(&dir, &["check", "n1.rules"], b"", secs(20));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    std::os::unix::fs::symlink("elsewhere.rules", dir.join("n2.rules")).unwrap();
+    let o = run_in(&dir, &["new", "n2.rules", "--from", "get_straight"], b"", secs(20));
+    assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
+    assert!(stderr(&o).contains("already exists"), "{}", stderr(&o));
+    assert!(!dir.join("elsewhere.rules").exists());
+}
