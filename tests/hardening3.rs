@@ -143,3 +143,23 @@ fn fs6_new_never_follows_a_planted_link() {
     assert!(stderr(&o).contains("already exists"), "{}", stderr(&o));
     assert!(!dir.join("elsewhere.rules").exists());
 }
+
+// FS-9: a base title with a line break started a live line in the "empty"
+// variant `new` writes (`remove: combination "Straight"`).
+#[test]
+fn fs9_new_comments_out_every_line_taken_from_the_base() {
+    let dir = scratch("fs9");
+    let base = "extends: \"get_straight\"\ngame: \"X\\nremove: combination \\\"Straight\\\"\\n\u{1b}]0;t\u{7}# \"\n";
+    std::fs::write(dir.join("base.rules"), base).unwrap();
+    let o = run_in(&dir, &["new", "out.rules", "--from", "base.rules"], b"", secs(20));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(dir.join("out.rules")).unwrap();
+    let live: Vec<&str> = text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    assert_eq!(live, ["extends: \"base.rules\""], "{text}");
+    assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{text}");
+    assert!(text.contains("# A variant of X\\nremove: combination \"Straight\"\\n\\u{1b}]0;t\\u{7}# "), "{text}");
+    // The variant changes nothing.
+    let o = run_in(&dir, &["diff", "base.rules", "out.rules"], b"", secs(60));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("(the rules are the same)"), "{}", stdout(&o));
+}

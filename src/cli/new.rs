@@ -92,7 +92,11 @@ fn relative(from: &Path, to: &Path) -> PathBuf {
 
 /// The text of the new variant.
 pub fn variant_text(loaded: &Loaded, compiled: &Compiled, from: &Path, extends: &str) -> String {
-    let title = compiled.title.clone().unwrap_or_else(|| from.display().to_string());
+    // Text from the base (its title, its path) goes into comments: a line
+    // break there would start a live line, so it is escaped like every
+    // other control character.
+    let title = comment_text(&compiled.title.clone().unwrap_or_else(|| from.display().to_string()));
+    let from_text = comment_text(&from.display().to_string());
     let mut out = format!(
         "# A variant of {title} ({}).\n\
          #\n\
@@ -102,8 +106,8 @@ pub fn variant_text(loaded: &Loaded, compiled: &Compiled, from: &Path, extends: 
          # section afresh; `remove: kind \"name\"` drops one. Uncomment and edit\n\
          # what should change; `arbiter diff` shows what the variant changes.\n\
          extends: \"{}\"\n",
-        from.display(),
-        extends.replace('\\', "\\\\").replace('"', "\\\"")
+        from_text,
+        extends.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n").replace('\r', "\\r")
     );
     let schema = compiled.engine.schema;
     let mut last_kind = String::new();
@@ -119,7 +123,7 @@ pub fn variant_text(loaded: &Loaded, compiled: &Compiled, from: &Path, extends: 
         last_kind = s.kind.name.clone();
         for line in section_text(loaded, s).lines() {
             out.push_str(if line.is_empty() { "#" } else { "# " });
-            out.push_str(line);
+            out.push_str(&comment_text(line));
             out.push('\n');
         }
     }
@@ -136,6 +140,13 @@ pub fn variant_text(loaded: &Loaded, compiled: &Compiled, from: &Path, extends: 
          # }\n",
     );
     out
+}
+
+/// `text` made safe inside a `#` comment: line breaks and every other
+/// control or invisible character but a tab escaped (`\n`, `\u{1b}`), so
+/// that the comment ends where the line does.
+fn comment_text(text: &str) -> String {
+    arbiter::syntax::parse::visible(&text.replace('\n', "\\n"))
 }
 
 /// A merged section as text: as written when it comes from one file (its
