@@ -65,7 +65,11 @@ pub struct LoadOptions {
 /// opened without blocking (a FIFO with no writer would block `open`) and
 /// checked to be a regular file before anything is read.
 pub fn read_rule_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
+    read_opened(open_rule_file(path)?)
+}
+
+/// Opens a rule file for [`read_rule_file`]: a regular file only.
+fn open_rule_file(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
     let mut open = std::fs::OpenOptions::new();
     open.read(true);
     #[cfg(unix)]
@@ -81,15 +85,65 @@ pub fn read_rule_file(path: &Path) -> std::io::Result<Vec<u8>> {
     if !meta.is_file() {
         return Err(std::io::Error::other("it is not a regular file (a device, a FIFO or a socket)"));
     }
+    Ok((file, meta))
+}
+
+/// Reads an opened rule file, at most the size limit plus one byte.
+fn read_opened((file, meta): (std::fs::File, std::fs::Metadata)) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
     let mut bytes = Vec::with_capacity((meta.len() as usize).min(MAX_FILE_SIZE + 1));
     file.take(MAX_FILE_SIZE as u64 + 1).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 
+/// A base that `--restrict-extends` refuses once opened: the file opened
+/// is not the one inside the folder (a link swapped meanwhile).
+#[derive(Debug)]
+struct OutsideFolder;
+
+impl std::fmt::Display for OutsideFolder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the file opened is not inside the folder of the rule file given")
+    }
+}
+
+impl std::error::Error for OutsideFolder {}
+
+/// [`read_rule_file`] for a base that must lie inside `root`: the file is
+/// opened once, and what is read is that open file, accepted only when
+/// its canonical path (taken after opening) lies inside `root` and names
+/// the very file opened (same device and inode). A link swapped between
+/// the check and the read can only make the read fail, never read a file
+/// outside.
+fn read_rule_file_within(path: &Path, root: &Path) -> std::io::Result<Vec<u8>> {
+    let (file, meta) = open_rule_file(path)?;
+    let canon = path.canonicalize()?;
+    let same = std::fs::metadata(&canon).is_ok_and(|m| same_file(&m, &meta));
+    if !canon.starts_with(root) || !same {
+        return Err(std::io::Error::other(OutsideFolder));
+    }
+    read_opened((file, meta))
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    a.len() == b.len() && a.modified().ok() == b.modified().ok()
+}
+
 impl Files {
-    fn read(self, path: &Path) -> std::io::Result<Vec<u8>> {
+    /// Reads `path`; on disk, inside `root` when one is given.
+    fn read(self, path: &Path, root: Option<&Path>) -> std::io::Result<Vec<u8>> {
         match self {
-            Files::Disk => read_rule_file(path),
+            Files::Disk => match root {
+                Some(root) => read_rule_file_within(path, root),
+                None => read_rule_file(path),
+            },
             Files::Bundled => {
                 let rel = normalize_path(path);
                 let rel = rel.strip_prefix(BUNDLED_DIR).unwrap_or(&rel);
@@ -167,12 +221,13 @@ pub fn load_with(arg: &Path, opts: &LoadOptions) -> Result<Loaded, LoadError> {
 /// [`load_with`] once the path was read (or not).
 fn load_read_or_bundled(arg: &Path, read: std::io::Result<Vec<u8>>, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let name = arg.to_str().map(|n| n.strip_suffix(".rules").unwrap_or(n).trim_start_matches("./"));
-    if read.is_err() {
+    let no_file = read.as_ref().is_err_and(|e| names_no_file(arg, e));
+    if no_file {
         if let Some(r) = name.and_then(load_bundled) {
             return r;
         }
     }
-    let missing = read.is_err();
+    let missing = no_file;
     let mut r = load_read(arg, read, opts);
     if let (Err(e), true) = (&mut r, missing) {
         let names = bundled_names();
@@ -186,6 +241,17 @@ fn load_read_or_bundled(arg: &Path, read: std::io::Result<Vec<u8>>, opts: &LoadO
         }
     }
     r
+}
+
+/// Whether `arg`, which could not be read (`e`), names no rule file, so
+/// that it may name a bundled game: nothing is there (not even a dangling
+/// link), or a folder is and
+/// `arg` does not end in `.rules` (a folder `get_straight` beside the user
+/// does not hide the game). A file that is there but cannot be read, or a
+/// folder `NAME.rules`, is an error, never silently another game.
+fn names_no_file(arg: &Path, e: &std::io::Error) -> bool {
+    let nothing = e.kind() == std::io::ErrorKind::NotFound && arg.symlink_metadata().is_err();
+    nothing || (arg.extension().is_none_or(|x| x != "rules") && arg.is_dir())
 }
 
 /// Whether a bundled rule file is called `name` (without `.rules`).
@@ -263,8 +329,12 @@ impl Cx<'_> {
         read: Option<std::io::Result<Vec<u8>>>,
     ) -> Option<Vec<Item>> {
         let name = normalize_path(path).display().to_string();
-        let bytes = match read.unwrap_or_else(|| files.read(path)) {
+        let bytes = match read.unwrap_or_else(|| files.read(path, self.root.as_deref())) {
             Ok(b) => b,
+            Err(e) if e.get_ref().is_some_and(|e| e.is::<OutsideFolder>()) => {
+                self.diags.push(outside_folder(from.unwrap_or_default()));
+                return None;
+            }
             Err(e) => {
                 let msg = format!("cannot read rule file `{}`: {e}", path.display());
                 self.diags.push(match from {
@@ -434,18 +504,11 @@ fn base_of(
             return None;
         }
         if opts.restrict_extends {
+            // A first look, for a clear error; the read checks again what
+            // it opened (`read_rule_file_within`).
             let canon = base_path.canonicalize().unwrap_or_else(|_| normalize_path(&base_path));
             if Path::new(&written).is_absolute() || root.is_some_and(|r| !canon.starts_with(r)) {
-                diags.push(
-                    Diag::error(
-                        codes::EXTENDS_PATH,
-                        span,
-                        "with `--restrict-extends`, a base is a bundled game or a rule file inside the folder of the \
-                         rule file given",
-                    )
-                    .label("outside that folder")
-                    .help("put the base beside the variant, or name a bundled game (`extends: \"get_straight\"`)"),
-                );
+                diags.push(outside_folder(span));
                 return None;
             }
         }
@@ -466,6 +529,17 @@ fn base_of(
         return None;
     }
     Some((items, Some((files, base_path, span))))
+}
+
+/// The error for a base outside the folder `--restrict-extends` allows.
+fn outside_folder(span: Span) -> Diag {
+    Diag::error(
+        codes::EXTENDS_PATH,
+        span,
+        "with `--restrict-extends`, a base is a bundled game or a rule file inside the folder of the rule file given",
+    )
+    .label("outside that folder")
+    .help("put the base beside the variant, or name a bundled game (`extends: \"get_straight\"`)")
 }
 
 fn same_section(a: &Section, b: &Section) -> bool {
@@ -898,6 +972,25 @@ mod tests {
         let (merged_items, d) = merged(base, "remove: row \"a\" remove: row \"b\"");
         assert!(d.is_empty(), "{d:?}");
         assert_eq!(labels(&merged_items), Vec::<String>::new());
+    }
+
+    /// EXT-9: what `--restrict-extends` reads is checked on the file
+    /// opened, so a link swapped after the first look cannot lead outside.
+    #[cfg(unix)]
+    #[test]
+    fn a_restricted_read_refuses_what_it_opened_outside_the_folder() {
+        let dir = std::env::temp_dir().join(format!("arbiter-load-within-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("in")).unwrap();
+        std::fs::write(dir.join("secret.rules"), "secret: 1\n").unwrap();
+        std::fs::write(dir.join("in/ok.rules"), "ok: 1\n").unwrap();
+        std::os::unix::fs::symlink("../secret.rules", dir.join("in/out.rules")).unwrap();
+        std::os::unix::fs::symlink("ok.rules", dir.join("in/fine.rules")).unwrap();
+        let root = dir.join("in").canonicalize().unwrap();
+        let e = read_rule_file_within(&dir.join("in/out.rules"), &root).unwrap_err();
+        assert!(e.get_ref().is_some_and(|e| e.is::<OutsideFolder>()), "{e}");
+        assert_eq!(read_rule_file_within(&dir.join("in/fine.rules"), &root).unwrap(), b"ok: 1\n");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

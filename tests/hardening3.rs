@@ -163,3 +163,31 @@ fn fs9_new_comments_out_every_line_taken_from_the_base() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("(the rules are the same)"), "{}", stdout(&o));
 }
+
+// EXT-11: a `NAME.rules` that exists but cannot be read silently ran the
+// bundled game NAME. (Here a folder and a dangling link: the tests may run
+// as root, whom a mode of 000 does not stop.)
+#[cfg(unix)]
+#[test]
+fn ext11_an_unreadable_rules_path_is_an_error_not_the_bundled_game() {
+    let dir = scratch("ext11");
+    std::fs::create_dir(dir.join("get_straight.rules")).unwrap();
+    std::os::unix::fs::symlink("nowhere.rules", dir.join("video_poker.rules")).unwrap();
+    for (args, stdin) in [
+        (&["run", "get_straight.rules"][..], &b"TH JH QH KH AH\n#\n"[..]),
+        (&["check", "get_straight.rules"][..], &b""[..]),
+        (&["run", "./video_poker.rules"][..], &b"TH JH QH KH AH\n"[..]),
+    ] {
+        let o = run_in(&dir, args, stdin, secs(20));
+        assert_eq!(o.status.code(), Some(5), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
+        assert!(stderr(&o).contains("cannot read rule file"), "{}", stderr(&o));
+    }
+    // A folder without `.rules` does not hide the game (B9), nor does a
+    // missing file.
+    std::fs::create_dir(dir.join("get_straight")).unwrap();
+    for name in ["get_straight", "get_straight/no-wrap.rules"] {
+        let o = run_in(&dir, &["check", name], b"", secs(20));
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+    }
+}
