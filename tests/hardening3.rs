@@ -191,3 +191,17 @@ fn ext11_an_unreadable_rules_path_is_an_error_not_the_bundled_game() {
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
     }
 }
+
+// NUM-2: `2 -3` in a list of values was read as a subtraction ("12 face
+// values for 13 ranks").
+#[test]
+fn num2_a_negative_value_in_a_list() {
+    let dir = scratch("num2");
+    let text = "extends: \"house_of_cards\"\ndeck { values: 1 2 -3 4 5 6 7 8 9 10 11 12 13 }\n";
+    std::fs::write(dir.join("v.rules"), text).unwrap();
+    let o = run_in(&dir, &["check", "v.rules"], b"", secs(20));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The formatter writes it back as it reads it.
+    let o = run_in(&dir, &["fmt", "v.rules"], b"", secs(20));
+    assert!(stdout(&o).contains("values: 1 2 -3 4"), "{}", stdout(&o));
+}
