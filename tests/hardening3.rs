@@ -205,3 +205,57 @@ fn num2_a_negative_value_in_a_list() {
     let o = run_in(&dir, &["fmt", "v.rules"], b"", secs(20));
     assert!(stdout(&o).contains("values: 1 2 -3 4"), "{}", stdout(&o));
 }
+
+/// Whether `bytes` hold a raw escape, bell or other C0 control but a line
+/// break (what a terminal would act on).
+fn raw_control(bytes: &[u8]) -> bool {
+    bytes.iter().any(|&b| (b < 0x20 && b != b'\n') || b == 0x7f)
+}
+
+// OUT-4: an input file name with ESC and BEL was printed raw in the
+// diagnostic's header; and a rule file's name in `check`'s `PATH: ok`.
+#[cfg(unix)]
+#[test]
+fn out4_file_names_are_escaped_on_the_terminal() {
+    let dir = scratch("out4");
+    let input = "in\u{1b}]0;x\u{7}.txt";
+    std::fs::write(dir.join(input), "ZZ\n").unwrap();
+    let o = run_in(&dir, &["run", "get_straight", input], b"", secs(20));
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(!raw_control(&o.stderr), "{}", stderr(&o));
+    assert!(stderr(&o).contains("in\\u{1b}]0;x\\u{7}.txt"), "{}", stderr(&o));
+    let rules = "v\u{1b}[2J.rules";
+    std::fs::write(dir.join(rules), "extends: \"get_straight\"\n").unwrap();
+    let o = run_in(&dir, &["check", rules], b"", secs(20));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "v\\u{1b}[2J.rules: ok\n");
+    std::fs::write(dir.join(rules), "extends: \"get_straight\"\nplay { hand: x }\n").unwrap();
+    let o = run_in(&dir, &["check", rules], b"", secs(20));
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(!raw_control(&o.stderr), "{}", stderr(&o));
+}
+
+// OUT-5: player names read from the input reached stdout raw. Game output
+// lines escape control characters (none is in any expected output).
+#[test]
+fn out5_input_text_in_output_lines_is_escaped() {
+    let o = run(&["run", "snooker_referee"], b"1\n\x1b]0;pwned\x07A\x1b[2J B\nNone\n", secs(20));
+    assert!(!raw_control(&o.stdout), "{}", stdout(&o));
+    assert!(stdout(&o).contains("\\u{1b}]0;pwned\\u{7}A\\u{1b}[2J's turn"), "{}", stdout(&o));
+}
+
+// OUT-6, OUT-7: a rule file's labels and templates reached `diff`'s output
+// and `run`'s output raw.
+#[test]
+fn out6_rule_file_text_is_escaped_in_diff_and_run() {
+    let dir = scratch("out6");
+    let text = "extends: \"get_straight\"\ncombination \"a\\\"b\\\\c\u{1b}]0;pwn\u{7}\" { pattern: kind(4) pays: 1000 \
+                before: \"Straight\" }\noutput { stay: \"S\u{1b}[2Jtay\" }\n";
+    std::fs::write(dir.join("esc.rules"), text).unwrap();
+    let o = run_in(&dir, &["diff", "get_straight", "esc.rules"], b"", secs(120));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!raw_control(&o.stdout), "{}", stdout(&o));
+    assert!(stdout(&o).contains("\"S\\u{1b}[2Jtay\""), "{}", stdout(&o));
+    let o = run_in(&dir, &["run", "esc.rules"], b"AS AH AD AC 2S\n#\n", secs(20));
+    assert_eq!(stdout(&o), "S\\u{1b}[2Jtay\n", "{}", stderr(&o));
+}

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use arbiter::engines::compile;
 use arbiter::example::{diff, run as run_example, Verdict};
 use arbiter::load::load_with;
+use arbiter::report::diag::escape_line;
 
 use super::term::{exit, json_lines, Term};
 use super::{load_and_compile, load_exit, load_failed, print};
@@ -46,7 +47,7 @@ pub fn check(term: &Term, paths: &[PathBuf], json: bool) -> u8 {
                 1 => ", 1 warning".to_string(),
                 n => format!(", {n} warnings"),
             };
-            let _ = writeln!(out, "{}: ok{w}", path.display());
+            let _ = writeln!(out, "{}: ok{w}", escape_line(&path.display().to_string()));
         } else {
             code = exit::worst(code, exit::RULES);
         }
@@ -66,7 +67,7 @@ pub fn test(term: &Term, paths: &[PathBuf]) -> u8 {
                 continue;
             }
         };
-        let _ = writeln!(out, "{}", path.display());
+        let _ = writeln!(out, "{}", escape_line(&path.display().to_string()));
         if compiled.examples.is_empty() {
             let _ = writeln!(out, "  (no examples)");
         }
@@ -74,13 +75,13 @@ pub fn test(term: &Term, paths: &[PathBuf]) -> u8 {
             match run_example(compiled.game.as_ref(), ex) {
                 Verdict::Pass => {
                     passed += 1;
-                    let _ = writeln!(out, "  ok    {}", ex.name);
+                    let _ = writeln!(out, "  ok    {}", escape_line(&ex.name));
                 }
                 Verdict::Differs(want, got) => {
                     failed += 1;
-                    let _ = writeln!(out, "  FAIL  {}: the output differs", ex.name);
+                    let _ = writeln!(out, "  FAIL  {}: the output differs", escape_line(&ex.name));
                     for line in diff(&want, &got).lines() {
-                        let _ = writeln!(out, "        {line}");
+                        let _ = writeln!(out, "        {}", escape_line(line));
                     }
                 }
                 Verdict::WrongError { expected, got } => {
@@ -88,7 +89,13 @@ pub fn test(term: &Term, paths: &[PathBuf]) -> u8 {
                     let show = |e: &Option<String>| {
                         e.as_deref().map_or("no input error".to_string(), |m| format!("an input error with `{m}`"))
                     };
-                    let _ = writeln!(out, "  FAIL  {}: expected {}, got {}", ex.name, show(&expected), show(&got));
+                    let _ = writeln!(
+                        out,
+                        "  FAIL  {}: expected {}, got {}",
+                        escape_line(&ex.name),
+                        escape_line(&show(&expected)),
+                        escape_line(&show(&got))
+                    );
                 }
             }
         }

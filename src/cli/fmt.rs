@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use arbiter::diag::codes;
 use arbiter::load::read_rule_file;
+use arbiter::report::diag::escape_line;
 use arbiter::report::diag::of_diag;
 use arbiter::source::{SourceMap, Span};
 use arbiter::syntax::fmt::format;
@@ -56,7 +57,7 @@ pub fn fmt(term: &Term, paths: &[PathBuf], write: bool, check: bool) -> u8 {
         };
         if check {
             if formatted != original {
-                out.extend_from_slice(format!("{name}: not in canonical layout\n").as_bytes());
+                out.extend_from_slice(format!("{}: not in canonical layout\n", escape_line(&name)).as_bytes());
                 code = exit::worst(code, exit::UNFORMATTED);
             }
         } else if write && !stdin {

@@ -8,6 +8,7 @@ use std::path::{Component, Path, PathBuf};
 use arbiter::diag::codes;
 use arbiter::engines::Compiled;
 use arbiter::load::{read_rule_file, Loaded};
+use arbiter::report::diag::escape_line;
 use arbiter::source::Span;
 use arbiter::syntax::{Item, Section};
 
@@ -36,11 +37,9 @@ pub fn new(term: &Term, path: &Path, from: &Path) -> u8 {
         Ok(()) => {
             let _ = writeln!(
                 io::stderr(),
-                "wrote {} (a variant of {}); `arbiter diff {} {}` shows what it changes",
-                path.display(),
-                from.display(),
-                from.display(),
-                path.display()
+                "wrote {path} (a variant of {from}); `arbiter diff {from} {path}` shows what it changes",
+                path = escape_line(&path.display().to_string()),
+                from = escape_line(&from.display().to_string()),
             );
             exit::OK
         }

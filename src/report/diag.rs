@@ -72,6 +72,16 @@ pub(crate) fn escape(text: &str) -> String {
     crate::syntax::parse::visible(text)
 }
 
+/// Text shown within one line (a file name, a title, a cell of a table):
+/// line breaks and tabs escaped too (`\n`, `\t`), with every other control
+/// or invisible character (`\u{1b}`).
+pub fn escape_line(text: &str) -> String {
+    if !text.chars().any(|c| c == '\n' || c == '\t' || crate::syntax::parse::invisible(c)) {
+        return text.to_string();
+    }
+    escape(&text.replace('\n', "\\n").replace('\t', "\\t"))
+}
+
 /// A rule-file diagnostic with the excerpts of its files attached.
 pub fn of_diag(d: &Diag, sources: &SourceMap) -> Report {
     let file = sources.file(d.span.file);
@@ -164,7 +174,7 @@ impl More {
         format!(
             "{n} more diagnostic{} in `{}` not shown ({} error{}, {} warning{})",
             if n == 1 { "" } else { "s" },
-            sources.file(self.file).name,
+            escape_line(&sources.file(self.file).name),
             self.errors,
             if self.errors == 1 { "" } else { "s" },
             self.warnings,
@@ -266,7 +276,7 @@ pub fn of_input(e: &InputError, name: &str) -> Report {
             // there for the end of the line or of the input.
             let text = if x.start >= x.text.len() { format!("{} ", x.text) } else { x.text.clone() };
             let src = LineSource {
-                name: name.to_string(),
+                name: escape_line(name),
                 text,
                 line: e.line.saturating_sub(1),
                 column: e.column.saturating_sub(1),
@@ -274,7 +284,7 @@ pub fn of_input(e: &InputError, name: &str) -> Report {
             let label = LabeledSpan::new_primary_with_span(Some(place.clone()), (x.start, x.len.max(1)));
             (Src::Line(Arc::new(src)), vec![label], e.message.clone())
         }
-        None => (Src::None, Vec::new(), format!("{} ({name}, {place})", e.message)),
+        None => (Src::None, Vec::new(), format!("{} ({}, {place})", e.message, escape_line(name))),
     };
     Report {
         code,
