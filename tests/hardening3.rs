@@ -259,3 +259,73 @@ fn out6_rule_file_text_is_escaped_in_diff_and_run() {
     let o = run_in(&dir, &["run", "esc.rules"], b"AS AH AD AC 2S\n#\n", secs(20));
     assert_eq!(stdout(&o), "S\\u{1b}[2Jtay\n", "{}", stderr(&o));
 }
+
+/// 150 combinations with labels of 3,000 letters `a`/`b` (from a fixed
+/// linear congruential sequence) as a base, and `longvar.rules` naming the
+/// first `n` with their last letter changed (SLOW-1: `remove:`; SLOW-2: new
+/// sections, each a `new-section` warning).
+fn long_labels(dir: &Path, n: usize, remove: bool) {
+    let mut x: u64 = 1;
+    let mut letter = || {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        if x >> 63 == 0 {
+            'a'
+        } else {
+            'b'
+        }
+    };
+    let labels: Vec<String> = (0..150).map(|_| (0..3000).map(|_| letter()).collect()).collect();
+    let mut base = String::from(
+        "engine: exchange\ndeck { ranks: A 2 3 4 5 6 7 8 9 T J Q K suits: S H D C }\nplay { hand: 5 exchange: 0..1 \
+         prefer: fewer-cards }\n",
+    );
+    for l in &labels {
+        base.push_str(&format!("combination \"{l}\" {{ pattern: kind(2) pays: 1 }}\n"));
+    }
+    base.push_str("output { stay: \"S\" exchange: \"E\" }\n");
+    std::fs::write(dir.join("longbase.rules"), base).unwrap();
+    let mut var = String::from("extends: \"longbase.rules\"\n");
+    for l in &labels[..n] {
+        let near = format!("{}c", &l[..l.len() - 1]);
+        var.push_str(&if remove {
+            format!("remove: combination \"{near}\"\n")
+        } else {
+            format!("combination \"{near}\" {{ pattern: kind(3) pays: 1 }}\n")
+        });
+    }
+    std::fs::write(dir.join("longvar.rules"), var).unwrap();
+}
+
+// SLOW-1: 20 near-miss names against 3,000-character labels took 16.6 s
+// to check (40: 33.2 s): did-you-mean compared whole labels.
+#[test]
+fn slow1_did_you_mean_is_bounded_per_name() {
+    let dir = scratch("slow1");
+    long_labels(&dir, 40, true);
+    let o = run_in(&dir, &["check", "longvar.rules"], b"", secs(20));
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.matches("no such section in the base rule file to remove").count(), 40);
+    assert_eq!(err.matches("did you mean `").count(), 40, "each near miss is still found");
+    assert!(err.len() < 100_000, "{} bytes of diagnostics", err.len());
+}
+
+// SLOW-2: 20 new sections named like the base's: 16.9 s and 1.2 MB of
+// warnings (each quoting two 3,000-character labels twice).
+#[test]
+fn slow2_warnings_about_long_labels_stay_short() {
+    let dir = scratch("slow2");
+    long_labels(&dir, 20, false);
+    let o = run_in(&dir, &["check", "longvar.rules"], b"", secs(20));
+    // Each new row is shadowed by the base's `kind(2)` rows: an error too.
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains('…'), "long names are cut in their middle");
+    // 20 warnings and 20 errors, each with its excerpts (lines cut to
+    // windows): under 8 KB each, whatever the labels' length.
+    assert!(err.len() < 40 * 8_000, "{} bytes of diagnostics", err.len());
+    let o = run_in(&dir, &["check", "--format", "json", "longvar.rules"], b"", secs(20));
+    let json = stdout(&o);
+    assert_eq!(json.matches("\"code\":\"new-section\"").count(), 20);
+    assert!(json.len() < 150_000, "{} bytes of JSON diagnostics", json.len());
+}

@@ -67,9 +67,37 @@ impl Report {
 }
 
 /// Control and invisible characters escaped: no text from a file reaches a
-/// terminal raw.
+/// terminal raw; and names too long to read shortened ([`shorten`]).
 pub(crate) fn escape(text: &str) -> String {
-    crate::syntax::parse::visible(text)
+    shorten(&crate::syntax::parse::visible(text))
+}
+
+/// A name in backquotes longer than this many characters is shown by its
+/// first and last [`NAME_END`] characters.
+pub const MAX_NAME_SHOWN: usize = 80;
+const NAME_END: usize = 38;
+
+/// `text` with every `` `name` `` over [`MAX_NAME_SHOWN`] characters cut in
+/// its middle (`` `aaaa…bbbb` ``): a rule file's 3,000-character label is
+/// named in a diagnostic by 77 characters, so that a few dozen diagnostics
+/// stay a few kilobytes whatever the labels.
+pub fn shorten(text: &str) -> String {
+    let mut parts = text.split('`');
+    let mut out = String::with_capacity(text.len().min(4096));
+    out.push_str(parts.next().unwrap_or(""));
+    for (k, part) in parts.enumerate() {
+        out.push('`');
+        // Odd pieces (the first after each opening backquote) are names.
+        let n = if k % 2 == 0 { part.chars().count() } else { 0 };
+        if n > MAX_NAME_SHOWN {
+            out.extend(part.chars().take(NAME_END));
+            out.push('…');
+            out.extend(part.chars().skip(n - NAME_END));
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
 }
 
 /// Text shown within one line (a file name, a title, a cell of a table):
@@ -223,15 +251,15 @@ pub fn diag_json(d: &Diag, sources: &SourceMap) -> serde_json::Value {
         .iter()
         .map(|(span, text)| {
             let mut r = span_json(*span, sources);
-            r["message"] = text.as_str().into();
+            r["message"] = shorten(text).into();
             r
         })
         .collect();
     v["code"] = d.code.as_str().into();
     v["severity"] = severity_name(d.severity).into();
-    v["message"] = d.message.as_str().into();
-    v["label"] = d.label.as_str().into();
-    v["help"] = d.help.as_deref().into();
+    v["message"] = shorten(&d.message).into();
+    v["label"] = shorten(&d.label).into();
+    v["help"] = d.help.as_deref().map(shorten).into();
     v["related"] = related.into();
     v
 }
