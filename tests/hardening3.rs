@@ -329,3 +329,40 @@ fn slow2_warnings_about_long_labels_stay_short() {
     assert_eq!(json.matches("\"code\":\"new-section\"").count(), 20);
     assert!(json.len() < 150_000, "{} bytes of JSON diagnostics", json.len());
 }
+
+// EX-1, EX-2: exchange sizes larger than the cards left to draw were
+// accepted: `run` printed `Stay` where `--explain` chose an exchange worth
+// 8 from 0/0 values, and `analyze` divided by zero (exit 101). `check`
+// refuses them now, so `run`, `--explain` and `analyze` never see them.
+#[test]
+fn ex1_ex2_exchanges_larger_than_the_cards_left_are_refused() {
+    let dir = scratch("ex1");
+    let files = [
+        (
+            "impossible.rules",
+            "engine: exchange\ndeck { ranks: A 2 3 4  suits: S }\nplay { hand: 3 entry: 1 exchange: 0..3 \
+          cost: 1 prefer: fewer-cards leftmost }\ncombination \"three\" { pattern: run(3) pays: 10 }\ncombination \
+          \"nothing\" { pattern: any pays: 0 }\noutput { stay: \"Stay\" exchange: \"Exchange {cards}\" }\n",
+        ),
+        (
+            "panic.rules",
+            "engine: exchange\ndeck {\n  ranks: A 2 3\n  suits: S\n  wrap: yes\n  jokers: X1\n}\nplay { hand: \
+          3 entry: 1 exchange: 0 1 3 cost: 0 prefer: more-cards }\ncombination \"r0\" { pattern: any pays: 0 }\noutput \
+          { stay: \"Stay\" exchange: \"Exchange {cards}\" }\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+        for args in [&["check", name][..], &["analyze", name], &["run", name], &["run", "--explain", name]] {
+            let o = run_in(&dir, args, b"AS 2S 4S\n#\n", secs(20));
+            assert_eq!(o.status.code(), Some(3), "{args:?}: {}", stderr(&o));
+            assert!(stderr(&o).contains("left to draw once a 3-card hand is dealt"), "{}", stderr(&o));
+            assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+        }
+    }
+    // As many as are left is fine: one card left, exchanges of 0 or 1.
+    let one = files[0].1.replace("exchange: 0..3", "exchange: 0..1");
+    std::fs::write(dir.join("one.rules"), one).unwrap();
+    let o = run_in(&dir, &["analyze", "one.rules"], b"", secs(20));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
