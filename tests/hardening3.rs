@@ -366,3 +366,27 @@ fn ex1_ex2_exchanges_larger_than_the_cards_left_are_refused() {
     let o = run_in(&dir, &["analyze", "one.rules"], b"", secs(20));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+// TW-3: `arbiter test` had no node limit of its own (8 examples took
+// 17.6 s) and called the tower's limit an unexpected input error (exit 6).
+#[test]
+fn tw3_test_reports_a_limit_as_a_limit() {
+    let slow = "tests/fixtures/hardening3/tower-slow-example.rules";
+    let o = run(&["test", slow], b"", secs(60));
+    assert_eq!(o.status.code(), Some(8), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert_eq!(out.matches("  LIMIT slow ").count(), 2, "{out}");
+    assert!(out.contains("needs more than 1000000 nodes"), "{out}");
+    assert!(out.ends_with("0 passed, 0 failed, 2 stopped by a limit\n"), "{out}");
+    assert!(!out.contains("input error"), "{out}");
+    // A limit given on the command line; the bundled examples pass under
+    // the default one.
+    let o = run(&["test", "--max-nodes", "5", "house_of_cards"], b"", secs(60));
+    assert_eq!(o.status.code(), Some(8), "{}", stdout(&o));
+    assert!(stdout(&o).contains("needs more than 5 nodes"), "{}", stdout(&o));
+    let o = run(&["test", "house_of_cards"], b"", secs(60));
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    // 0 nodes is refused, as for `run`.
+    let o = run(&["test", "--max-nodes", "0", "house_of_cards"], b"", secs(60));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
