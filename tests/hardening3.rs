@@ -390,3 +390,26 @@ fn tw3_test_reports_a_limit_as_a_limit() {
     let o = run(&["test", "--max-nodes", "0", "house_of_cards"], b"", secs(60));
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+// CN-2: one Havannah case of 30 million moves needed 2 GB (an abort under
+// a 2 GB cap). A case announcing more moves than the engine holds stops the
+// run there with a limit (exit 8), after the cases before it, without
+// reading or allocating its moves.
+#[test]
+fn cn2_a_case_over_the_move_limit_is_a_limit() {
+    let over = arbiter::engines::connection::MAX_CASE_MOVES + 1;
+    let input = format!("3\n3 2\n1 1\n2 2\n5 {over}\n1 1\n2 2\n");
+    for args in [&["run", "havannah"][..], &["run", "--jobs", "2", "havannah"], &["run", "--explain", "havannah"]] {
+        let o = run(args, input.as_bytes(), secs(20));
+        assert_eq!(o.status.code(), Some(8), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).contains("Case #1: none"), "{args:?}: {}", stdout(&o));
+        assert!(!stdout(&o).contains("Case #2"), "{}", stdout(&o));
+        let err = stderr(&o).replace('\n', " ");
+        assert!(err.contains(&format!("has {over} moves")), "{err}");
+        assert!(err.contains("line 5"), "{err}");
+    }
+    // At the limit, a case is read (here it ends early: an input error).
+    let at = format!("1\n5 {}\n1 1\n", over - 1);
+    let o = run(&["run", "havannah"], at.as_bytes(), secs(20));
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+}
