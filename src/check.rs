@@ -44,14 +44,16 @@ impl Cx {
                 None
             }
             [_, extra, ..] => {
-                self.push(
-                    Diag::error(
-                        codes::ARITY,
-                        extra.span.to(p.values_span()),
-                        format!("`{}` takes one value, {what}", p.key.name),
-                    )
-                    .label("unexpected extra values"),
-                );
+                let d = Diag::error(
+                    codes::ARITY,
+                    extra.span.to(p.values_span()),
+                    format!("`{}` takes one value, {what}", p.key.name),
+                )
+                .label("unexpected extra values");
+                self.push(match negative_value(extra) {
+                    Some(help) => d.help(help),
+                    None => d,
+                });
                 None
             }
         }
@@ -174,6 +176,14 @@ fn article(noun: &str) -> &'static str {
     } else {
         "a"
     }
+}
+
+/// The help for a value `-N` after another one (`pays: 10 -1`): a negative
+/// number, not a subtraction.
+fn negative_value(extra: &Expr) -> Option<String> {
+    let ExprKind::Unary(UnOp::Neg, n) = &extra.kind else { return None };
+    let ExprKind::Int(n) = n.kind else { return None };
+    Some(format!("`-{n}` against its digits is a negative number, a value of its own; a subtraction has spaces on both sides: `- {n}`"))
 }
 
 /// A list of items (the whole file, or a section's body) read by key. Every

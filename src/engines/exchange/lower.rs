@@ -220,7 +220,30 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
         );
         return None;
     }
+    drawable(deck, hand, &sizes, sp, cx)?;
     Some(Play { hand, entry: entry?, cost: cost?, sizes, prefer: prefer?, hand_span: hand_prop.span })
+}
+
+/// Every exchange size can be drawn: at most the cards left in the deck
+/// once the hand is dealt. (Larger sizes were offered with no card to draw:
+/// `run` valued them 0/0 and `analyze` divided by zero, EX-1, EX-2.)
+fn drawable(deck: &Deck, hand: usize, sizes: &[usize], sp: &crate::syntax::Property, cx: &mut Cx) -> Option<()> {
+    let left = deck.size().saturating_sub(hand);
+    let Some(&big) = sizes.iter().find(|&&k| k > left) else { return Some(()) };
+    cx.push(
+        Diag::error(
+            codes::OUT_OF_RANGE,
+            sp.values_span(),
+            format!(
+                "cannot exchange {big} cards: a deck of {} cards has {left} left to draw once a {hand}-card hand is \
+                 dealt",
+                deck.size()
+            ),
+        )
+        .label(format!("at most {left} here"))
+        .help(format!("exchange at most {left} card{}, or add cards to the deck", if left == 1 { "" } else { "s" })),
+    );
+    None
 }
 
 /// `entry` or `cost`: a whole number from 0 to the largest payout.
