@@ -6,7 +6,7 @@ use crate::diag::codes;
 use crate::diag::Diag;
 use crate::engines::cards::Deck;
 use crate::engines::covering::{
-    Covering, CoveringSpans, Group, OverflowFields, PlayedFields, Same, SumTable, MAX_PILES, MAX_SUM_STEPS,
+    Covering, CoveringSpans, Group, Layout, OverflowFields, PlayedFields, Same, SumTable, MAX_PILES, MAX_SUM_STEPS,
 };
 use crate::engines::Engine;
 use crate::game::Game;
@@ -45,7 +45,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
     if cx.has_errors() {
         return None;
     }
-    let mut game = Covering::new(deck, piles, groups, lines, terminator, played, overflow);
+    let mut game = Covering::new(deck, Layout::row(piles), groups, lines, terminator, played, overflow);
     game.spans = spans;
     Some(game)
 }
