@@ -38,7 +38,7 @@ use crate::template::OutputLine;
 pub use read::DeckReader;
 pub use sum::SumTable;
 
-pub(crate) use cond::{Attr, Attrs, Bits, CardTest, Mixed, PairTest, Slots, CHECK_BUDGET};
+pub(crate) use cond::{Attr, Attrs, Bits, CardTest, CondGroup, Mixed, PairTest, Slots, CHECK_BUDGET};
 
 /// Most piles a layout may have (piles are bits of a `u64`).
 pub const MAX_PILES: usize = 64;
@@ -566,11 +566,12 @@ impl Covering {
         c
     }
 
-    /// Gives the groups their conditions (`conds[g]` for group `g`).
-    pub(crate) fn with_conds(mut self, conds: Vec<Option<Conds>>) -> Covering {
-        for (g, cs) in conds.into_iter().enumerate() {
-            if let (Some(cs), Some(group)) = (cs, self.groups.get(g)) {
-                self.fast[g] = Fast::Cond(std::sync::Arc::new(cond_of(&self.deck, group, cs)));
+    /// Gives the groups their conditions (`conds[g]` for group `g`,
+    /// compiled by [`cond_of`]).
+    pub(crate) fn with_cond_groups(mut self, conds: Vec<Option<CondGroup>>) -> Covering {
+        for (g, c) in conds.into_iter().enumerate() {
+            if let (Some(c), Some(fast)) = (c, self.fast.get_mut(g)) {
+                *fast = Fast::Cond(std::sync::Arc::new(c));
             }
         }
         self.settle();
