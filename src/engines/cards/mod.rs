@@ -411,7 +411,7 @@ impl Dealt {
             at + 1
         };
         tok.error(format!("card {} appears {} times in {}", tok.quoted(), copies + 1, what)).with_help(format!(
-            "{copies} packs hold each card {copies} times; it was last dealt at line {line}, column {column}"
+            "a deck of {copies} packs holds each card {copies} times; it was last dealt at line {line}, column {column}"
         ))
     }
 

@@ -202,7 +202,7 @@ impl Vocab {
             vars,
             elements: &self.elements,
             weights: &self.weights,
-            element: "a rank, a suit or a colour",
+            element: "a rank, suit or colour name",
             int_range: (lo, hi),
             unavailable,
         }
