@@ -1003,6 +1003,34 @@ mod tests {
     }
 
     #[test]
+    fn abs_and_dotted_names() {
+        let vars = [("a.row", Ty::Int), ("b.row", Ty::Int)];
+        let elements: Vec<String> = Vec::new();
+        let scope =
+            Scope { vars: &vars, elements: &elements, weights: &[], element: "a card", int_range: (1, 64), unavailable: &[] };
+        let mut cx = Cx::new();
+        let field = |base: &str, f: &str| Expr {
+            kind: ExprKind::Field(Box::new(w(base)), crate::syntax::Ident { name: f.into(), span: Span::default() }),
+            span: Span::default(),
+        };
+        // abs(a.row - b.row): both orders give the distance, in 0..=63.
+        let e = call("abs", vec![bin(BinOp::Sub, field("a", "row"), field("b", "row"))]);
+        let (f, r) = compile_int(&e, &scope, &mut cx).unwrap();
+        assert_eq!(r, Range { lo: 0, hi: 63 });
+        for (x, y) in [(1, 4), (4, 1), (3, 3)] {
+            assert_eq!(f.eval(&Env { sets: &[], ints: &[x, y] }), (x - y).abs());
+        }
+        assert_eq!(compile_int(&call("abs", vec![n(-7)]), &scope, &mut cx).unwrap().0.constant(), Some(7));
+        assert!(!cx.has_errors());
+        // `c.row` is no variable; `abs` of nothing, or of i64::MIN, is refused.
+        assert!(compile_int(&field("c", "row"), &scope, &mut cx).is_none());
+        assert!(compile_int(&call("abs", vec![]), &scope, &mut cx).is_none());
+        assert!(compile_int(&call("abs", vec![n(i64::MIN)]), &scope, &mut cx).is_none());
+        let codes: Vec<_> = cx.diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [codes::UNKNOWN_NAME, codes::ARITY, codes::OVERFLOW]);
+    }
+
+    #[test]
     fn deep_nesting_is_refused_once_not_a_stack_overflow() {
         with_scope(|scope, cx| {
             let mut e = w("f");

@@ -421,7 +421,9 @@ fn conditions(
         return None;
     }
     let cond = cond_of(deck, group, conds);
-    let Some(piles) = piles else { return Some(cond) };
+    // Without a layout, or with more cards than piles (`group-too-large`),
+    // the search is neither bounded nor tried.
+    let Some(piles) = piles.filter(|&p| p >= n) else { return Some(cond) };
     if cond.between.is_some() {
         // The ways to take 1, 2, ... n piles of the layout.
         let (mut ways, mut total) = (1u64, 0u64);

@@ -19,7 +19,7 @@ pub const STATE: &[StateVar] = &[
         .example("-pile"),
     StateVar::new("row", Ty::Int, "a number, 1 or more", "the pile's row in the grid, from the top").example("row"),
     StateVar::new("column", Ty::Int, "a number, 1 or more", "the pile's column in the grid, from the left")
-        .example("column row"),
+        .example("column * 100 + row"),
     StateVar::new("a.rank", Ty::Set, "a set of one rank", "the rank of the card examined first of the two")
         .example("a.rank != b.rank"),
     StateVar::new("a.suit", Ty::Set, "a set of one suit", "its suit").example("a.suit == b.suit"),
@@ -68,14 +68,14 @@ pub const SCHEMA: Schema = Schema {
                     .example("16"),
                 Key::new(
                     "scan",
-                    "numbers over `pile`, `row`, `column`",
-                    "the order the piles are examined in: by the first number, then the next on a tie, then the order they were started",
+                    "a number over `pile`, `row`, `column`",
+                    "the order the piles are examined in: in increasing order of the number, a tie in the order they were started",
                 )
                 .default("pile")
-                .example("column row")
+                .example("column * 100 + row")
                 .decides(
                     "once, at load (a table over the piles): which exposed card is nearest the start of play, and which partner next",
-                    "column row",
+                    "column * 100 + row",
                 )
                 .words(&[
                     ("pile", "the pile's number, in the order piles are started"),

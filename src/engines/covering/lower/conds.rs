@@ -9,7 +9,6 @@
 use std::sync::Arc;
 
 use crate::check::Cx;
-use crate::diag::{codes, Diag};
 use crate::engines::cards::{Card, Deck};
 use crate::engines::covering::schema::STATE;
 use crate::engines::covering::{Attr, Attrs, Bits, CardTest, Layout, Mixed, PairTest, Slots};
@@ -215,33 +214,25 @@ impl Vocab {
     }
 }
 
-/// `layout { scan }`: number expressions over `pile`, `row`, `column`;
-/// the piles (0-based, in the order started) in the order of their values,
-/// the first expression first, then the next on a tie, then the order the
-/// piles were started. `vocab` is made with the piles in the order started.
+/// `layout { scan }`: a number over `pile`, `row`, `column`; the piles
+/// (0-based, in the order started) in increasing order of it, a tie in the
+/// order they were started. `vocab` is made with the piles in the order
+/// started.
 pub(super) fn scan(cx: &mut Cx, p: &Property, vocab: &Vocab) -> Option<Vec<usize>> {
     let (vars, slots) = vocab.vars(Place::Scan, |_| true);
     let why = vocab.unavailable(Place::Scan);
     let unavailable: Vec<(&str, &str)> = why.iter().map(|(n, w)| (n.as_str(), w.as_str())).collect();
     let scope = vocab.scope(&vars, &unavailable);
-    if p.values.is_empty() {
-        cx.push(
-            Diag::error(codes::ARITY, p.key.span, "`scan` needs at least one number")
-                .label("no value")
-                .help("for example `scan: column row` (column by column), or `scan: -pile` (the last pile first)"),
-        );
-        return None;
-    }
-    let keys: Vec<_> = p.values.iter().map(|e| compile_int(e, &scope, cx).map(|(f, _)| f)).collect();
-    let keys: Vec<_> = keys.into_iter().collect::<Option<_>>()?;
+    let e = cx.one(p, "a number over `pile`, `row` and `column`, such as `column * 100 + row`")?;
+    let (key, _) = compile_int(e, &scope, cx)?;
     let attrs = &vocab.attrs;
-    let value = |k: usize| -> Vec<i64> {
+    let value = |k: usize| -> i64 {
         let ints: Vec<i64> = slots.ints.iter().map(|&(_, a)| attrs.int(a, 0, k)).collect();
-        keys.iter().map(|f| f.eval(&Env { sets: &[], ints: &ints })).collect()
+        key.eval(&Env { sets: &[], ints: &ints })
     };
-    let values: Vec<Vec<i64>> = (0..vocab.npos).map(value).collect();
+    let values: Vec<i64> = (0..vocab.npos).map(value).collect();
     let mut order: Vec<usize> = (0..vocab.npos).collect();
-    order.sort_by(|&x, &y| values[x].cmp(&values[y]).then(x.cmp(&y)));
+    order.sort_by_key(|&k| (values[k], k));
     Some(order)
 }
 
