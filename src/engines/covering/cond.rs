@@ -233,6 +233,9 @@ pub(crate) struct CondGroup {
     pub ranks: u64,
     pub each: Option<CardTest>,
     pub between: Option<PairTest>,
+    /// For a sum of two cards: the ranks completing each rank (a mask per
+    /// rank; empty otherwise).
+    pub partners: Vec<u64>,
     /// Each rank's face value, and each card's rank and suit.
     pub values: Vec<i64>,
     pub rank_of: Vec<u8>,
@@ -266,8 +269,25 @@ impl CondGroup {
             return false;
         }
         if self.between.is_some() {
+            // What the group needs of the exposed cards whatever their
+            // piles: a search that cannot succeed is not started.
+            let pool = match &self.kind {
+                CondKind::Set(need) => {
+                    let lies = need.iter().enumerate().all(|(r, &k)| k == 0 || at_least(t.showing[r & 63] & pool, k as usize));
+                    if lies {
+                        pool
+                    } else {
+                        0
+                    }
+                }
+                CondKind::SameRank if n >= 2 => pool & t.showing_any(t.multi),
+                CondKind::Sum { .. } if n == 2 => {
+                    pool & t.showing_any(super::pair_ranks(&self.partners, t.present & self.ranks) | self.selfs(t))
+                }
+                _ => pool,
+            };
             let mut pr = self.progress();
-            return self.search(t, 0, pool, below, &mut pr, found);
+            return pool != 0 && self.search(t, 0, pool, below, &mut pr, found);
         }
         let take = |found: &mut Vec<usize>, mut m: u64| {
             for _ in 0..n {
@@ -341,19 +361,41 @@ impl CondGroup {
         pr
     }
 
+    /// The ranks shown twice or more that pair with themselves (a sum of two
+    /// cards).
+    fn selfs(&self, t: &Table) -> u64 {
+        let mut m = 0;
+        let mut rs = t.multi & self.ranks;
+        while rs != 0 {
+            let r = rs.trailing_zeros() as usize & 63;
+            rs &= rs - 1;
+            m |= self.partners[r] & 1 << r;
+        }
+        m
+    }
+
+    /// The ranks allowed whose face value is `v` (a mask).
+    fn worth(&self, v: i128) -> u64 {
+        let mut m = 0;
+        let mut rs = self.ranks;
+        while rs != 0 {
+            let r = rs.trailing_zeros() as usize;
+            rs &= rs - 1;
+            if self.values.get(r).is_some_and(|&x| x as i128 == v) {
+                m |= 1 << r;
+            }
+        }
+        m
+    }
+
     /// The search with `between`: the positions of `cand` in increasing
     /// order, each taken when the cards chosen so far, it, and some cards
     /// of the positions after it can still form the group. `check` bounds
     /// the positions and cards so that the search is small (see
-    /// [`super::MAX_SEARCH`]).
+    /// [`super::MAX_SEARCH`]); the last card is found without a call, and
+    /// the one before it, for a sum, only among the ranks worth the rest.
     fn search(&self, t: &Table, depth: usize, cand: u64, below: usize, pr: &mut Progress, found: &mut Vec<usize>) -> bool {
         let need = self.cards - depth;
-        if need == 0 {
-            return match self.kind {
-                CondKind::Sum { total, .. } => pr.sum == total as i128,
-                _ => true,
-            };
-        }
         let mut rest = cand;
         while rest != 0 {
             let p = rest.trailing_zeros() as usize & 63;
@@ -366,6 +408,20 @@ impl CondGroup {
             }
             let card = t.top_card[p] as usize;
             let r = self.rank_of[card] as usize & 63;
+            if need == 1 {
+                // The last card: the kind's filters and `between` already
+                // narrowed `cand` to cards that fit; a sum must be reached.
+                let fits = match &self.kind {
+                    CondKind::Sum { total, .. } => pr.sum + self.values[r] as i128 == *total as i128,
+                    CondKind::Set(_) => pr.need[r] > 0,
+                    _ => true,
+                };
+                if fits {
+                    found.push(p);
+                    return true;
+                }
+                continue;
+            }
             let mut next = rest;
             match &self.kind {
                 CondKind::SameRank if depth == 0 => next &= t.showing[r],
@@ -377,17 +433,25 @@ impl CondGroup {
                     let missing = if pr.need[r] == 1 { pr.missing & !(1 << r) } else { pr.missing };
                     next &= t.showing_any(missing);
                 }
-                CondKind::Sum { same_suit: true, .. } if depth == 0 => {
-                    next &= t.suit_showing[self.suit_of[card] as usize & 63]
+                CondKind::Sum { total, same_suit, .. } => {
+                    if *same_suit && depth == 0 {
+                        next &= t.suit_showing[self.suit_of[card] as usize & 63];
+                    }
+                    if need == 2 {
+                        next &= t.showing_any(match self.partners.get(r) {
+                            Some(&m) if depth == 0 => m,
+                            _ => self.worth(*total as i128 - pr.sum - self.values[r] as i128),
+                        });
+                    }
                 }
                 _ => {}
             }
-            if let Some(b) = &self.between {
-                if need > 1 {
+            if next != 0 {
+                if let Some(b) = &self.between {
                     next = b.filter(t, card, p, next);
                 }
             }
-            if need > 1 && !at_least(next, need - 1) {
+            if !at_least(next, need - 1) {
                 continue;
             }
             let saved = (pr.sum, pr.missing, pr.need[r]);

@@ -352,7 +352,12 @@ fn lower_group(
                     }
                 }
             }
+            let before = rule.of_ranks();
             rule.allowed.iter_mut().zip(&ok).for_each(|(a, ok)| *a &= ok);
+            if !rule.allowed.contains(&true) {
+                let why = format!("no rank{before} meets `each`");
+                return rule.never(cx, each_p.map_or(s.head, |p| p.values_span()), why, false);
+            }
             None
         }
         Some(conds::Each::Test(t)) => Some(t),
@@ -367,7 +372,9 @@ fn lower_group(
             None => Group::Any { cards: rule.n(), allowed: rule.allowed.clone() },
         },
     };
-    if !conditioned {
+    // An `each` of ranks alone, folded into them, leaves the group on the
+    // engine's fast paths (a group of any cards is always searched).
+    if each.is_none() && between.is_none() && !matches!(group, Group::Any { .. }) {
         return Some((group, listed, None));
     }
     let at = between_p.or(each_p).map_or(s.head, |p| p.values_span());

@@ -516,10 +516,22 @@ pub(crate) fn cond_of(deck: &Deck, g: &Group, conds: Conds) -> cond::CondGroup {
         Group::Any { allowed, .. } => (CondKind::Any, mask(allowed)),
     };
     let ncards = deck.ranked_size();
+    // The ranks completing each rank, for a sum of two cards.
+    let partners = match g {
+        Group::Sum { cards: 2, allowed, total, .. } => (0..nr)
+            .map(|r| {
+                (0..nr)
+                    .filter(|&q| allowed[r] && allowed[q] && deck.values[r].checked_add(deck.values[q]) == Some(*total))
+                    .fold(0u64, |m, q| m | 1 << q)
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     cond::CondGroup {
         kind,
         cards: g.size(),
         ranks,
+        partners,
         each: conds.each,
         between: conds.between,
         values: deck.values.clone(),

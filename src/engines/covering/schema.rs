@@ -88,7 +88,7 @@ pub const SCHEMA: Schema = Schema {
         .often_changed(),
         SectionSchema::new(
             "group",
-            "exposed cards that are covered by the next cards: a sum group (`sum`), cards of one rank or suit (`same`), or a set of ranks",
+            "exposed cards that are covered by the next cards: a sum group (`sum`), cards of one rank or suit (`same`), a set of ranks, or any cards meeting conditions (`each`, `between`)",
             &[
                 Key::new("ranks", "ranks and ranges (`A..T`)", "the ranks the group's cards have")
                     .default("every rank, with `same`")
