@@ -729,9 +729,8 @@ impl Compiler<'_, '_> {
     fn abs(&mut self, call: Call) -> Option<AnyExpr> {
         let Call { e, args, depth, .. } = call;
         let [a] = args else {
-            self.cx.push(
-                Diag::error(codes::ARITY, e.span, "`abs` takes one number").label("write `abs(a.row - b.row)`"),
-            );
+            self.cx
+                .push(Diag::error(codes::ARITY, e.span, "`abs` takes one number").label("write `abs(a.row - b.row)`"));
             return None;
         };
         let (a, r) = self.int(a, depth + 1)?;
@@ -1006,8 +1005,14 @@ mod tests {
     fn abs_and_dotted_names() {
         let vars = [("a.row", Ty::Int), ("b.row", Ty::Int)];
         let elements: Vec<String> = Vec::new();
-        let scope =
-            Scope { vars: &vars, elements: &elements, weights: &[], element: "a card", int_range: (1, 64), unavailable: &[] };
+        let scope = Scope {
+            vars: &vars,
+            elements: &elements,
+            weights: &[],
+            element: "a card",
+            int_range: (1, 64),
+            unavailable: &[],
+        };
         let mut cx = Cx::new();
         let field = |base: &str, f: &str| Expr {
             kind: ExprKind::Field(Box::new(w(base)), crate::syntax::Ident { name: f.into(), span: Span::default() }),

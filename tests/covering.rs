@@ -459,7 +459,9 @@ fn side_name(side: Option<u8>, attr: &str) -> String {
 
 fn cond_text(c: &Cond) -> String {
     match c {
-        Cond::Num(side, attr, op, k) => format!("{} {} {k}", side_name(*side, NUM_ATTRS[*attr as usize]), OPS[*op as usize]),
+        Cond::Num(side, attr, op, k) => {
+            format!("{} {} {k}", side_name(*side, NUM_ATTRS[*attr as usize]), OPS[*op as usize])
+        }
         Cond::In(side, what, set) => {
             let names: Vec<String> = set
                 .iter()
@@ -604,9 +606,9 @@ fn cond_forms(g: &CondGroup, cards: &[Seen], values: &[i64]) -> bool {
     };
     kind_ok
         && g.each.as_ref().is_none_or(|e| cards.iter().all(|c| holds(e, c, c)))
-        && g.between.as_ref().is_none_or(|b| {
-            (0..cards.len()).all(|i| (i + 1..cards.len()).all(|j| holds(b, &cards[i], &cards[j])))
-        })
+        && g.between
+            .as_ref()
+            .is_none_or(|b| (0..cards.len()).all(|i| (i + 1..cards.len()).all(|j| holds(b, &cards[i], &cards[j]))))
 }
 
 /// A random layout: rows, columns, piles, and a scan order as text and as
@@ -862,7 +864,13 @@ fn can_form(g: &CondGroup, values: &[i64], colour: &[usize], packs: usize, grid:
         row: (k / grid.columns + 1) as i64,
         column: (k % grid.columns + 1) as i64,
     };
-    fn walk(n: usize, from: usize, order: &[usize], chosen: &mut Vec<usize>, f: &mut dyn FnMut(&[usize]) -> bool) -> bool {
+    fn walk(
+        n: usize,
+        from: usize,
+        order: &[usize],
+        chosen: &mut Vec<usize>,
+        f: &mut dyn FnMut(&[usize]) -> bool,
+    ) -> bool {
         if chosen.len() == n {
             return f(chosen);
         }

@@ -273,7 +273,8 @@ impl CondGroup {
             // piles: a search that cannot succeed is not started.
             let pool = match &self.kind {
                 CondKind::Set(need) => {
-                    let lies = need.iter().enumerate().all(|(r, &k)| k == 0 || at_least(t.showing[r & 63] & pool, k as usize));
+                    let lies =
+                        need.iter().enumerate().all(|(r, &k)| k == 0 || at_least(t.showing[r & 63] & pool, k as usize));
                     if lies {
                         pool
                     } else {
@@ -394,7 +395,15 @@ impl CondGroup {
     /// the positions and cards so that the search is small (see
     /// [`super::MAX_SEARCH`]); the last card is found without a call, and
     /// the one before it, for a sum, only among the ranks worth the rest.
-    fn search(&self, t: &Table, depth: usize, cand: u64, below: usize, pr: &mut Progress, found: &mut Vec<usize>) -> bool {
+    fn search(
+        &self,
+        t: &Table,
+        depth: usize,
+        cand: u64,
+        below: usize,
+        pr: &mut Progress,
+        found: &mut Vec<usize>,
+    ) -> bool {
         let need = self.cards - depth;
         let mut rest = cand;
         while rest != 0 {

@@ -107,8 +107,12 @@ fn lower_layout(cx: &mut Cx, s: &Section, deck: &Deck, spans: &mut CoveringSpans
         }
         (Some(p), Some(r), Some(c)) if p > r * c => {
             cx.push(
-                Diag::error(codes::OUT_OF_RANGE, piles_p.map_or(s.head, |p| p.values_span()), format!("{p} piles do not fit a {r} x {c} grid"))
-                    .label(format!("at most {}", r * c)),
+                Diag::error(
+                    codes::OUT_OF_RANGE,
+                    piles_p.map_or(s.head, |p| p.values_span()),
+                    format!("{p} piles do not fit a {r} x {c} grid"),
+                )
+                .label(format!("at most {}", r * c)),
             );
             return None;
         }
@@ -211,7 +215,8 @@ fn lower_groups(top: &Block, cx: &mut Cx, deck: &Deck, layout: Option<&Layout>) 
             ok = false;
         }
         let plain = |i: usize| with.get(i).is_some_and(|c: &Option<CondGroup>| c.is_none());
-        let twin = (cond.is_none()).then(|| out.iter().enumerate().find(|(i, (h, _, _))| *h == g && plain(*i))).flatten();
+        let twin =
+            (cond.is_none()).then(|| out.iter().enumerate().find(|(i, (h, _, _))| *h == g && plain(*i))).flatten();
         if let Some((_, (_, same, _))) = twin {
             let other = same.name().map_or("", |n| &n.value);
             cx.push(
@@ -316,8 +321,7 @@ fn lower_group(
     let conditioned = each_p.is_some() || between_p.is_some();
     // A group of cards of one rank or suit, or with conditions, may take
     // every rank.
-    let ranks_p =
-        if same_p.is_some() || conditioned { b.prop(cx, "ranks") } else { b.require(cx, "ranks", "J Q K") };
+    let ranks_p = if same_p.is_some() || conditioned { b.prop(cx, "ranks") } else { b.require(cx, "ranks", "J Q K") };
     let sum_p = b.prop(cx, "sum");
     let cards_p = b.prop(cx, "cards");
     b.finish(cx);

@@ -388,7 +388,6 @@ impl Table {
         self.piles
     }
 
-
     /// The piles showing a rank of the mask `ranks`.
     #[inline(always)]
     fn showing_any(&self, ranks: u64) -> u64 {
@@ -459,7 +458,9 @@ fn fast_of(deck: &Deck, g: &Group) -> Fast {
         Group::Sum { cards: 2, allowed, total, same_suit: true } => {
             Fast::SuitPair { partners: partners(allowed, *total), ranks: mask(allowed) }
         }
-        Group::Sum { cards, allowed, total, same_suit } => Fast::Sum(fast_sum(deck, *cards, allowed, *total, *same_suit)),
+        Group::Sum { cards, allowed, total, same_suit } => {
+            Fast::Sum(fast_sum(deck, *cards, allowed, *total, *same_suit))
+        }
         Group::Set { ranks } => {
             let mut need: Vec<(u8, u8)> = Vec::new();
             for &r in ranks {
@@ -593,7 +594,8 @@ impl Covering {
     /// What the play loop keeps, from the compiled groups.
     fn settle(&mut self) {
         use cond::CondKind;
-        let by_piles = |f: &Fast| matches!(f, Fast::SameSuit { .. } | Fast::SuitPair { .. } | Fast::Sum(_) | Fast::Cond(_));
+        let by_piles =
+            |f: &Fast| matches!(f, Fast::SameSuit { .. } | Fast::SuitPair { .. } | Fast::Sum(_) | Fast::Cond(_));
         self.by_piles = self.fast.iter().any(by_piles);
         self.suits = self.fast.iter().any(|f| match f {
             Fast::SameSuit { .. } | Fast::SuitPair { .. } => true,
@@ -602,9 +604,8 @@ impl Covering {
             _ => false,
         });
         self.cond = self.fast.iter().any(|f| matches!(f, Fast::Cond(_)));
-        self.pooled = (0..self.fast.len())
-            .filter(|&g| matches!(&self.fast[g], Fast::Cond(c) if c.each.is_some()))
-            .collect();
+        self.pooled =
+            (0..self.fast.len()).filter(|&g| matches!(&self.fast[g], Fast::Cond(c) if c.each.is_some())).collect();
     }
 
     /// The pile (0-based, in the order piles are started) at position `p`.
@@ -1009,7 +1010,15 @@ mod tests {
         let deck = Deck::new(names("A 2 3 4 5 6 7 8 9 T J Q K"), names("S H C D"), (1..=13).collect(), false);
         let pair = Group::Sum { cards: 2, allowed: (0..13).map(|r| r < 10).collect(), total: 11, same_suit: false };
         let triple = Group::Set { ranks: vec![10, 11, 12] };
-        Covering::new(deck, Layout::row(16), vec![pair, triple], 4, "#".into(), OutputLine::literal(""), OutputLine::literal(""))
+        Covering::new(
+            deck,
+            Layout::row(16),
+            vec![pair, triple],
+            4,
+            "#".into(),
+            OutputLine::literal(""),
+            OutputLine::literal(""),
+        )
     }
 
     fn cards(c: &Covering, s: &str) -> Vec<Card> {

@@ -15,8 +15,13 @@ pub const STATE: &[StateVar] = &[
     StateVar::new("colour", Ty::Set, "a set of one colour", "the card's colour (`deck { colours }`)")
         .example("colour == red"),
     StateVar::new("value", Ty::Int, "a number", "the card's face value (`deck { values }`)").example("value <= 10"),
-    StateVar::new("pile", Ty::Int, "a number, 1 or more", "the pile's number: piles are numbered in the order they are started")
-        .example("-pile"),
+    StateVar::new(
+        "pile",
+        Ty::Int,
+        "a number, 1 or more",
+        "the pile's number: piles are numbered in the order they are started",
+    )
+    .example("-pile"),
     StateVar::new("row", Ty::Int, "a number, 1 or more", "the pile's row in the grid, from the top").example("row"),
     StateVar::new("column", Ty::Int, "a number, 1 or more", "the pile's column in the grid, from the left")
         .example("column * 100 + row"),
@@ -40,6 +45,39 @@ pub const STATE: &[StateVar] = &[
     StateVar::new("b.column", Ty::Int, "a number, 1 or more", "the column of its pile")
         .example("abs(a.row - b.row) <= 1 and abs(a.column - b.column) <= 1"),
 ];
+
+const CARD: &str = "the order of the piles is fixed at load, whatever lies on them";
+const TWO: &str = "`a.` and `b.` name the two cards of `between`";
+const ONE: &str = "`between` compares two cards: `a.NAME` or `b.NAME`";
+
+/// What `scan` cannot read: the cards.
+const NOT_IN_SCAN: &[(&str, &str)] = &[
+    ("rank", CARD),
+    ("suit", CARD),
+    ("colour", CARD),
+    ("value", CARD),
+    ("a.rank", TWO),
+    ("a.suit", TWO),
+    ("a.colour", TWO),
+    ("a.value", TWO),
+    ("a.pile", TWO),
+    ("a.row", TWO),
+    ("a.column", TWO),
+    ("b.rank", TWO),
+    ("b.suit", TWO),
+    ("b.colour", TWO),
+    ("b.value", TWO),
+    ("b.pile", TWO),
+    ("b.row", TWO),
+    ("b.column", TWO),
+];
+
+/// What `each` cannot read: the two cards of `between`.
+const NOT_IN_EACH: &[(&str, &str)] = NOT_IN_SCAN.split_at(4).1;
+
+/// What `between` cannot read: one card's names without `a.` or `b.`.
+const NOT_IN_BETWEEN: &[(&str, &str)] =
+    &[("rank", ONE), ("suit", ONE), ("colour", ONE), ("value", ONE), ("pile", ONE), ("row", ONE), ("column", ONE)];
 
 /// The names a condition of `each` reads.
 const EACH_NAMES: &[(&str, &str)] = &[
@@ -73,8 +111,9 @@ pub const SCHEMA: Schema = Schema {
                 )
                 .default("pile")
                 .example("column * 100 + row")
-                .decides(
+                .decides_without(
                     "once, at load (a table over the piles): which exposed card is nearest the start of play, and which partner next",
+                    NOT_IN_SCAN,
                     "column * 100 + row",
                 )
                 .words(&[
@@ -107,8 +146,9 @@ pub const SCHEMA: Schema = Schema {
                     "every card of the group meets it, on its pile",
                 )
                 .example("suit in [H D]")
-                .decides(
+                .decides_without(
                     "at load (a table over the cards, and the piles when it reads them): which exposed cards may be part of the group",
+                    NOT_IN_EACH,
                     "value <= 10",
                 )
                 .words(EACH_NAMES),
@@ -118,8 +158,9 @@ pub const SCHEMA: Schema = Schema {
                     "every two cards of the group meet it: `a` on the pile examined first, `b` on the other",
                 )
                 .example("abs(a.row - b.row) <= 1 and abs(a.column - b.column) <= 1")
-                .decides(
+                .decides_without(
                     "at load (tables over pairs of piles and of cards), then while the group is looked for: which exposed cards may go together",
+                    NOT_IN_BETWEEN,
                     "abs(a.row - b.row) <= 1 and abs(a.column - b.column) <= 1",
                 ),
             ],

@@ -599,7 +599,8 @@ mod tests {
         let loaded = crate::load::load_text("t.rules", text, std::path::Path::new(".")).expect("parses");
         let top = Block::new(&loaded.items, "the rule file", Span::new(0, 0, 0));
         let mut cx = Cx::new();
-        crate::engines::cards::lower::lower_with(&top, &mut cx, Extras { wild_cards: true, ..Extras::default() }).expect("a deck")
+        crate::engines::cards::lower::lower_with(&top, &mut cx, Extras { wild_cards: true, ..Extras::default() })
+            .expect("a deck")
     }
 
     /// Every word of [`PATTERN_WORDS`] is one the lowering reads (a part, or

@@ -174,9 +174,14 @@ impl Vocab {
             } else {
                 let base = v.name.rsplit('.').next().unwrap_or(v.name);
                 match place {
-                    Place::Scan => format!("`scan` orders the piles whatever lies on them: use `pile`, `row` or `column`, not `{}`", v.name),
+                    Place::Scan => format!(
+                        "`scan` orders the piles whatever lies on them: use `pile`, `row` or `column`, not `{}`",
+                        v.name
+                    ),
                     Place::Each => format!("`{}` is a card of `between`; in `each`, the card is `{base}`", v.name),
-                    Place::Between => format!("`between` compares two cards: write `a.{base}` (the card examined first) or `b.{base}`"),
+                    Place::Between => format!(
+                        "`between` compares two cards: write `a.{base}` (the card examined first) or `b.{base}`"
+                    ),
                 }
             };
             out.push((v.name.to_string(), why));
