@@ -14,7 +14,7 @@
 
 use std::sync::Arc;
 
-use super::{at_least, FastSum, Table};
+use super::{at_least, Covering, FastSum, Table};
 use crate::expr::{BoolExpr, Env};
 
 /// Most steps the exact search of `check` takes for one group before it
@@ -253,16 +253,9 @@ struct Progress {
 impl CondGroup {
     /// The first positions (in `found`, in covering order) of `pool` (the
     /// exposed piles that meet `each`, of the ranks allowed) that form the
-    /// group, when the first is below `below`. `sum_in` finds the piles of
-    /// a sum group in a pool (the engine's subset-sum tables).
-    pub fn first(
-        &self,
-        t: &mut Table,
-        pool: u64,
-        below: usize,
-        found: &mut Vec<usize>,
-        sum_in: &dyn Fn(&mut Table, &FastSum, u64, usize, &mut Vec<usize>) -> bool,
-    ) -> bool {
+    /// group, when the first is below `below`. A sum group without
+    /// `between` is found by the engine's subset-sum tables (`game`).
+    pub fn first(&self, game: &Covering, t: &mut Table, pool: u64, below: usize, found: &mut Vec<usize>) -> bool {
         found.clear();
         let n = self.cards;
         if pool.trailing_zeros() as usize >= below || !at_least(pool, n) {
@@ -344,7 +337,7 @@ impl CondGroup {
                     }
                 }
             }
-            CondKind::Sum { sum, .. } => return sum_in(t, sum, pool, below, found) && found[0] < below,
+            CondKind::Sum { sum, .. } => return game.first_sum_group(t, sum, pool, below, found) && found[0] < below,
         }
         !found.is_empty() && found[0] < below
     }

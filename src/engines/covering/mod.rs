@@ -793,10 +793,7 @@ impl Covering {
             }
             Fast::Cond(c) => {
                 let pool = t.showing_any(c.ranks) & if c.each.is_some() { t.pools[g] } else { !0 };
-                let sum_in = |t: &mut Table, sum: &FastSum, pool: u64, below: usize, found: &mut Vec<usize>| {
-                    self.first_sum_group(t, sum, pool, below, found)
-                };
-                return c.first(t, pool, below, found, &sum_in).then(|| found[0]);
+                return c.first(self, t, pool, below, found).then(|| found[0]);
             }
             Fast::Pair { .. } | Fast::Set { .. } | Fast::SameRank { .. } => 0,
         };
