@@ -26,10 +26,12 @@
 mod analyze;
 mod cond;
 mod explain;
+mod fast;
 pub mod lower;
 mod read;
 pub mod schema;
 mod sum;
+mod table;
 
 use crate::engines::cards::{Card, Deck};
 use crate::game::{Cases, Explanation, Input, InputError, RunError, RunOptions};
@@ -37,6 +39,10 @@ use crate::source::Span;
 use crate::template::OutputLine;
 pub use read::DeckReader;
 pub use sum::SumTable;
+pub use table::Table;
+
+pub(crate) use fast::{cond_of, FastSum};
+use fast::{fast_of, pair_ranks, Fast};
 
 pub(crate) use cond::{Attr, Attrs, Bits, CardTest, CondGroup, Mixed, PairTest, Slots, CHECK_BUDGET};
 
@@ -124,62 +130,6 @@ impl Group {
             Group::Set { ranks } => ranks.contains(&rank),
         }
     }
-}
-
-/// A group compiled for the hot loop. Ranks and piles are bits of `u64`s
-/// (at most 64 of each: `check` bounds both).
-#[derive(Debug, Clone)]
-enum Fast {
-    /// A two-card sum group: the ranks completing each rank (a mask per
-    /// rank, the rank itself included when two of it make the group), the
-    /// ranks that pair with themselves, and, for decks of at most
-    /// [`SMALL_RANKS`] ranks, the eligible ranks for each set of ranks
-    /// shown (a mask indexed by a mask; two cards of one rank aside).
-    Pair { partners: Vec<u64>, selfs: u64, by_shown: Vec<u16> },
-    /// A set group: `need[i].1` cards of rank `need[i].0`; the ranks
-    /// needed, those needed twice or more, and whether one is needed
-    /// three times or more.
-    Set { need: Vec<(u8, u8)>, all: u64, twice: u64, thrice: bool },
-    /// A two-card sum group of one suit: the ranks completing each rank,
-    /// and the ranks allowed (masks).
-    SuitPair { partners: Vec<u64>, ranks: u64 },
-    /// `n` cards of one rank among `ranks` (a bit mask).
-    SameRank { n: usize, ranks: u64 },
-    /// `n` cards of one suit, of ranks among `ranks`.
-    SameSuit { n: usize, ranks: u64 },
-    /// A sum group of more cards, or of one suit.
-    Sum(FastSum),
-    /// A group with conditions on its cards and piles (see [`cond`]).
-    Cond(std::sync::Arc<cond::CondGroup>),
-}
-
-/// Most ranks for which a pair group's eligible ranks are tabulated for
-/// every set of ranks shown (2^14 entries of two bytes).
-const SMALL_RANKS: usize = 14;
-
-/// A sum group searched by table (see [`SumTable::first_group`]).
-#[derive(Debug, Clone)]
-pub(crate) struct FastSum {
-    table: SumTable,
-    cards: usize,
-    /// The ranks allowed (a mask), and whether the cards share a suit.
-    ranks: u64,
-    same_suit: bool,
-}
-
-/// The ranks of `shown` (a mask) that a pair group with these `partners`
-/// makes eligible through a partner of another rank.
-fn pair_ranks(partners: &[u64], shown: u64) -> u64 {
-    let mut elig = 0;
-    let mut rs = shown;
-    while rs != 0 {
-        let r = rs.trailing_zeros() as usize;
-        if partners[r] & !(1 << r) & shown != 0 {
-            elig |= 1 << r;
-        }
-        rs &= rs - 1;
-    }
-    elig
 }
 
 /// Whether the bit set `m` has at least `n` bits (`n` >= 1).
@@ -311,234 +261,6 @@ pub struct CoveringSpans {
     pub names: Vec<String>,
     pub played: Span,
     pub overflow: Span,
-}
-
-/// The exposed cards: the top rank and suit of each pile and, per rank and
-/// per suit, the piles showing it (bit masks); working space of the group
-/// searches. Kept from deck to deck: clearing it touches only what the last
-/// deck used.
-pub struct Table {
-    /// Piles started, and their positions (a mask).
-    piles: usize,
-    used: u64,
-    top: [u8; MAX_PILES],
-    /// The exposed card of each pile, and per group with an `each`
-    /// condition the piles whose exposed card meets it (when some group
-    /// has conditions).
-    top_card: [u16; MAX_PILES],
-    pools: Vec<u64>,
-    top_suit: [u8; MAX_PILES],
-    count: [u32; MAX_PILES],
-    showing: [u64; 64],
-    suit_showing: [u64; 64],
-    /// The ranks some pile shows (a mask), and those two piles or more
-    /// show.
-    present: u64,
-    multi: u64,
-    /// Work space of sum groups (see [`SumTable::first_group`]).
-    scratch: Vec<u64>,
-    candidates: Vec<(usize, u32)>,
-    found: Vec<usize>,
-    other: Vec<usize>,
-    /// The pile sizes of the output line.
-    sizes: Vec<i64>,
-}
-
-impl Default for Table {
-    fn default() -> Self {
-        Table {
-            piles: 0,
-            used: 0,
-            top: [0; MAX_PILES],
-            top_card: [0; MAX_PILES],
-            pools: Vec::new(),
-            top_suit: [0; MAX_PILES],
-            count: [0; MAX_PILES],
-            showing: [0; 64],
-            suit_showing: [0; 64],
-            present: 0,
-            multi: 0,
-            scratch: Vec::new(),
-            candidates: Vec::new(),
-            found: Vec::new(),
-            other: Vec::new(),
-            sizes: Vec::new(),
-        }
-    }
-}
-
-impl Table {
-    fn clear(&mut self) {
-        let mut ps = self.used;
-        while ps != 0 {
-            let p = ps.trailing_zeros() as usize & 63;
-            ps &= ps - 1;
-            self.showing[self.top[p] as usize & 63] = 0;
-            self.suit_showing[self.top_suit[p] as usize & 63] = 0;
-        }
-        self.pools.iter_mut().for_each(|m| *m = 0);
-        self.piles = 0;
-        self.used = 0;
-        self.present = 0;
-        self.multi = 0;
-    }
-
-    /// The number of piles started.
-    pub fn piles(&self) -> usize {
-        self.piles
-    }
-
-    /// The piles showing a rank of the mask `ranks`.
-    #[inline(always)]
-    fn showing_any(&self, ranks: u64) -> u64 {
-        let mut ranks = ranks & self.present;
-        let mut piles = 0;
-        while ranks != 0 {
-            piles |= self.showing[ranks.trailing_zeros() as usize & 63];
-            ranks &= ranks - 1;
-        }
-        piles
-    }
-
-    /// Puts a card of rank `r` on the pile at position `p` (a new pile
-    /// when `NEW`); its suit `s` is kept only when `SUITS` (some group
-    /// looks at suits).
-    #[inline(always)]
-    fn put<const SUITS: bool, const NEW: bool>(&mut self, p: usize, r: usize, s: usize) {
-        let p = p & (MAX_PILES - 1);
-        let bit = 1u64 << p;
-        if NEW {
-            self.piles += 1;
-            self.used |= bit;
-            self.count[p] = 1;
-        } else {
-            let old = self.top[p] as usize & 63;
-            let was = self.showing[old] & !bit;
-            self.showing[old] = was;
-            self.present &= !(((was == 0) as u64) << old);
-            self.multi &= !(((was & was.wrapping_sub(1) == 0) as u64) << old);
-            self.count[p] += 1;
-            if SUITS {
-                self.suit_showing[self.top_suit[p] as usize & 63] &= !bit;
-            }
-        }
-        self.top[p] = r as u8;
-        let now = self.showing[r & 63] | bit;
-        self.showing[r & 63] = now;
-        self.present |= 1 << (r & 63);
-        self.multi |= ((now & now.wrapping_sub(1) != 0) as u64) << (r & 63);
-        if SUITS {
-            self.top_suit[p] = s as u8;
-            self.suit_showing[s & 63] |= bit;
-        }
-    }
-}
-
-/// A group without conditions compiled for the hot loop.
-fn fast_of(deck: &Deck, g: &Group) -> Fast {
-    let nr = deck.ranks.len();
-    let mask = |allowed: &[bool]| (0..nr).filter(|&r| allowed[r]).fold(0u64, |m, r| m | 1 << r);
-    // The ranks completing each rank to `total` (a mask per rank).
-    let partners = |allowed: &[bool], total: i64| -> Vec<u64> {
-        let sums =
-            |r: usize, q: usize| allowed[r] && allowed[q] && deck.values[r].checked_add(deck.values[q]) == Some(total);
-        (0..nr).map(|r| (0..nr).filter(|&q| sums(r, q)).fold(0, |m, q| m | 1 << q)).collect()
-    };
-    match g {
-        Group::Sum { cards: 2, allowed, total, same_suit: false } => {
-            let partners = partners(allowed, *total);
-            let selfs = (0..nr).filter(|&r| partners[r] >> r & 1 == 1).fold(0, |m, r| m | 1 << r);
-            let by_shown = if nr <= SMALL_RANKS {
-                (0..1u64 << nr).map(|shown| pair_ranks(&partners, shown) as u16).collect()
-            } else {
-                Vec::new()
-            };
-            Fast::Pair { partners, selfs, by_shown }
-        }
-        Group::Sum { cards: 2, allowed, total, same_suit: true } => {
-            Fast::SuitPair { partners: partners(allowed, *total), ranks: mask(allowed) }
-        }
-        Group::Sum { cards, allowed, total, same_suit } => {
-            Fast::Sum(fast_sum(deck, *cards, allowed, *total, *same_suit))
-        }
-        Group::Set { ranks } => {
-            let mut need: Vec<(u8, u8)> = Vec::new();
-            for &r in ranks {
-                match need.iter_mut().find(|(q, _)| *q as usize == r) {
-                    Some((_, n)) => *n += 1,
-                    None => need.push((r as u8, 1)),
-                }
-            }
-            let all = need.iter().fold(0, |m, &(r, _)| m | 1 << r);
-            let twice = need.iter().filter(|&&(_, n)| n >= 2).fold(0, |m, &(r, _)| m | 1 << r);
-            let thrice = need.iter().any(|&(_, n)| n >= 3);
-            Fast::Set { need, all, twice, thrice }
-        }
-        Group::Same { cards, allowed, by: Same::Rank } => Fast::SameRank { n: *cards, ranks: mask(allowed) },
-        Group::Same { cards, allowed, by: Same::Suit } => Fast::SameSuit { n: *cards, ranks: mask(allowed) },
-        Group::Any { .. } => Fast::Cond(std::sync::Arc::new(cond_of(deck, g, Conds::default()))),
-    }
-}
-
-/// The table of a sum group.
-fn fast_sum(deck: &Deck, cards: usize, allowed: &[bool], total: i64, same_suit: bool) -> FastSum {
-    let nr = deck.ranks.len();
-    FastSum {
-        // `check` refused targets too far away; none is left here.
-        table: SumTable::new(&deck.values, cards, allowed, total)
-            .unwrap_or(SumTable { step: vec![0; nr], target: None }),
-        cards,
-        ranks: (0..nr).filter(|&r| allowed[r]).fold(0u64, |m, r| m | 1 << r),
-        same_suit,
-    }
-}
-
-/// A group with conditions compiled for the search (see [`cond`]).
-pub(crate) fn cond_of(deck: &Deck, g: &Group, conds: Conds) -> cond::CondGroup {
-    use cond::CondKind;
-    let nr = deck.ranks.len();
-    let mask = |allowed: &[bool]| (0..nr).filter(|&r| allowed[r]).fold(0u64, |m, r| m | 1 << r);
-    let (kind, ranks) = match g {
-        Group::Sum { cards, allowed, total, same_suit } => (
-            CondKind::Sum {
-                total: *total,
-                same_suit: *same_suit,
-                sum: fast_sum(deck, *cards, allowed, *total, *same_suit),
-            },
-            mask(allowed),
-        ),
-        Group::Set { ranks } => {
-            let mut need = vec![0u8; nr];
-            ranks.iter().for_each(|&r| need[r] = need[r].saturating_add(1));
-            (CondKind::Set(need), ranks.iter().fold(0u64, |m, &r| m | 1 << r))
-        }
-        Group::Same { allowed, by: Same::Rank, .. } => (CondKind::SameRank, mask(allowed)),
-        Group::Same { allowed, by: Same::Suit, .. } => (CondKind::SameSuit, mask(allowed)),
-        Group::Any { allowed, .. } => (CondKind::Any, mask(allowed)),
-    };
-    let ncards = deck.ranked_size();
-    // The ranks completing each rank, for a sum of two cards.
-    let partners = match g {
-        Group::Sum { cards: 2, allowed, total, .. } => (0..nr)
-            .map(|r| {
-                (0..nr)
-                    .filter(|&q| allowed[r] && allowed[q] && deck.values[r].checked_add(deck.values[q]) == Some(*total))
-                    .fold(0u64, |m, q| m | 1 << q)
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
-    cond::CondGroup {
-        kind,
-        cards: g.size(),
-        ranks,
-        partners,
-        each: conds.each,
-        between: conds.between,
-        values: deck.values.clone(),
-        rank_of: (0..ncards).map(|c| deck.rank(c as Card) as u8).collect(),
-        suit_of: (0..ncards).map(|c| deck.suit(c as Card) as u8).collect(),
-    }
 }
 
 impl Covering {
