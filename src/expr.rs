@@ -10,8 +10,9 @@
 //! | form | type |
 //! | --- | --- |
 //! | `12`, `a + b`, `a - b`, `a * b`, `a / b`, `a % b`, `-a` | number |
-//! | `count(s)`, `highest(s)`, `lowest(s)`, `min(a, b..)`, `max(a, b..)` | number |
+//! | `count(s)`, `highest(s)`, `lowest(s)`, `min(a, b..)`, `max(a, b..)`, `abs(a)` | number |
 //! | an element name, `[x y]`, `s + t` (union), `s - t` (difference) | set |
+//! | a variable: `potted`, or with a dot `a.row` (one of several things) | its type |
 //! | `a == b`, `a != b` (numbers or sets), `a < b` ... (numbers) | condition |
 //! | `s in t`, `s not in t` (every element of s is in t) | condition |
 //! | `and`, `or`, `not`, `yes`, `no` | condition |
@@ -369,6 +370,12 @@ impl Compiler<'_, '_> {
                 })
             }
             ExprKind::Call(f, args) => self.call(e, &f.name, f.span, args, depth)?,
+            // `a.row`: a variable whose name has a dot (the engine's state
+            // of one of several things, such as two cards).
+            ExprKind::Field(base, f) if base.as_word().is_some() => {
+                let name = format!("{}.{}", base.as_word().unwrap_or_default(), f.name);
+                self.word(e, &name)?
+            }
             ExprKind::Unary(UnOp::Neg, a) => {
                 let (a, r) = self.int(a, depth + 1)?;
                 let Some(r) = Range::new(-(r.hi as i128), -(r.lo as i128)) else {
@@ -636,6 +643,7 @@ impl Compiler<'_, '_> {
             Some((_, Function::Weigh)) => self.weigh(call),
             Some((_, Function::MinMax)) => self.min_max(call),
             Some((_, Function::If)) => self.if_then_else(call),
+            Some((_, Function::Abs)) => self.abs(call),
             None => {
                 self.cx.unknown(span, "a function", name, FUNCTIONS.iter().map(|(n, _)| *n));
                 None
@@ -717,6 +725,30 @@ impl Compiler<'_, '_> {
         Some(AnyExpr::Int(f, range.expect("at least one argument")))
     }
 
+    /// `abs(a)`: the number without its sign.
+    fn abs(&mut self, call: Call) -> Option<AnyExpr> {
+        let Call { e, args, depth, .. } = call;
+        let [a] = args else {
+            self.cx
+                .push(Diag::error(codes::ARITY, e.span, "`abs` takes one number").label("write `abs(a.row - b.row)`"));
+            return None;
+        };
+        let (a, r) = self.int(a, depth + 1)?;
+        // |i64::MIN| does not fit: refused like a negation that overflows.
+        let (lo, hi) = (r.lo as i128, r.hi as i128);
+        let range = if lo >= 0 {
+            Range::new(lo, hi)
+        } else if hi <= 0 {
+            Range::new(-hi, -lo)
+        } else {
+            Range::new(0, (-lo).max(hi))
+        };
+        let Some(range) = range else {
+            return self.overflow(e.span, "this `abs`");
+        };
+        Some(AnyExpr::Int(lift1!(IntExpr, IntExpr, a, |a| a.wrapping_abs()), range))
+    }
+
     /// `if(condition, a, b)`: `a` when the condition holds, else `b` (both
     /// of one type).
     fn if_then_else(&mut self, call: Call) -> Option<AnyExpr> {
@@ -785,6 +817,8 @@ enum Function {
     MinMax,
     /// [`Compiler::if_then_else`]
     If,
+    /// [`Compiler::abs`]
+    Abs,
 }
 
 /// The functions of the expression language, each with its compiler: the
@@ -796,6 +830,7 @@ const FUNCTIONS: &[(&str, Function)] = &[
     ("min", Function::MinMax),
     ("max", Function::MinMax),
     ("if", Function::If),
+    ("abs", Function::Abs),
 ];
 
 /// `x op y` for the arithmetic operators; ranges were checked at load, and
@@ -964,6 +999,40 @@ mod tests {
             assert!(r.lo <= 76 && r.hi >= 81);
             assert!(!cx.has_errors());
         });
+    }
+
+    #[test]
+    fn abs_and_dotted_names() {
+        let vars = [("a.row", Ty::Int), ("b.row", Ty::Int)];
+        let elements: Vec<String> = Vec::new();
+        let scope = Scope {
+            vars: &vars,
+            elements: &elements,
+            weights: &[],
+            element: "a card",
+            int_range: (1, 64),
+            unavailable: &[],
+        };
+        let mut cx = Cx::new();
+        let field = |base: &str, f: &str| Expr {
+            kind: ExprKind::Field(Box::new(w(base)), crate::syntax::Ident { name: f.into(), span: Span::default() }),
+            span: Span::default(),
+        };
+        // abs(a.row - b.row): both orders give the distance, in 0..=63.
+        let e = call("abs", vec![bin(BinOp::Sub, field("a", "row"), field("b", "row"))]);
+        let (f, r) = compile_int(&e, &scope, &mut cx).unwrap();
+        assert_eq!(r, Range { lo: 0, hi: 63 });
+        for (x, y) in [(1, 4), (4, 1), (3, 3)] {
+            assert_eq!(f.eval(&Env { sets: &[], ints: &[x, y] }), (x - y).abs());
+        }
+        assert_eq!(compile_int(&call("abs", vec![n(-7)]), &scope, &mut cx).unwrap().0.constant(), Some(7));
+        assert!(!cx.has_errors());
+        // `c.row` is no variable; `abs` of nothing, or of i64::MIN, is refused.
+        assert!(compile_int(&field("c", "row"), &scope, &mut cx).is_none());
+        assert!(compile_int(&call("abs", vec![]), &scope, &mut cx).is_none());
+        assert!(compile_int(&call("abs", vec![n(i64::MIN)]), &scope, &mut cx).is_none());
+        let codes: Vec<_> = cx.diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [codes::UNKNOWN_NAME, codes::ARITY, codes::OVERFLOW]);
     }
 
     #[test]

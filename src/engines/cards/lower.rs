@@ -19,6 +19,13 @@
 //!   jokers: JK     # extra wild cards, one per name
 //!   high: A        # the first rank also follows the last: T J Q K A, no wrap
 //! ```
+//!
+//! and engines that deal several packs shuffled together (the covering
+//! engine):
+//!
+//! ```text
+//!   packs: 2       # each card twice in a deal
+//! ```
 
 use crate::check::{Block, Cx};
 use crate::diag::codes;
@@ -32,11 +39,16 @@ pub const MAX_NAMES: usize = 64;
 /// Most jokers a deck may have.
 pub const MAX_JOKERS: usize = 8;
 
+/// Most packs a deal may shuffle together.
+pub const MAX_PACKS: usize = 8;
+
 /// What a deck may declare beyond ranks, suits, values, wrap and colours.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Extras {
     /// `wild:`, `jokers:` and `high:` are read (otherwise they are unknown keys).
     pub wild_cards: bool,
+    /// `packs:` is read (otherwise it is an unknown key).
+    pub packs: bool,
 }
 
 /// Reads the `deck` section of `top`.
@@ -60,8 +72,22 @@ pub fn lower_with(top: &Block, cx: &mut Cx, extras: Extras) -> Option<Deck> {
     } else {
         (None, None, None)
     };
+    let packs = if extras.packs { b.prop(cx, "packs") } else { None };
     b.finish(cx);
-    let (ranks, suits) = (ranks?, suits?);
+    let packs = match packs {
+        None => Some(1),
+        Some(p) => cx.prop_int(p, 1, "the number of packs (at least 1)").and_then(|n| {
+            if n as usize > MAX_PACKS {
+                cx.push(
+                    Diag::error(codes::OUT_OF_RANGE, p.values_span(), format!("{n} packs is too many"))
+                        .label(format!("at most {MAX_PACKS}")),
+                );
+                return None;
+            }
+            Some(n as usize)
+        }),
+    };
+    let (ranks, suits, packs) = (ranks?, suits?, packs?);
     let values = match values {
         None => (1..=ranks.len() as i64).collect(),
         Some((p, vals)) => {
@@ -80,7 +106,7 @@ pub fn lower_with(top: &Block, cx: &mut Cx, extras: Extras) -> Option<Deck> {
         }
     };
     check_card_names(cx, section, &ranks, &suits)?;
-    let mut deck = Deck::new(ranks, suits, values, wrap);
+    let mut deck = Deck::new(ranks, suits, values, wrap).with_packs(packs);
     if let Some(p) = wild {
         let rs = wild_ranks(cx, &deck, p)?;
         deck = deck.with_wild(&rs);

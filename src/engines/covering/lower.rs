@@ -1,12 +1,17 @@
 //! Lowering for the `covering` engine: the `layout`, `group`, `input` and
-//! `output` sections. See docs/engines/covering.md.
+//! `output` sections (the expressions of `scan`, `each` and `between` in
+//! [`conds`]). See docs/engines/covering.md.
+
+mod conds;
 
 use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
+use crate::engines::cards::lower::Extras;
 use crate::engines::cards::Deck;
 use crate::engines::covering::{
-    Covering, CoveringSpans, Group, OverflowFields, PlayedFields, Same, SumTable, MAX_PILES, MAX_SUM_STEPS,
+    cond_of, CondGroup, Conds, Covering, CoveringSpans, Group, Layout, OverflowFields, PlayedFields, Same, SumTable,
+    CHECK_BUDGET, MAX_PILES, MAX_SEARCH, MAX_SUM_STEPS,
 };
 use crate::engines::Engine;
 use crate::game::Game;
@@ -23,7 +28,7 @@ pub const ENGINE: Engine = Engine {
 };
 
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
-    let deck = crate::engines::cards::lower::lower(top, cx);
+    let deck = crate::engines::cards::lower::lower_with(top, cx, Extras { packs: true, ..Extras::default() });
     let layout = top.require_section(cx, "layout");
     let groups = top.sections("group");
     let input = top.section(cx, "input");
@@ -34,39 +39,93 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
         names: groups.iter().map(|s| s.name().map_or(String::new(), |n| n.value.clone())).collect(),
         ..Default::default()
     };
-    let piles = layout.and_then(|s| lower_layout(cx, s, &mut spans));
-    let groups = lower_groups(top, cx, &deck, piles);
+    let layout = layout.and_then(|s| lower_layout(cx, s, &deck, &mut spans));
+    let groups = lower_groups(top, cx, &deck, layout.as_ref());
     let (lines, terminator) = match input {
         None => (1, "#".to_string()),
         Some(s) => lower_input(cx, s, &deck)?,
     };
     let (played, overflow) = output.and_then(|s| lower_output(cx, s, &mut spans))?;
-    let (piles, groups) = (piles?, groups?);
+    let (layout, (groups, conds)) = (layout?, groups?);
     if cx.has_errors() {
         return None;
     }
-    let mut game = Covering::new(deck, piles, groups, lines, terminator, played, overflow);
+    let mut game = Covering::new(deck, layout, groups, lines, terminator, played, overflow).with_cond_groups(conds);
     game.spans = spans;
     Some(game)
 }
 
-/// The `layout` section: the number of piles.
-fn lower_layout(cx: &mut Cx, s: &Section, spans: &mut CoveringSpans) -> Option<usize> {
+/// A whole number 1 to [`MAX_PILES`] (`what`: the number of piles, rows
+/// or columns).
+fn dimension(cx: &mut Cx, p: &Property, what: &str) -> Option<usize> {
+    let n = cx.prop_int(p, 1, &format!("the number of {what} (at least 1)"))?;
+    if n as usize > MAX_PILES {
+        cx.push(
+            Diag::error(codes::OUT_OF_RANGE, p.values_span(), format!("{n} {what} is too many"))
+                .label(format!("at most {MAX_PILES}")),
+        );
+        return None;
+    }
+    Some(n as usize)
+}
+
+/// The `layout` section: the grid (`rows` and `columns`, or `piles` in
+/// one row, or `piles` with one of them), the piles it may use, and the
+/// order they are examined in (`scan`).
+fn lower_layout(cx: &mut Cx, s: &Section, deck: &Deck, spans: &mut CoveringSpans) -> Option<Layout> {
     let b = Block::of_section(s);
-    let n = b.require(cx, "piles", "16").and_then(|p| {
-        spans.piles = p.span;
-        let n = cx.prop_int(p, 1, "the number of piles (at least 1)")?;
-        if n as usize > MAX_PILES {
+    let (piles_p, rows_p, columns_p) = (b.prop(cx, "piles"), b.prop(cx, "rows"), b.prop(cx, "columns"));
+    let scan_p = b.prop(cx, "scan");
+    b.finish(cx);
+    spans.piles = piles_p.or(rows_p).or(columns_p).map_or(s.head, |p| p.span);
+    let piles = piles_p.map(|p| dimension(cx, p, "piles"));
+    let rows = rows_p.map(|p| dimension(cx, p, "rows"));
+    let columns = columns_p.map(|p| dimension(cx, p, "columns"));
+    // Each given, read (`Some(None)`: not given; `None`: wrong).
+    let given = |x: Option<Option<usize>>| x.map_or(Some(None), |x| x.map(Some));
+    let (piles, rows, columns) = (given(piles)?, given(rows)?, given(columns)?);
+    let (piles, rows, columns) = match (piles, rows, columns) {
+        (None, Some(r), Some(c)) => {
+            if r * c > MAX_PILES {
+                let at = rows_p.map_or(s.head, |p| p.values_span());
+                cx.push(
+                    Diag::error(codes::OUT_OF_RANGE, at, format!("a {r} x {c} grid has {} piles", r * c))
+                        .label(format!("at most {MAX_PILES}"))
+                        .help("give `piles` to use only part of the grid"),
+                );
+                return None;
+            }
+            (r * c, r, c)
+        }
+        (None, _, _) => {
             cx.push(
-                Diag::error(codes::OUT_OF_RANGE, p.values_span(), format!("{n} piles is too many"))
-                    .label(format!("at most {MAX_PILES}")),
+                Diag::error(codes::MISSING, s.head, "`layout` needs `piles`, or `rows` and `columns`")
+                    .label("how many piles?")
+                    .help("for example `rows: 4  columns: 4` (16 piles)"),
             );
             return None;
         }
-        Some(n as usize)
-    });
-    b.finish(cx);
-    n
+        (Some(p), Some(r), Some(c)) if p > r * c => {
+            cx.push(
+                Diag::error(
+                    codes::OUT_OF_RANGE,
+                    piles_p.map_or(s.head, |p| p.values_span()),
+                    format!("{p} piles do not fit a {r} x {c} grid"),
+                )
+                .label(format!("at most {}", r * c)),
+            );
+            return None;
+        }
+        (Some(p), Some(r), Some(c)) => (p, r, c),
+        (Some(p), Some(r), None) => (p, r, p.div_ceil(r)),
+        (Some(p), None, Some(c)) => (p, p.div_ceil(c), c),
+        (Some(p), None, None) => (p, 1, p),
+    };
+    let mut layout = Layout { piles, rows, columns, order: (0..piles).collect() };
+    if let Some(p) = scan_p {
+        layout.order = conds::scan(cx, p, &conds::Vocab::new(deck, &layout))?;
+    }
+    Some(layout)
 }
 
 /// The `input` section: how many lines a deck is written on (they must
@@ -75,12 +134,13 @@ fn lower_input(cx: &mut Cx, s: &Section, deck: &Deck) -> Option<(usize, String)>
     let b = Block::of_section(s);
     let lines = b.prop(cx, "lines").map_or(Some(1), |p| {
         let n = cx.prop_int(p, 1, "the number of lines a deck is written on")? as usize;
-        if !deck.size().is_multiple_of(n) {
+        let size = deck.size() * deck.packs;
+        if !size.is_multiple_of(n) {
             cx.push(
                 Diag::error(
                     codes::OUT_OF_RANGE,
                     p.values_span(),
-                    format!("a deck of {} cards cannot be written on {n} equal lines", deck.size()),
+                    format!("a deck of {size} cards cannot be written on {n} equal lines"),
                 )
                 .label("does not divide the deck"),
             );
@@ -116,7 +176,14 @@ fn lower_output(cx: &mut Cx, s: &Section, spans: &mut CoveringSpans) -> Option<L
 
 /// The `group` sections, in file order: at least one, each with its own
 /// name and cards, none larger than the layout.
-fn lower_groups(top: &Block, cx: &mut Cx, deck: &Deck, piles: Option<usize>) -> Option<Vec<Group>> {
+/// With each group, its conditions compiled (when it has any).
+type Groups = (Vec<Group>, Vec<Option<CondGroup>>);
+
+fn lower_groups(top: &Block, cx: &mut Cx, deck: &Deck, layout: Option<&Layout>) -> Option<Groups> {
+    let piles = layout.map(|l| l.piles);
+    // Conditions compile against the layout; without one (it is wrong),
+    // against the largest, only to report their own errors.
+    let vocab = conds::Vocab::new(deck, layout.unwrap_or(&Layout::row(MAX_PILES)));
     let named = top.named_sections(cx, "group", "group");
     let mut ok = named.len() == top.sections("group").len();
     if ok && named.is_empty() {
@@ -129,8 +196,9 @@ fn lower_groups(top: &Block, cx: &mut Cx, deck: &Deck, piles: Option<usize>) -> 
     }
     // (group, its section, whether it lists its ranks)
     let mut out: Vec<(Group, &Section, bool)> = Vec::new();
+    let mut with: Vec<Option<CondGroup>> = Vec::new();
     for (s, name) in named {
-        let Some((g, listed)) = lower_group(s, &name.value, deck, piles, cx) else {
+        let Some((g, listed, cond)) = lower_group(s, &name.value, deck, piles, &vocab, cx) else {
             ok = false;
             continue;
         };
@@ -146,7 +214,10 @@ fn lower_groups(top: &Block, cx: &mut Cx, deck: &Deck, piles: Option<usize>) -> 
             );
             ok = false;
         }
-        if let Some((_, same, _)) = out.iter().find(|(h, _, _)| *h == g) {
+        let plain = |i: usize| with.get(i).is_some_and(|c: &Option<CondGroup>| c.is_none());
+        let twin =
+            (cond.is_none()).then(|| out.iter().enumerate().find(|(i, (h, _, _))| *h == g && plain(*i))).flatten();
+        if let Some((_, (_, same, _))) = twin {
             let other = same.name().map_or("", |n| &n.value);
             cx.push(
                 Diag::error(codes::DUPLICATE, s.head, format!("group `{}` is the same as group `{other}`", name.value))
@@ -156,9 +227,10 @@ fn lower_groups(top: &Block, cx: &mut Cx, deck: &Deck, piles: Option<usize>) -> 
             ok = false;
         }
         out.push((g, s, listed));
+        with.push(cond);
     }
     warn_overlaps(cx, deck, &out);
-    ok.then(|| out.into_iter().map(|(g, _, _)| g).collect())
+    ok.then(|| (out.into_iter().map(|(g, _, _)| g).collect(), with))
 }
 
 /// A rank in two groups that both list it: the first group in the file is
@@ -197,6 +269,8 @@ struct GroupRule<'a> {
     allowed: Vec<bool>,
     /// `cards`, and where it is written.
     cards: Option<(usize, &'a Property)>,
+    /// How many times each card is in a deal (the deck's packs).
+    copies: usize,
 }
 
 impl GroupRule<'_> {
@@ -231,12 +305,23 @@ impl GroupRule<'_> {
     }
 }
 
-/// One `group` section: the group, and whether it lists its ranks.
-fn lower_group(s: &Section, name: &str, deck: &Deck, piles: Option<usize>, cx: &mut Cx) -> Option<(Group, bool)> {
+/// One `group` section: the group, whether it lists its ranks, and its
+/// conditions compiled (when it has `each` or `between`).
+fn lower_group(
+    s: &Section,
+    name: &str,
+    deck: &Deck,
+    piles: Option<usize>,
+    vocab: &conds::Vocab,
+    cx: &mut Cx,
+) -> Option<(Group, bool, Option<CondGroup>)> {
     let b = Block::of_section(s);
     let same_p = b.prop(cx, "same");
-    // A group of cards of one rank or suit may take every rank.
-    let ranks_p = if same_p.is_some() { b.prop(cx, "ranks") } else { b.require(cx, "ranks", "J Q K") };
+    let (each_p, between_p) = (b.prop(cx, "each"), b.prop(cx, "between"));
+    let conditioned = each_p.is_some() || between_p.is_some();
+    // A group of cards of one rank or suit, or with conditions, may take
+    // every rank.
+    let ranks_p = if same_p.is_some() || conditioned { b.prop(cx, "ranks") } else { b.require(cx, "ranks", "J Q K") };
     let sum_p = b.prop(cx, "sum");
     let cards_p = b.prop(cx, "cards");
     b.finish(cx);
@@ -251,38 +336,135 @@ fn lower_group(s: &Section, name: &str, deck: &Deck, piles: Option<usize>, cx: &
         Some(p) => Some(crate::engines::cards::lower::ranks(deck, &p.values, cx)?),
         None => None,
     };
-    // `cards` is bounded by the piles before anything is sized by it.
-    let most = piles.unwrap_or(MAX_PILES).min(MAX_PILES);
-    let cards = match cards_p {
-        None => None,
-        Some(p) => {
-            let n = cx.prop_int(p, 1, "the number of cards in the group")?;
-            if n as u64 > most as u64 {
-                cx.push(
-                    Diag::error(
-                        codes::GROUP_TOO_LARGE,
-                        p.values_span(),
-                        format!("group `{name}` has {n} cards but the layout has {most} piles"),
-                    )
-                    .label("more cards than piles")
-                    .help("each card of a group lies on its own pile"),
-                );
-                return None;
-            }
-            Some((n as usize, p))
-        }
-    };
+    let each = each_p.map(|p| conds::each(cx, p, vocab, deck));
+    let between = between_p.map(|p| conds::between(cx, p, vocab));
+    let cards = group_cards(cx, cards_p, name, piles)?;
+    let (each, between) = (each.map_or(Some(None), |e| e.map(Some))?, between.map_or(Some(None), |e| e.map(Some))?);
     let mut allowed = vec![ranks.is_none(); deck.ranks.len()];
     ranks.iter().flatten().for_each(|&r| allowed[r] = true);
     let ranks_span = ranks_p.map_or(s.head, |p| p.values_span());
-    let mut rule = GroupRule { name, deck, head: s.head, ranks_p, ranks_span, allowed, cards };
+    let copies = deck.packs;
+    let mut rule = GroupRule { name, deck, head: s.head, ranks_p, ranks_span, allowed, cards, copies };
+    // An `each` that reads the rank alone narrows the ranks allowed.
+    let each = match each {
+        Some(conds::Each::Ranks(ok)) => {
+            if let (Some(rs), Some(p)) = (&ranks, each_p) {
+                if sum_p.is_none() && same.is_none() {
+                    if let Some(&r) = rs.iter().find(|&&r| !ok[r]) {
+                        let why = format!("its rank `{}` does not meet `each`", deck.ranks[r]);
+                        return rule.never(cx, p.values_span(), why, false);
+                    }
+                }
+            }
+            let before = rule.of_ranks();
+            rule.allowed.iter_mut().zip(&ok).for_each(|(a, ok)| *a &= ok);
+            if !rule.allowed.contains(&true) {
+                let why = format!("no rank{before} meets `each`");
+                return rule.never(cx, each_p.map_or(s.head, |p| p.values_span()), why, false);
+            }
+            None
+        }
+        Some(conds::Each::Test(t)) => Some(t),
+        None => None,
+    };
     let listed = ranks.is_some();
     let group = match (sum_p, same) {
         (Some(sp), same) => sum_group(cx, &mut rule, sp, same)?,
         (None, Some(by)) => same_group(cx, rule, if by == "rank" { Same::Rank } else { Same::Suit })?,
-        (None, None) => set_group(cx, &rule, ranks?)?,
+        (None, None) => match ranks {
+            Some(ranks) => set_group(cx, &rule, ranks)?,
+            None => Group::Any { cards: rule.n(), allowed: rule.allowed.clone() },
+        },
     };
-    Some((group, listed))
+    // An `each` of ranks alone, folded into them, leaves the group on the
+    // engine's fast paths (a group of any cards is always searched).
+    if each.is_none() && between.is_none() && !matches!(group, Group::Any { .. }) {
+        return Some((group, listed, None));
+    }
+    let at = between_p.or(each_p).map_or(s.head, |p| p.values_span());
+    let cond = conditions(cx, &group, Conds { each, between }, (name, at), deck, piles)?;
+    Some((group, listed, Some(cond)))
+}
+
+/// `cards`: bounded by the piles before anything is sized by it.
+fn group_cards<'p>(
+    cx: &mut Cx,
+    cards_p: Option<&'p Property>,
+    name: &str,
+    piles: Option<usize>,
+) -> Option<Option<(usize, &'p Property)>> {
+    let most = piles.unwrap_or(MAX_PILES).min(MAX_PILES);
+    let Some(p) = cards_p else { return Some(None) };
+    let n = cx.prop_int(p, 1, "the number of cards in the group")?;
+    if n as u64 > most as u64 {
+        cx.push(
+            Diag::error(
+                codes::GROUP_TOO_LARGE,
+                p.values_span(),
+                format!("group `{name}` has {n} cards but the layout has {most} piles"),
+            )
+            .label("more cards than piles")
+            .help("each card of a group lies on its own pile"),
+        );
+        return None;
+    }
+    Some(Some((n as usize, p)))
+}
+
+/// A group's conditions compiled for the search, once `check` knows the
+/// search is small and some cards on some piles meet them (`at`: where
+/// the conditions are written).
+fn conditions(
+    cx: &mut Cx,
+    group: &Group,
+    conds: Conds,
+    (name, at): (&str, Span),
+    deck: &Deck,
+    piles: Option<usize>,
+) -> Option<CondGroup> {
+    let n = group.size();
+    if conds.between.is_some() && n < 2 {
+        cx.push(
+            Diag::error(codes::ARITY, at, format!("`between` compares two cards, but group `{name}` has one"))
+                .label("never compared")
+                .help("give the group `cards: 2` or more, or say what its card must be with `each`"),
+        );
+        return None;
+    }
+    let cond = cond_of(deck, group, conds);
+    // Without a layout, or with more cards than piles (`group-too-large`),
+    // the search is neither bounded nor tried.
+    let Some(piles) = piles.filter(|&p| p >= n) else { return Some(cond) };
+    if cond.between.is_some() {
+        // The ways to take 1, 2, ... n piles of the layout.
+        let (mut ways, mut total) = (1u64, 0u64);
+        for k in 1..=n as u64 {
+            ways = ways.saturating_mul(piles as u64 - k + 1) / k;
+            total = total.saturating_add(ways);
+        }
+        if total > MAX_SEARCH {
+            cx.push(
+                Diag::error(
+                    codes::TOO_LARGE,
+                    at,
+                    format!("group `{name}`: {n} cards compared two by two on {piles} piles are too many to search"),
+                )
+                .label(format!("{total} ways to choose their piles; the engine looks at most at {MAX_SEARCH}"))
+                .help("use fewer cards in the group, or fewer piles"),
+            );
+            return None;
+        }
+    }
+    let mut budget = CHECK_BUDGET;
+    if cond.can_form(deck.packs, piles, &mut budget) == Some(false) {
+        cx.push(
+            Diag::error(codes::NEVER_MATCHES, at, format!("group `{name}` can never match"))
+                .label(format!("no {n} cards of the deck on {n} piles of the layout meet the group's conditions"))
+                .help("`each` and `between` read the cards' `rank`, `suit`, `colour`, `value` and the piles' `pile`, `row`, `column`"),
+        );
+        return None;
+    }
+    Some(cond)
 }
 
 /// A `sum` group: cards whose face values add up to a total (of one rank,
@@ -300,21 +482,21 @@ fn sum_group(cx: &mut Cx, rule: &mut GroupRule, sp: &Property, same: Option<&str
         let fits = |r: usize| deck.values[r] as i128 * n as i128 == total as i128;
         let before = rule.of_ranks();
         rule.allowed.iter_mut().enumerate().for_each(|(r, a)| *a &= fits(r));
-        if n > suits || !rule.allowed.contains(&true) {
+        if n > suits * rule.copies || !rule.allowed.contains(&true) {
             let one = if n > 1 { " of one rank" } else { "" };
             return rule.never(cx, at, format!("no {n} cards{one}{before} add up to {total}"), true);
         }
         return Some(Group::Same { cards: n, allowed: rule.allowed.clone(), by: Same::Rank });
     }
     let same_suit = same == Some("suit");
-    let copies = if same_suit { 1 } else { suits.min(n) };
+    let copies = if same_suit { rule.copies.min(n) } else { (suits * rule.copies).min(n) };
     let allowed = &rule.allowed;
     let reachable = if n == 2 && !same_suit {
         (0..nr).any(|r| {
             (r..nr).any(|q| {
                 allowed[r]
                     && allowed[q]
-                    && (r != q || suits >= 2)
+                    && (r != q || suits * rule.copies >= 2)
                     && deck.values[r].checked_add(deck.values[q]) == Some(total)
             })
         })
@@ -351,8 +533,8 @@ fn sum_group(cx: &mut Cx, rule: &mut GroupRule, sp: &Property, same: Option<&str
 /// A `same` group: cards of one rank or of one suit.
 fn same_group(cx: &mut Cx, rule: GroupRule, by: Same) -> Option<Group> {
     let n = rule.n();
-    let suits = rule.deck.suits.len();
-    let kinds = rule.allowed.iter().filter(|&&a| a).count();
+    let suits = rule.deck.suits.len() * rule.copies;
+    let kinds = rule.allowed.iter().filter(|&&a| a).count() * rule.copies;
     let at = rule.cards.map_or(rule.head, |c| c.1.values_span());
     if by == Same::Rank && n > suits {
         return rule.never(cx, at, format!("a rank has {suits} cards, fewer than {n}"), false);
@@ -378,7 +560,7 @@ fn set_group(cx: &mut Cx, rule: &GroupRule, mut ranks: Vec<usize>) -> Option<Gro
             );
         }
     }
-    let suits = rule.deck.suits.len();
+    let suits = rule.deck.suits.len() * rule.copies;
     if let Some(&r) = ranks.iter().find(|&&r| ranks.iter().filter(|&&x| x == r).count() > suits) {
         cx.push(
             Diag::error(codes::NEVER_MATCHES, rule.ranks_span, format!("group `{}` can never match", rule.name))

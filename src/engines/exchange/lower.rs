@@ -57,7 +57,7 @@ pub fn compile(loaded: &crate::load::Loaded) -> Result<Exchange, Vec<Diag>> {
 
 /// Lowers the file into an [`Exchange`] game, with its row statistics.
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
-    let deck = crate::engines::cards::lower::lower_with(top, cx, Extras { wild_cards: true });
+    let deck = crate::engines::cards::lower::lower_with(top, cx, Extras { wild_cards: true, ..Extras::default() });
     let play = top.require_section(cx, "play");
     let input = top.section(cx, "input");
     let output = top.require_section(cx, "output");
@@ -622,7 +622,8 @@ mod tests {
         let loaded = crate::load::load_text("t.rules", text, std::path::Path::new(".")).expect("parses");
         let top = Block::new(&loaded.items, "the rule file", Span::new(0, 0, 0));
         let mut cx = Cx::new();
-        crate::engines::cards::lower::lower_with(&top, &mut cx, Extras { wild_cards: true }).expect("a deck")
+        crate::engines::cards::lower::lower_with(&top, &mut cx, Extras { wild_cards: true, ..Extras::default() })
+            .expect("a deck")
     }
 
     /// Every word of [`PATTERN_WORDS`] is one the lowering reads (a part, or

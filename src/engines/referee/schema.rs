@@ -37,6 +37,7 @@ const VARIABLES: &[(&str, &str)] = &[
     ("table", "the object balls on the table before the stroke"),
     ("left", "how many object balls were on the table before the stroke"),
     ("if", "`if(CONDITION, A, B)`: A when the condition holds, else B"),
+    ("abs", "`abs(A)`: the number A without its sign"),
     ("yes", "the condition that always holds"),
     ("no", "the condition that never holds"),
 ];
