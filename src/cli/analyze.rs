@@ -8,6 +8,7 @@ use std::path::Path;
 
 use arbiter::game::{Analysis, AnalyzeOptions};
 use arbiter::load::Loaded;
+use arbiter::report::diag::escape_line;
 
 use super::term::Term;
 use super::{load_and_compile, print, unsupported};
@@ -124,7 +125,7 @@ pub fn report(title: Option<&str>, path: &Path, lines: Analysis) -> String {
     let width = lines.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     let mut out = String::new();
     if let Some(title) = title {
-        out.push_str(&format!("{title} ({})\n", path.display()));
+        out.push_str(&format!("{} ({})\n", escape_line(title), escape_line(&path.display().to_string())));
     }
     for (k, v) in lines {
         out.push_str(&format!("{k:width$}  {v}\n"));

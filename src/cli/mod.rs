@@ -12,6 +12,7 @@ pub mod merge;
 pub mod new;
 pub mod run;
 pub mod term;
+pub mod write;
 
 use std::io::{self, Write};
 use std::path::Path;

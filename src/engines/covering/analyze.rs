@@ -29,17 +29,19 @@ impl Analyze for Covering {
 /// A part: the decks played out and their piles, over its samples.
 impl Sampled for Covering {
     fn sample(&self, opts: &AnalyzeOptions, range: Range<u64>, progress: &mut dyn FnMut(u64, u64)) -> Value {
-        let mut deck: Vec<u16> = Vec::with_capacity(self.deck.size());
+        // Each card once per pack, shuffled anew for each sample.
+        let cards: Vec<u16> =
+            (0..self.deck.size() as u16).flat_map(|c| std::iter::repeat_n(c, self.deck.packs)).collect();
+        let mut deck = cards.clone();
         let (mut played, mut piles) = (0u64, 0u64);
         let mut table = Table::default();
         let total = range.end - range.start;
         for j in range.clone() {
-            deck.clear();
-            deck.extend(0..self.deck.size() as u16);
+            deck.copy_from_slice(&cards);
             SplitMix64::for_sample(opts.seed, j).shuffle(&mut deck);
             if self.play_on(&mut table, &deck, &mut |_| {}).is_none() {
                 played += 1;
-                piles += table.count().len() as u64;
+                piles += table.piles() as u64;
             }
             if (j - range.start).is_multiple_of(4096) {
                 progress(j - range.start, total);

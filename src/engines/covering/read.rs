@@ -42,11 +42,11 @@ impl Covering {
         reader: &mut DeckReader,
         deck: &mut DeckCase,
     ) -> Result<bool, InputError> {
-        let size = self.deck.size();
+        let size = self.deck.size() * self.deck.packs;
         let per_line = size / self.lines_per_deck;
         let number = reader.decks + 1;
         deck.cards.clear();
-        reader.dealt.start(size);
+        reader.dealt.start_packs(self.deck.size(), self.deck.packs);
         let what = || format!("deck {number}");
         for l in 0..self.lines_per_deck {
             let line = if l == 0 {

@@ -17,7 +17,9 @@
 //!
 //! Balls are indices; sets of balls are `u64` bitmasks; rule expressions
 //! are closures over an [`Env`] holding the sets `first`, `potted`, `on`,
-//! `table` and the numbers `left`, `foul` ([`VARS`]).
+//! `table` and the numbers `left`, `foul` (`schema::STATE`, in that order:
+//! the sets are `Env::sets[0..4]`, `left` is `Env::ints[0]` and `foul` (1
+//! for a foul) `Env::ints[1]`).
 
 pub mod lower;
 pub mod memo;
@@ -28,7 +30,7 @@ pub mod words;
 use crate::game::records::Counted;
 use crate::game::{run_parts, Explain, Explanation, Game, Mark, RunOptions, Split};
 
-use crate::expr::{BoolExpr, Env, IntExpr, SetExpr, Ty};
+use crate::expr::{BoolExpr, Env, IntExpr, SetExpr};
 use crate::game::{Input, Output, RunError};
 use crate::source::Span;
 use crate::template::{NoFields, OutputLine};
@@ -39,19 +41,6 @@ use words::Words;
 pub const MAX_BALLS: usize = 64;
 /// Most frames in one input.
 pub const MAX_FRAMES: u64 = 1 << 40;
-
-/// The variables of the rule expressions, in `Env` order: the sets
-/// `first`, `potted`, `on`, `table` are `Env::sets[0..4]`; `left` is
-/// `Env::ints[0]` and `foul` (1 for a foul) `Env::ints[1]`. Foul conditions
-/// see every variable but `foul`.
-pub const VARS: [(&str, Ty); 6] = [
-    ("first", Ty::Set),
-    ("potted", Ty::Set),
-    ("on", Ty::Set),
-    ("table", Ty::Set),
-    ("left", Ty::Int),
-    ("foul", Ty::Bool),
-];
 
 /// Which sequence ball is on after an alternate ball when the first ball
 /// hit does not name one.
