@@ -28,12 +28,12 @@ impl Analyze for Tower {
         for i in 0..n {
             rng.shuffle(&mut deck);
             let budget = left.min(super::DEFAULT_MAX_NODES);
-            let Some((v0, nodes)) = self.rules.solve_with(&deck, &mut tt, budget) else {
+            let Some((v0, nodes)) = self.rules.solve_with(&deck, 0, &mut tt, budget) else {
                 stopped = Some((i, budget == super::DEFAULT_MAX_NODES));
                 break;
             };
             left -= nodes.min(left);
-            let first = self.rules.first_by_card[deck[0] as usize];
+            let first = self.rules.first_mover(&deck, 0);
             let v = if first == 0 { v0 } else { -v0 };
             total += v as i64;
             if v > 0 {
