@@ -12,7 +12,7 @@ use arbiter::report::diag::escape_line;
 use arbiter::syntax::fmt::values_text;
 use arbiter::syntax::{Item, Section};
 
-use super::term::Term;
+use super::term::{exit, Term};
 use super::{load_and_compile, print};
 use crate::Format;
 
@@ -162,7 +162,17 @@ fn figures(a: &Analysis, b: &Analysis) -> Vec<(String, String, String)> {
     out
 }
 
-pub fn run(term: &Term, base: &Path, variant: &Path, format: Format, samples: Option<u64>, seed: u64) -> u8 {
+/// What `diff` was asked for.
+pub struct Ask {
+    pub format: Format,
+    pub samples: Option<u64>,
+    pub seed: u64,
+    /// Exit 1 when the files differ.
+    pub exit_code: bool,
+}
+
+pub fn run(term: &Term, base: &Path, variant: &Path, ask: &Ask) -> u8 {
+    let Ask { format, samples, seed, exit_code } = *ask;
     let (bl, bc) = match load_and_compile(term, base) {
         Ok(x) => x,
         Err(code) => return code,
@@ -182,7 +192,10 @@ pub fn run(term: &Term, base: &Path, variant: &Path, format: Format, samples: Op
         Format::Json => json(&d, (&bn, &bc), (&vn, &vc)),
         Format::Text => text(&escaped(&d), (&escape_line(&bn), &bc), (&escape_line(&vn), &vc)),
     };
-    print(term, text.as_bytes())
+    match print(term, text.as_bytes()) {
+        exit::OK if exit_code && !d.changes.is_empty() => exit::DIFFERENT,
+        code => code,
+    }
 }
 
 fn json(d: &Diff, (bn, bc): (&str, &Compiled), (vn, vc): (&str, &Compiled)) -> String {
