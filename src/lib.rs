@@ -10,6 +10,7 @@
 // buy nothing.
 #![allow(clippy::result_large_err)]
 
+pub mod cancel;
 pub mod check;
 pub mod diag;
 pub mod engines;

@@ -14,6 +14,9 @@ use arbiter::source::SourceMap;
 /// Exit codes, documented in `--help`, the README and docs/cli.md.
 pub mod exit {
     pub const OK: u8 = 0;
+    /// `arbiter lsp` ended without the protocol's `shutdown` request (an
+    /// `exit` alone, or the client gone), as the protocol asks.
+    pub const LSP_ABRUPT: u8 = 1;
     pub const USAGE: u8 = 2;
     pub const RULES: u8 = 3;
     pub const INPUT: u8 = 4;

@@ -2,12 +2,13 @@
 //! chain followed from its directory), checked and lowered by its engine,
 //! with every diagnostic, and the names it and its bases define.
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use crate::diag::Diag;
 use crate::engines::schema::Schema;
 use crate::engines::{compile, engine, Engine};
-use crate::load::{load_text, BUNDLED_DIR};
+use crate::load::{load_buffer, LoadOptions, Overlay, BUNDLED_DIR};
 use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::{ExprKind, Item, Section};
 
@@ -37,18 +38,38 @@ pub struct Analysis {
     pub names: Vec<Name>,
     /// The buffer's path on disk (its directory resolves `extends:`).
     pub path: PathBuf,
+    /// The paths of the bases asked for (made canonical), read from the
+    /// disk or from an open buffer: a change to one calls for a new
+    /// analysis.
+    pub deps: Vec<PathBuf>,
+    /// The options it was loaded with (`--restrict-extends`).
+    pub opts: LoadOptions,
 }
 
 impl Analysis {
+    /// The buffer alone: its bases read from the disk.
     pub fn new(path: &Path, text: &str) -> Analysis {
-        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let name = path.display().to_string();
-        match load_text(&name, text, &dir) {
+        Analysis::with(path, text, &LoadOptions::default(), &|_| None)
+    }
+
+    /// The buffer with the loading options of the server and the texts of
+    /// the other open buffers (`overlay`).
+    pub fn with(path: &Path, text: &str, opts: &LoadOptions, overlay: Overlay) -> Analysis {
+        let deps = RefCell::new(Vec::new());
+        let asked = |p: &Path| {
+            deps.borrow_mut().push(super::text::canonical(p));
+            overlay(p)
+        };
+        let loaded = load_buffer(path, text, opts, &asked);
+        let deps = deps.into_inner();
+        match loaded {
             Ok(loaded) => {
                 let (_, diags) = compile(&loaded);
                 let engine = engine_of(&loaded.items);
                 let names = engine.map_or_else(Vec::new, |e| names(&loaded.items, e.schema));
-                Analysis { sources: loaded.sources, items: Some(loaded.items), diags, engine, names, path: path.into() }
+                let sources = loaded.sources;
+                let items = Some(loaded.items);
+                Analysis { sources, items, diags, engine, names, path: path.into(), deps, opts: *opts }
             }
             Err(e) => Analysis {
                 sources: e.sources,
@@ -57,8 +78,15 @@ impl Analysis {
                 engine: None,
                 names: Vec::new(),
                 path: path.into(),
+                deps,
+                opts: *opts,
             },
         }
+    }
+
+    /// The buffer's text as analysed (line endings made `\n`).
+    pub fn text(&self) -> &str {
+        &self.sources.file(0).text
     }
 
     /// The path of file `id` on disk (`None` for a bundled file).

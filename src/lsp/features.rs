@@ -5,127 +5,67 @@
 use std::path::{Path, PathBuf};
 
 use lsp_types::{
-    CompletionItem, CompletionItemKind, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol,
-    Documentation, Hover, HoverContents, InsertTextFormat, Location, MarkupContent, MarkupKind, NumberOrString,
-    Position, Range, SymbolKind, TextEdit, Uri,
+    CompletionItem, CompletionItemKind, DocumentSymbol, Documentation, Hover, HoverContents, InsertTextFormat,
+    Location, MarkupContent, MarkupKind, Position, Range, SymbolKind, TextEdit,
 };
 
 use super::analysis::{Analysis, Name};
 use super::scan::{Place, Role, Scan};
-use super::text::{path_to_uri, LineIndex};
-use crate::diag::{Diag, Severity};
+use super::text::{canonical, lsp_uri, path_to_uri, LineIndex, Positions};
 use crate::engines::schema::{top_key, Key, SectionSchema, TOP_KEYS};
 use crate::engines::{Engine, ENGINES};
 use crate::source::Span;
 use crate::syntax::{Item, Property, Section};
 
+/// The URI of the open buffer standing for a file, if any.
+pub type OpenUri<'a> = &'a dyn Fn(&Path) -> Option<String>;
+
 /// Places in the files of an analysis, as protocol locations.
 pub struct Locator<'a> {
     pub analysis: &'a Analysis,
-    pub uri: &'a Uri,
-    /// A line index per file of the analysis, built when first needed.
-    lines: Vec<std::cell::OnceCell<LineIndex>>,
+    /// The buffer's URI (file 0 of the analysis).
+    pub uri: &'a str,
+    /// The URI of the open buffer standing for a file, if any.
+    open: Option<OpenUri<'a>>,
 }
 
 impl<'a> Locator<'a> {
-    pub fn new(analysis: &'a Analysis, uri: &'a Uri) -> Self {
-        Locator { analysis, uri, lines: (0..analysis.sources.len()).map(|_| std::cell::OnceCell::new()).collect() }
+    pub fn new(analysis: &'a Analysis, uri: &'a str) -> Self {
+        Locator { analysis, uri, open: None }
     }
 
-    fn range(&self, span: Span) -> Range {
-        let text = &self.analysis.sources.file(span.file).text;
-        let index = match self.lines.get(span.file as usize) {
-            Some(cell) => cell.get_or_init(|| LineIndex::new(text)),
-            None => return Range::default(),
-        };
-        index.range(text, span.start as usize, span.end as usize)
+    /// Files open in the editor are named by their buffers' URIs.
+    pub fn with_open(mut self, open: OpenUri<'a>) -> Self {
+        self.open = Some(open);
+        self
+    }
+
+    pub fn range(&self, span: Span) -> Range {
+        if span.file as usize >= self.analysis.sources.len() {
+            return Range::default();
+        }
+        self.analysis.sources.file(span.file).lines().range(span.start as usize, span.end as usize)
+    }
+
+    /// The URI of file `id` of the analysis, when it is on disk.
+    pub fn uri_of(&self, id: crate::source::FileId) -> Option<String> {
+        if id == 0 {
+            return Some(self.uri.to_string());
+        }
+        let path = self.analysis.file_path(id)?;
+        self.open.and_then(|open| open(&path)).or_else(|| path_to_uri(&path))
     }
 
     /// The location of a span, when its file is on disk.
     pub fn location(&self, span: Span) -> Option<Location> {
-        let uri = if span.file == 0 { self.uri.clone() } else { path_to_uri(&self.analysis.file_path(span.file)?)? };
-        Some(Location { uri, range: self.range(span) })
+        Some(Location { uri: lsp_uri(&self.uri_of(span.file)?)?, range: self.range(span) })
     }
 
     /// `file.rules:12`
-    fn place(&self, span: Span) -> String {
+    pub fn place(&self, span: Span) -> String {
         let name = &self.analysis.sources.file(span.file).name;
         let short = Path::new(name).file_name().map_or(name.clone(), |n| n.to_string_lossy().into_owned());
         format!("{short}:{}", self.analysis.sources.line_col(span).0)
-    }
-}
-
-fn severity(s: Severity) -> DiagnosticSeverity {
-    match s {
-        Severity::Error => DiagnosticSeverity::ERROR,
-        Severity::Warning => DiagnosticSeverity::WARNING,
-        Severity::Advice => DiagnosticSeverity::INFORMATION,
-    }
-}
-
-/// Every diagnostic of an analysis, by the file it is in: the buffer's own
-/// (those in its base files are also shown on its `extends:` line), and
-/// those of each base file on disk.
-pub fn diagnostics(loc: &Locator, text: &str) -> Vec<(Uri, Vec<Diagnostic>)> {
-    let mut own = Vec::new();
-    let mut bases: Vec<(Uri, Vec<Diagnostic>)> = Vec::new();
-    let extends = Scan::new(text).extends();
-    let index = LineIndex::new(text);
-    for d in &loc.analysis.diags {
-        let diag = to_lsp(loc, d, loc.range(d.span));
-        if d.span.file == 0 {
-            own.push(diag);
-            continue;
-        }
-        // A problem in a base file: where it is, and on this file's
-        // `extends:` (or its first line) pointing there.
-        let at = extends.as_ref().map_or(Range::default(), |&(a, b, _)| index.range(text, a, b));
-        let mut here = to_lsp(loc, d, at);
-        here.message = format!("in the base rule file {}: {}", loc.place(d.span), here.message);
-        let mut related = here.related_information.take().unwrap_or_default();
-        if let Some(l) = loc.location(d.span) {
-            related.insert(0, DiagnosticRelatedInformation { location: l, message: d.message.clone() });
-        }
-        here.related_information = Some(related).filter(|r| !r.is_empty());
-        own.push(here);
-        if let Some(l) = loc.location(d.span) {
-            match bases.iter_mut().find(|(u, _)| *u == l.uri) {
-                Some((_, v)) => v.push(diag),
-                None => bases.push((l.uri, vec![diag])),
-            }
-        }
-    }
-    let mut out = vec![(loc.uri.clone(), own)];
-    out.extend(bases);
-    out
-}
-
-fn to_lsp(loc: &Locator, d: &Diag, range: Range) -> Diagnostic {
-    let mut message = d.message.clone();
-    if let Some(help) = &d.help {
-        message.push_str(&format!("\nhelp: {help}"));
-    }
-    let mut related = Vec::new();
-    // The label says at the place what the message says in general; it is
-    // kept when it adds something.
-    if !d.label.is_empty() && !d.message.contains(&d.label) {
-        if let Some(l) = loc.location(d.span) {
-            related.push(DiagnosticRelatedInformation { location: l, message: d.label.clone() });
-        }
-    }
-    for (span, note) in &d.notes {
-        if let Some(l) = loc.location(*span) {
-            related.push(DiagnosticRelatedInformation { location: l, message: note.clone() });
-        }
-    }
-    Diagnostic {
-        range,
-        severity: Some(severity(d.severity)),
-        code: Some(NumberOrString::String(d.code.as_str().to_string())),
-        source: Some("arbiter".into()),
-        message,
-        related_information: Some(related).filter(|r| !r.is_empty()),
-        ..Diagnostic::default()
     }
 }
 
@@ -204,8 +144,8 @@ fn name_markdown(loc: &Locator, n: &Name) -> String {
     )
 }
 
-/// Hover at byte `offset` of the buffer.
-pub fn hover(loc: &Locator, text: &str, offset: usize) -> Option<Hover> {
+/// Hover at byte `offset` of the buffer (`text`, indexed by `lines`).
+pub fn hover(loc: &Locator, text: &str, lines: &LineIndex, offset: usize) -> Option<Hover> {
     let scan = Scan::new(text);
     let i = scan.at(offset)?;
     let t = scan.tokens[i];
@@ -242,7 +182,7 @@ pub fn hover(loc: &Locator, text: &str, offset: usize) -> Option<Hover> {
                 let e = ENGINES.iter().find(|e| e.name == word)?;
                 format!("**engine `{}`**: {}", e.name, e.summary)
             } else if section.is_empty() && key == "extends" {
-                match resolve_extends(&loc.analysis.path, &word) {
+                match resolve_extends(loc.analysis, &word) {
                     Some(Target::File(p)) => format!("extends the rule file `{}`", p.display()),
                     Some(Target::Bundled(n)) => format!("extends the bundled game `{n}`"),
                     None => return None,
@@ -261,7 +201,7 @@ pub fn hover(loc: &Locator, text: &str, offset: usize) -> Option<Hover> {
     };
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: md }),
-        range: Some(LineIndex::new(text).range(text, t.start, t.end)),
+        range: Some(lines.range(t.start, t.end)),
     })
 }
 
@@ -276,11 +216,15 @@ enum Target {
     Bundled(String),
 }
 
-fn resolve_extends(path: &Path, value: &str) -> Option<Target> {
-    let dir = path.parent().unwrap_or(Path::new(""));
+/// The base `extends: "value"` names, as loading finds it (with
+/// `--restrict-extends`, a file outside the buffer's folder is none).
+fn resolve_extends(a: &Analysis, value: &str) -> Option<Target> {
+    let dir = a.path.parent().unwrap_or(Path::new(""));
     let p = dir.join(value);
     if p.is_file() {
-        return Some(Target::File(p));
+        let inside = || canonical(&p).starts_with(canonical(dir)) && !Path::new(value).is_absolute();
+        let allowed = p.extension().is_some_and(|e| e == "rules") && (!a.opts.restrict_extends || inside());
+        return allowed.then_some(Target::File(p));
     }
     let name = value.strip_suffix(".rules").unwrap_or(value);
     crate::load::bundled_names().contains(&name).then(|| Target::Bundled(name.to_string()))
@@ -309,10 +253,10 @@ pub fn definition(loc: &Locator, text: &str, offset: usize) -> Option<Location> 
     let section = frames.last().map_or("", |f| f.kind.as_str());
     match role {
         Role::Value { key: Some(key), text: word, .. } if section.is_empty() && key == "extends" => {
-            match resolve_extends(&loc.analysis.path, &word)? {
+            match resolve_extends(loc.analysis, &word)? {
                 Target::File(p) => {
                     let p = p.canonicalize().unwrap_or(p);
-                    Some(Location { uri: path_to_uri(&p)?, range: Range::default() })
+                    Some(Location { uri: lsp_uri(&path_to_uri(&p)?)?, range: Range::default() })
                 }
                 Target::Bundled(_) => None,
             }
@@ -432,8 +376,13 @@ fn values(a: &Analysis, engine: Option<&'static Engine>, section: &str, key: &st
         // Rule files beside this one and in the directory above, then the
         // bundled games.
         let dir = a.path.parent().unwrap_or(Path::new(""));
-        for (sub, prefix) in [(dir.to_path_buf(), ""), (dir.join(".."), "../")] {
-            let Ok(entries) = std::fs::read_dir(&sub) else { continue };
+        let around: &[(PathBuf, &str)] = if a.opts.restrict_extends {
+            &[(dir.to_path_buf(), "")]
+        } else {
+            &[(dir.to_path_buf(), ""), (dir.join(".."), "../")]
+        };
+        for (sub, prefix) in around {
+            let Ok(entries) = std::fs::read_dir(sub) else { continue };
             let mut files: Vec<String> = entries
                 .flatten()
                 .map(|e| e.path())
@@ -479,22 +428,21 @@ fn values(a: &Analysis, engine: Option<&'static Engine>, section: &str, key: &st
 
 /// The document's outline: sections, with their properties.
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must be written.
-pub fn symbols(text: &str) -> Option<Vec<DocumentSymbol>> {
+pub fn symbols(text: &str, index: &LineIndex) -> Option<Vec<DocumentSymbol>> {
     let parsed = crate::syntax::parse(0, text).ok()?;
-    let index = LineIndex::new(text);
-    fn prop(p: &Property, text: &str, index: &LineIndex) -> DocumentSymbol {
+    fn prop(p: &Property, index: &LineIndex) -> DocumentSymbol {
         DocumentSymbol {
             name: p.key.name.clone(),
             detail: Some(crate::syntax::fmt::values_text(p)),
             kind: SymbolKind::PROPERTY,
             tags: None,
             deprecated: None,
-            range: index.range(text, p.span.start as usize, p.span.end as usize),
-            selection_range: index.range(text, p.key.span.start as usize, p.key.span.end as usize),
+            range: index.range(p.span.start as usize, p.span.end as usize),
+            selection_range: index.range(p.key.span.start as usize, p.key.span.end as usize),
             children: None,
         }
     }
-    fn section(s: &Section, text: &str, index: &LineIndex) -> DocumentSymbol {
+    fn section(s: &Section, index: &LineIndex) -> DocumentSymbol {
         let mut name = s.kind.name.clone();
         for l in &s.labels {
             name.push_str(&format!(" \"{}\"", l.value));
@@ -505,30 +453,29 @@ pub fn symbols(text: &str) -> Option<Vec<DocumentSymbol>> {
             kind: if s.labels.is_empty() { SymbolKind::NAMESPACE } else { SymbolKind::STRUCT },
             tags: None,
             deprecated: None,
-            range: index.range(text, s.span.start as usize, s.span.end as usize),
-            selection_range: index.range(text, s.head.start as usize, s.head.end as usize),
-            children: Some(items(&s.items, text, index)),
+            range: index.range(s.span.start as usize, s.span.end as usize),
+            selection_range: index.range(s.head.start as usize, s.head.end as usize),
+            children: Some(items(&s.items, index)),
         }
     }
-    fn items(items: &[Item], text: &str, index: &LineIndex) -> Vec<DocumentSymbol> {
+    fn items(items: &[Item], index: &LineIndex) -> Vec<DocumentSymbol> {
         items
             .iter()
             .map(|i| match i {
-                Item::Property(p) => prop(p, text, index),
-                Item::Section(s) => section(s, text, index),
+                Item::Property(p) => prop(p, index),
+                Item::Section(s) => section(s, index),
             })
             .collect()
     }
-    Some(items(&parsed, text, &index))
+    Some(items(&parsed, index))
 }
 
 /// The edit that puts the buffer in canonical layout, or the parse error.
-pub fn formatting(text: &str) -> Result<Vec<TextEdit>, String> {
+pub fn formatting(text: &str, index: &LineIndex) -> Result<Vec<TextEdit>, String> {
     let formatted = crate::syntax::fmt::format(text).map_err(|d| d.message)?;
     if formatted == text {
         return Ok(Vec::new());
     }
-    let index = LineIndex::new(text);
-    let end = index.position(text, text.len());
+    let end = index.position(text.len());
     Ok(vec![TextEdit { range: Range { start: Position::default(), end }, new_text: formatted }])
 }
