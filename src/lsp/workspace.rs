@@ -38,6 +38,8 @@ pub struct Document {
     deps: Vec<PathBuf>,
     /// Waiting for an analysis of its current text.
     dirty: bool,
+    /// Its own text changed since its last job (not only a base's).
+    edited: bool,
     /// The latest job for this buffer (its number, and its token while it
     /// runs).
     ticket: u64,
@@ -51,6 +53,7 @@ impl Document {
         self.text = Arc::from(text);
         self.generation = generation;
         self.dirty = true;
+        self.edited = true;
     }
 }
 
@@ -95,6 +98,7 @@ impl Workspace {
             good: None,
             deps: Vec::new(),
             dirty: true,
+            edited: true,
             ticket: 0,
             cancel: None,
         };
@@ -170,8 +174,9 @@ impl Workspace {
             self.docs.values().filter_map(|d| Some((d.canon.clone()?, (d.generation, d.text.clone())))).collect(),
         );
         let mut dirty: Vec<&mut Document> = self.docs.values_mut().filter(|d| d.dirty).collect();
-        // The buffer edited last first, then the ones that read it.
-        dirty.sort_by_key(|d| std::cmp::Reverse(d.generation));
+        // Buffers whose own text changed first, in the order they changed,
+        // then the ones that read them.
+        dirty.sort_by_key(|d| (!d.edited, d.generation));
         let mut ticket = self.generation;
         let jobs = dirty
             .into_iter()
@@ -180,6 +185,7 @@ impl Workspace {
                 let token = Arc::new(AtomicBool::new(false));
                 doc.cancel = Some(token.clone());
                 doc.dirty = false;
+                doc.edited = false;
                 ticket += 1;
                 doc.ticket = ticket;
                 Job {
