@@ -380,8 +380,10 @@ fn every_position_of_every_file_is_answered_without_panic() {
             let a = Analysis::new(&path, typed);
             let _ = completion(&a, typed, cut, true);
             let lines = arbiter::source::LineIndex::new(typed);
-            let _ = arbiter::lsp::features::symbols(typed, &lines);
-            let _ = arbiter::lsp::features::formatting(typed, &lines);
+            let _ = arbiter::lsp::outline::symbols(typed, &lines);
+            let _ = arbiter::lsp::outline::formatting(typed, &lines);
+            let _ = arbiter::lsp::outline::folding(typed, &lines);
+            let _ = arbiter::lsp::outline::semantic_tokens(&a, typed, &lines);
         }
     }
 }

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use lsp_types::{
-    CompletionItem, CompletionItemKind, DocumentSymbol, Documentation, Hover, HoverContents, InsertTextFormat,
-    Location, MarkupContent, MarkupKind, Position, Range, SymbolKind, TextEdit,
+    CompletionItem, CompletionItemKind, Documentation, Hover, HoverContents, InsertTextFormat, Location, MarkupContent,
+    MarkupKind, Range,
 };
 
 use super::analysis::{Analysis, Name};
@@ -15,7 +15,7 @@ use super::text::{canonical, lsp_uri, path_to_uri, LineIndex, Positions};
 use crate::engines::schema::{top_key, Key, SectionSchema, TOP_KEYS};
 use crate::engines::{Engine, ENGINES};
 use crate::source::Span;
-use crate::syntax::{Item, Property, Section};
+use crate::syntax::{Item, Section};
 
 /// The URI of the open buffer standing for a file, if any.
 pub type OpenUri<'a> = &'a dyn Fn(&Path) -> Option<String>;
@@ -70,14 +70,14 @@ impl<'a> Locator<'a> {
 }
 
 /// The schema of the section a frame list ends in, for this engine.
-fn section_schema(engine: Option<&'static Engine>, kind: &str) -> Option<&'static SectionSchema> {
+pub(super) fn section_schema(engine: Option<&'static Engine>, kind: &str) -> Option<&'static SectionSchema> {
     match engine {
         Some(e) => e.schema.section(kind),
         None => crate::engines::schema::TOP.section(kind),
     }
 }
 
-fn key_schema(engine: Option<&'static Engine>, section: &str, key: &str) -> Option<&'static Key> {
+pub(super) fn key_schema(engine: Option<&'static Engine>, section: &str, key: &str) -> Option<&'static Key> {
     if section.is_empty() {
         top_key(key)
     } else {
@@ -424,58 +424,4 @@ fn values(a: &Analysis, engine: Option<&'static Engine>, section: &str, key: &st
         };
         out.push(item(written, CompletionItemKind::VALUE, n.kind.to_string()));
     }
-}
-
-/// The document's outline: sections, with their properties.
-#[allow(deprecated)] // `DocumentSymbol::deprecated` must be written.
-pub fn symbols(text: &str, index: &LineIndex) -> Option<Vec<DocumentSymbol>> {
-    let parsed = crate::syntax::parse(0, text).ok()?;
-    fn prop(p: &Property, index: &LineIndex) -> DocumentSymbol {
-        DocumentSymbol {
-            name: p.key.name.clone(),
-            detail: Some(crate::syntax::fmt::values_text(p)),
-            kind: SymbolKind::PROPERTY,
-            tags: None,
-            deprecated: None,
-            range: index.range(p.span.start as usize, p.span.end as usize),
-            selection_range: index.range(p.key.span.start as usize, p.key.span.end as usize),
-            children: None,
-        }
-    }
-    fn section(s: &Section, index: &LineIndex) -> DocumentSymbol {
-        let mut name = s.kind.name.clone();
-        for l in &s.labels {
-            name.push_str(&format!(" \"{}\"", l.value));
-        }
-        DocumentSymbol {
-            name,
-            detail: None,
-            kind: if s.labels.is_empty() { SymbolKind::NAMESPACE } else { SymbolKind::STRUCT },
-            tags: None,
-            deprecated: None,
-            range: index.range(s.span.start as usize, s.span.end as usize),
-            selection_range: index.range(s.head.start as usize, s.head.end as usize),
-            children: Some(items(&s.items, index)),
-        }
-    }
-    fn items(items: &[Item], index: &LineIndex) -> Vec<DocumentSymbol> {
-        items
-            .iter()
-            .map(|i| match i {
-                Item::Property(p) => prop(p, index),
-                Item::Section(s) => section(s, index),
-            })
-            .collect()
-    }
-    Some(items(&parsed, index))
-}
-
-/// The edit that puts the buffer in canonical layout, or the parse error.
-pub fn formatting(text: &str, index: &LineIndex) -> Result<Vec<TextEdit>, String> {
-    let formatted = crate::syntax::fmt::format(text).map_err(|d| d.message)?;
-    if formatted == text {
-        return Ok(Vec::new());
-    }
-    let end = index.position(text.len());
-    Ok(vec![TextEdit { range: Range { start: Position::default(), end }, new_text: formatted }])
 }

@@ -15,6 +15,7 @@
 pub mod analysis;
 pub mod diagnostics;
 pub mod features;
+pub mod outline;
 mod requests;
 pub mod scan;
 pub mod text;

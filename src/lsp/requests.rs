@@ -6,14 +6,16 @@ use std::io::Write;
 
 use lsp_server::{ErrorCode, Request, Response};
 use lsp_types::{
-    CompletionOptions, DocumentSymbolResponse, GotoDefinitionResponse, HoverProviderCapability, OneOf, Position,
-    ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
-    TextDocumentSyncSaveOptions,
+    CompletionOptions, DocumentSymbolResponse, FoldingRangeProviderCapability, GotoDefinitionResponse,
+    HoverProviderCapability, OneOf, Position, SemanticTokens, SemanticTokensFullOptions, SemanticTokensOptions,
+    SemanticTokensResult, SemanticTokensServerCapabilities, ServerCapabilities, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, WorkspaceSymbolResponse,
 };
 use serde_json::Value;
 
 use super::analysis::Analysis;
 use super::features::{self, Locator};
+use super::outline;
 use super::text::Positions;
 use super::workspace::Document;
 use super::Server;
@@ -42,6 +44,16 @@ pub fn capabilities() -> ServerCapabilities {
         definition_provider: Some(OneOf::Left(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
+        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: outline::legend(),
+                full: Some(SemanticTokensFullOptions::Bool(true)),
+                range: None,
+                ..SemanticTokensOptions::default()
+            },
+        )),
         ..ServerCapabilities::default()
     }
 }
@@ -52,30 +64,47 @@ type Failure = (ErrorCode, String);
 /// Answers a request of a running server.
 pub(super) fn answer<W: Write>(server: &Server<W>, req: Request) -> Response {
     let id = req.id.clone();
+    let p = &req.params;
     let result = match req.method.as_str() {
         "textDocument/hover" => {
-            at(server, &req.params, |doc, loc, offset| json!(features::hover(loc, &doc.text, &doc.lines, offset)))
+            at(server, p, |doc, loc, offset| json!(features::hover(loc, &doc.text, &doc.lines, offset)))
         }
-        "textDocument/definition" => at(server, &req.params, |doc, loc, offset| {
+        "textDocument/definition" => at(server, p, |doc, loc, offset| {
             json!(features::definition(loc, &doc.text, offset).map(GotoDefinitionResponse::Scalar))
         }),
         "textDocument/completion" => {
             let snippets = server.client.snippets;
-            at(server, &req.params, |doc, _, offset| {
-                json!(features::completion(completing(doc, offset), &doc.text, offset, snippets))
-            })
+            at(server, p, |doc, _, offset| json!(features::completion(completing(doc), &doc.text, offset, snippets)))
         }
-        "textDocument/documentSymbol" => document(server, &req.params)
-            .map(|doc| json!(features::symbols(&doc.text, &doc.lines).map(DocumentSymbolResponse::Nested))),
-        "textDocument/formatting" => document(server, &req.params)
-            .and_then(|doc| features::formatting(&doc.text, &doc.lines).map_err(|e| (ErrorCode::RequestFailed, e)))
-            .map(|v| json!(v)),
-        _ => Err((ErrorCode::MethodNotFound, format!("unknown method {}", req.method))),
+        "workspace/symbol" => {
+            let query = p["query"].as_str().unwrap_or_default();
+            let docs = server.ws.docs.values().filter_map(|d| Some((d.uri.as_str(), d.analysis.as_deref()?)));
+            Ok(json!(WorkspaceSymbolResponse::Nested(outline::workspace_symbols(docs, query))))
+        }
+        _ => document(server, p).and_then(|doc| on_document(doc, &req.method)),
     };
     match result {
         Ok(v) => Response::new_ok(id, v),
         Err((code, message)) => Response::new_err(id, code as i32, message),
     }
+}
+
+/// Requests about a whole buffer.
+fn on_document(doc: &Document, method: &str) -> Result<Value, Failure> {
+    Ok(match method {
+        "textDocument/documentSymbol" => {
+            json!(outline::symbols(&doc.text, &doc.lines).map(DocumentSymbolResponse::Nested))
+        }
+        "textDocument/formatting" => {
+            json!(outline::formatting(&doc.text, &doc.lines).map_err(|e| (ErrorCode::RequestFailed, e))?)
+        }
+        "textDocument/foldingRange" => json!(outline::folding(&doc.text, &doc.lines)),
+        "textDocument/semanticTokens/full" => json!(SemanticTokensResult::Tokens(SemanticTokens {
+            result_id: None,
+            data: outline::semantic_tokens(completing(doc), &doc.text, &doc.lines),
+        })),
+        _ => return Err((ErrorCode::MethodNotFound, format!("unknown method {method}"))),
+    })
 }
 
 /// The open buffer a `textDocument/...` request names.
@@ -109,7 +138,7 @@ fn at<W: Write>(
 /// The analysis completion reads: a buffer being typed often does not
 /// load; then the last analysis that loaded (or the analysis of the text
 /// without the line that does not parse).
-fn completing(doc: &Document, _offset: usize) -> &Analysis {
+fn completing(doc: &Document) -> &Analysis {
     match (&doc.analysis, &doc.good) {
         (Some(a), _) if a.items.is_some() => a,
         (_, Some(good)) => good,

@@ -172,10 +172,24 @@ impl<'t> Scan<'t> {
     /// The role of token `i` and the sections open around it (outermost
     /// first, the top level included).
     pub fn role(&self, i: usize) -> (Role, Vec<Frame>) {
+        let mut out = (Role::Other, vec![Frame::default()]);
+        self.walk(|k, role, frames| {
+            if k == i {
+                out = (role.clone(), frames.to_vec());
+                return false;
+            }
+            true
+        });
+        out
+    }
+
+    /// Every token's role in one pass: `f(index, role, frames)` for each
+    /// token in order (the frames around it, without what follows it),
+    /// until `f` returns false.
+    pub fn walk(&self, mut f: impl FnMut(usize, &Role, &[Frame]) -> bool) {
         let mut frames = vec![Frame::default()];
         // The head being read: kind, its offset, labels.
         let mut head: Option<(String, usize, Vec<String>)> = None;
-        let mut role = Role::Other;
         for (k, t) in self.tokens.iter().copied().enumerate() {
             let frame = frames.last_mut().expect("the top level is never closed");
             let is_key = t.tok == Tok::Word && self.next(k).is_some_and(|(_, n)| n.tok == Tok::Colon);
@@ -224,13 +238,11 @@ impl<'t> Scan<'t> {
                     Role::Other
                 }
             };
-            if k == i {
-                role = this;
-                // The frames around the token, without what follows it.
-                break;
+            // After an opening brace, the section it opens is open.
+            if !f(k, &this, &frames) {
+                return;
             }
         }
-        (role, frames)
     }
 
     /// The token holding byte `offset` (a token ending at `offset` counts:

