@@ -325,7 +325,7 @@ fn a_large_buffer_with_many_problems_shows_what_check_shows() {
 #[test]
 fn unknown_requests_and_unopened_files_are_errors_not_crashes() {
     let mut c = Client::start();
-    let r = c.call("textDocument/rename", json!({}));
+    let r = c.call("textDocument/frobnicate", json!({}));
     assert_eq!(r["error"]["code"], json!(-32601));
     let r = c.call(
         "textDocument/hover",

@@ -81,13 +81,22 @@ pub(super) fn answer<W: Write>(server: &Server<W>, req: Request) -> Response {
             let docs = server.ws.docs.values().filter_map(|d| Some((d.uri.as_str(), d.analysis.as_deref()?)));
             Ok(json!(WorkspaceSymbolResponse::Nested(outline::workspace_symbols(docs, query))))
         }
-        _ => document(server, p).and_then(|doc| on_document(doc, &req.method)),
+        m if DOCUMENT_METHODS.contains(&m) => document(server, p).and_then(|doc| on_document(doc, m)),
+        m => Err((ErrorCode::MethodNotFound, format!("unknown method {m}"))),
     };
     match result {
         Ok(v) => Response::new_ok(id, v),
         Err((code, message)) => Response::new_err(id, code as i32, message),
     }
 }
+
+/// The requests about a whole buffer ([`on_document`]).
+const DOCUMENT_METHODS: &[&str] = &[
+    "textDocument/documentSymbol",
+    "textDocument/formatting",
+    "textDocument/foldingRange",
+    "textDocument/semanticTokens/full",
+];
 
 /// Requests about a whole buffer.
 fn on_document(doc: &Document, method: &str) -> Result<Value, Failure> {
