@@ -352,7 +352,8 @@ fn unknown_requests_and_unopened_files_are_errors_not_crashes() {
 #[test]
 fn every_position_of_every_file_is_answered_without_panic() {
     use arbiter::lsp::analysis::Analysis;
-    use arbiter::lsp::features::{completion, definition, hover, Locator};
+    use arbiter::lsp::complete::completion;
+    use arbiter::lsp::features::{definition, hover, Locator};
     let mut paths: Vec<PathBuf> =
         arbiter::load::bundled_names().iter().map(|n| root().join(format!("rules/{n}.rules"))).collect();
     let check = root().join("tests/check");
@@ -370,7 +371,7 @@ fn every_position_of_every_file_is_answered_without_panic() {
         for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
             let _ = hover(&loc, &text, &lines, offset);
             let _ = definition(&loc, &text, offset);
-            let _ = completion(&analysis, &text, offset, offset % 2 == 0);
+            let _ = completion(&analysis, &text, &lines, offset, offset % 2 == 0);
         }
         if path.starts_with(&check) {
             continue;
@@ -378,8 +379,8 @@ fn every_position_of_every_file_is_answered_without_panic() {
         for cut in (0..text.len()).step_by(97).filter(|&o| text.is_char_boundary(o)) {
             let typed = &text[..cut];
             let a = Analysis::new(&path, typed);
-            let _ = completion(&a, typed, cut, true);
             let lines = arbiter::source::LineIndex::new(typed);
+            let _ = completion(&a, typed, &lines, cut, true);
             let _ = arbiter::lsp::outline::symbols(typed, &lines);
             let _ = arbiter::lsp::outline::formatting(typed, &lines);
             let _ = arbiter::lsp::outline::folding(typed, &lines);

@@ -6,7 +6,7 @@
 mod lsp_client;
 
 use lsp_client::*;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// Every bundled rule file and its text.
 fn bundled() -> Vec<(String, String)> {
@@ -151,5 +151,87 @@ fn workspace_symbols_find_names_in_open_buffers() {
     let all = c.request("workspace/symbol", json!({ "query": "" }));
     let from_patience = all.as_array().unwrap().iter().filter(|s| s["location"]["uri"] == u2).count();
     assert!(from_patience > 0, "{all}");
+    c.shutdown();
+}
+
+fn labels_of(v: &Value) -> Vec<String> {
+    let items = v.as_array().or_else(|| v["items"].as_array()).cloned().unwrap_or_default();
+    items.iter().map(|i| i["label"].as_str().unwrap().to_string()).collect()
+}
+
+/// The rows of the bundled get_straight table, in order.
+fn straight_rows() -> Vec<String> {
+    let base = arbiter::load::load_bundled("get_straight").unwrap().unwrap();
+    base.items
+        .iter()
+        .filter_map(|i| match i {
+            arbiter::syntax::Item::Section(s) if s.kind.name == "combination" => Some(s.name()?.value.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Completion in a variant: inside the quotes after `extends:`, the
+/// base's labels after `combination` (quoted, and inside quotes), in
+/// `remove: combination "..."` and in `after: "..."`; never the `extends:`
+/// paths where a label goes.
+#[test]
+fn completion_inside_quotes_and_after_a_kind() {
+    let mut c = Client::start();
+    let (u, text) = read("rules/get_straight/flush.rules");
+    let rows = straight_rows();
+    assert!(rows.len() > 5);
+    c.change_or_open(&u, &text);
+    let mut v = 1;
+    let mut at_end = |c: &mut Client, edited: String, needle: &str| {
+        v += 1;
+        c.change_or_open(&u, &edited);
+        let at = pos(&edited, needle, needle.len());
+        c.at("textDocument/completion", &u, at)
+    };
+    let r =
+        at_end(&mut c, text.replace("extends: \"../get_straight.rules\"", "extends: \"get_s\""), "extends: \"get_s");
+    let l = labels_of(&r);
+    assert!(l.contains(&"get_straight".to_string()) && l.contains(&"get_straight/no-wrap".to_string()), "{l:?}");
+    let edit = &r.as_array().unwrap().iter().find(|i| i["label"] == "get_straight").unwrap()["textEdit"];
+    assert_eq!(edit["range"]["start"], json!({ "line": 3, "character": 10 }), "the text inside the quotes: {edit}");
+    assert_eq!(edit["range"]["end"], json!({ "line": 3, "character": 15 }));
+
+    let with = |line: &str| text.replacen("\nexample", &format!("\n{line}\nexample"), 1);
+    let l = labels_of(&at_end(&mut c, with("combination "), "\ncombination "));
+    let quoted: Vec<String> = rows.iter().map(|r| format!("\"{r}\"")).collect();
+    assert_eq!(l, quoted, "the base's rows, not the `extends:` paths");
+    let l = labels_of(&at_end(&mut c, with("combination \"\""), "\ncombination \""));
+    assert_eq!(l, rows);
+    let l = labels_of(&at_end(&mut c, with("remove: combination \"Du\""), "remove: combination \"Du"));
+    assert_eq!(l, rows);
+    let edited = text.replace("after: \"Straight\"", "after: \"\"");
+    let l = labels_of(&at_end(&mut c, edited, "after: \""));
+    assert_eq!(l, rows, "the rows it may go next to (itself excluded)");
+    c.shutdown();
+}
+
+/// After `{` in an output template: the fields the engine gives that
+/// line, the same that the checker accepts there.
+#[test]
+fn completion_of_template_fields() {
+    let mut c = Client::start();
+    let (u, text) = read("rules/get_straight.rules");
+    let edited = text.replace("exchange: \"Exchange {cards}\"", "exchange: \"Exchange {c");
+    c.change_or_open(&u, &edited);
+    let r = c.at("textDocument/completion", &u, pos(&edited, "{c", 2));
+    let l = labels_of(&r);
+    // What the checker says the fields are.
+    let wrong = text.replace("{cards}", "{zzzz}");
+    let loaded = arbiter::load::load_text("t.rules", &wrong, &root().join("rules")).unwrap();
+    let diags = arbiter::engines::compile(&loaded).1;
+    let help = diags.iter().find_map(|d| d.help.clone()).expect("an unknown field");
+    for f in &l {
+        assert!(help.contains(&format!("`{f}`")), "{f} is not among {help}");
+    }
+    assert_eq!(l.len(), help.matches('`').count() / 2, "{l:?} / {help}");
+    let edit = &r.as_array().unwrap()[0]["textEdit"];
+    let (line, col) = pos(&edited, "{c", 1);
+    assert_eq!(edit["range"]["start"], json!({ "line": line, "character": col }));
     c.shutdown();
 }

@@ -4,18 +4,15 @@
 
 use std::path::{Path, PathBuf};
 
-use lsp_types::{
-    CompletionItem, CompletionItemKind, Documentation, Hover, HoverContents, InsertTextFormat, Location, MarkupContent,
-    MarkupKind, Range,
-};
+use lsp_types::{Hover, HoverContents, Location, MarkupContent, MarkupKind, Range};
 
 use super::analysis::{Analysis, Name};
-use super::scan::{Place, Role, Scan};
+use super::scan::{Role, Scan};
 use super::text::{canonical, lsp_uri, path_to_uri, LineIndex, Positions};
-use crate::engines::schema::{top_key, Key, SectionSchema, TOP_KEYS};
+use crate::engines::schema::{top_key, Key, SectionSchema};
 use crate::engines::{Engine, ENGINES};
 use crate::source::Span;
-use crate::syntax::{Item, Section};
+use crate::syntax::Section;
 
 /// The URI of the open buffer standing for a file, if any.
 pub type OpenUri<'a> = &'a dyn Fn(&Path) -> Option<String>;
@@ -272,156 +269,5 @@ pub fn definition(loc: &Locator, text: &str, offset: usize) -> Option<Location> 
             loc.location(base_section(loc, text, &kind, &scan, k)?.head)
         }
         _ => None,
-    }
-}
-
-/// Completion at byte `offset`; `snippets` when the client takes them.
-pub fn completion(a: &Analysis, text: &str, offset: usize, snippets: bool) -> Vec<CompletionItem> {
-    let scan = Scan::new(text);
-    let cursor = scan.cursor(offset);
-    let Some(frame) = cursor.frames.last() else { return Vec::new() };
-    let engine = a.engine;
-    let mut out = Vec::new();
-    let (keys_too, value_key) = match &cursor.place {
-        Place::Nowhere => return out,
-        Place::Key => (true, None),
-        Place::Value { key, also_key } => (*also_key, key.clone()),
-    };
-    if let Some(key) = value_key {
-        values(a, engine, &frame.kind, &key, &mut out);
-    }
-    if keys_too {
-        let keys: Vec<&Key> = if frame.kind.is_empty() {
-            TOP_KEYS.iter().collect()
-        } else {
-            section_schema(engine, &frame.kind).map_or_else(Vec::new, |s| s.keys.iter().collect())
-        };
-        for k in keys.into_iter().filter(|k| !frame.seen.iter().any(|s| s == k.name)) {
-            let (insert, format) = if snippets && !k.example.is_empty() && !k.example.contains('\n') {
-                (
-                    format!("{}: ${{1:{}}}", k.name, k.example.replace('}', "\\}").replace('$', "\\$")),
-                    InsertTextFormat::SNIPPET,
-                )
-            } else {
-                (format!("{}: ", k.name), InsertTextFormat::PLAIN_TEXT)
-            };
-            out.push(CompletionItem {
-                label: k.name.to_string(),
-                kind: Some(CompletionItemKind::PROPERTY),
-                detail: Some(k.ty.to_string()),
-                documentation: Some(doc(k.doc)),
-                insert_text: Some(insert),
-                insert_text_format: Some(format),
-                sort_text: Some(format!("{}{}", if k.required { 0 } else { 1 }, k.name)),
-                ..CompletionItem::default()
-            });
-        }
-        if frame.kind.is_empty() {
-            let sections: Vec<&SectionSchema> = match engine {
-                Some(e) => e.schema.all_sections().collect(),
-                None => crate::engines::schema::TOP.sections.iter().collect(),
-            };
-            for s in sections.into_iter().filter(|s| s.repeated || !frame.seen.iter().any(|k| k == s.kind)) {
-                let (insert, format) = match (snippets, s.names) {
-                    (true, Some(_)) => (format!("{} \"${{1:NAME}}\" {{\n  $0\n}}", s.kind), InsertTextFormat::SNIPPET),
-                    (true, None) => (format!("{} {{\n  $0\n}}", s.kind), InsertTextFormat::SNIPPET),
-                    (false, _) => (s.kind.to_string(), InsertTextFormat::PLAIN_TEXT),
-                };
-                out.push(CompletionItem {
-                    label: s.kind.to_string(),
-                    kind: Some(CompletionItemKind::MODULE),
-                    detail: Some(format!("{} {{ }}", s.head())),
-                    documentation: Some(doc(s.doc)),
-                    insert_text: Some(insert),
-                    insert_text_format: Some(format),
-                    sort_text: Some(format!("2{}", s.kind)),
-                    ..CompletionItem::default()
-                });
-            }
-        }
-    }
-    out
-}
-
-fn doc(s: &str) -> Documentation {
-    Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: capital(s) })
-}
-
-/// The values `key` of section `section` may take.
-fn values(a: &Analysis, engine: Option<&'static Engine>, section: &str, key: &str, out: &mut Vec<CompletionItem>) {
-    let item = |label: String, kind: CompletionItemKind, detail: String| CompletionItem {
-        label,
-        kind: Some(kind),
-        detail: Some(detail),
-        ..CompletionItem::default()
-    };
-    if section.is_empty() && key == "engine" {
-        out.extend(ENGINES.iter().map(|e| item(e.name.into(), CompletionItemKind::ENUM_MEMBER, e.summary.into())));
-        return;
-    }
-    if section.is_empty() && key == "remove" {
-        // The base's named sections: `group "triple"`.
-        for it in a.items.iter().flatten() {
-            if let Item::Section(s) = it {
-                if s.labels.is_empty() || s.head.file == 0 || s.kind.name == crate::load::NOT_INHERITED {
-                    continue;
-                }
-                let text = s.labels.iter().fold(s.kind.name.clone(), |t, l| format!("{t} \"{}\"", l.value));
-                out.push(item(text, CompletionItemKind::REFERENCE, "a section of the base".into()));
-            }
-        }
-        return;
-    }
-    if section.is_empty() && key == "extends" {
-        // Rule files beside this one and in the directory above, then the
-        // bundled games.
-        let dir = a.path.parent().unwrap_or(Path::new(""));
-        let around: &[(PathBuf, &str)] = if a.opts.restrict_extends {
-            &[(dir.to_path_buf(), "")]
-        } else {
-            &[(dir.to_path_buf(), ""), (dir.join(".."), "../")]
-        };
-        for (sub, prefix) in around {
-            let Ok(entries) = std::fs::read_dir(sub) else { continue };
-            let mut files: Vec<String> = entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "rules") && p.is_file())
-                .filter(|p| p.file_name() != a.path.file_name() || !prefix.is_empty())
-                .filter_map(|p| p.file_name().map(|n| format!("{prefix}{}", n.to_string_lossy())))
-                .collect();
-            files.sort();
-            for f in files.into_iter().take(200) {
-                let mut it = item(format!("\"{f}\""), CompletionItemKind::FILE, "a rule file".into());
-                it.filter_text = Some(f);
-                out.push(it);
-            }
-        }
-        for n in crate::load::bundled_names() {
-            let mut it = item(format!("\"{n}\""), CompletionItemKind::FILE, "a bundled game".into());
-            it.filter_text = Some(n.to_string());
-            out.push(it);
-        }
-        return;
-    }
-    let Some(k) = key_schema(engine, section, key) else { return };
-    for (w, d) in k.words {
-        out.push(item(w.to_string(), CompletionItemKind::KEYWORD, d.to_string()));
-    }
-    if k.refers.is_empty() {
-        return;
-    }
-    let mut seen: Vec<&str> = Vec::new();
-    for n in a.names_of(k.refers) {
-        if seen.contains(&n.name.as_str()) {
-            continue;
-        }
-        seen.push(&n.name);
-        let written = if n.name.chars().all(|c| c.is_ascii_alphanumeric() || "_-'".contains(c)) {
-            n.name.clone()
-        } else {
-            format!("\"{}\"", n.name)
-        };
-        out.push(item(written, CompletionItemKind::VALUE, n.kind.to_string()));
     }
 }

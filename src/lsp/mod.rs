@@ -13,6 +13,7 @@
 //! units, as the protocol says by default.
 
 pub mod analysis;
+pub mod complete;
 pub mod diagnostics;
 pub mod features;
 pub mod outline;

@@ -14,6 +14,7 @@ use lsp_types::{
 use serde_json::Value;
 
 use super::analysis::Analysis;
+use super::complete;
 use super::features::{self, Locator};
 use super::outline;
 use super::text::Positions;
@@ -74,7 +75,9 @@ pub(super) fn answer<W: Write>(server: &Server<W>, req: Request) -> Response {
         }),
         "textDocument/completion" => {
             let snippets = server.client.snippets;
-            at(server, p, |doc, _, offset| json!(features::completion(completing(doc), &doc.text, offset, snippets)))
+            at(server, p, |doc, _, offset| {
+                json!(complete::completion(completing(doc), &doc.text, &doc.lines, offset, snippets))
+            })
         }
         "workspace/symbol" => {
             let query = p["query"].as_str().unwrap_or_default();

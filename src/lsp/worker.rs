@@ -69,7 +69,15 @@ impl Worker {
                     // Names for completion first, so that a completion
                     // asked once the diagnostics are out has them.
                     if let Some(text) = retry {
-                        done(run(&job, &text, true).0);
+                        let (second, again) = run(&job, &text, true);
+                        // The line before a syntax error is often the one
+                        // being typed: without it too.
+                        let before = second.analysis.as_ref().zip(again).and_then(|(a, t)| blank_before_error(a, t));
+                        if let Some(text) = before {
+                            done(run(&job, &text, true).0);
+                        } else {
+                            done(second);
+                        }
                     }
                     done(first);
                 }
@@ -137,7 +145,7 @@ fn run(job: &Job, text: &str, fallback: bool) -> (Done, Option<String>) {
         let work = || Analysis::with(&job.path, text, &job.opts, &overlay);
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::cancel::run(&job.cancel, work))) {
             Ok(Ok(a)) => {
-                retry = blanked(&a).filter(|_| !fallback);
+                retry = blanked(&a);
                 Some(a)
             }
             Ok(Err(crate::cancel::Cancelled)) | Err(_) => None,
@@ -145,6 +153,22 @@ fn run(job: &Job, text: &str, fallback: bool) -> (Done, Option<String>) {
     };
     let done = Done { uri: job.uri.clone(), ticket: job.ticket, analysis, fallback, used: used.into_inner() };
     (done, retry)
+}
+
+/// `text` (already without its error lines) without the last line before
+/// the first error of `a` that holds anything.
+fn blank_before_error(a: &Analysis, text: String) -> Option<String> {
+    let d = a.diags.iter().find(|d| d.span.file == 0 && d.is_error())?;
+    let mut text = text.into_bytes();
+    let mut end = text[..(d.span.start as usize).min(text.len())].iter().rposition(|&b| b == b'\n')?;
+    loop {
+        let start = text[..end].iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
+        if text[start..end].iter().any(|b| !b.is_ascii_whitespace()) {
+            text[start..end].fill(b' ');
+            return String::from_utf8(text).ok();
+        }
+        end = start.checked_sub(1)?;
+    }
 }
 
 /// The text of a buffer that does not load, without the lines of its

@@ -218,7 +218,8 @@ impl Workspace {
         let doc = self.docs.get_mut(&done.uri)?;
         let mine = doc.ticket == done.ticket;
         if done.fallback {
-            if let Some(a) = done.analysis.filter(|a| mine && a.items.is_some()) {
+            // Only when nothing loaded before: a buffer opened broken.
+            if let Some(a) = done.analysis.filter(|a| mine && a.items.is_some() && doc.good.is_none()) {
                 doc.good = Some(Arc::new(a));
             }
             return None;
