@@ -310,7 +310,8 @@ impl<'t> Scan<'t> {
     /// holds only that word and strings up to `upto` (token index): a head
     /// being written (`combination "St`), not yet followed by `{`.
     fn head_of_line(&self, at: usize, upto: usize) -> Option<String> {
-        let line_start = self.text[..at].rfind('\n').map_or(0, |n| n + 1);
+        let at = at.min(self.text.len());
+        let line_start = self.text.as_bytes()[..at].iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
         let first = self.tokens.partition_point(|t| t.start < line_start);
         let mut k = first;
         if self.tokens.get(k).is_some_and(|t| t.tok == Tok::Word && self.slice(*t) == "replace") {
@@ -334,7 +335,7 @@ impl<'t> Scan<'t> {
         let after_word = i
             .checked_sub(1)
             .map(|p| self.tokens[p])
-            .filter(|p| p.tok == Tok::Word && !self.text[p.end..t.start].contains('\n'))
+            .filter(|p| p.tok == Tok::Word && !self.text.as_bytes()[p.end..t.start].contains(&b'\n'))
             .map(|p| self.slice(p).to_string());
         Place::Quoted { key, after_word, start }
     }
@@ -345,7 +346,7 @@ impl<'t> Scan<'t> {
             return Place::Head { kind };
         }
         let prev = self.tokens[..before].iter().rev().find(|t| t.tok != Tok::Comment).copied();
-        let newline_between = |t: Token| self.text[t.end..prefix_start].contains('\n');
+        let newline_between = |t: Token| self.text.as_bytes()[t.end..prefix_start.max(t.end)].contains(&b'\n');
         let key = frames.last().and_then(|f| f.key.clone());
         match prev {
             None => Place::Key,
