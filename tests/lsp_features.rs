@@ -235,3 +235,179 @@ fn completion_of_template_fields() {
     assert_eq!(edit["range"]["start"], json!({ "line": line, "character": col }));
     c.shutdown();
 }
+
+/// The byte offset of a protocol position in `text`.
+fn offset(text: &str, p: &Value) -> usize {
+    let (line, col) = (p["line"].as_u64().unwrap() as usize, p["character"].as_u64().unwrap() as usize);
+    let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+    let mut units = 0;
+    for (i, ch) in text[start..].char_indices() {
+        if units >= col || ch == '\n' {
+            return start + i;
+        }
+        units += ch.len_utf16();
+    }
+    text.len()
+}
+
+/// `text` with a code action's edits applied.
+fn apply(text: &str, action: &Value) -> String {
+    let changes = action["edit"]["changes"].as_object().expect("edits in `changes`");
+    assert_eq!(changes.len(), 1, "{action}");
+    let mut edits: Vec<(usize, usize, String)> = changes
+        .values()
+        .next()
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                offset(text, &e["range"]["start"]),
+                offset(text, &e["range"]["end"]),
+                e["newText"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    for (a, b, t) in edits {
+        out.replace_range(a..b, &t);
+    }
+    out
+}
+
+/// The quick fixes offered for one published diagnostic.
+fn fixes_for(c: &mut Client, u: &str, d: &Value) -> Vec<Value> {
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": u }, "range": d["range"], "context": { "diagnostics": [d] } }),
+    );
+    r.as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["kind"] == "quickfix" && a["diagnostics"][0]["message"] == d["message"])
+        .cloned()
+        .collect()
+}
+
+/// Every diagnostic of the broken files whose fix is known (a "did you
+/// mean", a missing key) gets a quick fix, and applying it makes that
+/// diagnostic go.
+#[test]
+fn quick_fixes_remove_the_diagnostics_they_fix() {
+    let mut c = Client::start();
+    let dir = root().join("tests/check");
+    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
+        .collect();
+    paths.sort();
+    let mut fixed = 0;
+    for path in paths {
+        let u = uri(&path);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let diags = c.open(&u, &text);
+        for d in &diags {
+            let msg = d["message"].as_str().unwrap();
+            let help = msg.split("\nhelp: ").nth(1).unwrap_or_default();
+            let known = help.starts_with("did you mean") || arbiter::lsp::actions::addition(help).is_some();
+            let in_base = msg.starts_with("in the base rule file");
+            let fixes = fixes_for(&mut c, &u, d);
+            if !known || in_base {
+                continue;
+            }
+            assert!(!fixes.is_empty(), "{}: no fix for {d}", path.display());
+            let preferred = fixes.iter().find(|f| f["isPreferred"] == true).unwrap_or(&fixes[0]);
+            let after = c.change(&u, 2, &apply(&text, preferred));
+            let again = after.iter().any(|a| a["code"] == d["code"] && a["message"] == d["message"]);
+            assert!(!again, "{}: `{}` did not fix {msg}: {after:?}", path.display(), preferred["title"]);
+            fixed += 1;
+            c.notify("textDocument/didClose", json!({ "textDocument": { "uri": u } }));
+            c.open(&u, &text);
+        }
+        c.notify("textDocument/didClose", json!({ "textDocument": { "uri": u } }));
+    }
+    assert!(fixed >= 20, "only {fixed} fixes tried");
+    c.shutdown();
+}
+
+/// Applies the fix titled `title` (a prefix) for the first diagnostic with
+/// `code`; returns the diagnostics of the fixed text.
+fn fix_and_check(c: &mut Client, u: &str, text: &str, code: &str, title: &str, version: i64) -> (String, Vec<Value>) {
+    let diags = c.change(u, version, text);
+    let d = diags.iter().find(|d| d["code"] == code).unwrap_or_else(|| panic!("no {code}: {diags:?}"));
+    let fixes = fixes_for(c, u, d);
+    let fix = fixes
+        .iter()
+        .find(|f| f["title"].as_str().unwrap().starts_with(title))
+        .unwrap_or_else(|| panic!("no `{title}` in {fixes:?}"));
+    let fixed = apply(text, fix);
+    let after = c.change(u, version + 1, &fixed);
+    (fixed, after)
+}
+
+/// A row hidden by a row above it in the same file moves above it; in a
+/// variant, a base row it hides is placed with `before:`; a base row that
+/// a variant makes unformable is removed with `remove:`; a missing
+/// section is added with its required keys.
+#[test]
+fn structural_quick_fixes() {
+    let mut c = Client::start();
+    let (u, text) = read("tests/check/get_straight/shadowed-combination.rules");
+    c.open(&u, &text);
+    let (fixed, after) = fix_and_check(&mut c, &u, &text, "shadowed", "Move `Double Dutch` above `Dutch`", 2);
+    assert!(after.is_empty(), "{after:?}");
+    assert!(fixed.find("\"Double Dutch\"").unwrap() < fixed.find("\"Dutch\"").unwrap());
+
+    let dir = scratch("fixes");
+    let (_, gs) = read("rules/get_straight.rules");
+    std::fs::write(dir.join("base.rules"), &gs).unwrap();
+    let vu = uri(&dir.join("v.rules"));
+    c.open(&vu, "extends: \"base.rules\"\n");
+    let text = "extends: \"base.rules\"\ncombination \"Pair\" { pattern: kind(2) pays: 0 }\n";
+    let (fixed, after) = fix_and_check(&mut c, &vu, text, "shadowed", "Place `Pair` above `Dutch`", 2);
+    assert!(fixed.contains("before: \"Dutch\""), "{fixed}");
+    let hidden_by_dutch = |d: &Value| d["message"].as_str().unwrap().contains("move `Pair` above `Dutch`");
+    assert!(!after.iter().any(hidden_by_dutch), "{after:?}");
+    let text = "extends: \"base.rules\"\nplay { hand: 3 }\n";
+    let (fixed, after) = fix_and_check(&mut c, &vu, text, "unformable", "Remove `combination \"Straight\"`", 4);
+    assert!(fixed.contains("remove: combination \"Straight\""), "{fixed}");
+    assert!(!after.iter().any(|d| d["message"].as_str().unwrap().contains("`Straight`")), "{after:?}");
+
+    let no_input = gs.replace("input {\n  end: \"#\"  # the line that ends the input\n}\n", "");
+    let no_output = no_input.replace("output {\n  stay: \"Stay\"\n  exchange: \"Exchange {cards}\"\n}\n", "");
+    assert_ne!(no_output, no_input);
+    let (_, after) = fix_and_check(&mut c, &vu, &no_output, "missing", "Add the `output` section", 6);
+    assert!(after.is_empty(), "{after:?}");
+    c.shutdown();
+}
+
+/// A table with no catch-all row is offered one, at any of its rows.
+#[test]
+fn a_catch_all_row_is_offered_where_none_is() {
+    let mut c = Client::start();
+    let (u, text) = read("rules/get_straight.rules");
+    let without = text.replace("combination \"Dummy\"                 { pattern: any             pays: 0 }\n", "");
+    assert_ne!(without, text);
+    for (t, offered) in [(&text, false), (&without, true)] {
+        c.change_or_open(&u, t);
+        let at = pos(t, "combination \"Dutch\"", 3);
+        let r = c.request(
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": u }, "range": { "start": { "line": at.0, "character": at.1 }, "end": { "line": at.0, "character": at.1 } }, "context": { "diagnostics": [] } }),
+        );
+        let add = r.as_array().unwrap().iter().find(|a| a["kind"] == "refactor").cloned();
+        assert_eq!(add.is_some(), offered, "{r}");
+        if let Some(add) = add {
+            let fixed = apply(t, &add);
+            assert!(fixed.contains("{ pattern: any pays: 0 }"), "{fixed}");
+            let n = c.opened_version(&u) + 1;
+            assert!(c.change(&u, n, &fixed).is_empty());
+            c.set_version(&u, n as i32);
+        }
+    }
+    c.shutdown();
+}

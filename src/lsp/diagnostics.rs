@@ -45,14 +45,7 @@ pub fn diagnostics(loc: &Locator) -> Vec<(String, Vec<Diagnostic>)> {
         }
         // A problem in a base file: where it is, and on this file's
         // `extends:` (or its first line) pointing there.
-        let mut here = to_lsp(loc, d, at_extends);
-        here.message = format!("in the base rule file {}: {}", loc.place(d.span), here.message);
-        let mut related = here.related_information.take().unwrap_or_default();
-        if let Some(l) = loc.location(d.span) {
-            related.insert(0, DiagnosticRelatedInformation { location: l, message: d.message.clone() });
-        }
-        here.related_information = Some(related).filter(|r| !r.is_empty());
-        out[0].1.push(here);
+        out[0].1.push(on_extends(loc, d, at_extends));
         if let Some(uri) = loc.uri_of(d.span.file) {
             match out.iter_mut().find(|(u, _)| *u == uri) {
                 Some((_, v)) => v.push(diag),
@@ -74,6 +67,19 @@ pub fn diagnostics(loc: &Locator) -> Vec<(String, Vec<Diagnostic>)> {
     out
 }
 
+/// A problem of a base file as the variant shows it, at `at` (its
+/// `extends:`), pointing to where it is.
+pub(super) fn on_extends(loc: &Locator, d: &Diag, at: Range) -> Diagnostic {
+    let mut here = to_lsp(loc, d, at);
+    here.message = format!("in the base rule file {}: {}", loc.place(d.span), here.message);
+    let mut related = here.related_information.take().unwrap_or_default();
+    if let Some(l) = loc.location(d.span) {
+        related.insert(0, DiagnosticRelatedInformation { location: l, message: d.message.clone() });
+    }
+    here.related_information = Some(related).filter(|r| !r.is_empty());
+    here
+}
+
 fn more_note(range: Range, message: String) -> Diagnostic {
     Diagnostic {
         range,
@@ -85,7 +91,7 @@ fn more_note(range: Range, message: String) -> Diagnostic {
     }
 }
 
-fn to_lsp(loc: &Locator, d: &Diag, range: Range) -> Diagnostic {
+pub(super) fn to_lsp(loc: &Locator, d: &Diag, range: Range) -> Diagnostic {
     let mut message = d.message.clone();
     if let Some(help) = &d.help {
         message.push_str(&format!("\nhelp: {help}"));

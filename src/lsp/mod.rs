@@ -12,6 +12,7 @@
 //! change to a base re-checks its open variants. Positions are UTF-16 code
 //! units, as the protocol says by default.
 
+pub mod actions;
 pub mod analysis;
 pub mod complete;
 pub mod diagnostics;

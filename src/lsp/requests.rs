@@ -6,13 +6,15 @@ use std::io::Write;
 
 use lsp_server::{ErrorCode, Request, Response};
 use lsp_types::{
-    CompletionOptions, DocumentSymbolResponse, FoldingRangeProviderCapability, GotoDefinitionResponse,
-    HoverProviderCapability, OneOf, Position, SemanticTokens, SemanticTokensFullOptions, SemanticTokensOptions,
-    SemanticTokensResult, SemanticTokensServerCapabilities, ServerCapabilities, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, WorkspaceSymbolResponse,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions, DocumentSymbolResponse,
+    FoldingRangeProviderCapability, GotoDefinitionResponse, HoverProviderCapability, OneOf, Position, SemanticTokens,
+    SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensResult, SemanticTokensServerCapabilities,
+    ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    TextDocumentSyncSaveOptions, WorkspaceSymbolResponse,
 };
 use serde_json::Value;
 
+use super::actions;
 use super::analysis::Analysis;
 use super::complete;
 use super::features::{self, Locator};
@@ -46,6 +48,10 @@ pub fn capabilities() -> ServerCapabilities {
         document_formatting_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::REFACTOR]),
+            ..CodeActionOptions::default()
+        })),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
@@ -79,6 +85,15 @@ pub(super) fn answer<W: Write>(server: &Server<W>, req: Request) -> Response {
                 json!(complete::completion(completing(doc), &doc.text, &doc.lines, offset, snippets))
             })
         }
+        "textDocument/codeAction" => document(server, p).and_then(|doc| {
+            let range: lsp_types::Range = serde_json::from_value(p["range"].clone())
+                .map_err(|e| (ErrorCode::InvalidParams, format!("`range`: {e}")))?;
+            let analysis: &Analysis = doc.analysis.as_deref().unwrap_or_else(|| empty());
+            let ws = &server.ws;
+            let open = |p: &std::path::Path| ws.uri_of_file(p);
+            let loc = Locator::new(analysis, &doc.uri).with_open(&open);
+            Ok(json!(actions::code_actions(&loc, &doc.text, &doc.lines, range)))
+        }),
         "workspace/symbol" => {
             let query = p["query"].as_str().unwrap_or_default();
             let docs = server.ws.docs.values().filter_map(|d| Some((d.uri.as_str(), d.analysis.as_deref()?)));

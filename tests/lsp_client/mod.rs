@@ -223,6 +223,18 @@ impl Client {
         }
     }
 
+    /// The version `change_or_open` last gave `uri`.
+    pub fn opened_version(&mut self, uri: &str) -> i64 {
+        self.opened.iter().find(|(u, _)| u == uri).map_or(0, |(_, v)| (*v).into())
+    }
+
+    /// Records a version sent by hand for `change_or_open`.
+    pub fn set_version(&mut self, uri: &str, v: i32) {
+        if let Some(o) = self.opened.iter_mut().find(|(u, _)| u == uri) {
+            o.1 = v;
+        }
+    }
+
     pub fn at(&mut self, method: &str, uri: &str, (line, character): (usize, usize)) -> Value {
         self.request(
             method,
