@@ -411,3 +411,94 @@ fn a_catch_all_row_is_offered_where_none_is() {
     }
     c.shutdown();
 }
+
+/// Applies a workspace edit to the files it names (their texts given).
+fn apply_workspace(edit: &Value, files: &mut [(String, String)]) -> usize {
+    let mut n = 0;
+    for (u, edits) in edit["changes"].as_object().unwrap() {
+        let (_, text) = files.iter_mut().find(|(x, _)| x == u).unwrap_or_else(|| panic!("an edit of {u}"));
+        let action = json!({ "edit": { "changes": { u.clone(): edits } } });
+        *text = apply(text, &action);
+        n += edits.as_array().unwrap().len();
+    }
+    n
+}
+
+/// Renaming a ball from an open variant renames it in the base, in the
+/// variant, and in a variant beside them on disk; references list the
+/// same places; every file still checks.
+#[test]
+fn rename_and_references_across_a_chain() {
+    let dir = scratch("rename");
+    let (_, base) = read("rules/snooker_referee.rules");
+    let (_, six) = read("rules/snooker_referee/six-red.rules");
+    let six = six.replace("../snooker_referee.rules", "base.rules");
+    std::fs::write(dir.join("base.rules"), &base).unwrap();
+    std::fs::write(dir.join("six.rules"), &six).unwrap();
+    std::fs::create_dir_all(dir.join("more")).unwrap();
+    let deep = "extends: \"../base.rules\"\nplay { alternate: Red }\n";
+    std::fs::write(dir.join("more/deep.rules"), deep).unwrap();
+    let open = "extends: \"base.rules\"\nball \"Red\" { count: 10 }\n";
+    let (ou, bu, su, du) = (
+        uri(&dir.join("open.rules")),
+        uri(&dir.join("base.rules")),
+        uri(&dir.join("six.rules")),
+        uri(&dir.join("more/deep.rules")),
+    );
+    let mut c = Client::start();
+    assert!(c.open(&ou, open).is_empty());
+    let at = pos(open, "\"Red\"", 2);
+    let r = c.request(
+        "textDocument/prepareRename",
+        json!({ "textDocument": { "uri": ou }, "position": { "line": at.0, "character": at.1 } }),
+    );
+    assert_eq!(r["placeholder"], "Red");
+    let refs = c.request("textDocument/references", json!({ "textDocument": { "uri": ou }, "position": { "line": at.0, "character": at.1 }, "context": { "includeDeclaration": true } }));
+    let decl_free = c.request("textDocument/references", json!({ "textDocument": { "uri": ou }, "position": { "line": at.0, "character": at.1 }, "context": { "includeDeclaration": false } }));
+    assert!(decl_free.as_array().unwrap().len() < refs.as_array().unwrap().len());
+    let edit = c.request(
+        "textDocument/rename",
+        json!({ "textDocument": { "uri": ou }, "position": { "line": at.0, "character": at.1 }, "newName": "Scarlet" }),
+    );
+    let mut files = vec![(ou.clone(), open.to_string()), (bu, base.clone()), (su, six), (du, deep.to_string())];
+    let n = apply_workspace(&edit, &mut files);
+    assert_eq!(n, refs.as_array().unwrap().len(), "references and rename agree");
+    for (u, text) in &files {
+        assert!(edit["changes"].get(u).is_some(), "{u} is not renamed in: {edit}");
+        let _ = text;
+    }
+    // Every file checks with the new name, none names the old one.
+    for (name, text) in [
+        ("base.rules", &files[1].1),
+        ("six.rules", &files[2].1),
+        ("more/deep.rules", &files[3].1),
+        ("open.rules", &files[0].1),
+    ] {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    for name in ["base.rules", "six.rules", "more/deep.rules", "open.rules"] {
+        let loaded = arbiter::load::load_path(&dir.join(name)).unwrap_or_else(|e| panic!("{name}: {:?}", e.diags));
+        let diags = arbiter::engines::compile(&loaded).1;
+        assert!(diags.is_empty(), "{name}: {diags:?}");
+    }
+    assert!(!files[1].1.contains("ball \"Red\"") && files[1].1.contains("ball \"Scarlet\""));
+    let r = c.call("textDocument/rename", json!({ "textDocument": { "uri": ou }, "position": { "line": at.0, "character": at.1 }, "newName": "Dark red" }));
+    assert!(r["error"]["message"].as_str().unwrap().contains("not a word"), "{r}");
+    c.shutdown();
+}
+
+/// A name defined in a bundled game cannot be renamed from a variant.
+#[test]
+fn names_of_bundled_games_are_not_renamed() {
+    let mut c = Client::start();
+    let u = "file:///nowhere/v.rules";
+    let text = "extends: \"snooker_referee\"\nball \"Red\" { count: 6 }\n";
+    c.open(u, text);
+    let at = pos(text, "\"Red\"", 2);
+    let r = c.call(
+        "textDocument/prepareRename",
+        json!({ "textDocument": { "uri": u }, "position": { "line": at.0, "character": at.1 } }),
+    );
+    assert!(r["error"]["message"].as_str().unwrap().contains("bundled game `snooker_referee`"), "{r}");
+    c.shutdown();
+}

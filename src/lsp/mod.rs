@@ -18,6 +18,7 @@ pub mod complete;
 pub mod diagnostics;
 pub mod features;
 pub mod outline;
+pub mod rename;
 mod requests;
 pub mod scan;
 pub mod text;

@@ -7,10 +7,11 @@ use std::io::Write;
 use lsp_server::{ErrorCode, Request, Response};
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions, DocumentSymbolResponse,
-    FoldingRangeProviderCapability, GotoDefinitionResponse, HoverProviderCapability, OneOf, Position, SemanticTokens,
-    SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensResult, SemanticTokensServerCapabilities,
-    ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
-    TextDocumentSyncSaveOptions, WorkspaceSymbolResponse,
+    FoldingRangeProviderCapability, GotoDefinitionResponse, HoverProviderCapability, Location, OneOf, Position,
+    RenameOptions, SemanticTokens, SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensResult,
+    SemanticTokensServerCapabilities, ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, WorkDoneProgressOptions, WorkspaceEdit,
+    WorkspaceSymbolResponse,
 };
 use serde_json::Value;
 
@@ -19,8 +20,12 @@ use super::analysis::Analysis;
 use super::complete;
 use super::features::{self, Locator};
 use super::outline;
+use super::rename::{self, Occurrence, Target};
+use super::scan::{Role, Scan};
 use super::text::Positions;
+use super::text::{lsp_uri, LineIndex};
 use super::workspace::Document;
+use super::workspace::FileText;
 use super::Server;
 
 /// A result as JSON (`serde` is reached through `serde_json` only).
@@ -48,6 +53,11 @@ pub fn capabilities() -> ServerCapabilities {
         document_formatting_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
             code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::REFACTOR]),
             ..CodeActionOptions::default()
@@ -74,15 +84,15 @@ pub(super) fn answer<W: Write>(server: &Server<W>, req: Request) -> Response {
     let p = &req.params;
     let result = match req.method.as_str() {
         "textDocument/hover" => {
-            at(server, p, |doc, loc, offset| json!(features::hover(loc, &doc.text, &doc.lines, offset)))
+            at(server, p, |doc, loc, offset| Ok(json!(features::hover(loc, &doc.text, &doc.lines, offset))))
         }
         "textDocument/definition" => at(server, p, |doc, loc, offset| {
-            json!(features::definition(loc, &doc.text, offset).map(GotoDefinitionResponse::Scalar))
+            Ok(json!(features::definition(loc, &doc.text, offset).map(GotoDefinitionResponse::Scalar)))
         }),
         "textDocument/completion" => {
             let snippets = server.client.snippets;
             at(server, p, |doc, _, offset| {
-                json!(complete::completion(completing(doc), &doc.text, &doc.lines, offset, snippets))
+                Ok(json!(complete::completion(completing(doc), &doc.text, &doc.lines, offset, snippets)))
             })
         }
         "textDocument/codeAction" => document(server, p).and_then(|doc| {
@@ -94,6 +104,20 @@ pub(super) fn answer<W: Write>(server: &Server<W>, req: Request) -> Response {
             let loc = Locator::new(analysis, &doc.uri).with_open(&open);
             Ok(json!(actions::code_actions(&loc, &doc.text, &doc.lines, range)))
         }),
+        "textDocument/references" => at(server, p, |doc, loc, offset| {
+            let with_declaration = p["context"]["includeDeclaration"].as_bool().unwrap_or(true);
+            Ok(json!(references(server, doc, loc, offset, with_declaration)))
+        }),
+        "textDocument/prepareRename" => at(server, p, |doc, loc, offset| {
+            prepare_rename(server, doc, loc, offset).map_err(|e| (ErrorCode::RequestFailed, e))
+        }),
+        "textDocument/rename" => {
+            let new_name = p["newName"].as_str().unwrap_or_default().to_string();
+            at(server, p, |doc, loc, offset| match rename(server, doc, loc, offset, &new_name) {
+                Ok(edit) => Ok(json!(edit)),
+                Err(e) => Err((ErrorCode::RequestFailed, e)),
+            })
+        }
         "workspace/symbol" => {
             let query = p["query"].as_str().unwrap_or_default();
             let docs = server.ws.docs.values().filter_map(|d| Some((d.uri.as_str(), d.analysis.as_deref()?)));
@@ -106,6 +130,97 @@ pub(super) fn answer<W: Write>(server: &Server<W>, req: Request) -> Response {
         Ok(v) => Response::new_ok(id, v),
         Err((code, message)) => Response::new_err(id, code as i32, message),
     }
+}
+
+/// The name at `offset` and every place it is written in the files of its
+/// chain: (file, occurrences).
+fn occurrences_of<W: Write>(
+    server: &Server<W>,
+    doc: &Document,
+    loc: &Locator,
+    offset: usize,
+) -> Option<(Target, Vec<(FileText, Vec<Occurrence>)>)> {
+    let engine = loc.analysis.engine;
+    let (target, _) = rename::target_at(engine, &doc.text, offset)?;
+    let found = server
+        .ws
+        .family(doc)
+        .into_iter()
+        .map(|f| {
+            let o = rename::occurrences(engine, &f.text, &target);
+            (f, o)
+        })
+        .filter(|(_, o)| !o.is_empty())
+        .collect();
+    Some((target, found))
+}
+
+fn references<W: Write>(
+    server: &Server<W>,
+    doc: &Document,
+    loc: &Locator,
+    offset: usize,
+    with_declaration: bool,
+) -> Vec<Location> {
+    let Some((target, found)) = occurrences_of(server, doc, loc, offset) else { return Vec::new() };
+    let defined = |text: &str, o: &Occurrence| {
+        let scan = Scan::new(text);
+        scan.at(o.start).is_some_and(|i| match scan.role(i).0 {
+            Role::Label { .. } => true,
+            Role::Value { key: Some(k), .. } => {
+                let frames = scan.role(i).1;
+                let section = frames.last().map_or("", |f| f.kind.as_str());
+                features::key_schema(loc.analysis.engine, section, &k).is_some_and(|k| k.defines == Some(target.kind))
+            }
+            _ => false,
+        })
+    };
+    let mut out = Vec::new();
+    for (f, occ) in found {
+        let Some(uri) = lsp_uri(&f.uri) else { continue };
+        let lines = LineIndex::new(&f.text);
+        for o in occ.iter().filter(|o| with_declaration || !defined(&f.text, o)) {
+            out.push(Location { uri: uri.clone(), range: lines.range(o.start, o.end) });
+        }
+    }
+    out
+}
+
+fn prepare_rename<W: Write>(server: &Server<W>, doc: &Document, loc: &Locator, offset: usize) -> Result<Value, String> {
+    let Some((target, here)) = rename::target_at(loc.analysis.engine, &doc.text, offset) else {
+        return Ok(Value::Null);
+    };
+    let Some((_, found)) = occurrences_of(server, doc, loc, offset) else { return Ok(Value::Null) };
+    if let Some((f, _)) = found.iter().find(|(f, _)| f.read_only.is_some()) {
+        return Err(format!("`{}` cannot be renamed: {}", target.name, f.read_only.clone().unwrap_or_default()));
+    }
+    Ok(serde_json::json!({ "range": doc.lines.range(here.start, here.end), "placeholder": target.name }))
+}
+
+fn rename<W: Write>(
+    server: &Server<W>,
+    doc: &Document,
+    loc: &Locator,
+    offset: usize,
+    new_name: &str,
+) -> Result<WorkspaceEdit, String> {
+    let (target, found) = occurrences_of(server, doc, loc, offset).ok_or("there is no name here to rename")?;
+    if let Some((f, _)) = found.iter().find(|(f, _)| f.read_only.is_some()) {
+        return Err(format!("`{}` cannot be renamed: {}", target.name, f.read_only.clone().unwrap_or_default()));
+    }
+    let bare = found.iter().any(|(_, o)| o.iter().any(|o| !o.quoted));
+    rename::valid_new_name(new_name, bare)?;
+    let mut changes = std::collections::HashMap::new();
+    for (f, occ) in found {
+        let uri = lsp_uri(&f.uri).ok_or_else(|| format!("`{}` is not a URI the protocol allows", f.uri))?;
+        let lines = LineIndex::new(&f.text);
+        let edits: Vec<TextEdit> = occ
+            .iter()
+            .map(|o| TextEdit { range: lines.range(o.start, o.end), new_text: new_name.to_string() })
+            .collect();
+        changes.insert(uri, edits);
+    }
+    Ok(WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() })
 }
 
 /// The requests about a whole buffer ([`on_document`]).
@@ -146,7 +261,7 @@ pub(super) fn document<'s, W: Write>(server: &'s Server<W>, params: &Value) -> R
 fn at<W: Write>(
     server: &Server<W>,
     params: &Value,
-    f: impl FnOnce(&Document, &Locator, usize) -> Value,
+    f: impl FnOnce(&Document, &Locator, usize) -> Result<Value, Failure>,
 ) -> Result<Value, Failure> {
     let doc = document(server, params)?;
     let pos: Position = serde_json::from_value(params["position"].clone())
@@ -159,7 +274,7 @@ fn at<W: Write>(
     let ws = &server.ws;
     let open = |p: &std::path::Path| ws.uri_of_file(p);
     let loc = Locator::new(analysis, &doc.uri).with_open(&open);
-    Ok(f(doc, &loc, offset))
+    f(doc, &loc, offset)
 }
 
 /// The analysis completion reads: a buffer being typed often does not

@@ -262,3 +262,86 @@ fn cancel(token: &Option<Arc<AtomicBool>>) {
         t.store(true, Ordering::Relaxed);
     }
 }
+
+/// A file of an `extends:` chain, as rename and references read it.
+pub struct FileText {
+    pub uri: String,
+    pub text: Arc<str>,
+    /// `None` when it can be edited; else why not (a bundled game).
+    pub read_only: Option<String>,
+}
+
+/// Rule files looked at for variants on disk, at most.
+const MAX_SCANNED: usize = 500;
+
+impl Workspace {
+    /// The files a name of `doc` may be written in: the buffer, its bases,
+    /// the open buffers that read any of them, and the rule files beside
+    /// them (and one folder down) that extend one of them.
+    pub fn family(&self, doc: &Document) -> Vec<FileText> {
+        let mut out = vec![FileText { uri: doc.uri.clone(), text: doc.text.clone(), read_only: None }];
+        let mut chain: Vec<PathBuf> = doc.canon.iter().cloned().collect();
+        if let Some(a) = &doc.analysis {
+            for id in 1..a.sources.len() as u32 {
+                let file = a.sources.file(id);
+                let Some(path) = a.file_path(id) else {
+                    let name = file.name.trim_start_matches(crate::load::BUNDLED_DIR).trim_start_matches('/');
+                    let uri = format!("arbiter-bundled:{name}");
+                    let why = format!("it is in the bundled game `{}`", name.trim_end_matches(".rules"));
+                    out.push(FileText { uri, text: Arc::from(&*file.text), read_only: Some(why) });
+                    continue;
+                };
+                let canon = canonical(&path);
+                let open = self.docs.values().find(|d| d.canon.as_ref() == Some(&canon));
+                let (uri, text) = match open {
+                    Some(d) => (d.uri.clone(), d.text.clone()),
+                    None => (super::text::path_to_uri(&canon).unwrap_or_default(), Arc::from(&*file.text)),
+                };
+                chain.push(canon);
+                out.push(FileText { uri, text, read_only: None });
+            }
+        }
+        for d in self.docs.values().filter(|d| d.uri != doc.uri && d.deps.iter().any(|p| chain.contains(p))) {
+            if !out.iter().any(|f| f.uri == d.uri) {
+                out.push(FileText { uri: d.uri.clone(), text: d.text.clone(), read_only: None });
+            }
+        }
+        self.variants_on_disk(&chain, &mut out);
+        out
+    }
+
+    /// Rule files beside the chain's files (and one folder down) whose
+    /// `extends:` names one of them.
+    fn variants_on_disk(&self, chain: &[PathBuf], out: &mut Vec<FileText>) {
+        let mut dirs: Vec<PathBuf> = chain.iter().filter_map(|p| p.parent().map(Path::to_path_buf)).collect();
+        dirs.sort();
+        dirs.dedup();
+        let mut candidates = Vec::new();
+        for dir in &dirs {
+            let Ok(entries) = std::fs::read_dir(dir) else { continue };
+            for p in entries.flatten().map(|e| e.path()) {
+                if p.is_dir() {
+                    let Ok(sub) = std::fs::read_dir(&p) else { continue };
+                    candidates.extend(sub.flatten().map(|e| e.path()));
+                } else {
+                    candidates.push(p);
+                }
+            }
+        }
+        candidates.retain(|p| p.extension().is_some_and(|e| e == "rules"));
+        for p in candidates.into_iter().take(MAX_SCANNED) {
+            let canon = canonical(&p);
+            if chain.contains(&canon) || self.docs.values().any(|d| d.canon.as_ref() == Some(&canon)) {
+                continue;
+            }
+            let Ok(bytes) = crate::load::read_rule_file(&p) else { continue };
+            let Ok(text) = String::from_utf8(bytes) else { continue };
+            let Some((_, _, base)) = super::scan::Scan::new(&text).extends() else { continue };
+            let target = canonical(&p.parent().unwrap_or(Path::new("")).join(base));
+            if chain.contains(&target) {
+                let uri = super::text::path_to_uri(&canon).unwrap_or_default();
+                out.push(FileText { uri, text: Arc::from(normalize(text)), read_only: None });
+            }
+        }
+    }
+}
