@@ -132,6 +132,9 @@ pub(super) fn answer<W: Write>(server: &Server<W>, req: Request) -> Response {
     }
 }
 
+/// A name, and the files of its chain that write it, with where.
+type Found = (Target, Vec<(FileText, Vec<Occurrence>)>);
+
 /// The name at `offset` and every place it is written in the files of its
 /// chain: (file, occurrences).
 fn occurrences_of<W: Write>(
@@ -139,7 +142,7 @@ fn occurrences_of<W: Write>(
     doc: &Document,
     loc: &Locator,
     offset: usize,
-) -> Option<(Target, Vec<(FileText, Vec<Occurrence>)>)> {
+) -> Option<Found> {
     let engine = loc.analysis.engine;
     let (target, _) = rename::target_at(engine, &doc.text, offset)?;
     let found = server
@@ -197,6 +200,9 @@ fn prepare_rename<W: Write>(server: &Server<W>, doc: &Document, loc: &Locator, o
     Ok(serde_json::json!({ "range": doc.lines.range(here.start, here.end), "placeholder": target.name }))
 }
 
+// `WorkspaceEdit::changes` is keyed by `Uri`, which clippy takes for a
+// mutable key (it caches its parse); its hash never changes.
+#[allow(clippy::mutable_key_type)]
 fn rename<W: Write>(
     server: &Server<W>,
     doc: &Document,
