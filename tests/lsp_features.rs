@@ -502,3 +502,34 @@ fn names_of_bundled_games_are_not_renamed() {
     assert!(r["error"]["message"].as_str().unwrap().contains("bundled game `snooker_referee`"), "{r}");
     c.shutdown();
 }
+
+/// Go to definition into a bundled game: a read-only copy of its source,
+/// with the bundled variants beside it; names defined there lead into it,
+/// and problems a variant causes there are published there.
+#[test]
+fn definition_into_a_bundled_game_opens_a_read_only_copy() {
+    let mut c = Client::start();
+    let u = "file:///nowhere/v.rules";
+    let text = "extends: \"snooker_referee\"\nplay { alternate: Red }\n";
+    c.open(u, text);
+    let d = c.at("textDocument/definition", u, pos(text, "snooker_referee", 3));
+    let copy = d["uri"].as_str().expect("a location").to_string();
+    let path = std::path::PathBuf::from(copy.strip_prefix("file://").unwrap());
+    let on_disk = std::fs::read_to_string(&path).unwrap();
+    let bundled = arbiter::load::load_bundled("snooker_referee").unwrap().unwrap();
+    assert_eq!(on_disk, &*bundled.sources.file(0).text);
+    assert!(std::fs::metadata(&path).unwrap().permissions().readonly());
+    assert!(path.parent().unwrap().join("snooker_referee/six-red.rules").is_file(), "its variants beside it");
+    // A name defined in the bundled base.
+    let d = c.at("textDocument/definition", u, pos(text, "Red", 1));
+    assert_eq!(d["uri"], copy);
+    assert_eq!(d["range"]["start"]["line"], json!(pos(&on_disk, "ball \"Red\"", 0).0));
+    // A problem the variant causes in the base is published in the copy.
+    let text = "extends: \"get_straight\"\nplay { hand: 3 }\n";
+    c.change(u, 2, text);
+    let d = c.at("textDocument/definition", u, pos(text, "get_straight", 3));
+    let gs_copy = d["uri"].as_str().unwrap().to_string();
+    let in_copy = c.diagnostics(&gs_copy);
+    assert!(in_copy.iter().any(|d| d["code"] == "unformable"), "{in_copy:?}");
+    c.shutdown();
+}

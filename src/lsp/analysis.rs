@@ -89,13 +89,23 @@ impl Analysis {
         &self.sources.file(0).text
     }
 
-    /// The path of file `id` on disk (`None` for a bundled file).
+    /// The path of file `id` on disk: for a bundled file, its read-only
+    /// copy (`None` when there is none).
     pub fn file_path(&self, id: FileId) -> Option<PathBuf> {
         if id == 0 {
             return Some(self.path.clone());
         }
         let name = &self.sources.file(id).name;
-        (!name.starts_with(BUNDLED_DIR)).then(|| PathBuf::from(name))
+        match name.strip_prefix(BUNDLED_DIR) {
+            Some(rel) => super::bundled::copy(rel),
+            None => Some(PathBuf::from(name)),
+        }
+    }
+
+    /// The name of the bundled game file `id` is, if it is one.
+    pub fn bundled_name(&self, id: FileId) -> Option<&str> {
+        let name = self.sources.file(id).name.strip_prefix(BUNDLED_DIR)?;
+        Some(name.trim_start_matches('/').trim_end_matches(".rules"))
     }
 
     /// The names of the given kinds (every name when `kinds` is empty).

@@ -255,7 +255,10 @@ pub fn definition(loc: &Locator, text: &str, offset: usize) -> Option<Location> 
                     let p = p.canonicalize().unwrap_or(p);
                     Some(Location { uri: lsp_uri(&path_to_uri(&p)?)?, range: Range::default() })
                 }
-                Target::Bundled(_) => None,
+                Target::Bundled(name) => {
+                    let copy = super::bundled::copy(&format!("{name}.rules"))?;
+                    Some(Location { uri: lsp_uri(&path_to_uri(&copy)?)?, range: Range::default() })
+                }
             }
         }
         Role::Value { key, text: word, .. } => {

@@ -14,6 +14,7 @@
 
 pub mod actions;
 pub mod analysis;
+mod bundled;
 pub mod complete;
 pub mod diagnostics;
 pub mod features;

@@ -137,12 +137,7 @@ type Found = (Target, Vec<(FileText, Vec<Occurrence>)>);
 
 /// The name at `offset` and every place it is written in the files of its
 /// chain: (file, occurrences).
-fn occurrences_of<W: Write>(
-    server: &Server<W>,
-    doc: &Document,
-    loc: &Locator,
-    offset: usize,
-) -> Option<Found> {
+fn occurrences_of<W: Write>(server: &Server<W>, doc: &Document, loc: &Locator, offset: usize) -> Option<Found> {
     let engine = loc.analysis.engine;
     let (target, _) = rename::target_at(engine, &doc.text, offset)?;
     let found = server

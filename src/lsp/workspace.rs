@@ -284,13 +284,13 @@ impl Workspace {
         if let Some(a) = &doc.analysis {
             for id in 1..a.sources.len() as u32 {
                 let file = a.sources.file(id);
-                let Some(path) = a.file_path(id) else {
-                    let name = file.name.trim_start_matches(crate::load::BUNDLED_DIR).trim_start_matches('/');
+                if let Some(name) = a.bundled_name(id) {
                     let uri = format!("arbiter-bundled:{name}");
-                    let why = format!("it is in the bundled game `{}`", name.trim_end_matches(".rules"));
+                    let why = format!("it is in the bundled game `{name}`");
                     out.push(FileText { uri, text: Arc::from(&*file.text), read_only: Some(why) });
                     continue;
-                };
+                }
+                let Some(path) = a.file_path(id) else { continue };
                 let canon = canonical(&path);
                 let open = self.docs.values().find(|d| d.canon.as_ref() == Some(&canon));
                 let (uri, text) = match open {
@@ -300,6 +300,10 @@ impl Workspace {
                 chain.push(canon);
                 out.push(FileText { uri, text, read_only: None });
             }
+        }
+        if doc.canon.as_deref().is_some_and(super::bundled::is_copy) {
+            let why = "it is the read-only copy of a bundled game".to_string();
+            out[0].read_only = Some(why);
         }
         for d in self.docs.values().filter(|d| d.uri != doc.uri && d.deps.iter().any(|p| chain.contains(p))) {
             if !out.iter().any(|f| f.uri == d.uri) {

@@ -90,7 +90,10 @@ fn read_messages(stdout: impl Read + Send + 'static, tx: std::sync::mpsc::Sender
 impl Client {
     /// Starts `arbiter [args] lsp` without initializing it.
     pub fn spawn(args: &[&str]) -> Client {
+        // Read-only copies of bundled games go to a cache of the test's own.
+        let cache = std::env::temp_dir().join(format!("arbiter-lsp-cache-{}", std::process::id()));
         let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .env("XDG_CACHE_HOME", &cache)
             .args(args)
             .arg("lsp")
             .stdin(Stdio::piped())
