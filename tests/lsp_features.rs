@@ -533,3 +533,106 @@ fn definition_into_a_bundled_game_opens_a_read_only_copy() {
     assert!(in_copy.iter().any(|d| d["code"] == "unformable"), "{in_copy:?}");
     c.shutdown();
 }
+
+/// A client that is told to refresh inlay hints and code lenses.
+fn refreshing_client() -> Client {
+    Client::start_with(
+        &[],
+        json!({ "workspace": { "inlayHint": { "refreshSupport": true }, "codeLens": { "refreshSupport": true } } }),
+    )
+}
+
+/// What `arbiter analyze` says of a bundled game.
+fn analyze_lines(name: &str) -> Vec<(String, String)> {
+    let loaded = arbiter::load::load_bundled(name).unwrap().unwrap();
+    let compiled = arbiter::engines::compile(&loaded).0.unwrap();
+    let a = compiled.game.analysis().unwrap();
+    let opts = arbiter::game::AnalyzeOptions { samples: a.default_samples().unwrap_or(0), seed: 1 };
+    a.analyze(&opts, &mut |_, _| {})
+}
+
+/// After a save, the figures of `arbiter analyze` are computed off the
+/// typing path: each pay-table row gets its share of the return as an
+/// inlay hint, the file its return as a code lens; an edit makes them
+/// stale until the next save or pause.
+#[test]
+fn figures_in_place_after_a_save() {
+    let mut c = refreshing_client();
+    let (u, text) = read("rules/get_straight.rules");
+    c.open(&u, &text);
+    c.notify("textDocument/didSave", json!({ "textDocument": { "uri": u } }));
+    c.wait_for("an inlay hint refresh", |m| m["method"] == "workspace/inlayHint/refresh");
+    let whole = json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 999, "character": 0 } });
+    let hints = c.request("textDocument/inlayHint", json!({ "textDocument": { "uri": u }, "range": whole }));
+    let lines = analyze_lines("get_straight");
+    let rows: Vec<&(String, String)> = lines.iter().filter(|(k, _)| k.starts_with(' ')).collect();
+    let hints = hints.as_array().unwrap();
+    assert_eq!(hints.len(), rows.len(), "{hints:?}");
+    for ((k, v), h) in rows.iter().map(|r| (r.0.trim(), &r.1)).zip(hints) {
+        let label = h["label"].as_str().unwrap();
+        let shown: String = v.split(" = ").next().unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(label, shown, "{k}");
+        let line = pos(&text, &format!("combination \"{k}\""), 0).0;
+        assert_eq!(h["position"]["line"], json!(line), "{k}");
+    }
+    let lenses = c.request("textDocument/codeLens", json!({ "textDocument": { "uri": u } }));
+    let top = &lenses[0];
+    let ret = lines.iter().find(|(k, _)| k == "return to player").unwrap();
+    assert_eq!(top["command"]["title"], format!("return to player: {}", ret.1.split(" (").next().unwrap()));
+    assert_eq!(top["range"]["start"]["line"], 0);
+    // Stale after an edit.
+    c.change(&u, 2, &format!("{text}\n"));
+    let hints = c.request("textDocument/inlayHint", json!({ "textDocument": { "uri": u }, "range": whole }));
+    assert_eq!(hints, json!([]));
+    let lenses = c.request("textDocument/codeLens", json!({ "textDocument": { "uri": u } }));
+    assert!(lenses[0]["command"]["title"].as_str().unwrap().starts_with("figures: computed after"), "{lenses}");
+    c.shutdown();
+}
+
+/// Engines other than the exchange: their `analyze` headline.
+#[test]
+fn the_headline_of_other_engines() {
+    let mut c = refreshing_client();
+    let (u, text) = read("rules/shuffling_patience.rules");
+    c.open(&u, &text);
+    c.request("workspace/executeCommand", json!({ "command": "arbiter.analyze", "arguments": [u] }));
+    c.wait_for("a code lens refresh", |m| m["method"] == "workspace/codeLens/refresh");
+    let lenses = c.request("textDocument/codeLens", json!({ "textDocument": { "uri": u } }));
+    let lines = analyze_lines("shuffling_patience");
+    let (k, v) = lines.iter().find(|(_, v)| v.contains('%')).unwrap();
+    assert_eq!(lenses[0]["command"]["title"], format!("{k}: {v}"));
+    c.shutdown();
+}
+
+/// "Run examples" (a code lens, a command): a failing example comes back
+/// as a diagnostic at its head, and goes with the next edit.
+#[test]
+fn run_examples_reports_failures_at_the_example() {
+    let mut c = refreshing_client();
+    let (u, text) = read("rules/get_straight.rules");
+    let broken = text.replacen("    Stay\n", "    Exchange 2H\n", 1);
+    assert_ne!(broken, text);
+    c.open(&u, &broken);
+    let lenses = c.request("textDocument/codeLens", json!({ "textDocument": { "uri": u } }));
+    let run = lenses.as_array().unwrap().iter().find(|l| l["command"]["command"] == "arbiter.runExamples").unwrap();
+    assert_eq!(run["command"]["title"], "▶ run examples");
+    let cmd = &run["command"];
+    c.request("workspace/executeCommand", json!({ "command": cmd["command"], "arguments": cmd["arguments"] }));
+    let diags = c.diagnostics(&u);
+    let d = diags.iter().find(|d| d["code"] == "example-fails").expect("the failing example");
+    assert_eq!(d["range"]["start"]["line"], json!(pos(&broken, "example \"the statement's sample\"", 0).0));
+    assert!(
+        d["message"].as_str().unwrap().contains("-Exchange 2H") && d["message"].as_str().unwrap().contains("+Stay"),
+        "{d}"
+    );
+    let lenses = c.request("textDocument/codeLens", json!({ "textDocument": { "uri": u } }));
+    assert!(lenses.as_array().unwrap().iter().any(|l| l["command"]["title"].as_str().unwrap().starts_with("✗ fails")));
+    // Fixed: the failure goes with the edit, and a run passes.
+    assert!(c.change(&u, 2, &text).iter().all(|d| d["code"] != "example-fails"));
+    c.request("workspace/executeCommand", json!({ "command": "arbiter.runExamples", "arguments": [u] }));
+    // A run is published even when nothing fails.
+    assert!(c.diagnostics(&u).iter().all(|d| d["code"] != "example-fails"));
+    let lenses = c.request("textDocument/codeLens", json!({ "textDocument": { "uri": u } }));
+    assert!(lenses.as_array().unwrap().iter().any(|l| l["command"]["title"].as_str().unwrap().starts_with("✓ passes")));
+    c.shutdown();
+}

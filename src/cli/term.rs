@@ -170,6 +170,7 @@ pub fn exit_of(code: Code) -> u8 {
         Family::Io => exit::IO,
         Family::Limit => exit::LIMIT,
         Family::Usage => exit::USAGE,
+        Family::Example => exit::EXAMPLE,
     }
 }
 

@@ -84,6 +84,13 @@ impl Analysis {
         }
     }
 
+    /// The buffer compiled (for its figures and examples), when it
+    /// compiles without an error.
+    pub fn compile(path: &Path, text: &str, opts: &LoadOptions, overlay: Overlay) -> Option<crate::engines::Compiled> {
+        let loaded = load_buffer(path, text, opts, overlay).ok()?;
+        compile(&loaded).0
+    }
+
     /// The buffer's text as analysed (line endings made `\n`).
     pub fn text(&self) -> &str {
         &self.sources.file(0).text

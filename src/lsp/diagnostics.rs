@@ -141,8 +141,10 @@ impl Publisher {
                 touched.push(target.clone());
             }
         }
+        // (What runs of its own examples found stays: `source#...`.)
         if let Some(by) = self.found.get_mut(source) {
-            by.clear();
+            let own = format!("{source}#");
+            by.retain(|k, _| k.starts_with(&own));
         }
         for (target, diags) in found.into_iter().flatten() {
             self.found.entry(target.clone()).or_default().insert(source.to_string(), diags);
@@ -155,6 +157,11 @@ impl Publisher {
         }
         self.found.retain(|_, by| !by.is_empty());
         touched
+    }
+
+    /// Whether `source` has diagnostics recorded.
+    pub fn has(&self, source: &str) -> bool {
+        self.found.values().any(|by| by.contains_key(source))
     }
 
     /// The `publishDiagnostics` for a file whose set changed since it was

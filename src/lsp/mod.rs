@@ -18,6 +18,7 @@ mod bundled;
 pub mod complete;
 pub mod diagnostics;
 pub mod features;
+pub mod figures;
 pub mod outline;
 pub mod rename;
 mod requests;
@@ -28,7 +29,8 @@ mod worker;
 mod workspace;
 
 use std::io::{BufRead, Write};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
 
 use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use serde_json::Value;
@@ -36,7 +38,7 @@ use serde_json::Value;
 use crate::load::LoadOptions;
 use diagnostics::Publisher;
 use transport::{Incoming, Reader};
-use worker::{Done, Worker};
+use worker::{Done, Report, Worker};
 use workspace::{Change, Workspace};
 
 /// How the server ended.
@@ -52,7 +54,7 @@ pub enum Ended {
 /// What the message loop waits for.
 enum Event {
     Client(Incoming),
-    Done(Done),
+    Done(Report),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +75,9 @@ struct Client {
     snippets: bool,
     /// It registers file watchers when asked (`workspace/didChangeWatchedFiles`).
     watch: bool,
+    /// It asks again for inlay hints and code lenses when told to.
+    refresh_hints: bool,
+    refresh_lenses: bool,
 }
 
 /// The server's state.
@@ -88,7 +93,12 @@ struct Server<W: Write> {
     worker: Worker,
     /// Ids of the requests the server sends.
     next_id: i32,
+    /// When a buffer was last opened or changed (figures wait for a pause).
+    last_edit: Instant,
 }
+
+/// How long typing must pause before figures are computed.
+const PAUSE: Duration = Duration::from_millis(700);
 
 /// Serves the protocol on stdin and stdout until the client exits.
 pub fn serve(opts: LoadOptions) -> Ended {
@@ -112,6 +122,7 @@ pub fn serve_on<R: BufRead + Send + 'static, W: Write>(input: R, out: W, opts: L
         published: Publisher::default(),
         worker,
         next_id: 0,
+        last_edit: Instant::now(),
     };
     let ended = server.run(&rx);
     server.worker.close();
@@ -141,8 +152,20 @@ const BATCH: usize = 256;
 impl<W: Write> Server<W> {
     fn run(&mut self, rx: &Receiver<Event>) -> Ended {
         loop {
-            let Ok(first) = rx.recv() else { return self.abrupt("the input ended") };
-            let mut next = Some(first);
+            // Waiting for a pause in typing when figures are due.
+            let pause = self.ws.figures_pending().then(|| PAUSE.saturating_sub(self.last_edit.elapsed()));
+            let first = match pause {
+                Some(wait) => match rx.recv_timeout(wait) {
+                    Ok(ev) => Some(ev),
+                    Err(RecvTimeoutError::Timeout) => None,
+                    Err(RecvTimeoutError::Disconnected) => return self.abrupt("the input ended"),
+                },
+                None => match rx.recv() {
+                    Ok(ev) => Some(ev),
+                    Err(_) => return self.abrupt("the input ended"),
+                },
+            };
+            let mut next = first;
             let mut n = 0;
             // Everything already queued first: edits coalesce.
             while let Some(ev) = next.take() {
@@ -158,6 +181,10 @@ impl<W: Write> Server<W> {
                 }
             }
             for job in self.ws.jobs(self.opts) {
+                self.worker.submit(job);
+            }
+            let paused = self.last_edit.elapsed() >= PAUSE;
+            for job in self.ws.figures_jobs(self.opts, paused) {
                 self.worker.submit(job);
             }
             if let Phase::Stopping(id) = &self.phase {
@@ -187,8 +214,12 @@ impl<W: Write> Server<W> {
 
     fn event(&mut self, ev: Event) -> Option<Ended> {
         match ev {
-            Event::Done(done) => {
+            Event::Done(Report::Checked(done)) => {
                 self.finished(done);
+                None
+            }
+            Event::Done(Report::Extra(extra)) => {
+                self.finished_extra(extra);
                 None
             }
             Event::Client(Incoming::Eof) => Some(self.abrupt("the input ended")),
@@ -228,6 +259,14 @@ impl<W: Write> Server<W> {
                 self.phase = Phase::Stopping(req.id);
                 return None;
             }
+            (Phase::Running, "workspace/executeCommand") => {
+                let command = req.params["command"].as_str().unwrap_or_default().to_string();
+                let uri = req.params["arguments"][0].as_str().map(str::to_string);
+                match self.command(&command, uri.as_deref()) {
+                    Ok(v) => Response::new_ok(req.id, v),
+                    Err((code, message)) => Response::new_err(req.id, code as i32, message),
+                }
+            }
             (Phase::Running, _) => requests::answer(self, req),
         })
     }
@@ -244,12 +283,13 @@ impl<W: Write> Server<W> {
             .and_then(|c| c.completion_item.as_ref())
             .and_then(|i| i.snippet_support)
             .unwrap_or(false);
-        self.client.watch = caps
-            .workspace
-            .as_ref()
-            .and_then(|w| w.did_change_watched_files)
-            .and_then(|w| w.dynamic_registration)
-            .unwrap_or(false);
+        let ws = caps.workspace.as_ref();
+        self.client.watch =
+            ws.and_then(|w| w.did_change_watched_files).and_then(|w| w.dynamic_registration).unwrap_or(false);
+        self.client.refresh_hints =
+            ws.and_then(|w| w.inlay_hint.as_ref()).and_then(|h| h.refresh_support).unwrap_or(false);
+        self.client.refresh_lenses =
+            ws.and_then(|w| w.code_lens.as_ref()).and_then(|c| c.refresh_support).unwrap_or(false);
         self.phase = Phase::Running;
         let result = serde_json::json!({
             "capabilities": requests::capabilities(),
@@ -275,12 +315,19 @@ impl<W: Write> Server<W> {
             ("textDocument/didOpen", Some(uri)) => {
                 let text = p["textDocument"]["text"].as_str()?;
                 self.ws.open(uri, text.to_string(), version(&p["textDocument"]["version"]));
+                self.last_edit = Instant::now();
             }
             ("textDocument/didChange", Some(uri)) => {
                 let changes = changes(&p["contentChanges"]);
-                self.ws.change(uri, changes, version(&p["textDocument"]["version"]));
+                if self.ws.change(uri, changes, version(&p["textDocument"]["version"])) {
+                    self.last_edit = Instant::now();
+                    self.forget_examples(uri);
+                }
             }
-            ("textDocument/didSave", Some(uri)) => self.ws.touched(uri),
+            ("textDocument/didSave", Some(uri)) => {
+                self.ws.touched(uri);
+                self.ws.ask_figures(uri);
+            }
             ("textDocument/didClose", Some(uri)) if self.ws.close(uri) => {
                 let touched = self.published.record(uri, None);
                 self.publish(touched, None);
@@ -326,6 +373,58 @@ impl<W: Write> Server<W> {
         self.publish(touched, Some(&uri));
     }
 
+    /// A figures or examples job ended: examples' failures are published
+    /// as diagnostics; the client is asked to show the new figures.
+    fn finished_extra(&mut self, extra: figures::Extra) {
+        let task = extra.task;
+        let uri = extra.uri.clone();
+        let Some(doc) = self.ws.finished_extra(extra) else { return };
+        if task == worker::Task::Examples {
+            let runs = doc.current_examples().unwrap_or_default();
+            let found = figures::example_diagnostics(&doc.lines, runs);
+            let touched = self.published.record(&examples_source(&uri), Some(vec![(uri.clone(), found)]));
+            // Always, so that a run that finds nothing wrong is seen to end.
+            self.publish(touched, Some(&uri));
+        }
+        let refresh = [
+            (self.client.refresh_lenses, "workspace/codeLens/refresh"),
+            (self.client.refresh_hints && task == worker::Task::Figures, "workspace/inlayHint/refresh"),
+        ];
+        for (wanted, method) in refresh {
+            if wanted {
+                self.next_id += 1;
+                let req = Request { id: self.next_id.into(), method: method.into(), params: Value::Null };
+                self.send(Message::Request(req));
+            }
+        }
+    }
+
+    /// The examples' failures of a buffer go when its text changes (with
+    /// the diagnostics of its next check).
+    fn forget_examples(&mut self, uri: &str) {
+        let key = examples_source(uri);
+        if self.published.has(&key) {
+            self.published.record(&key, None);
+        }
+    }
+
+    /// Runs a command of the server's (`workspace/executeCommand`).
+    fn command(&mut self, command: &str, uri: Option<&str>) -> Result<Value, (ErrorCode, String)> {
+        let uri = uri.filter(|u| self.ws.docs.contains_key(*u));
+        let Some(uri) = uri else {
+            return Err((ErrorCode::InvalidParams, "the argument is an open document's URI".into()));
+        };
+        match command {
+            figures::RUN_EXAMPLES => {
+                let job = self.ws.extra_job(uri, worker::Task::Examples, self.opts);
+                job.into_iter().for_each(|j| self.worker.submit(j));
+            }
+            figures::ANALYZE => self.ws.ask_figures(uri),
+            other => return Err((ErrorCode::InvalidParams, format!("unknown command `{other}`"))),
+        }
+        Ok(Value::Null)
+    }
+
     /// Publishes the diagnostics of the files whose sets changed, and
     /// always those of `analysed`.
     fn publish(&mut self, touched: Vec<String>, analysed: Option<&str>) {
@@ -336,6 +435,11 @@ impl<W: Write> Server<W> {
             }
         }
     }
+}
+
+/// The key under which the examples' failures of a buffer are published.
+fn examples_source(uri: &str) -> String {
+    format!("{uri}#examples")
 }
 
 /// A document version as the client wrote it (any integer).

@@ -6,12 +6,12 @@ use std::io::Write;
 
 use lsp_server::{ErrorCode, Request, Response};
 use lsp_types::{
-    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions, DocumentSymbolResponse,
-    FoldingRangeProviderCapability, GotoDefinitionResponse, HoverProviderCapability, Location, OneOf, Position,
-    RenameOptions, SemanticTokens, SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensResult,
-    SemanticTokensServerCapabilities, ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, WorkDoneProgressOptions, WorkspaceEdit,
-    WorkspaceSymbolResponse,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CodeLensOptions, CompletionOptions,
+    DocumentSymbolResponse, ExecuteCommandOptions, FoldingRangeProviderCapability, GotoDefinitionResponse,
+    HoverProviderCapability, Location, OneOf, Position, RenameOptions, SemanticTokens, SemanticTokensFullOptions,
+    SemanticTokensOptions, SemanticTokensResult, SemanticTokensServerCapabilities, ServerCapabilities,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit,
+    WorkDoneProgressOptions, WorkspaceEdit, WorkspaceSymbolResponse,
 };
 use serde_json::Value;
 
@@ -19,6 +19,7 @@ use super::actions;
 use super::analysis::Analysis;
 use super::complete;
 use super::features::{self, Locator};
+use super::figures;
 use super::outline;
 use super::rename::{self, Occurrence, Target};
 use super::scan::{Role, Scan};
@@ -54,6 +55,12 @@ pub fn capabilities() -> ServerCapabilities {
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: vec![figures::RUN_EXAMPLES.into(), figures::ANALYZE.into()],
+            ..ExecuteCommandOptions::default()
+        }),
         rename_provider: Some(OneOf::Right(RenameOptions {
             prepare_provider: Some(true),
             work_done_progress_options: WorkDoneProgressOptions::default(),
@@ -226,6 +233,8 @@ fn rename<W: Write>(
 
 /// The requests about a whole buffer ([`on_document`]).
 const DOCUMENT_METHODS: &[&str] = &[
+    "textDocument/inlayHint",
+    "textDocument/codeLens",
     "textDocument/documentSymbol",
     "textDocument/formatting",
     "textDocument/foldingRange",
@@ -246,6 +255,13 @@ fn on_document(doc: &Document, method: &str) -> Result<Value, Failure> {
             result_id: None,
             data: outline::semantic_tokens(completing(doc), &doc.text, &doc.lines),
         })),
+        "textDocument/inlayHint" => match (doc.current_figures(), &doc.analysis) {
+            (Some(Some(f)), Some(a)) if a.text() == &*doc.text => json!(figures::inlay_hints(a, &doc.lines, f)),
+            _ => Value::Array(Vec::new()),
+        },
+        "textDocument/codeLens" => {
+            json!(figures::code_lenses(&doc.uri, &doc.text, &doc.lines, doc.current_figures(), doc.current_examples()))
+        }
         _ => return Err((ErrorCode::MethodNotFound, format!("unknown method {method}"))),
     })
 }

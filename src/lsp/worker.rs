@@ -19,11 +19,26 @@ use crate::load::LoadOptions;
 /// their text.
 pub type Overlays = HashMap<PathBuf, (u64, Arc<str>)>;
 
-/// One analysis to run.
+/// What a job does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Task {
+    /// Check the buffer (its diagnostics, names, engine).
+    Check,
+    /// The figures of `arbiter analyze` (after a save or a pause).
+    Figures,
+    /// Run the buffer's worked examples (asked for by the user).
+    Examples,
+}
+
+/// One job to run.
 pub struct Job {
+    pub task: Task,
     pub uri: String,
-    /// The job's number (each job has its own).
+    /// The job's number (each job has its own); for figures and examples,
+    /// the generation of the text.
     pub ticket: u64,
+    /// The generation of the buffer's text it reads.
+    pub generation: u64,
     pub path: PathBuf,
     pub text: Arc<str>,
     pub overlays: Arc<Overlays>,
@@ -35,6 +50,7 @@ pub struct Job {
 pub struct Done {
     pub uri: String,
     pub ticket: u64,
+    pub generation: u64,
     /// `None` when the job was cancelled.
     pub analysis: Option<Analysis>,
     /// An analysis of the text without the lines of its errors, made
@@ -58,28 +74,17 @@ pub struct Worker {
 
 impl Worker {
     /// Starts the thread; `done` receives every finished job.
-    pub fn start(done: impl Fn(Done) + Send + 'static) -> Worker {
+    pub fn start(done: impl Fn(Report) + Send + 'static) -> Worker {
         let queue: Arc<(Mutex<Queue>, Condvar)> = Arc::default();
         let q = queue.clone();
         std::thread::Builder::new()
             .name("arbiter-lsp-analysis".into())
             .spawn(move || {
                 while let Some(job) = take(&q) {
-                    let (first, retry) = run(&job, &job.text, false);
-                    // Names for completion first, so that a completion
-                    // asked once the diagnostics are out has them.
-                    if let Some(text) = retry {
-                        let (second, again) = run(&job, &text, true);
-                        // The line before a syntax error is often the one
-                        // being typed: without it too.
-                        let before = second.analysis.as_ref().zip(again).and_then(|(a, t)| blank_before_error(a, t));
-                        if let Some(text) = before {
-                            done(run(&job, &text, true).0);
-                        } else {
-                            done(second);
-                        }
+                    match job.task {
+                        Task::Check => check(&job, &done),
+                        Task::Figures | Task::Examples => done(super::figures::run(&job)),
                     }
-                    done(first);
                 }
             })
             .expect("a thread can be started");
@@ -102,17 +107,47 @@ impl Worker {
     }
 }
 
-fn submit_to(jobs: &mut VecDeque<Job>, job: Job) {
-    match jobs.iter_mut().find(|j| j.uri == job.uri) {
-        Some(waiting) => {
-            waiting.cancel.store(true, Ordering::Relaxed);
-            *waiting = job;
-        }
-        None => jobs.push_back(job),
-    }
+/// What the thread reports.
+pub enum Report {
+    Checked(Done),
+    /// Figures or examples, of the buffer's text at `generation`.
+    Extra(super::figures::Extra),
 }
 
-/// The next job, waiting for one; `None` once closed.
+/// A check of a buffer, then (when it does not load) the checks of its
+/// text without the lines of its errors.
+fn check(job: &Job, done: &impl Fn(Report)) {
+    let (first, retry) = run(job, &job.text, false);
+    // Names for completion first, so that a completion asked once the
+    // diagnostics are out has them.
+    if let Some(text) = retry {
+        let (second, again) = run(job, &text, true);
+        // The line before a syntax error is often the one being typed:
+        // without it too.
+        let before = second.analysis.as_ref().zip(again).and_then(|(a, t)| blank_before_error(a, t));
+        match before {
+            Some(text) => done(Report::Checked(run(job, &text, true).0)),
+            None => done(Report::Checked(second)),
+        }
+    }
+    done(Report::Checked(first));
+}
+
+/// A newer job for a buffer replaces its waiting job of the same task; a
+/// check also replaces its waiting figures and examples (they would be of
+/// an older text).
+fn submit_to(jobs: &mut VecDeque<Job>, job: Job) {
+    jobs.retain(|j| {
+        let stale = j.uri == job.uri && (j.task == job.task || job.task == Task::Check);
+        if stale {
+            j.cancel.store(true, Ordering::Relaxed);
+        }
+        !stale
+    });
+    jobs.push_back(job);
+}
+
+/// The next job, waiting for one; checks first; `None` once closed.
 fn take(queue: &(Mutex<Queue>, Condvar)) -> Option<Job> {
     let (lock, ready) = queue;
     let mut q = lock.lock().unwrap_or_else(|e| e.into_inner());
@@ -120,7 +155,8 @@ fn take(queue: &(Mutex<Queue>, Condvar)) -> Option<Job> {
         if q.closed {
             return None;
         }
-        if let Some(job) = q.jobs.pop_front() {
+        let i = q.jobs.iter().position(|j| j.task == Task::Check).unwrap_or(0);
+        if let Some(job) = q.jobs.remove(i) {
             return Some(job);
         }
         q = ready.wait(q).unwrap_or_else(|e| e.into_inner());
@@ -151,7 +187,8 @@ fn run(job: &Job, text: &str, fallback: bool) -> (Done, Option<String>) {
             Ok(Err(crate::cancel::Cancelled)) | Err(_) => None,
         }
     };
-    let done = Done { uri: job.uri.clone(), ticket: job.ticket, analysis, fallback, used: used.into_inner() };
+    let used = used.into_inner();
+    let done = Done { uri: job.uri.clone(), ticket: job.ticket, generation: job.generation, analysis, fallback, used };
     (done, retry)
 }
 
@@ -196,8 +233,10 @@ mod tests {
 
     fn job(uri: &str, ticket: u64) -> Job {
         Job {
+            task: Task::Check,
             uri: uri.into(),
             ticket,
+            generation: ticket,
             path: PathBuf::from("/nowhere/x.rules"),
             text: Arc::from("engine: exchange\n"),
             overlays: Arc::default(),
@@ -221,7 +260,7 @@ mod tests {
             }
         }
         let left: Vec<(String, u64)> = jobs.iter().map(|j| (j.uri.clone(), j.ticket)).collect();
-        assert_eq!(left, [("file:///a.rules".to_string(), 20), ("file:///b.rules".to_string(), 100)]);
+        assert_eq!(left, [("file:///b.rules".to_string(), 100), ("file:///a.rules".to_string(), 20)]);
         assert_eq!(tokens.iter().filter(|t| t.load(Ordering::Relaxed)).count(), 19);
     }
 

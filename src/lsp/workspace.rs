@@ -10,8 +10,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::analysis::Analysis;
+use super::figures::{ExampleRun, Extra, Found, Lines};
 use super::text::{canonical, uri_to_path, LineIndex, Positions};
-use super::worker::{Done, Job, Overlays};
+use super::worker::{Done, Job, Overlays, Task};
 use crate::load::LoadOptions;
 use crate::syntax::parse::normalize;
 
@@ -44,9 +45,37 @@ pub struct Document {
     /// runs).
     ticket: u64,
     cancel: Option<Arc<AtomicBool>>,
+    /// The generation of the text of the latest analysis.
+    analysed: u64,
+    /// The figures of `arbiter analyze` and the generation they are of
+    /// (`None` inside: the engine has none).
+    pub figures: Option<(u64, Option<Lines>)>,
+    /// Figures asked for (a save, the command): computed as soon as the
+    /// text is checked.
+    figures_asked: bool,
+    figures_cancel: Option<Arc<AtomicBool>>,
+    /// The examples as they last ran, and the generation they are of.
+    pub examples: Option<(u64, Vec<ExampleRun>)>,
 }
 
 impl Document {
+    /// The figures, when they are of the current text.
+    pub fn current_figures(&self) -> Option<&Option<Lines>> {
+        self.figures.as_ref().filter(|(g, _)| *g == self.generation).map(|(_, f)| f)
+    }
+
+    /// The examples' runs, when they are of the current text.
+    pub fn current_examples(&self) -> Option<&[ExampleRun]> {
+        self.examples.as_ref().filter(|(g, _)| *g == self.generation).map(|(_, e)| e.as_slice())
+    }
+
+    /// Whether the latest analysis is of the current text and compiles.
+    fn compiles(&self) -> bool {
+        self.analysed == self.generation
+            && !self.dirty
+            && self.analysis.as_ref().is_some_and(|a| a.items.is_some() && !a.diags.iter().any(|d| d.is_error()))
+    }
+
     fn set_text(&mut self, text: String, generation: u64) {
         let text = normalize(text);
         self.lines = LineIndex::new(&text);
@@ -101,6 +130,11 @@ impl Workspace {
             edited: true,
             ticket: 0,
             cancel: None,
+            analysed: 0,
+            figures: None,
+            figures_asked: false,
+            figures_cancel: None,
+            examples: None,
         };
         doc.set_text(text, generation);
         if let Some(old) = self.docs.insert(uri.to_string(), doc) {
@@ -173,6 +207,11 @@ impl Workspace {
         let overlays: Arc<Overlays> = Arc::new(
             self.docs.values().filter_map(|d| Some((d.canon.clone()?, (d.generation, d.text.clone())))).collect(),
         );
+        // Checks come first: figures under way stop (they are computed
+        // again at the next pause).
+        for d in self.docs.values_mut() {
+            cancel(&d.figures_cancel.take());
+        }
         let mut dirty: Vec<&mut Document> = self.docs.values_mut().filter(|d| d.dirty).collect();
         // Buffers whose own text changed first, in the order they changed,
         // then the ones that read them.
@@ -189,8 +228,10 @@ impl Workspace {
                 ticket += 1;
                 doc.ticket = ticket;
                 Job {
+                    task: Task::Check,
                     uri: doc.uri.clone(),
                     ticket,
+                    generation: doc.generation,
                     path: doc.path.clone(),
                     text: doc.text.clone(),
                     overlays: overlays.clone(),
@@ -230,6 +271,7 @@ impl Workspace {
         let analysis = done.analysis.map(Arc::new)?;
         if mine {
             doc.deps = analysis.deps.clone();
+            doc.analysed = done.generation;
         } else {
             doc.deps.extend(analysis.deps.iter().filter(|p| !doc.deps.contains(p)).cloned().collect::<Vec<_>>());
         }
@@ -242,7 +284,76 @@ impl Workspace {
             doc.dirty = true;
             return None;
         }
-        mine.then_some(&*doc)
+        (mine && done.generation == doc.generation).then_some(&*doc)
+    }
+
+    /// Figures are wanted for `uri` as soon as its text is checked.
+    pub fn ask_figures(&mut self, uri: &str) {
+        if let Some(d) = self.docs.get_mut(uri) {
+            d.figures_asked = true;
+        }
+    }
+
+    /// The figures jobs due: for buffers that asked for them, and (after a
+    /// pause, `paused`) for every buffer whose figures are not of its
+    /// text; only for a text that compiles.
+    pub fn figures_jobs(&mut self, opts: LoadOptions, paused: bool) -> Vec<Job> {
+        let due: Vec<String> = self
+            .docs
+            .values()
+            .filter(|d| d.compiles() && d.figures_cancel.is_none())
+            .filter(|d| d.figures_asked || (paused && d.current_figures().is_none()))
+            .map(|d| d.uri.clone())
+            .collect();
+        due.iter().filter_map(|u| self.extra_job(u, Task::Figures, opts)).collect()
+    }
+
+    /// Whether some buffer's figures would be computed after a pause.
+    pub fn figures_pending(&self) -> bool {
+        self.docs.values().any(|d| d.compiles() && d.figures_cancel.is_none() && d.current_figures().is_none())
+    }
+
+    /// A figures or examples job for the buffer's current text.
+    pub fn extra_job(&mut self, uri: &str, task: Task, opts: LoadOptions) -> Option<Job> {
+        let overlays = self.overlays();
+        let doc = self.docs.get_mut(uri)?;
+        let token = Arc::new(AtomicBool::new(false));
+        if task == Task::Figures {
+            doc.figures_asked = false;
+            doc.figures_cancel = Some(token.clone());
+        }
+        Some(Job {
+            task,
+            uri: uri.to_string(),
+            ticket: doc.generation,
+            generation: doc.generation,
+            path: doc.path.clone(),
+            text: doc.text.clone(),
+            overlays,
+            opts,
+            cancel: token,
+        })
+    }
+
+    fn overlays(&self) -> Arc<Overlays> {
+        Arc::new(self.docs.values().filter_map(|d| Some((d.canon.clone()?, (d.generation, d.text.clone())))).collect())
+    }
+
+    /// Takes a finished figures or examples job; returns the buffer when
+    /// it is of its current text.
+    pub fn finished_extra(&mut self, e: Extra) -> Option<&Document> {
+        let doc = self.docs.get_mut(&e.uri)?;
+        if e.task == Task::Figures {
+            doc.figures_cancel = None;
+        }
+        if doc.generation != e.generation {
+            return None;
+        }
+        match e.found? {
+            Found::Figures(f) => doc.figures = Some((e.generation, f)),
+            Found::Examples(runs) => doc.examples = Some((e.generation, runs)),
+        }
+        Some(&*doc)
     }
 
     /// Whether an analysis is waiting or under way for some buffer.
