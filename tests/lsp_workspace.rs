@@ -270,3 +270,26 @@ fn many_problems_on_one_line_are_capped_like_check() {
     assert!(note["message"].as_str().unwrap().starts_with(&format!("{} more", total - 50)), "{note}");
     c.shutdown();
 }
+
+/// A base on disk that changes (a watched file) re-checks its open
+/// variants; the server asks to watch rule files when the client can.
+#[test]
+fn a_watched_base_that_changes_re_checks_its_variants() {
+    let dir = scratch("watched");
+    let (_, gs) = read("rules/get_straight.rules");
+    let base = dir.join("base.rules");
+    std::fs::write(&base, &gs).unwrap();
+    let caps = json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } });
+    let mut c = Client::start_with(&[], caps);
+    let reg = c.wait_for("a registration", |m| m["method"] == "client/registerCapability");
+    let watcher = &reg["params"]["registrations"][0];
+    assert_eq!(watcher["method"], "workspace/didChangeWatchedFiles");
+    assert_eq!(watcher["registerOptions"]["watchers"][0]["globPattern"], "**/*.rules");
+    let vu = uri(&dir.join("v.rules"));
+    assert!(c.open(&vu, "extends: \"base.rules\"\nplay { hand: 5 }\n").is_empty());
+    std::fs::write(&base, gs.replace("hand: 5", "hand: 5 zzz: 1")).unwrap();
+    c.notify("workspace/didChangeWatchedFiles", json!({ "changes": [{ "uri": uri(&base), "type": 2 }] }));
+    let d = c.diagnostics_of(&vu, Some(1));
+    assert!(d.iter().any(|d| d["code"] == "unknown-key"), "{d:?}");
+    c.shutdown();
+}
