@@ -293,3 +293,24 @@ fn a_watched_base_that_changes_re_checks_its_variants() {
     assert!(d.iter().any(|d| d["code"] == "unknown-key"), "{d:?}");
     c.shutdown();
 }
+
+/// udev's and Snort's `.rules` files are left alone: no diagnostics, no
+/// answers; a buffer that turns into one loses its diagnostics.
+#[test]
+fn udev_and_snort_rules_are_left_alone() {
+    let mut c = Client::start();
+    let udev = "# a USB stick\nSUBSYSTEM==\"usb\", ATTR{idVendor}==\"1d6b\", MODE=\"0666\"\n";
+    let u = "file:///etc/udev/rules.d/99-usb.rules";
+    c.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": u, "languageId": "arbiter", "version": 1, "text": udev } }),
+    );
+    assert_eq!(c.diagnostics(u), Vec::<Value>::new());
+    assert!(c.at("textDocument/hover", u, (1, 2)).is_null());
+    assert!(c.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": u } })).is_null());
+    let s = "file:///etc/snort/rules/local.rules";
+    assert!(c.open(s, "engine: exchange\n").iter().any(|d| d["code"] == "missing"));
+    let snort = "alert tcp any any -> any 80 (msg:\"x\"; sid:1000001;)\n";
+    assert_eq!(c.change(s, 2, snort), Vec::<Value>::new());
+    c.shutdown();
+}

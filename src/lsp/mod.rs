@@ -16,6 +16,7 @@ pub mod actions;
 pub mod analysis;
 mod bundled;
 pub mod complete;
+pub mod detect;
 pub mod diagnostics;
 pub mod features;
 pub mod figures;
@@ -316,12 +317,14 @@ impl<W: Write> Server<W> {
                 let text = p["textDocument"]["text"].as_str()?;
                 self.ws.open(uri, text.to_string(), version(&p["textDocument"]["version"]));
                 self.last_edit = Instant::now();
+                self.leave_alone(uri);
             }
             ("textDocument/didChange", Some(uri)) => {
                 let changes = changes(&p["contentChanges"]);
                 if self.ws.change(uri, changes, version(&p["textDocument"]["version"])) {
                     self.last_edit = Instant::now();
                     self.forget_examples(uri);
+                    self.leave_alone(uri);
                 }
             }
             ("textDocument/didSave", Some(uri)) => {
@@ -396,6 +399,14 @@ impl<W: Write> Server<W> {
                 let req = Request { id: self.next_id.into(), method: method.into(), params: Value::Null };
                 self.send(Message::Request(req));
             }
+        }
+    }
+
+    /// A buffer that is not a rule file has no diagnostics.
+    fn leave_alone(&mut self, uri: &str) {
+        if self.ws.docs.get(uri).is_some_and(|d| d.foreign.is_some()) {
+            let touched = self.published.record(uri, None);
+            self.publish(touched, Some(uri));
         }
     }
 

@@ -89,6 +89,11 @@ type Failure = (ErrorCode, String);
 pub(super) fn answer<W: Write>(server: &Server<W>, req: Request) -> Response {
     let id = req.id.clone();
     let p = &req.params;
+    // A buffer that is not a rule file (udev's, Snort's) is left alone.
+    let named = p["textDocument"]["uri"].as_str().and_then(|u| server.ws.docs.get(u));
+    if named.is_some_and(|d| d.foreign.is_some()) {
+        return Response::new_ok(id, Value::Null);
+    }
     let result = match req.method.as_str() {
         "textDocument/hover" => {
             at(server, p, |doc, loc, offset| Ok(json!(features::hover(loc, &doc.text, &doc.lines, offset))))

@@ -26,6 +26,9 @@ pub struct Document {
     pub canon: Option<PathBuf>,
     /// The text, line endings made `\n` (as the checker sees it).
     pub text: Arc<str>,
+    /// The language of a buffer that is not a rule file (udev's and
+    /// Snort's `.rules`): left alone.
+    pub foreign: Option<&'static str>,
     pub lines: LineIndex,
     /// The client's version, as it wrote it (any JSON number).
     pub version: Option<Value>,
@@ -78,6 +81,7 @@ impl Document {
 
     fn set_text(&mut self, text: String, generation: u64) {
         let text = normalize(text);
+        self.foreign = super::detect::foreign(&text);
         self.lines = LineIndex::new(&text);
         self.text = Arc::from(text);
         self.generation = generation;
@@ -120,6 +124,7 @@ impl Workspace {
             path,
             canon,
             text: Arc::from(""),
+            foreign: None,
             lines: LineIndex::default(),
             version,
             generation,
@@ -211,6 +216,9 @@ impl Workspace {
         // again at the next pause).
         for d in self.docs.values_mut() {
             cancel(&d.figures_cancel.take());
+        }
+        for d in self.docs.values_mut().filter(|d| d.foreign.is_some()) {
+            d.dirty = false;
         }
         let mut dirty: Vec<&mut Document> = self.docs.values_mut().filter(|d| d.dirty).collect();
         // Buffers whose own text changed first, in the order they changed,
