@@ -33,8 +33,10 @@ module.exports = grammar({
   word: $ => $.word,
 
   // A word after a property's values may be one more value or the kind of
-  // the next section: only a `{` after the labels tells.
+  // the next section: only a `{` after the labels tells (the parser keeps
+  // both readings until then).
   conflicts: $ => [[$.property]],
+
 
   rules: {
     source_file: $ => repeat($._item),
@@ -50,7 +52,7 @@ module.exports = grammar({
       '}',
     ),
 
-    property: $ => prec.right(seq(field('key', $.key), repeat($._expression))),
+    property: $ => seq(field('key', $.key), repeat($._expression)),
 
     // `name:` is one token, so that a key is never read as a value.
     key: $ => token(seq(/[A-Za-z_][A-Za-z0-9_\-]*/, /[ \t\r\n]*/, ':')),
