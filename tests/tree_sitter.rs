@@ -68,11 +68,20 @@ fn every_rule_file_the_language_accepts_parses_without_error() {
 fn the_queries_of_every_editor_compile_and_the_copies_are_the_grammars() {
     let lang = language();
     let grammar = root().join("editors/tree-sitter-arbiter/queries");
-    for q in ["editors/tree-sitter-arbiter/queries/highlights.scm", "editors/tree-sitter-arbiter/queries/folds.scm", "editors/helix/queries/highlights.scm", "editors/helix/queries/folds.scm", "editors/zed/languages/arbiter/highlights.scm"] {
+    for q in [
+        "editors/tree-sitter-arbiter/queries/highlights.scm",
+        "editors/tree-sitter-arbiter/queries/folds.scm",
+        "editors/helix/queries/highlights.scm",
+        "editors/helix/queries/folds.scm",
+        "editors/zed/languages/arbiter/highlights.scm",
+    ] {
         let text = std::fs::read_to_string(root().join(q)).unwrap();
         Query::new(&lang, &text).unwrap_or_else(|e| panic!("{q}: {e}"));
     }
-    for (copy, of) in [("editors/zed/languages/arbiter/highlights.scm", "highlights.scm"), ("editors/helix/queries/folds.scm", "folds.scm")] {
+    for (copy, of) in [
+        ("editors/zed/languages/arbiter/highlights.scm", "highlights.scm"),
+        ("editors/helix/queries/folds.scm", "folds.scm"),
+    ] {
         let a = std::fs::read_to_string(root().join(copy)).unwrap();
         let b = std::fs::read_to_string(grammar.join(of)).unwrap();
         assert_eq!(a, b, "{copy} is not a copy of the grammar's {of}");
