@@ -44,14 +44,16 @@ impl Cx {
                 None
             }
             [_, extra, ..] => {
-                self.push(
-                    Diag::error(
-                        codes::ARITY,
-                        extra.span.to(p.values_span()),
-                        format!("`{}` takes one value, {what}", p.key.name),
-                    )
-                    .label("unexpected extra values"),
-                );
+                let d = Diag::error(
+                    codes::ARITY,
+                    extra.span.to(p.values_span()),
+                    format!("`{}` takes one value, {what}", p.key.name),
+                )
+                .label("unexpected extra values");
+                self.push(match negative_value(extra) {
+                    Some(help) => d.help(help),
+                    None => d,
+                });
                 None
             }
         }
@@ -165,6 +167,23 @@ impl Cx {
                 .suggest_among(name, known),
         );
     }
+}
+
+/// "a" or "an", for a noun.
+fn article(noun: &str) -> &'static str {
+    if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// The help for a value `-N` after another one (`pays: 10 -1`): a negative
+/// number, not a subtraction.
+fn negative_value(extra: &Expr) -> Option<String> {
+    let ExprKind::Unary(UnOp::Neg, n) = &extra.kind else { return None };
+    let ExprKind::Int(n) = n.kind else { return None };
+    Some(format!("`-{n}` against its digits is a negative number, a value of its own; a subtraction has spaces on both sides: `- {n}`"))
 }
 
 /// A list of items (the whole file, or a section's body) read by key. Every
@@ -282,17 +301,17 @@ impl<'a> Block<'a> {
         for s in self.sections(kind) {
             let Some(name) = s.name() else {
                 cx.push(
-                    Diag::error(codes::MISSING, s.head, format!("a {noun} needs a name"))
+                    Diag::error(codes::MISSING, s.head, format!("{} {noun} needs a name", article(noun)))
                         .label("no name")
                         .help(format!("write `{kind} \"NAME\" {{ ... }}`")),
                 );
                 continue;
             };
-            if let Some((first, _)) = out.iter().find(|(_, n)| n.value == name.value) {
+            if let Some((_, first)) = out.iter().find(|(_, n)| n.value == name.value) {
                 cx.push(
                     Diag::error(codes::DUPLICATE, name.span, format!("{noun} `{}` is defined twice", name.value))
                         .label("defined again here")
-                        .note(first.head, "first defined here"),
+                        .note(first.span, "first defined here"),
                 );
                 continue;
             }

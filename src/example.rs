@@ -16,8 +16,6 @@
 //! (a part of the message); `output` then holds the lines printed before it.
 
 use crate::check::{Block, Cx};
-use crate::diag::codes;
-use crate::diag::Diag;
 use crate::game::{run_text, Game, RunError, RunOptions};
 use crate::source::Span;
 
@@ -42,27 +40,15 @@ pub enum Verdict {
         expected: Option<String>,
         got: Option<String>,
     },
+    /// A resource limit stopped the example (the message says which).
+    Limit(String),
 }
 
 /// Reads every `example` section of the file.
 pub fn lower(top: &Block, cx: &mut Cx) -> Vec<Example> {
     let mut out: Vec<Example> = Vec::new();
-    for s in top.sections("example") {
+    for (s, name) in top.named_sections(cx, "example", "example") {
         let b = Block::of_section(s);
-        let Some(name) = s.name() else {
-            cx.push(
-                Diag::error(codes::MISSING, s.head, "an example needs a name")
-                    .label("write `example \"name\" { ... }`"),
-            );
-            continue;
-        };
-        if let Some(first) = out.iter().find(|e| e.name == name.value) {
-            cx.push(
-                Diag::error(codes::DUPLICATE, name.span, format!("example `{}` is defined twice", name.value))
-                    .label("defined again here")
-                    .note(first.head, "first defined here"),
-            );
-        }
         let mut text = |key: &'static str, required: bool| {
             let p = if required { b.require(cx, key, "\"\"\"...\"\"\"") } else { b.prop(cx, key) }?;
             let e = cx.one(p, "a string")?;
@@ -79,14 +65,26 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Vec<Example> {
     out
 }
 
-/// Runs one example.
+/// Search nodes allowed per case of an example by default (`arbiter
+/// test`): a tenth of the tower engine's default for `run`. Worked
+/// examples are small; one that needs more is stopped in well under a
+/// second and reported as a limit, not left to search for many.
+pub const TEST_MAX_NODES: u64 = 1_000_000;
+
+/// Runs one example with the engine's own limits.
 pub fn run(game: &dyn Game, ex: &Example) -> Verdict {
-    let (got, result) = run_text(game, &ex.input, &RunOptions::default());
+    run_with(game, ex, &RunOptions::default())
+}
+
+/// Runs one example with `opts` (`max_nodes`): a search stopped by a limit
+/// is [`Verdict::Limit`], whatever the example expects.
+pub fn run_with(game: &dyn Game, ex: &Example, opts: &RunOptions) -> Verdict {
+    let (got, result) = run_text(game, &ex.input, opts);
     let error = match result {
         Ok(()) => None,
         Err(RunError::Input(e)) => Some(e.0.message),
         Err(RunError::Io(e)) => Some(e.to_string()),
-        Err(RunError::Limit(m)) => Some(m),
+        Err(RunError::Limit(m)) => return Verdict::Limit(m),
     };
     match (&ex.error, &error) {
         (None, None) => {}

@@ -10,8 +10,9 @@
 //! | form | type |
 //! | --- | --- |
 //! | `12`, `a + b`, `a - b`, `a * b`, `a / b`, `a % b`, `-a` | number |
-//! | `count(s)`, `highest(s)`, `lowest(s)`, `min(a, b..)`, `max(a, b..)` | number |
+//! | `count(s)`, `highest(s)`, `lowest(s)`, `min(a, b..)`, `max(a, b..)`, `abs(a)` | number |
 //! | an element name, `[x y]`, `s + t` (union), `s - t` (difference) | set |
+//! | a variable: `potted`, or with a dot `a.row` (one of several things) | its type |
 //! | `a == b`, `a != b` (numbers or sets), `a < b` ... (numbers) | condition |
 //! | `s in t`, `s not in t` (every element of s is in t) | condition |
 //! | `and`, `or`, `not`, `yes`, `no` | condition |
@@ -369,6 +370,12 @@ impl Compiler<'_, '_> {
                 })
             }
             ExprKind::Call(f, args) => self.call(e, &f.name, f.span, args, depth)?,
+            // `a.row`: a variable whose name has a dot (the engine's state
+            // of one of several things, such as two cards).
+            ExprKind::Field(base, f) if base.as_word().is_some() => {
+                let name = format!("{}.{}", base.as_word().unwrap_or_default(), f.name);
+                self.word(e, &name)?
+            }
             ExprKind::Unary(UnOp::Neg, a) => {
                 let (a, r) = self.int(a, depth + 1)?;
                 let Some(r) = Range::new(-(r.hi as i128), -(r.lo as i128)) else {
@@ -631,142 +638,200 @@ impl Compiler<'_, '_> {
     }
 
     fn call(&mut self, e: &Expr, name: &str, span: Span, args: &[Expr], depth: usize) -> Option<AnyExpr> {
+        let call = Call { e, name, args, depth };
+        match FUNCTIONS.iter().find(|(n, _)| *n == name) {
+            Some((_, Function::Weigh)) => self.weigh(call),
+            Some((_, Function::MinMax)) => self.min_max(call),
+            Some((_, Function::If)) => self.if_then_else(call),
+            Some((_, Function::Abs)) => self.abs(call),
+            None => {
+                self.cx.unknown(span, "a function", name, FUNCTIONS.iter().map(|(n, _)| *n));
+                None
+            }
+        }
+    }
+
+    /// `count(set)`, `highest(set)`, `lowest(set)`: the number of elements,
+    /// or the weight of the heaviest or lightest (0 for an empty set).
+    fn weigh(&mut self, call: Call) -> Option<AnyExpr> {
+        let Call { e, name, args, depth } = call;
         let scope = self.scope;
-        match name {
-            "count" | "highest" | "lowest" => {
-                let [a] = args else {
-                    self.cx.push(
-                        Diag::error(codes::ARITY, e.span, format!("`{name}` takes one set"))
-                            .label(format!("write `{name}(potted)`")),
-                    );
-                    return None;
-                };
-                let s = self.set(a, depth + 1)?;
-                let w = scope.weights.to_vec();
-                if name == "count" {
-                    return Some(AnyExpr::Int(
-                        lift1!(IntExpr, SetExpr, s, |a| a.count_ones() as i64),
-                        Range { lo: 0, hi: scope.elements.len() as i64 },
-                    ));
+        let [a] = args else {
+            self.cx.push(
+                Diag::error(codes::ARITY, e.span, format!("`{name}` takes one set"))
+                    .label(format!("write `{name}(potted)`")),
+            );
+            return None;
+        };
+        let s = self.set(a, depth + 1)?;
+        let w = scope.weights.to_vec();
+        if name == "count" {
+            return Some(AnyExpr::Int(
+                lift1!(IntExpr, SetExpr, s, |a| a.count_ones() as i64),
+                Range { lo: 0, hi: scope.elements.len() as i64 },
+            ));
+        }
+        // An empty set weighs 0.
+        let range =
+            Range { lo: w.iter().copied().min().unwrap_or(0).min(0), hi: w.iter().copied().max().unwrap_or(0).max(0) };
+        let heavier = name == "highest";
+        let weigh = move |mut m: u64| {
+            let mut best: Option<i64> = None;
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if best.is_none_or(|b| if heavier { w[i] > b } else { w[i] < b }) {
+                    best = Some(w[i]);
                 }
-                // An empty set weighs 0.
-                let range = Range {
-                    lo: w.iter().copied().min().unwrap_or(0).min(0),
-                    hi: w.iter().copied().max().unwrap_or(0).max(0),
-                };
-                // The weight of the heaviest (`highest`) or lightest element of the set.
-                let heavier = name == "highest";
-                let weigh = move |mut m: u64| {
-                    let mut best: Option<i64> = None;
-                    while m != 0 {
-                        let i = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        if best.is_none_or(|b| if heavier { w[i] > b } else { w[i] < b }) {
-                            best = Some(w[i]);
-                        }
-                    }
-                    best.unwrap_or(0)
-                };
-                Some(AnyExpr::Int(
-                    match s.constant() {
-                        Some(m) => IntExpr::Const(weigh(m)),
-                        None => IntExpr::Fn(Box::new(move |env| weigh(s.eval(env)))),
-                    },
-                    range,
-                ))
             }
-            "min" | "max" => {
-                if args.is_empty() {
-                    self.cx.push(
-                        Diag::error(codes::ARITY, e.span, format!("`{name}` needs at least one number"))
-                            .label("no arguments"),
-                    );
-                    return None;
-                }
-                let is_min = name == "min";
-                let mut fs = Vec::new();
-                let mut range: Option<Range> = None;
-                for a in args {
-                    let (f, r) = self.int(a, depth + 1)?;
-                    fs.push(f);
-                    range = Some(match range {
-                        None => r,
-                        Some(q) if is_min => Range { lo: q.lo.min(r.lo), hi: q.hi.min(r.hi) },
-                        Some(q) => Range { lo: q.lo.max(r.lo), hi: q.hi.max(r.hi) },
-                    });
-                }
-                Some(AnyExpr::Int(
-                    IntExpr::Fn(Box::new(move |env| {
-                        let it = fs.iter().map(|f| f.eval(env));
-                        if is_min {
-                            it.min().unwrap_or(0)
+            best.unwrap_or(0)
+        };
+        let f = match s.constant() {
+            Some(m) => IntExpr::Const(weigh(m)),
+            None => IntExpr::Fn(Box::new(move |env| weigh(s.eval(env)))),
+        };
+        Some(AnyExpr::Int(f, range))
+    }
+
+    /// `min(a, b, ...)`, `max(a, b, ...)` of numbers.
+    fn min_max(&mut self, call: Call) -> Option<AnyExpr> {
+        let Call { e, name, args, depth } = call;
+        if args.is_empty() {
+            self.cx.push(
+                Diag::error(codes::ARITY, e.span, format!("`{name}` needs at least one number")).label("no arguments"),
+            );
+            return None;
+        }
+        let is_min = name == "min";
+        let mut fs = Vec::new();
+        let mut range: Option<Range> = None;
+        for a in args {
+            let (f, r) = self.int(a, depth + 1)?;
+            fs.push(f);
+            range = Some(match range {
+                None => r,
+                Some(q) if is_min => Range { lo: q.lo.min(r.lo), hi: q.hi.min(r.hi) },
+                Some(q) => Range { lo: q.lo.max(r.lo), hi: q.hi.max(r.hi) },
+            });
+        }
+        let f = IntExpr::Fn(Box::new(move |env| {
+            let it = fs.iter().map(|f| f.eval(env));
+            if is_min {
+                it.min().unwrap_or(0)
+            } else {
+                it.max().unwrap_or(0)
+            }
+        }));
+        Some(AnyExpr::Int(f, range.expect("at least one argument")))
+    }
+
+    /// `abs(a)`: the number without its sign.
+    fn abs(&mut self, call: Call) -> Option<AnyExpr> {
+        let Call { e, args, depth, .. } = call;
+        let [a] = args else {
+            self.cx
+                .push(Diag::error(codes::ARITY, e.span, "`abs` takes one number").label("write `abs(a.row - b.row)`"));
+            return None;
+        };
+        let (a, r) = self.int(a, depth + 1)?;
+        // |i64::MIN| does not fit: refused like a negation that overflows.
+        let (lo, hi) = (r.lo as i128, r.hi as i128);
+        let range = if lo >= 0 {
+            Range::new(lo, hi)
+        } else if hi <= 0 {
+            Range::new(-hi, -lo)
+        } else {
+            Range::new(0, (-lo).max(hi))
+        };
+        let Some(range) = range else {
+            return self.overflow(e.span, "this `abs`");
+        };
+        Some(AnyExpr::Int(lift1!(IntExpr, IntExpr, a, |a| a.wrapping_abs()), range))
+    }
+
+    /// `if(condition, a, b)`: `a` when the condition holds, else `b` (both
+    /// of one type).
+    fn if_then_else(&mut self, call: Call) -> Option<AnyExpr> {
+        let Call { e, args, depth, .. } = call;
+        let [c, a, b] = args else {
+            self.cx.push(
+                Diag::error(codes::ARITY, e.span, "`if` takes a condition and two values")
+                    .label("write `if(foul, potted, [])`"),
+            );
+            return None;
+        };
+        let c = self.cond(c, depth + 1);
+        let (x, y) = (self.node(a, depth + 1), self.node(b, depth + 1));
+        let (c, x, y) = (c?, x?, y?);
+        match (x, y) {
+            (AnyExpr::Int(x, xr), AnyExpr::Int(y, yr)) => Some(AnyExpr::Int(
+                IntExpr::Fn(Box::new(move |env| if c.eval(env) { x.eval(env) } else { y.eval(env) })),
+                xr.union(yr),
+            )),
+            (AnyExpr::Set(x), AnyExpr::Set(y)) => {
+                Some(AnyExpr::Set(SetExpr::Fn(Box::new(
+                    move |env| if c.eval(env) { x.eval(env) } else { y.eval(env) },
+                ))))
+            }
+            (AnyExpr::Bool(x), AnyExpr::Bool(y)) => {
+                Some(AnyExpr::Bool(BoolExpr::Fn(Box::new(
+                    move |env| {
+                        if c.eval(env) {
+                            x.eval(env)
                         } else {
-                            it.max().unwrap_or(0)
+                            y.eval(env)
                         }
-                    })),
-                    range.expect("at least one argument"),
-                ))
+                    },
+                ))))
             }
-            "if" => {
-                let [c, a, b] = args else {
-                    self.cx.push(
-                        Diag::error(codes::ARITY, e.span, "`if` takes a condition and two values")
-                            .label("write `if(foul, potted, [])`"),
-                    );
-                    return None;
-                };
-                let c = self.cond(c, depth + 1);
-                let (x, y) = (self.node(a, depth + 1), self.node(b, depth + 1));
-                let (c, x, y) = (c?, x?, y?);
-                match (x, y) {
-                    (AnyExpr::Int(x, xr), AnyExpr::Int(y, yr)) => Some(AnyExpr::Int(
-                        IntExpr::Fn(Box::new(move |env| if c.eval(env) { x.eval(env) } else { y.eval(env) })),
-                        xr.union(yr),
-                    )),
-                    (AnyExpr::Set(x), AnyExpr::Set(y)) => {
-                        Some(AnyExpr::Set(SetExpr::Fn(Box::new(
-                            move |env| {
-                                if c.eval(env) {
-                                    x.eval(env)
-                                } else {
-                                    y.eval(env)
-                                }
-                            },
-                        ))))
-                    }
-                    (AnyExpr::Bool(x), AnyExpr::Bool(y)) => {
-                        Some(AnyExpr::Bool(BoolExpr::Fn(Box::new(
-                            move |env| {
-                                if c.eval(env) {
-                                    x.eval(env)
-                                } else {
-                                    y.eval(env)
-                                }
-                            },
-                        ))))
-                    }
-                    (x, y) => {
-                        self.cx.push(
-                            Diag::error(
-                                codes::TYPE,
-                                e.span,
-                                format!("`if` between {} and {}", x.ty().what(), y.ty().what()),
-                            )
-                            .label("both values must have the same type"),
-                        );
-                        None
-                    }
-                }
-            }
-            other => {
-                self.cx.unknown(span, "a function", other, FUNCTIONS);
+            (x, y) => {
+                self.cx.push(
+                    Diag::error(codes::TYPE, e.span, format!("`if` between {} and {}", x.ty().what(), y.ty().what()))
+                        .label("both values must have the same type"),
+                );
                 None
             }
         }
     }
 }
 
-const FUNCTIONS: [&str; 6] = ["count", "highest", "lowest", "min", "max", "if"];
+/// A call of a function of the language, as its compiler sees it.
+struct Call<'e> {
+    e: &'e Expr,
+    name: &'e str,
+    args: &'e [Expr],
+    depth: usize,
+}
+
+/// The names of the functions of the expression language.
+pub fn function_names() -> impl Iterator<Item = &'static str> {
+    FUNCTIONS.iter().map(|(n, _)| *n)
+}
+
+/// Which compiler a function of the language takes.
+#[derive(Clone, Copy)]
+enum Function {
+    /// [`Compiler::weigh`]
+    Weigh,
+    /// [`Compiler::min_max`]
+    MinMax,
+    /// [`Compiler::if_then_else`]
+    If,
+    /// [`Compiler::abs`]
+    Abs,
+}
+
+/// The functions of the expression language, each with its compiler: the
+/// one list that calls, messages and suggestions read.
+const FUNCTIONS: &[(&str, Function)] = &[
+    ("count", Function::Weigh),
+    ("highest", Function::Weigh),
+    ("lowest", Function::Weigh),
+    ("min", Function::MinMax),
+    ("max", Function::MinMax),
+    ("if", Function::If),
+    ("abs", Function::Abs),
+];
 
 /// `x op y` for the arithmetic operators; ranges were checked at load, and
 /// a division by 0 gives 0.
@@ -934,6 +999,40 @@ mod tests {
             assert!(r.lo <= 76 && r.hi >= 81);
             assert!(!cx.has_errors());
         });
+    }
+
+    #[test]
+    fn abs_and_dotted_names() {
+        let vars = [("a.row", Ty::Int), ("b.row", Ty::Int)];
+        let elements: Vec<String> = Vec::new();
+        let scope = Scope {
+            vars: &vars,
+            elements: &elements,
+            weights: &[],
+            element: "a card",
+            int_range: (1, 64),
+            unavailable: &[],
+        };
+        let mut cx = Cx::new();
+        let field = |base: &str, f: &str| Expr {
+            kind: ExprKind::Field(Box::new(w(base)), crate::syntax::Ident { name: f.into(), span: Span::default() }),
+            span: Span::default(),
+        };
+        // abs(a.row - b.row): both orders give the distance, in 0..=63.
+        let e = call("abs", vec![bin(BinOp::Sub, field("a", "row"), field("b", "row"))]);
+        let (f, r) = compile_int(&e, &scope, &mut cx).unwrap();
+        assert_eq!(r, Range { lo: 0, hi: 63 });
+        for (x, y) in [(1, 4), (4, 1), (3, 3)] {
+            assert_eq!(f.eval(&Env { sets: &[], ints: &[x, y] }), (x - y).abs());
+        }
+        assert_eq!(compile_int(&call("abs", vec![n(-7)]), &scope, &mut cx).unwrap().0.constant(), Some(7));
+        assert!(!cx.has_errors());
+        // `c.row` is no variable; `abs` of nothing, or of i64::MIN, is refused.
+        assert!(compile_int(&field("c", "row"), &scope, &mut cx).is_none());
+        assert!(compile_int(&call("abs", vec![]), &scope, &mut cx).is_none());
+        assert!(compile_int(&call("abs", vec![n(i64::MIN)]), &scope, &mut cx).is_none());
+        let codes: Vec<_> = cx.diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [codes::UNKNOWN_NAME, codes::ARITY, codes::OVERFLOW]);
     }
 
     #[test]

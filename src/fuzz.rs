@@ -53,6 +53,19 @@ pub fn game_input(dir: &Path, game: &str, data: &[u8]) {
     }
 }
 
+/// Runs one input of the `input` target: its first line names a game
+/// bundled under `dir` (`havannah`), the rest is the game's input, run
+/// through [`game_input`]. Any other first line is ignored, so that one
+/// target serves every game, present and future.
+pub fn any_game_input(dir: &Path, data: &[u8]) {
+    let Some(nl) = data.iter().position(|&b| b == b'\n') else { return };
+    let Ok(game) = std::str::from_utf8(&data[..nl]) else { return };
+    let plain = !game.is_empty() && game.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if plain && dir.join(format!("{game}.rules")).is_file() {
+        game_input(dir, game, &data[nl + 1..]);
+    }
+}
+
 /// Compiled rule files, kept across calls (compiling is most of the cost).
 fn compiled(rules: &Path) -> Option<&'static Compiled> {
     static CACHE: OnceLock<Mutex<HashMap<PathBuf, Option<&'static Compiled>>>> = OnceLock::new();

@@ -65,7 +65,11 @@ pub struct LoadOptions {
 /// opened without blocking (a FIFO with no writer would block `open`) and
 /// checked to be a regular file before anything is read.
 pub fn read_rule_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
+    read_opened(open_rule_file(path)?)
+}
+
+/// Opens a rule file for [`read_rule_file`]: a regular file only.
+fn open_rule_file(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
     let mut open = std::fs::OpenOptions::new();
     open.read(true);
     #[cfg(unix)]
@@ -81,15 +85,65 @@ pub fn read_rule_file(path: &Path) -> std::io::Result<Vec<u8>> {
     if !meta.is_file() {
         return Err(std::io::Error::other("it is not a regular file (a device, a FIFO or a socket)"));
     }
+    Ok((file, meta))
+}
+
+/// Reads an opened rule file, at most the size limit plus one byte.
+fn read_opened((file, meta): (std::fs::File, std::fs::Metadata)) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
     let mut bytes = Vec::with_capacity((meta.len() as usize).min(MAX_FILE_SIZE + 1));
     file.take(MAX_FILE_SIZE as u64 + 1).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 
+/// A base that `--restrict-extends` refuses once opened: the file opened
+/// is not the one inside the folder (a link swapped meanwhile).
+#[derive(Debug)]
+struct OutsideFolder;
+
+impl std::fmt::Display for OutsideFolder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the file opened is not inside the folder of the rule file given")
+    }
+}
+
+impl std::error::Error for OutsideFolder {}
+
+/// [`read_rule_file`] for a base that must lie inside `root`: the file is
+/// opened once, and what is read is that open file, accepted only when
+/// its canonical path (taken after opening) lies inside `root` and names
+/// the very file opened (same device and inode). A link swapped between
+/// the check and the read can only make the read fail, never read a file
+/// outside.
+fn read_rule_file_within(path: &Path, root: &Path) -> std::io::Result<Vec<u8>> {
+    let (file, meta) = open_rule_file(path)?;
+    let canon = path.canonicalize()?;
+    let same = std::fs::metadata(&canon).is_ok_and(|m| same_file(&m, &meta));
+    if !canon.starts_with(root) || !same {
+        return Err(std::io::Error::other(OutsideFolder));
+    }
+    read_opened((file, meta))
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    a.len() == b.len() && a.modified().ok() == b.modified().ok()
+}
+
 impl Files {
-    fn read(self, path: &Path) -> std::io::Result<Vec<u8>> {
+    /// Reads `path`; on disk, inside `root` when one is given.
+    fn read(self, path: &Path, root: Option<&Path>) -> std::io::Result<Vec<u8>> {
         match self {
-            Files::Disk => read_rule_file(path),
+            Files::Disk => match root {
+                Some(root) => read_rule_file_within(path, root),
+                None => read_rule_file(path),
+            },
             Files::Bundled => {
                 let rel = normalize_path(path);
                 let rel = rel.strip_prefix(BUNDLED_DIR).unwrap_or(&rel);
@@ -173,12 +227,13 @@ pub fn load_with(arg: &Path, opts: &LoadOptions) -> Result<Loaded, LoadError> {
 /// [`load_with`] once the path was read (or not).
 fn load_read_or_bundled(arg: &Path, read: std::io::Result<Vec<u8>>, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let name = arg.to_str().map(|n| n.strip_suffix(".rules").unwrap_or(n).trim_start_matches("./"));
-    if read.is_err() {
+    let no_file = read.as_ref().is_err_and(|e| names_no_file(arg, e));
+    if no_file {
         if let Some(r) = name.and_then(load_bundled) {
             return r;
         }
     }
-    let missing = read.is_err();
+    let missing = no_file;
     let mut r = load_read(arg, read, opts);
     if let (Err(e), true) = (&mut r, missing) {
         let names = bundled_names();
@@ -192,6 +247,17 @@ fn load_read_or_bundled(arg: &Path, read: std::io::Result<Vec<u8>>, opts: &LoadO
         }
     }
     r
+}
+
+/// Whether `arg`, which could not be read (`e`), names no rule file, so
+/// that it may name a bundled game: nothing is there (not even a dangling
+/// link), or a folder is and
+/// `arg` does not end in `.rules` (a folder `get_straight` beside the user
+/// does not hide the game). A file that is there but cannot be read, or a
+/// folder `NAME.rules`, is an error, never silently another game.
+fn names_no_file(arg: &Path, e: &std::io::Error) -> bool {
+    let nothing = e.kind() == std::io::ErrorKind::NotFound && arg.symlink_metadata().is_err();
+    nothing || (arg.extension().is_none_or(|x| x != "rules") && arg.is_dir())
 }
 
 /// Whether a bundled rule file is called `name` (without `.rules`).
@@ -312,8 +378,12 @@ impl Cx<'_> {
         read: Option<std::io::Result<Vec<u8>>>,
     ) -> Option<Vec<Item>> {
         let name = normalize_path(path).display().to_string();
-        let bytes = match read.unwrap_or_else(|| files.read(path)) {
+        let bytes = match read.unwrap_or_else(|| files.read(path, self.root.as_deref())) {
             Ok(b) => b,
+            Err(e) if e.get_ref().is_some_and(|e| e.is::<OutsideFolder>()) => {
+                self.diags.push(outside_folder(from.unwrap_or_default()));
+                return None;
+            }
             Err(e) => {
                 let msg = format!("cannot read rule file `{}`: {e}", path.display());
                 self.diags.push(match from {
@@ -484,18 +554,11 @@ fn base_of(
             return None;
         }
         if opts.restrict_extends {
+            // A first look, for a clear error; the read checks again what
+            // it opened (`read_rule_file_within`).
             let canon = base_path.canonicalize().unwrap_or_else(|_| normalize_path(&base_path));
             if Path::new(&written).is_absolute() || root.is_some_and(|r| !canon.starts_with(r)) {
-                diags.push(
-                    Diag::error(
-                        codes::EXTENDS_PATH,
-                        span,
-                        "with `--restrict-extends`, a base is a bundled game or a rule file inside the folder of the \
-                         rule file given",
-                    )
-                    .label("outside that folder")
-                    .help("put the base beside the variant, or name a bundled game (`extends: \"get_straight\"`)"),
-                );
+                diags.push(outside_folder(span));
                 return None;
             }
         }
@@ -516,6 +579,17 @@ fn base_of(
         return None;
     }
     Some((items, Some((files, base_path, span))))
+}
+
+/// The error for a base outside the folder `--restrict-extends` allows.
+fn outside_folder(span: Span) -> Diag {
+    Diag::error(
+        codes::EXTENDS_PATH,
+        span,
+        "with `--restrict-extends`, a base is a bundled game or a rule file inside the folder of the rule file given",
+    )
+    .label("outside that folder")
+    .help("put the base beside the variant, or name a bundled game (`extends: \"get_straight\"`)")
 }
 
 fn same_section(a: &Section, b: &Section) -> bool {
@@ -613,66 +687,142 @@ fn place(base: &mut Vec<Item>, from: usize, place: &Placement, diags: &mut Vec<D
     base.insert(if place.after { anchor + 1 } else { anchor }, item);
 }
 
-/// Merges `over` (a variant's items) into `base`.
+/// Merges `over` (a variant's items) into `base`. A key or a section
+/// written twice at one level of the variant is the `duplicate` error a
+/// file without `extends:` gets (the first one is kept), never a silent
+/// "last one wins"; giving a key or a section of the base once overrides
+/// the base's.
 pub fn merge(base: &mut Vec<Item>, over: Vec<Item>, diags: &mut Vec<Diag>) {
+    merge_in(base, over, "the rule file", diags);
+}
+
+/// [`merge`] at one level: `what` names it in messages ("the rule file",
+/// "the `play` section").
+fn merge_in(base: &mut Vec<Item>, over: Vec<Item>, what: &str, diags: &mut Vec<Diag>) {
     // The heads of the sections the variant adds (not from the base), so
     // that a near miss is looked for among the base's own sections only.
     let mut added: Vec<Span> = Vec::new();
-    for item in over {
+    for item in without_repeats(over, what, diags) {
         match item {
             Item::Property(p) if p.key.name == "remove" => remove(base, &p, diags),
-            Item::Property(p) => {
-                match base.iter_mut().find(|b| matches!(b, Item::Property(q) if q.key.name == p.key.name)) {
-                    Some(slot) => *slot = Item::Property(p),
-                    None => base.push(Item::Property(p)),
-                }
-            }
-            Item::Section(mut s) => {
-                let placement = take_placement(&mut s, diags);
-                let at = match base.iter().position(|b| matches!(b, Item::Section(t) if same_section(t, &s))) {
-                    Some(i) => {
-                        match &mut base[i] {
-                            Item::Section(t) if !s.replace => merge(&mut t.items, s.items, diags),
-                            slot => *slot = Item::Section(Section { replace: false, ..s }),
-                        }
-                        Some(i)
-                    }
-                    None => {
-                        if s.replace {
-                            diags.push(
-                                Diag::error(
-                                    codes::NOTHING_TO_REPLACE,
-                                    s.head,
-                                    format!("there is no `{}` section to replace", head_text(&s)),
-                                )
-                                .label("not in the base rule file")
-                                .help("drop `replace` to add the section"),
-                            );
-                        } else if let Some(close) = placement.is_none().then(|| near_miss(base, &added, &s)).flatten() {
-                            diags.push(
-                                Diag::warning(
-                                    codes::NEW_SECTION,
-                                    s.head,
-                                    format!(
-                                        "`{}` is not in the base rule file: it is added as a new section",
-                                        head_text(&s)
-                                    ),
-                                )
-                                .label("a new section")
-                                .note(close.head, "the base has this one")
-                                .help(format!("to change the base's section, write `{}`", head_text(close))),
-                            );
-                        }
-                        added.push(s.head);
-                        base.push(Item::Section(Section { replace: false, ..s }));
-                        Some(base.len() - 1)
-                    }
-                };
-                if let (Some(at), Some(p)) = (at, placement) {
-                    place(base, at, &p, diags);
-                }
-            }
+            Item::Property(p) => override_property(base, p),
+            Item::Section(s) => merge_section(base, s, &mut added, diags),
         }
+    }
+}
+
+/// The variant's items at one level without the repeated ones, each repeat
+/// reported as a file without `extends:` reports it (`check::Block`):
+/// `remove:` is the one key that may be given many times.
+fn without_repeats(over: Vec<Item>, what: &str, diags: &mut Vec<Diag>) -> Vec<Item> {
+    let mut kept: Vec<Item> = Vec::with_capacity(over.len());
+    for item in over {
+        let first = kept.iter().find(|k| match (k, &item) {
+            (Item::Property(a), Item::Property(b)) => a.key.name == b.key.name && b.key.name != "remove",
+            (Item::Section(a), Item::Section(b)) => same_section(a, b),
+            _ => false,
+        });
+        match (first, &item) {
+            (Some(Item::Property(first)), Item::Property(again)) => diags.push(
+                Diag::error(codes::DUPLICATE, again.key.span, format!("`{}` is given twice in {what}", again.key.name))
+                    .label("given again here")
+                    .note(first.key.span, "first given here"),
+            ),
+            (Some(Item::Section(first)), Item::Section(again)) => diags.push(section_twice(first, again, what)),
+            _ => kept.push(item),
+        }
+    }
+    kept
+}
+
+/// The `duplicate` error for a section written twice at one level.
+fn section_twice(first: &Section, again: &Section, what: &str) -> Diag {
+    match again.name() {
+        Some(name) => {
+            Diag::error(codes::DUPLICATE, name.span, format!("{} `{}` is defined twice", again.kind.name, name.value))
+                .label("defined again here")
+                .note(first.head, "first defined here")
+        }
+        None => Diag::error(codes::DUPLICATE, again.head, format!("`{}` appears twice in {what}", again.kind.name))
+            .label("second one")
+            .note(first.head, "first one"),
+    }
+}
+
+/// A variant's property replaces the base's property of the same key.
+fn override_property(base: &mut Vec<Item>, p: Property) {
+    match base.iter_mut().find(|b| matches!(b, Item::Property(q) if q.key.name == p.key.name)) {
+        Some(slot) => *slot = Item::Property(p),
+        None => base.push(Item::Property(p)),
+    }
+}
+
+/// A variant's section merges into (or, written `replace`, replaces) the
+/// base's section of the same kind and labels, or is added; then it moves
+/// where its `before:`/`after:` says.
+fn merge_section(base: &mut Vec<Item>, mut s: Section, added: &mut Vec<Span>, diags: &mut Vec<Diag>) {
+    let placement = take_placement(&mut s, diags);
+    let at = match base.iter().position(|b| matches!(b, Item::Section(t) if same_section(t, &s))) {
+        Some(i) => {
+            match &mut base[i] {
+                Item::Section(t) if !s.replace => {
+                    let what = what_section(t);
+                    merge_in(&mut t.items, s.items, &what, diags);
+                }
+                slot => *slot = Item::Section(Section { replace: false, ..s }),
+            }
+            i
+        }
+        None => add_section(base, s, placement.is_none(), added, diags),
+    };
+    if let Some(p) = placement {
+        place(base, at, &p, diags);
+    }
+}
+
+/// Appends a section the base does not have, and returns where it went.
+/// `replace` has nothing to replace there; a label close to one of the
+/// base's (and no placement, which says the section is meant to be new)
+/// is probably a misspelling: a warning.
+fn add_section(
+    base: &mut Vec<Item>,
+    s: Section,
+    unplaced: bool,
+    added: &mut Vec<Span>,
+    diags: &mut Vec<Diag>,
+) -> usize {
+    if s.replace {
+        diags.push(
+            Diag::error(
+                codes::NOTHING_TO_REPLACE,
+                s.head,
+                format!("there is no `{}` section to replace", head_text(&s)),
+            )
+            .label("not in the base rule file")
+            .help("drop `replace` to add the section"),
+        );
+    } else if let Some(close) = unplaced.then(|| near_miss(base, added, &s)).flatten() {
+        diags.push(
+            Diag::warning(
+                codes::NEW_SECTION,
+                s.head,
+                format!("`{}` is not in the base rule file: it is added as a new section", head_text(&s)),
+            )
+            .label("a new section")
+            .note(close.head, "the base has this one")
+            .help(format!("to change the base's section, write `{}`", head_text(close))),
+        );
+    }
+    added.push(s.head);
+    base.push(Item::Section(Section { replace: false, ..s }));
+    base.len() - 1
+}
+
+/// A section as messages name it (as `check::Block` does).
+fn what_section(s: &Section) -> String {
+    match s.name() {
+        Some(l) => format!("`{} \"{}\"`", s.kind.name, l.value),
+        None => format!("the `{}` section", s.kind.name),
     }
 }
 
@@ -832,6 +982,65 @@ mod tests {
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].code, codes::UNKNOWN_NAME);
         assert_eq!(labels(&base), ["Straight", "x"]);
+    }
+
+    /// The codes and messages of merging `over` into `base`.
+    fn merged(base: &str, over: &str) -> (Vec<Item>, Vec<(codes::Code, String)>) {
+        let mut base = items(base);
+        let mut diags = Vec::new();
+        merge(&mut base, items(over), &mut diags);
+        (base, diags.into_iter().map(|d| (d.code, d.message)).collect())
+    }
+
+    #[test]
+    fn a_key_or_a_section_written_twice_in_a_variant_is_a_duplicate() {
+        let base = "play { hand: 5 } row \"a\" { pays: 1 } deck { ranks: A }";
+        let (_, d) = merged(base, "play { hand: 5 hand: 6 }");
+        assert_eq!(d, [(codes::DUPLICATE, "`hand` is given twice in the `play` section".to_string())]);
+        let (_, d) = merged(base, "row \"a\" { pays: 2 } row \"a\" { pays: 3 }");
+        assert_eq!(d, [(codes::DUPLICATE, "row `a` is defined twice".to_string())]);
+        let (_, d) = merged(base, "row \"a\" { pays: 50 pays: 60 }");
+        assert_eq!(d, [(codes::DUPLICATE, "`pays` is given twice in `row \"a\"`".to_string())]);
+        let (_, d) = merged(base, "deck { ranks: B } replace deck { ranks: C }");
+        assert_eq!(d, [(codes::DUPLICATE, "`deck` appears twice in the rule file".to_string())]);
+        // New sections too: the second would merge into the first silently.
+        let (_, d) = merged(base, "row \"new\" { pays: 2 } row \"new\" { pays: 3 }");
+        assert_eq!(d, [(codes::DUPLICATE, "row `new` is defined twice".to_string())]);
+        // The first one is kept, as in a file without `extends:`.
+        let (merged_items, _) = merged(base, "play { hand: 4 hand: 6 }");
+        let Item::Section(play) = &merged_items[0] else { panic!() };
+        let Item::Property(hand) = &play.items[0] else { panic!() };
+        assert!(matches!(hand.values[0].kind, ExprKind::Int(4)), "{hand:?}");
+        assert_eq!(play.items.len(), 1);
+    }
+
+    #[test]
+    fn overriding_the_base_once_and_removing_many_stay_legal() {
+        let base = "play { hand: 5 } row \"a\" { pays: 1 } row \"b\" { pays: 2 } game: \"x\"";
+        let (_, d) = merged(base, "play { hand: 6 } row \"a\" { pays: 3 } game: \"y\"");
+        assert!(d.is_empty(), "{d:?}");
+        let (merged_items, d) = merged(base, "remove: row \"a\" remove: row \"b\"");
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(labels(&merged_items), Vec::<String>::new());
+    }
+
+    /// EXT-9: what `--restrict-extends` reads is checked on the file
+    /// opened, so a link swapped after the first look cannot lead outside.
+    #[cfg(unix)]
+    #[test]
+    fn a_restricted_read_refuses_what_it_opened_outside_the_folder() {
+        let dir = std::env::temp_dir().join(format!("arbiter-load-within-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("in")).unwrap();
+        std::fs::write(dir.join("secret.rules"), "secret: 1\n").unwrap();
+        std::fs::write(dir.join("in/ok.rules"), "ok: 1\n").unwrap();
+        std::os::unix::fs::symlink("../secret.rules", dir.join("in/out.rules")).unwrap();
+        std::os::unix::fs::symlink("ok.rules", dir.join("in/fine.rules")).unwrap();
+        let root = dir.join("in").canonicalize().unwrap();
+        let e = read_rule_file_within(&dir.join("in/out.rules"), &root).unwrap_err();
+        assert!(e.get_ref().is_some_and(|e| e.is::<OutsideFolder>()), "{e}");
+        assert_eq!(read_rule_file_within(&dir.join("in/fine.rules"), &root).unwrap(), b"ok: 1\n");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

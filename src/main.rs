@@ -31,7 +31,7 @@ Exit codes:
   5  a file could not be read or the output could not be written
   6  a worked example failed (arbiter test)
   7  a file is not in canonical layout (arbiter fmt --check)
-  8  a resource limit was reached (run --max-nodes); outputs before it are printed
+  8  a resource limit was reached (run or test --max-nodes); outputs before it are printed
   130  run ended by SIGINT (Ctrl-C), after printing every finished case
   143  run ended by SIGTERM, after printing every finished case
 When files fail differently, the most serious failure decides: 5, 8, 3, 4, 6, 7.
@@ -193,6 +193,11 @@ enum Command {
         /// The rule files.
         #[arg(required = true)]
         rules: Vec<PathBuf>,
+        /// Stop a search engine's case after this many nodes: the example
+        /// is reported as stopped by a limit, with exit 8 (at least 1;
+        /// default 1,000,000: worked examples are small).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        max_nodes: Option<u64>,
     },
 }
 
@@ -212,7 +217,7 @@ fn main() -> ExitCode {
             cli::run::run(&term.with_json(format == Format::Json), &rules, input.as_deref(), explain, &opts)
         }
         Command::Check { rules, format } => cli::check::check(&term, &rules, format == Format::Json),
-        Command::Test { rules } => cli::check::test(&term, &rules),
+        Command::Test { rules, max_nodes } => cli::check::test(&term, &rules, max_nodes),
         Command::Fmt { rules, write, check } => cli::fmt::fmt(&term, &rules, write, check),
         Command::Analyze { rules, samples, seed } => cli::analyze::analyze(&term, &rules, samples, seed),
         Command::List { format } => cli::list::list(&term, format),

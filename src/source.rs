@@ -2,9 +2,8 @@
 //! into them. Spans are byte offsets; line and column are computed only when
 //! a diagnostic is rendered, from a table of line starts built once per file.
 
+use miette::SourceSpan;
 use std::sync::Arc;
-
-use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
 /// Index of a file in a [`SourceMap`].
 pub type FileId = u32;
@@ -207,59 +206,10 @@ impl SourceFile {
         self.lines.line_range(line)
     }
 
-    /// The 0-based line holding byte `offset`.
-    fn line_of(&self, offset: usize) -> usize {
-        self.lines.line_of(offset)
-    }
-
     /// 1-based line and column (in characters) of byte `offset`.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let (line, column) = self.lines.line_column(offset, false);
         (line + 1, column + 1)
-    }
-
-    /// Byte range of 0-based `line` (without its `\n`).
-    fn line_range(&self, line: usize) -> (usize, usize) {
-        self.lines.line_range(line)
-    }
-
-    /// Byte offset of the start of 0-based `line`.
-    fn line_start(&self, line: usize) -> usize {
-        self.lines.line_range(line).0
-    }
-}
-
-/// miette reads the lines around a span through the line table, so that
-/// rendering costs the same in a 1 MiB file as in a small one.
-impl SourceCode for SourceFile {
-    fn read_span<'a>(
-        &'a self,
-        span: &SourceSpan,
-        before: usize,
-        after: usize,
-    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let (from, len) = (span.offset(), span.len());
-        if from + len > self.text.len() {
-            return Err(MietteError::OutOfBounds);
-        }
-        let first = self.line_of(from).saturating_sub(before);
-        let last_of_span = self.line_of((from + len).saturating_sub(usize::from(len > 0)).max(from));
-        let last = (last_of_span + after).min(self.line_count() - 1);
-        let (start, _) = self.line_range(first);
-        let (_, end) = self.line_range(last);
-        // As miette's own sources do: the span's column when no line comes
-        // before it, else 0.
-        let column = if before == 0 { from - self.line_start(self.line_of(from)) } else { 0 };
-        let contents = MietteSpanContents::new_named(
-            self.name.clone(),
-            &self.text.as_bytes()[start..end],
-            (start, end - start).into(),
-            first,
-            column,
-            last - first + 1,
-        )
-        .with_language("arbiter");
-        Ok(Box::new(contents))
     }
 }
 
@@ -322,17 +272,6 @@ mod tests {
         assert_eq!(f.line_col(7), (3, 1));
         assert_eq!(f.line_col(8), (4, 1));
         assert_eq!(f.line_col(99), (4, 2));
-    }
-
-    #[test]
-    fn spans_read_whole_lines_with_context() {
-        let f = SourceFile::new("f", "one\ntwo\nthree\nfour");
-        let c = f.read_span(&(5, 1).into(), 1, 1).unwrap();
-        assert_eq!(std::str::from_utf8(c.data()).unwrap(), "one\ntwo\nthree");
-        assert_eq!((c.line(), c.line_count()), (0, 3));
-        let c = f.read_span(&(14, 4).into(), 0, 0).unwrap();
-        assert_eq!(std::str::from_utf8(c.data()).unwrap(), "four");
-        assert!(f.read_span(&(18, 1).into(), 0, 0).is_err());
     }
 
     /// The slow obvious conversions, character by character.

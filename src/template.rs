@@ -31,10 +31,12 @@
 //! ```
 
 use crate::diag::codes;
+use std::borrow::Cow;
 use std::marker::PhantomData;
 
 use crate::diag::{did_you_mean, Diag};
 use crate::source::Span;
+use crate::syntax::parse::{invisible, visible};
 use crate::syntax::StrLit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -257,7 +259,7 @@ impl<F: Fields> OutputLine<F> {
                 }
                 Op::Plain { index, part } => match f.value(*index) {
                     Val::Int(n) => put_int(out, n),
-                    Val::Str(s) => out.extend_from_slice(s.as_bytes()),
+                    Val::Str(s) => out.extend_from_slice(shown(s).as_bytes()),
                     v => self.template.parts[*part].render_field(out, v),
                 },
                 Op::Spec(part) => {
@@ -312,11 +314,14 @@ impl Template {
             match c {
                 '\\' => {
                     let next = raw[i + 1..].chars().next().unwrap_or('\\');
-                    lit_buf.push(match next {
-                        'n' => '\n',
-                        't' => '\t',
-                        other => other,
-                    });
+                    push_shown(
+                        &mut lit_buf,
+                        match next {
+                            'n' => '\n',
+                            't' => '\t',
+                            other => other,
+                        },
+                    );
                     i += 1 + next.len_utf8();
                 }
                 '{' if bytes.get(i + 1) == Some(&b'{') => {
@@ -346,7 +351,7 @@ impl Template {
                     i += close + 1;
                 }
                 c => {
-                    lit_buf.push(c);
+                    push_shown(&mut lit_buf, c);
                     i += c.len_utf8();
                 }
             }
@@ -390,7 +395,7 @@ impl Part {
         let Part::Field { fill, align, width, sep, .. } = self else { return };
         match v {
             Val::Int(n) => pad_int(out, n, *fill, align.unwrap_or(Align::Right), *width),
-            Val::Str(s) => pad(out, s, *fill, align.unwrap_or(Align::Left), *width),
+            Val::Str(s) => pad(out, &shown(s), *fill, align.unwrap_or(Align::Left), *width),
             Val::Ints(ns) => {
                 for (k, n) in ns.iter().enumerate() {
                     if k > 0 {
@@ -404,16 +409,37 @@ impl Part {
                     if k > 0 {
                         out.extend_from_slice(sep.as_bytes());
                     }
-                    pad(out, s, *fill, align.unwrap_or(Align::Left), *width);
+                    pad(out, &shown(s), *fill, align.unwrap_or(Align::Left), *width);
                 }
             }
         }
     }
 }
 
+/// Text as an output line shows it: a control or invisible character
+/// (`invisible`: not a tab or a line break) written as its escape
+/// (`\u{1b}`), so that no text from an input or a rule file reaches a
+/// terminal as a command. Expected outputs hold none of them; plain ASCII
+/// is returned as it is after one scan.
+fn shown(s: &str) -> Cow<'_, str> {
+    if s.bytes().all(|b| (0x20..0x7f).contains(&b)) || !s.chars().any(invisible) {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(visible(s))
+}
+
+/// Appends `c` to a template's literal text as [`shown`] writes it.
+fn push_shown(text: &mut String, c: char) {
+    if invisible(c) {
+        text.extend(c.escape_unicode());
+    } else {
+        text.push(c);
+    }
+}
+
 fn field(body: &str, offset: usize, fields: &[&str], at: &dyn Fn(usize, usize) -> Span) -> Result<Part, Diag> {
     let (name_spec, sep) = match body.find('|') {
-        Some(p) => (&body[..p], body[p + 1..].to_string()),
+        Some(p) => (&body[..p], shown(&body[p + 1..]).into_owned()),
         None => (body, " ".to_string()),
     };
     let (name, spec) = match name_spec.find(':') {
@@ -443,6 +469,15 @@ fn field(body: &str, offset: usize, fields: &[&str], at: &dyn Fn(usize, usize) -
             _ => None,
         };
         if chars.len() >= 2 && align_of(chars[1]).is_some() {
+            if invisible(chars[0]) {
+                return Err(Diag::error(
+                    codes::TEMPLATE,
+                    at(spec_at, spec_at + chars[0].len_utf8()),
+                    format!("the fill `{}` is an invisible character", chars[0].escape_unicode()),
+                )
+                .label("a control or invisible character")
+                .help("fill with a visible character, or a space: `{name:>3}`"));
+            }
             fill = chars[0];
             align = align_of(chars[1]);
             k = 2;
@@ -589,6 +624,18 @@ mod tests {
         let mut out = Vec::new();
         Template::parse(&lit(t), fields).unwrap().render(&mut out, vals);
         String::from_utf8(out).unwrap()
+    }
+
+    /// OUT-5, OUT-7: control characters from an input or a rule file are
+    /// written as escapes, never raw; tabs and the template's line breaks
+    /// stay.
+    #[test]
+    fn control_characters_are_escaped_in_output_lines() {
+        assert_eq!(render("{s}'s turn", &["s"], &[Val::Str("\u{1b}]0;x\u{7}A")]), "\\u{1b}]0;x\\u{7}A's turn");
+        assert_eq!(render("[{s:<6}]", &["s"], &[Val::Str("\u{1b}")]), "[\\u{1b}]");
+        assert_eq!(render("{s|\u{1b}}", &["s"], &[Val::Strs(&["a", "b\u{202e}"])]), "a\\u{1b}b\\u{202e}");
+        assert_eq!(render("S\u{1b}[2Jtay\\n\t.", &[], &[]), "S\\u{1b}[2Jtay\n\t.");
+        assert!(Template::parse(&lit("{s:\u{7}>3}"), &["s"]).is_err());
     }
 
     #[test]

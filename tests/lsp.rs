@@ -214,7 +214,7 @@ fn completion_offers_missing_keys_sections_and_defined_names() {
     let l = labels(&c.at("textDocument/completion", &u, pos(&edited, "ranks: J Q ", 11)));
     // On a one-line section, after a value: more values, or the group's
     // keys not written yet.
-    assert_eq!(l.join(" "), "A 2 3 4 5 6 7 8 9 T J Q K same sum cards");
+    assert_eq!(l.join(" "), "A 2 3 4 5 6 7 8 9 T J Q K same sum cards each between");
     c.shutdown();
 }
 

@@ -178,3 +178,96 @@ fn engine_pages_name_every_key_of_their_schema() {
     }
     assert!(missing.is_empty(), "\n{}", missing.join("\n"));
 }
+
+/// Each engine page's "State and decision points" tables are generated
+/// from its schema (`ARBITER_BLESS=1` rewrites them).
+#[test]
+fn engine_pages_show_their_state_and_decision_points() {
+    let mut stale = Vec::new();
+    for e in ENGINES {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("docs/engines/{}.md", e.name));
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let (Some(a), Some(b)) = (text.find(schema::STATE_BEGIN), text.find(schema::STATE_END)) else {
+            stale.push(format!(
+                "docs/engines/{}.md has no generated tables: add `## State and decision points` with the lines\n{}\n{}",
+                e.name,
+                schema::STATE_BEGIN,
+                schema::STATE_END
+            ));
+            continue;
+        };
+        let want = schema::state_tables(e.schema);
+        let have = &text[a..b + schema::STATE_END.len()];
+        if have != want {
+            if std::env::var_os("ARBITER_BLESS").is_some() {
+                std::fs::write(&path, format!("{}{want}{}", &text[..a], &text[b + schema::STATE_END.len()..])).unwrap();
+            } else {
+                stale.push(format!(
+                    "docs/engines/{}.md: the state tables differ from the schema (ARBITER_BLESS=1)",
+                    e.name
+                ));
+            }
+        }
+    }
+    assert!(stale.is_empty(), "\n{}", stale.join("\n"));
+}
+
+/// The text of every rule file and test source, spacing folded: where the
+/// examples of the state and decision tables must be found.
+fn example_sources() -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = String::new();
+    let mut stack = vec![root.join("rules"), root.join("tests")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rules" || x == "rs") {
+                let text = std::fs::read_to_string(&p).unwrap_or_default();
+                out.push_str(&text.split_whitespace().collect::<Vec<_>>().join(" "));
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// Every state name and decision point has an example taken from a shipped
+/// or test rule file (the state's reads the name), every state name is
+/// read by some decision point of its engine, and a decision point's
+/// unavailable names are state names.
+#[test]
+fn state_and_decision_examples_are_real() {
+    let sources = example_sources();
+    let found = |example: &str| sources.contains(&example.split_whitespace().collect::<Vec<_>>().join(" "));
+    let mut wrong = Vec::new();
+    for e in ENGINES {
+        for v in e.schema.state {
+            if !v.example.contains(v.name) || !found(v.example) {
+                wrong.push(format!(
+                    "{}: state `{}`: example `{}` reads no `{}` or is in no rule file",
+                    e.name, v.name, v.example, v.name
+                ));
+            }
+        }
+        for (s, k) in e.schema.decisions() {
+            let d = k.decides.unwrap();
+            if d.example.is_empty() || !found(d.example) {
+                wrong.push(format!(
+                    "{}: `{} {{ {}: }}`: example `{}` is in no rule file",
+                    e.name, s.kind, k.name, d.example
+                ));
+            }
+            for (n, _) in d.unavailable {
+                if !e.schema.state.iter().any(|v| v.name == *n) {
+                    wrong.push(format!("{}: `{} {{ {}: }}`: `{n}` is no state name", e.name, s.kind, k.name));
+                }
+            }
+        }
+        if !e.schema.state.is_empty() && e.schema.decisions().next().is_none() {
+            wrong.push(format!("{}: a state but no decision point reads it", e.name));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}

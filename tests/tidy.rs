@@ -3,10 +3,16 @@
 //! - the diagnostic codes of `src/diag/codes.rs` are exactly those of
 //!   docs/diagnostics.md, each used in `src/` and triggered by the test it
 //!   names;
-//! - every rule snippet in the docs checks: a fenced block marked `rules` is
-//!   a whole rule file and compiles without errors; one marked
-//!   `rules-excerpt` parses, and each of its lines is in a shipped rule file,
-//!   so that no example drifts from the files it quotes;
+//! - every fenced block of README.md and docs/ declares its language, and
+//!   every rule snippet checks, whatever its fence: `rules` is a whole rule
+//!   file and compiles without errors; `rules-excerpt` parses and each of
+//!   its lines is in a shipped rule file, so that no example drifts from the
+//!   files it quotes; `rules-fragment` parses and uses only sections and
+//!   keys the engines define; a block of any other language that parses as
+//!   rule text fails, so no snippet hides behind `text`;
+//! - every engine has its page in docs/engines/, and every page an engine;
+//! - the fuzz targets of fuzz/Cargo.toml are the files of fuzz/fuzz_targets/
+//!   and the rows of fuzz/README.md;
 //! - no bundled game's title appears in a string of `src/`.
 
 use std::collections::BTreeSet;
@@ -126,16 +132,15 @@ fn the_diagnostic_codes_are_documented_used_and_tested() {
     }
 }
 
-/// The fenced blocks marked `rules` or `rules-excerpt` of a Markdown file:
-/// (line, whole file?, text).
-fn rule_snippets(md: &str) -> Vec<(usize, bool, String)> {
+/// Every fenced block of a Markdown file: (line of the opening fence, its
+/// language, its text).
+fn fenced_blocks(md: &str) -> Vec<(usize, String, String)> {
     let mut out = Vec::new();
-    let mut current: Option<(usize, bool, String)> = None;
+    let mut current: Option<(usize, String, String)> = None;
     for (i, line) in md.lines().enumerate() {
         let t = line.trim_start();
         match &mut current {
-            None if t == "```rules" => current = Some((i + 1, true, String::new())),
-            None if t == "```rules-excerpt" => current = Some((i + 1, false, String::new())),
+            None if t.starts_with("```") => current = Some((i + 1, t[3..].trim().to_string(), String::new())),
             Some(_) if t.starts_with("```") => out.push(current.take().unwrap()),
             Some((_, _, text)) => {
                 text.push_str(line);
@@ -147,6 +152,20 @@ fn rule_snippets(md: &str) -> Vec<(usize, bool, String)> {
     out
 }
 
+/// The languages a fenced block of the docs may declare. `rules`: a whole
+/// rule file that compiles; `rules-excerpt`: lines of shipped rule files;
+/// `rules-fragment`: rule text of the docs' own (a variant sketched, a
+/// section of a hypothetical file) that parses and uses only sections and
+/// keys the engines define; the others are not rule text.
+const FENCES: [&str; 8] = ["rules", "rules-excerpt", "rules-fragment", "sh", "text", "toml", "lua", "json"];
+
+/// README.md and every page under docs/.
+fn doc_pages() -> Vec<PathBuf> {
+    let mut docs = files(&root().join("docs"), "md");
+    docs.push(root().join("README.md"));
+    docs
+}
+
 /// A line of a rule file with its comment dropped and its spacing folded.
 fn normalised(line: &str) -> String {
     let code = match line.find(" #") {
@@ -156,6 +175,44 @@ fn normalised(line: &str) -> String {
     code.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Every section kind and key some engine (or the top level) defines.
+fn known_names() -> BTreeSet<&'static str> {
+    let mut names: BTreeSet<&'static str> = arbiter::engines::schema::TOP_KEYS.iter().map(|k| k.name).collect();
+    // A variant's section may say where it goes in the base (load.rs).
+    names.extend(["after", "before"]);
+    let schemas = arbiter::engines::ENGINES.iter().map(|e| e.schema).chain([&arbiter::engines::schema::TOP]);
+    for schema in schemas {
+        for section in schema.all_sections() {
+            names.insert(section.kind);
+            names.extend(section.keys.iter().map(|k| k.name));
+        }
+    }
+    names
+}
+
+/// The section kinds and property keys of parsed items, at any depth.
+fn item_names(items: &[arbiter::syntax::Item], out: &mut Vec<String>) {
+    for item in items {
+        out.push(item.key().name.clone());
+        if let arbiter::syntax::Item::Section(s) = item {
+            item_names(&s.items, out);
+        }
+    }
+}
+
+/// A `rules` block: a whole rule file that checks (`# file: rules/x/y.rules`
+/// places it, for `extends:`).
+fn check_whole_file(at: &str, text: &str) {
+    let place = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# file: "))
+        .map_or(root().join("rules/snippet.rules"), |f| root().join(f.trim()));
+    let loaded = load_text(at, text, place.parent().unwrap())
+        .unwrap_or_else(|e| panic!("{at}: the snippet does not load: {:?}", msgs(&e.diags)));
+    let (compiled, diags) = compile(&loaded);
+    assert!(compiled.is_some(), "{at}: the snippet does not check: {:?}", msgs(&diags));
+}
+
 #[test]
 fn every_rule_snippet_in_the_docs_checks() {
     let shipped: BTreeSet<String> = files(&root().join("rules"), "rules")
@@ -163,33 +220,103 @@ fn every_rule_snippet_in_the_docs_checks() {
         .flat_map(|p| read(p).lines().map(normalised).collect::<Vec<_>>())
         .filter(|l| !l.is_empty())
         .collect();
-    let mut docs = files(&root().join("docs"), "md");
-    docs.push(root().join("README.md"));
+    let known = known_names();
     let mut checked = 0;
-    for md in docs {
+    for md in doc_pages() {
         let name = rel(&md);
-        for (line, whole, text) in rule_snippets(&read(&md)) {
-            if whole {
-                // `# file: rules/x/y.rules` places the snippet (for `extends:`).
-                let at = text
-                    .lines()
-                    .find_map(|l| l.strip_prefix("# file: "))
-                    .map_or(root().join("rules/snippet.rules"), |f| root().join(f.trim()));
-                let loaded = load_text(&format!("{name}:{line}"), &text, at.parent().unwrap())
-                    .unwrap_or_else(|e| panic!("{name}:{line}: the snippet does not load: {:?}", msgs(&e.diags)));
-                let (compiled, diags) = compile(&loaded);
-                assert!(compiled.is_some(), "{name}:{line}: the snippet does not check: {:?}", msgs(&diags));
-            } else {
-                arbiter::syntax::parse(0, &text)
-                    .unwrap_or_else(|d| panic!("{name}:{line}: the snippet does not parse: {}", d.message));
-                for l in text.lines().map(normalised).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-                    assert!(shipped.contains(&l), "{name}:{line}: `{l}` is in no shipped rule file");
+        for (line, lang, text) in fenced_blocks(&read(&md)) {
+            let at = format!("{name}:{line}");
+            assert!(FENCES.contains(&lang.as_str()), "{at}: a fence needs a language, one of {FENCES:?}");
+            let parsed = arbiter::syntax::parse(0, &text);
+            match lang.as_str() {
+                "rules" => check_whole_file(&at, &text),
+                "rules-excerpt" | "rules-fragment" => {
+                    let items = parsed.unwrap_or_else(|d| panic!("{at}: the snippet does not parse: {}", d.message));
+                    if lang == "rules-excerpt" {
+                        for l in text.lines().map(normalised).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+                            assert!(shipped.contains(&l), "{at}: `{l}` is in no shipped rule file");
+                        }
+                    }
+                    let mut names = Vec::new();
+                    item_names(&items, &mut names);
+                    for n in names {
+                        assert!(known.contains(n.as_str()), "{at}: `{n}` is no section or key of any engine");
+                    }
                 }
+                // Anything else must not be rule text in disguise.
+                _ => assert!(
+                    !parsed.is_ok_and(|items| !items.is_empty()),
+                    "{at}: this `{lang}` block is rule text: fence it `rules`, `rules-excerpt` or `rules-fragment`"
+                ),
             }
-            checked += 1;
+            checked += lang.starts_with("rules") as usize;
         }
     }
-    assert!(checked >= 4, "only {checked} rule snippets found in the docs");
+    assert!(checked >= 30, "only {checked} rule snippets found in the docs");
+}
+
+/// Every test file is in the table of tests/README.md (the `cli_<game>.rs`
+/// files under their common row).
+#[test]
+fn every_test_file_is_described() {
+    let readme = read(&root().join("tests/README.md"));
+    for f in files(&root().join("tests"), "rs") {
+        if f.parent() != Some(root().join("tests").as_path()) {
+            continue;
+        }
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let listed =
+            readme.contains(&format!("`{name}`")) || name.starts_with("cli_") && readme.contains("`cli_<game>.rs`");
+        assert!(listed, "tests/{name} is not described in tests/README.md");
+    }
+}
+
+/// Every engine has its page, docs/engines/NAME.md, and the language
+/// reference links to it.
+#[test]
+fn every_engine_has_its_page() {
+    let language = read(&root().join("docs/language.md"));
+    for e in arbiter::engines::ENGINES {
+        let page = root().join(format!("docs/engines/{}.md", e.name));
+        assert!(page.is_file(), "engine `{}` has no page docs/engines/{}.md", e.name, e.name);
+        assert!(
+            language.contains(&format!("engines/{}.md", e.name)),
+            "docs/language.md does not link to the page of `{}`",
+            e.name
+        );
+    }
+    for page in files(&root().join("docs/engines"), "md") {
+        let stem = page.file_stem().unwrap().to_string_lossy().to_string();
+        assert!(arbiter::engines::engine(&stem).is_some(), "{} documents no engine", rel(&page));
+    }
+}
+
+/// The fuzz targets are one list, fuzz/Cargo.toml: each has its file in
+/// fuzz/fuzz_targets/ and its row in fuzz/README.md, and there are no others.
+#[test]
+fn the_fuzz_targets_are_listed_once() {
+    let manifest = read(&root().join("fuzz/Cargo.toml"));
+    let mut declared = BTreeSet::new();
+    for block in manifest.split("[[bin]]").skip(1) {
+        let field = |key: &str| {
+            block.lines().find_map(|l| {
+                let v = l.strip_prefix(key)?.trim_start().strip_prefix('=')?;
+                Some(v.trim().trim_matches('"').to_string())
+            })
+        };
+        let (name, path) = (field("name").expect("name"), field("path").expect("path"));
+        assert_eq!(path, format!("fuzz_targets/{name}.rs"), "target `{name}`");
+        declared.insert(name);
+    }
+    let on_disk: BTreeSet<String> = files(&root().join("fuzz/fuzz_targets"), "rs")
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().to_string())
+        .collect();
+    assert_eq!(declared, on_disk, "fuzz/Cargo.toml and fuzz/fuzz_targets/ differ");
+    let readme = read(&root().join("fuzz/README.md"));
+    let rows: BTreeSet<String> =
+        readme.lines().filter_map(|l| l.strip_prefix("| `")?.split('`').next().map(str::to_string)).collect();
+    assert_eq!(declared, rows, "fuzz/README.md's table lists other targets than fuzz/Cargo.toml");
 }
 
 fn msgs(diags: &[arbiter::diag::Diag]) -> Vec<String> {

@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 
 use arbiter::game::AnalyzeOptions;
+use arbiter::report::diag::escape_line;
 
 use super::term::Term;
 use super::{load_and_compile, print, unsupported};
@@ -43,7 +44,7 @@ pub fn analyze(term: &Term, path: &Path, samples: Option<u64>, seed: u64) -> u8 
     let width = lines.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     let mut out = String::new();
     if let Some(title) = &compiled.title {
-        out.push_str(&format!("{title} ({})\n", path.display()));
+        out.push_str(&format!("{} ({})\n", escape_line(title), escape_line(&path.display().to_string())));
     }
     for (k, v) in lines {
         out.push_str(&format!("{k:width$}  {v}\n"));

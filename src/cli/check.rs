@@ -4,8 +4,10 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use arbiter::engines::compile;
-use arbiter::example::{diff, run as run_example, Verdict};
+use arbiter::example::{diff, run_with as run_example, Verdict, TEST_MAX_NODES};
+use arbiter::game::RunOptions;
 use arbiter::load::load_with;
+use arbiter::report::diag::escape_line;
 
 use super::term::{exit, json_lines, Term};
 use super::{load_and_compile, load_exit, load_failed, print};
@@ -46,7 +48,7 @@ pub fn check(term: &Term, paths: &[PathBuf], json: bool) -> u8 {
                 1 => ", 1 warning".to_string(),
                 n => format!(", {n} warnings"),
             };
-            let _ = writeln!(out, "{}: ok{w}", path.display());
+            let _ = writeln!(out, "{}: ok{w}", escape_line(&path.display().to_string()));
         } else {
             code = exit::worst(code, exit::RULES);
         }
@@ -54,10 +56,21 @@ pub fn check(term: &Term, paths: &[PathBuf], json: bool) -> u8 {
     exit::worst(code, print(term, out.as_bytes()))
 }
 
-/// Runs the worked examples of every file.
-pub fn test(term: &Term, paths: &[PathBuf]) -> u8 {
-    let (mut passed, mut failed, mut code) = (0, 0, exit::OK);
+/// How the examples of `arbiter test` went.
+#[derive(Default)]
+struct Tally {
+    passed: usize,
+    failed: usize,
+    limited: usize,
+}
+
+/// Runs the worked examples of every file, each case within `max_nodes`
+/// search nodes (default [`TEST_MAX_NODES`]).
+pub fn test(term: &Term, paths: &[PathBuf], max_nodes: Option<u64>) -> u8 {
+    let mut code = exit::OK;
+    let mut tally = Tally::default();
     let mut out = String::new();
+    let opts = RunOptions { max_nodes: Some(max_nodes.unwrap_or(TEST_MAX_NODES)), ..RunOptions::default() };
     for path in paths {
         let compiled = match load_and_compile(term, path) {
             Ok((_, c)) => c,
@@ -66,36 +79,64 @@ pub fn test(term: &Term, paths: &[PathBuf]) -> u8 {
                 continue;
             }
         };
-        let _ = writeln!(out, "{}", path.display());
+        let _ = writeln!(out, "{}", escape_line(&path.display().to_string()));
         if compiled.examples.is_empty() {
             let _ = writeln!(out, "  (no examples)");
         }
         for ex in &compiled.examples {
-            match run_example(compiled.game.as_ref(), ex) {
-                Verdict::Pass => {
-                    passed += 1;
-                    let _ = writeln!(out, "  ok    {}", ex.name);
-                }
-                Verdict::Differs(want, got) => {
-                    failed += 1;
-                    let _ = writeln!(out, "  FAIL  {}: the output differs", ex.name);
-                    for line in diff(&want, &got).lines() {
-                        let _ = writeln!(out, "        {line}");
-                    }
-                }
-                Verdict::WrongError { expected, got } => {
-                    failed += 1;
-                    let show = |e: &Option<String>| {
-                        e.as_deref().map_or("no input error".to_string(), |m| format!("an input error with `{m}`"))
-                    };
-                    let _ = writeln!(out, "  FAIL  {}: expected {}, got {}", ex.name, show(&expected), show(&got));
-                }
+            test_one(&mut out, &mut tally, run_example(compiled.game.as_ref(), ex, &opts), &ex.name, max_nodes);
+        }
+    }
+    let _ = write!(out, "{} passed, {} failed", tally.passed, tally.failed);
+    if tally.limited > 0 {
+        let _ = write!(out, ", {} stopped by a limit", tally.limited);
+    }
+    out.push('\n');
+    if tally.failed > 0 {
+        code = exit::worst(code, exit::EXAMPLE);
+    }
+    if tally.limited > 0 {
+        code = exit::worst(code, exit::LIMIT);
+    }
+    exit::worst(code, print(term, out.as_bytes()))
+}
+
+/// Reports one example's verdict.
+fn test_one(out: &mut String, tally: &mut Tally, verdict: Verdict, name: &str, max_nodes: Option<u64>) {
+    let name = escape_line(name);
+    match verdict {
+        Verdict::Pass => {
+            tally.passed += 1;
+            let _ = writeln!(out, "  ok    {name}");
+        }
+        Verdict::Differs(want, got) => {
+            tally.failed += 1;
+            let _ = writeln!(out, "  FAIL  {name}: the output differs");
+            for line in diff(&want, &got).lines() {
+                let _ = writeln!(out, "        {}", escape_line(line));
+            }
+        }
+        Verdict::WrongError { expected, got } => {
+            tally.failed += 1;
+            let show = |e: &Option<String>| {
+                e.as_deref().map_or("no input error".to_string(), |m| format!("an input error with `{m}`"))
+            };
+            let _ = writeln!(
+                out,
+                "  FAIL  {name}: expected {}, got {}",
+                escape_line(&show(&expected)),
+                escape_line(&show(&got))
+            );
+        }
+        Verdict::Limit(why) => {
+            tally.limited += 1;
+            let _ = writeln!(out, "  LIMIT {name}: {}", escape_line(&why));
+            if max_nodes.is_none() {
+                let _ = writeln!(
+                    out,
+                    "        (`arbiter test` allows {TEST_MAX_NODES} nodes per case; give --max-nodes N for more)"
+                );
             }
         }
     }
-    let _ = writeln!(out, "{passed} passed, {failed} failed");
-    if failed > 0 {
-        code = exit::worst(code, exit::EXAMPLE);
-    }
-    exit::worst(code, print(term, out.as_bytes()))
 }

@@ -8,6 +8,7 @@ use std::path::Path;
 use arbiter::engines::Compiled;
 use arbiter::game::{Analysis, AnalyzeOptions};
 use arbiter::load::{Loaded, NOT_INHERITED};
+use arbiter::report::diag::escape_line;
 use arbiter::syntax::fmt::values_text;
 use arbiter::syntax::{Item, Section};
 
@@ -179,7 +180,7 @@ pub fn run(term: &Term, base: &Path, variant: &Path, format: Format, samples: Op
     let (bn, vn) = (base.display().to_string(), variant.display().to_string());
     let text = match format {
         Format::Json => json(&d, (&bn, &bc), (&vn, &vc)),
-        Format::Text => text(&d, (&bn, &bc), (&vn, &vc)),
+        Format::Text => text(&escaped(&d), (&escape_line(&bn), &bc), (&escape_line(&vn), &vc)),
     };
     print(term, text.as_bytes())
 }
@@ -210,6 +211,24 @@ fn json(d: &Diff, (bn, bc): (&str, &Compiled), (vn, vc): (&str, &Compiled)) -> S
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// `d` with every text from the files (names, values, labels in figures)
+/// escaped for a terminal, each on one line (`\u{1b}`, `\n`).
+fn escaped(d: &Diff) -> Diff {
+    let e = |s: &String| escape_line(s);
+    let change = |c: &Change| match c {
+        Change::Changed(keys) => {
+            Change::Changed(keys.iter().map(|(k, a, b)| (e(k), a.as_ref().map(e), b.as_ref().map(e))).collect())
+        }
+        Change::Added(t) => Change::Added(e(t)),
+        Change::Removed(t) => Change::Removed(e(t)),
+    };
+    Diff {
+        changes: d.changes.iter().map(|(h, c)| (e(h), change(c))).collect(),
+        unchanged: d.unchanged.iter().map(e).collect(),
+        figures: d.figures.as_ref().map(|f| f.iter().map(|(k, a, b)| (e(k), e(a), e(b))).collect()),
+    }
 }
 
 fn text(d: &Diff, (bn, bc): (&str, &Compiled), (vn, vc): (&str, &Compiled)) -> String {

@@ -1,10 +1,11 @@
 //! `arbiter fmt`: print, check or rewrite rule files in canonical layout.
 
-use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, Read};
+use std::path::PathBuf;
 
 use arbiter::diag::codes;
 use arbiter::load::read_rule_file;
+use arbiter::report::diag::escape_line;
 use arbiter::report::diag::of_diag;
 use arbiter::source::{SourceMap, Span};
 use arbiter::syntax::fmt::format;
@@ -56,12 +57,12 @@ pub fn fmt(term: &Term, paths: &[PathBuf], write: bool, check: bool) -> u8 {
         };
         if check {
             if formatted != original {
-                out.extend_from_slice(format!("{name}: not in canonical layout\n").as_bytes());
+                out.extend_from_slice(format!("{}: not in canonical layout\n", escape_line(&name)).as_bytes());
                 code = exit::worst(code, exit::UNFORMATTED);
             }
         } else if write && !stdin {
             if formatted != original {
-                if let Err(e) = write_atomically(path, formatted.as_bytes()) {
+                if let Err(e) = super::write::replace(path, formatted.as_bytes()) {
                     code = exit::worst(code, term.fail(codes::IO, format!("cannot write `{name}`: {e}")));
                 }
             }
@@ -76,34 +77,4 @@ fn read_stdin() -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     io::stdin().lock().take(MAX_FILE_SIZE as u64 + 1).read_to_end(&mut bytes)?;
     Ok(bytes)
-}
-
-/// Replaces the file at `path` with `bytes` in one step: the bytes go to a
-/// temporary file beside it, which is then renamed over it. A full disk or
-/// a concurrent writer never leaves a cut or empty file.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    via_temp_file(path, bytes, |tmp| {
-        if let Ok(meta) = std::fs::metadata(path) {
-            std::fs::set_permissions(tmp, meta.permissions())?;
-        }
-        std::fs::rename(tmp, path)
-    })
-}
-
-/// Writes `bytes` to a temporary file beside `path` (synced), hands it to
-/// `finish` (a rename or a link onto `path`), and removes what is left of
-/// it.
-pub fn via_temp_file(path: &Path, bytes: &[u8], finish: impl FnOnce(&Path) -> io::Result<()>) -> io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map_or_else(|| "rules".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.arbiter-{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        finish(&tmp)
-    })();
-    // After a rename there is nothing left to remove.
-    let _ = std::fs::remove_file(&tmp);
-    result
 }

@@ -11,6 +11,7 @@ pub mod lsp;
 pub mod new;
 pub mod run;
 pub mod term;
+pub mod write;
 
 use std::io::{self, Write};
 use std::path::Path;

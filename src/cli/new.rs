@@ -8,6 +8,7 @@ use std::path::{Component, Path, PathBuf};
 use arbiter::diag::codes;
 use arbiter::engines::Compiled;
 use arbiter::load::{read_rule_file, Loaded};
+use arbiter::report::diag::escape_line;
 use arbiter::source::Span;
 use arbiter::syntax::{Item, Section};
 
@@ -32,15 +33,13 @@ pub fn new(term: &Term, path: &Path, from: &Path) -> u8 {
     if to_stdout {
         return print(term, text.as_bytes());
     }
-    match write_new(path, text.as_bytes()) {
+    match super::write::create(path, text.as_bytes()) {
         Ok(()) => {
             let _ = writeln!(
                 io::stderr(),
-                "wrote {} (a variant of {}); `arbiter diff {} {}` shows what it changes",
-                path.display(),
-                from.display(),
-                from.display(),
-                path.display()
+                "wrote {path} (a variant of {from}); `arbiter diff {from} {path}` shows what it changes",
+                path = escape_line(&path.display().to_string()),
+                from = escape_line(&from.display().to_string()),
             );
             exit::OK
         }
@@ -92,7 +91,11 @@ fn relative(from: &Path, to: &Path) -> PathBuf {
 
 /// The text of the new variant.
 pub fn variant_text(loaded: &Loaded, compiled: &Compiled, from: &Path, extends: &str) -> String {
-    let title = compiled.title.clone().unwrap_or_else(|| from.display().to_string());
+    // Text from the base (its title, its path) goes into comments: a line
+    // break there would start a live line, so it is escaped like every
+    // other control character.
+    let title = comment_text(&compiled.title.clone().unwrap_or_else(|| from.display().to_string()));
+    let from_text = comment_text(&from.display().to_string());
     let mut out = format!(
         "# A variant of {title} ({}).\n\
          #\n\
@@ -102,8 +105,8 @@ pub fn variant_text(loaded: &Loaded, compiled: &Compiled, from: &Path, extends: 
          # section afresh; `remove: kind \"name\"` drops one. Uncomment and edit\n\
          # what should change; `arbiter diff` shows what the variant changes.\n\
          extends: \"{}\"\n",
-        from.display(),
-        extends.replace('\\', "\\\\").replace('"', "\\\"")
+        from_text,
+        extends.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n").replace('\r', "\\r")
     );
     let schema = compiled.engine.schema;
     let mut last_kind = String::new();
@@ -119,7 +122,7 @@ pub fn variant_text(loaded: &Loaded, compiled: &Compiled, from: &Path, extends: 
         last_kind = s.kind.name.clone();
         for line in section_text(loaded, s).lines() {
             out.push_str(if line.is_empty() { "#" } else { "# " });
-            out.push_str(line);
+            out.push_str(&comment_text(line));
             out.push('\n');
         }
     }
@@ -136,6 +139,13 @@ pub fn variant_text(loaded: &Loaded, compiled: &Compiled, from: &Path, extends: 
          # }\n",
     );
     out
+}
+
+/// `text` made safe inside a `#` comment: line breaks and every other
+/// control or invisible character but a tab escaped (`\n`, `\u{1b}`), so
+/// that the comment ends where the line does.
+fn comment_text(text: &str) -> String {
+    arbiter::syntax::parse::visible(&text.replace('\n', "\\n"))
 }
 
 /// A merged section as text: as written when it comes from one file (its
@@ -176,19 +186,4 @@ fn canonical(s: &Section, depth: usize) -> String {
     }
     out.push_str(&format!("{pad}}}\n"));
     out
-}
-
-/// Writes a new file in one step and never over an existing one: the bytes
-/// go to a temporary file beside it, which is then linked to `path` (a link
-/// fails when `path` exists, where a rename would replace it).
-fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    super::fmt::via_temp_file(path, bytes, |tmp| match std::fs::hard_link(tmp, path) {
-        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
-            // A file system without links: create the file exclusively.
-            let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
-            f.write_all(bytes)?;
-            f.sync_all()
-        }
-        r => r,
-    })
 }

@@ -10,11 +10,53 @@
 //! (hover, completion) and `arbiter new` read it; `docs/reference.md` is
 //! generated from it.
 
-/// The sections of one engine.
+use crate::expr::Ty;
+
+/// The sections of one engine, and what its expressions may read.
 #[derive(Debug)]
 pub struct Schema {
     /// Top-level sections, in the order a rule file usually writes them.
     pub sections: &'static [SectionSchema],
+    /// The engine's state at its decision points: the names its rule
+    /// expressions read (the keys marked with [`Key::decides`]), in the
+    /// order the engine fills [`crate::expr::Env`] (sets, then numbers and
+    /// conditions, each in this order).
+    pub state: &'static [StateVar],
+}
+
+/// A name of an engine's state that rule expressions read.
+#[derive(Debug, Clone, Copy)]
+pub struct StateVar {
+    pub name: &'static str,
+    pub ty: Ty,
+    /// What the values are, in words ("a set of balls", "a number, 0 or more").
+    pub what: &'static str,
+    pub doc: &'static str,
+    /// An expression that reads it, as written in a shipped or test rule
+    /// file (`tests/schema.rs` finds it there).
+    pub example: &'static str,
+}
+
+impl StateVar {
+    pub const fn new(name: &'static str, ty: Ty, what: &'static str, doc: &'static str) -> StateVar {
+        StateVar { name, ty, what, doc, example: "" }
+    }
+
+    pub const fn example(self, example: &'static str) -> StateVar {
+        StateVar { example, ..self }
+    }
+}
+
+/// A decision point: a key whose value the engine evaluates while it plays,
+/// reading its state.
+#[derive(Debug, Clone, Copy)]
+pub struct Decision {
+    /// When the engine evaluates it, and what it decides there.
+    pub when: &'static str,
+    /// The state names it may not read, with the reason (empty: all).
+    pub unavailable: &'static [(&'static str, &'static str)],
+    /// A value of the key, as written in a shipped or test rule file.
+    pub example: &'static str,
 }
 
 /// A section: `kind { ... }` or `kind "NAME" { ... }`.
@@ -51,12 +93,25 @@ pub struct Key {
     pub defines: Option<&'static str>,
     /// The kinds of names the values use (`ball`, `rank`).
     pub refers: &'static [&'static str],
+    /// Set when the key is a decision point (an expression over the state).
+    pub decides: Option<Decision>,
 }
 
 impl Key {
     /// An optional key with no default.
     pub const fn new(name: &'static str, ty: &'static str, doc: &'static str) -> Key {
-        Key { name, ty, doc, required: false, default: None, example: "", words: &[], defines: None, refers: &[] }
+        Key {
+            name,
+            ty,
+            doc,
+            required: false,
+            default: None,
+            example: "",
+            words: &[],
+            defines: None,
+            refers: &[],
+            decides: None,
+        }
     }
 
     pub const fn required(self) -> Key {
@@ -81,6 +136,22 @@ impl Key {
 
     pub const fn refers(self, kinds: &'static [&'static str]) -> Key {
         Key { refers: kinds, ..self }
+    }
+
+    /// A decision point: evaluated `when`, over the whole state; `example`
+    /// is a value from a shipped or test rule file.
+    pub const fn decides(self, when: &'static str, example: &'static str) -> Key {
+        Key { decides: Some(Decision { when, unavailable: &[], example }), ..self }
+    }
+
+    /// A decision point that may not read some state names.
+    pub const fn decides_without(
+        self,
+        when: &'static str,
+        unavailable: &'static [(&'static str, &'static str)],
+        example: &'static str,
+    ) -> Key {
+        Key { decides: Some(Decision { when, unavailable, example }), ..self }
     }
 }
 
@@ -123,6 +194,17 @@ impl Schema {
         self.sections.iter().chain(TOP.sections).find(|s| s.kind == kind)
     }
 
+    /// The names an expression may read, with their types, in the order of
+    /// [`Schema::state`] (what [`crate::expr::Scope::vars`] takes).
+    pub fn vars(&self) -> Vec<(&'static str, Ty)> {
+        self.state.iter().map(|v| (v.name, v.ty)).collect()
+    }
+
+    /// Every decision point: (section kind, key).
+    pub fn decisions(&self) -> impl Iterator<Item = (&'static SectionSchema, &'static Key)> + '_ {
+        self.sections.iter().flat_map(|s| s.keys.iter().filter(|k| k.decides.is_some()).map(move |k| (s, k)))
+    }
+
     /// Every top-level section a rule file of this engine may have.
     pub fn all_sections(&self) -> impl Iterator<Item = &'static SectionSchema> + '_ {
         self.sections.iter().chain(TOP.sections)
@@ -131,7 +213,7 @@ impl Schema {
 
 /// The top level of every rule file: what `load` and `compile` read
 /// whatever the engine.
-pub const TOP: Schema = Schema { sections: &[EXAMPLE] };
+pub const TOP: Schema = Schema { sections: &[EXAMPLE], state: &[] };
 
 /// The properties of the top level of every rule file.
 pub const TOP_KEYS: &[Key] = &[
@@ -191,6 +273,57 @@ pub fn reference() -> String {
     out.truncate(out.trim_end().len());
     out.push('\n');
     out
+}
+
+/// The markers around an engine page's generated "State and decision
+/// points" tables.
+pub const STATE_BEGIN: &str =
+    "<!-- state-and-decisions: generated from the schema by `ARBITER_BLESS=1 cargo test --test schema` -->";
+pub const STATE_END: &str = "<!-- end of state-and-decisions -->";
+
+/// An engine's state and decision points, in Markdown (the generated part
+/// of its page's "State and decision points" section).
+pub fn state_tables(schema: &Schema) -> String {
+    let mut out = format!("{STATE_BEGIN}\n\n");
+    if schema.state.is_empty() {
+        out.push_str("The engine publishes no state to expressions: its rules are data (tables, patterns, lists).\n\n");
+    } else {
+        out.push_str("| name | type | meaning | example |\n| --- | --- | --- | --- |\n");
+        for v in schema.state {
+            out.push_str(&format!("| `{}` | {} | {} | `{}` |\n", v.name, cell(v.what), cell(v.doc), cell(v.example)));
+        }
+        out.push('\n');
+    }
+    let decisions: Vec<_> = schema.decisions().collect();
+    if decisions.is_empty() {
+        out.push_str("No key takes an expression over the state.\n\n");
+    } else {
+        out.push_str("| decision point | evaluated | reads | example |\n| --- | --- | --- | --- |\n");
+        for (s, k) in decisions {
+            let d = k.decides.expect("a decision");
+            let reads = if d.unavailable.is_empty() {
+                "all of the state".to_string()
+            } else {
+                let not: Vec<String> = d.unavailable.iter().map(|(n, _)| format!("`{n}`")).collect();
+                format!("all but {}", not.join(", "))
+            };
+            out.push_str(&format!(
+                "| `{} {{ {}: }}` | {} | {reads} | `{}` |\n",
+                s.head(),
+                k.name,
+                cell(d.when),
+                cell(d.example)
+            ));
+        }
+        out.push('\n');
+    }
+    out.push_str(STATE_END);
+    out
+}
+
+/// Text for a table cell.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
 }
 
 fn capitalise(s: &str) -> String {

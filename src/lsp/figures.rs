@@ -20,8 +20,8 @@ use super::analysis::Analysis;
 use super::text::{LineIndex, Positions};
 use super::worker::{Job, Report, Task};
 use crate::diag::codes;
-use crate::example::Verdict;
-use crate::game::AnalyzeOptions;
+use crate::example::{Verdict, TEST_MAX_NODES};
+use crate::game::{AnalyzeOptions, RunOptions};
 use crate::source::Span;
 use crate::syntax::Item;
 
@@ -68,6 +68,7 @@ pub fn run(job: &Job) -> Report {
     let overlay = |p: &std::path::Path| job.overlays.get(&super::text::canonical(p)).map(|(_, t)| t.to_string());
     let work = || {
         let compiled = Analysis::compile(&job.path, &job.text, &job.opts, &overlay)?;
+        let limits = RunOptions { max_nodes: Some(TEST_MAX_NODES), ..RunOptions::default() };
         Some(match job.task {
             Task::Examples => Found::Examples(
                 compiled
@@ -75,7 +76,9 @@ pub fn run(job: &Job) -> Report {
                     .iter()
                     .map(|ex| {
                         crate::cancel::point();
-                        let verdict = crate::example::run(compiled.game.as_ref(), ex);
+                        // The node limit of `arbiter test`: a slow example
+                        // stops as it does there.
+                        let verdict = crate::example::run_with(compiled.game.as_ref(), ex, &limits);
                         ExampleRun { name: ex.name.clone(), head: ex.head, verdict }
                     })
                     .collect(),
@@ -168,6 +171,7 @@ pub fn code_lenses(
         let title = match ran.map(|r| &r.verdict) {
             None => "▶ run examples".to_string(),
             Some(Verdict::Pass) => "✓ passes (run examples again)".to_string(),
+            Some(Verdict::Limit(_)) => "… stopped by a limit (run examples again)".to_string(),
             Some(_) => "✗ fails (run examples again)".to_string(),
         };
         out.push(lens(lines.range(s.head.start as usize, s.head.end as usize), title, RUN_EXAMPLES));
@@ -181,6 +185,21 @@ pub fn example_diagnostics(lines: &LineIndex, runs: &[ExampleRun]) -> Vec<Diagno
     for r in runs {
         let (message, help) = match &r.verdict {
             Verdict::Pass => continue,
+            Verdict::Limit(why) => {
+                out.push(Diagnostic {
+                    range: lines.range(r.head.start as usize, r.head.end as usize),
+                    severity: Some(DiagnosticSeverity::WARNING),
+                    code: Some(NumberOrString::String(codes::LIMIT.as_str().to_string())),
+                    source: Some("arbiter".into()),
+                    message: format!(
+                        "example `{}` stopped: {why}\n`arbiter test` allows {TEST_MAX_NODES} nodes per case; \
+                         `arbiter test --max-nodes N` allows more",
+                        r.name
+                    ),
+                    ..Diagnostic::default()
+                });
+                continue;
+            }
             Verdict::Differs(want, got) => {
                 let diff = crate::example::diff(want, got);
                 let shown: Vec<&str> = diff.lines().take(12).collect();

@@ -67,9 +67,47 @@ impl Report {
 }
 
 /// Control and invisible characters escaped: no text from a file reaches a
-/// terminal raw.
+/// terminal raw; and names too long to read shortened ([`shorten`]).
 pub(crate) fn escape(text: &str) -> String {
-    crate::syntax::parse::visible(text)
+    shorten(&crate::syntax::parse::visible(text))
+}
+
+/// A name in backquotes longer than this many characters is shown by its
+/// first and last [`NAME_END`] characters.
+pub const MAX_NAME_SHOWN: usize = 80;
+const NAME_END: usize = 38;
+
+/// `text` with every `` `name` `` over [`MAX_NAME_SHOWN`] characters cut in
+/// its middle (`` `aaaa…bbbb` ``): a rule file's 3,000-character label is
+/// named in a diagnostic by 77 characters, so that a few dozen diagnostics
+/// stay a few kilobytes whatever the labels.
+pub fn shorten(text: &str) -> String {
+    let mut parts = text.split('`');
+    let mut out = String::with_capacity(text.len().min(4096));
+    out.push_str(parts.next().unwrap_or(""));
+    for (k, part) in parts.enumerate() {
+        out.push('`');
+        // Odd pieces (the first after each opening backquote) are names.
+        let n = if k % 2 == 0 { part.chars().count() } else { 0 };
+        if n > MAX_NAME_SHOWN {
+            out.extend(part.chars().take(NAME_END));
+            out.push('…');
+            out.extend(part.chars().skip(n - NAME_END));
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}
+
+/// Text shown within one line (a file name, a title, a cell of a table):
+/// line breaks and tabs escaped too (`\n`, `\t`), with every other control
+/// or invisible character (`\u{1b}`).
+pub fn escape_line(text: &str) -> String {
+    if !text.chars().any(|c| c == '\n' || c == '\t' || crate::syntax::parse::invisible(c)) {
+        return text.to_string();
+    }
+    escape(&text.replace('\n', "\\n").replace('\t', "\\t"))
 }
 
 /// A rule-file diagnostic with the excerpts of its files attached.
@@ -164,7 +202,7 @@ impl More {
         format!(
             "{n} more diagnostic{} in `{}` not shown ({} error{}, {} warning{})",
             if n == 1 { "" } else { "s" },
-            sources.file(self.file).name,
+            escape_line(&sources.file(self.file).name),
             self.errors,
             if self.errors == 1 { "" } else { "s" },
             self.warnings,
@@ -213,15 +251,15 @@ pub fn diag_json(d: &Diag, sources: &SourceMap) -> serde_json::Value {
         .iter()
         .map(|(span, text)| {
             let mut r = span_json(*span, sources);
-            r["message"] = text.as_str().into();
+            r["message"] = shorten(text).into();
             r
         })
         .collect();
     v["code"] = d.code.as_str().into();
     v["severity"] = severity_name(d.severity).into();
-    v["message"] = d.message.as_str().into();
-    v["label"] = d.label.as_str().into();
-    v["help"] = d.help.as_deref().into();
+    v["message"] = shorten(&d.message).into();
+    v["label"] = shorten(&d.label).into();
+    v["help"] = d.help.as_deref().map(shorten).into();
     v["related"] = related.into();
     v
 }
@@ -266,7 +304,7 @@ pub fn of_input(e: &InputError, name: &str) -> Report {
             // there for the end of the line or of the input.
             let text = if x.start >= x.text.len() { format!("{} ", x.text) } else { x.text.clone() };
             let src = LineSource {
-                name: name.to_string(),
+                name: escape_line(name),
                 text,
                 line: e.line.saturating_sub(1),
                 column: e.column.saturating_sub(1),
@@ -274,7 +312,7 @@ pub fn of_input(e: &InputError, name: &str) -> Report {
             let label = LabeledSpan::new_primary_with_span(Some(place.clone()), (x.start, x.len.max(1)));
             (Src::Line(Arc::new(src)), vec![label], e.message.clone())
         }
-        None => (Src::None, Vec::new(), format!("{} ({name}, {place})", e.message)),
+        None => (Src::None, Vec::new(), format!("{} ({}, {place})", e.message, escape_line(name))),
     };
     Report {
         code,

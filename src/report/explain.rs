@@ -52,7 +52,7 @@ pub fn render(e: &Explanation, sources: &SourceMap) -> Rendered {
         .map(|(f, rules)| {
             let (src, labels) = excerpt(f, rules);
             Rendered {
-                message: format!("rules in {}", sources.file(f).name),
+                message: format!("rules in {}", super::diag::escape_line(&sources.file(f).name)),
                 src,
                 labels,
                 help: String::new(),

@@ -144,7 +144,7 @@ pub fn snippet(file: &SourceFile, spans: &[Span]) -> (Snippet, Vec<SourceSpan>) 
             SourceSpan::from((x, y - x))
         })
         .collect();
-    (Snippet { name: file.name.clone(), text: out, lines }, mapped)
+    (Snippet { name: super::diag::escape_line(&file.name), text: out, lines }, mapped)
 }
 
 /// The byte ranges of line `ls..le` to show: the whole line when it is

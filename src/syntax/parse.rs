@@ -403,6 +403,12 @@ pub fn visible(text: &str) -> String {
 
 fn syntax_help(text: &str, pos: usize, found: &str) -> Option<String> {
     let before = text.get(..pos).unwrap_or("").trim_end();
+    if let Some(n) = negative_number(found) {
+        return Some(format!(
+            "`-{n}` against its digits is a negative number, a value of its own; a subtraction has spaces on both \
+             sides: `- {n}`"
+        ));
+    }
     if found.starts_with('"') && before.ends_with(|c: char| c.is_alphanumeric()) {
         return Some("section labels are strings written after the kind: `kind \"name\" { ... }`".into());
     }
@@ -416,6 +422,14 @@ fn syntax_help(text: &str, pos: usize, found: &str) -> Option<String> {
         return Some("a property is written `key: value ...`".into());
     }
     None
+}
+
+/// The digits of a negative number that `found` starts with (`-3` gives
+/// `3`).
+fn negative_number(found: &str) -> Option<&str> {
+    let rest = found.strip_prefix('-')?;
+    let digits = &rest[..rest.bytes().take_while(u8::is_ascii_digit).count()];
+    (!digits.is_empty()).then_some(digits)
 }
 
 struct Builder {
@@ -678,6 +692,27 @@ mod tests {
         assert_eq!(p.values.len(), 3);
         let Item::Section(s) = &items[2] else { panic!() };
         assert_eq!(s.labels[0].value, "Straight");
+    }
+
+    /// NUM-2: `2 -3` in a list of values was read as `2 - 3`.
+    #[test]
+    fn a_minus_against_a_digit_is_a_negative_value() {
+        let count = |text: &str| -> Vec<usize> {
+            parse_ok(text)
+                .iter()
+                .map(|i| match i {
+                    Item::Property(p) => p.values.len(),
+                    Item::Section(_) => 0,
+                })
+                .collect()
+        };
+        assert_eq!(count("values: 1 2 -3 4"), [4]);
+        assert_eq!(count("x: [1 -2 3]"), [1]);
+        let Item::Property(p) = &parse_ok("x: [1 -2 3]")[0] else { panic!() };
+        assert!(matches!(&p.values[0].kind, ExprKind::List(l) if l.len() == 3));
+        assert_eq!(count("x: a - 3 y: a - -3 z: a -b w: -3"), [1, 1, 1, 1]);
+        let d = parse(0, "x: (a -1)").unwrap_err();
+        assert!(d.help.unwrap().contains("a subtraction has spaces on both sides"));
     }
 
     #[test]

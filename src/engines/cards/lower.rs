@@ -19,12 +19,19 @@
 //!   jokers: JK     # extra wild cards, one per name
 //!   high: A        # the first rank also follows the last: T J Q K A, no wrap
 //! ```
+//!
+//! and engines that deal several packs shuffled together (the covering
+//! engine):
+//!
+//! ```text
+//!   packs: 2       # each card twice in a deal
+//! ```
 
 use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
 use crate::engines::cards::Deck;
-use crate::syntax::{Expr, ExprKind};
+use crate::syntax::{Expr, ExprKind, Property, Section};
 
 /// Most ranks or suits a deck may have.
 pub const MAX_NAMES: usize = 64;
@@ -32,11 +39,16 @@ pub const MAX_NAMES: usize = 64;
 /// Most jokers a deck may have.
 pub const MAX_JOKERS: usize = 8;
 
+/// Most packs a deal may shuffle together.
+pub const MAX_PACKS: usize = 8;
+
 /// What a deck may declare beyond ranks, suits, values, wrap and colours.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Extras {
     /// `wild:`, `jokers:` and `high:` are read (otherwise they are unknown keys).
     pub wild_cards: bool,
+    /// `packs:` is read (otherwise it is an unknown key).
+    pub packs: bool,
 }
 
 /// Reads the `deck` section of `top`.
@@ -60,8 +72,22 @@ pub fn lower_with(top: &Block, cx: &mut Cx, extras: Extras) -> Option<Deck> {
     } else {
         (None, None, None)
     };
+    let packs = if extras.packs { b.prop(cx, "packs") } else { None };
     b.finish(cx);
-    let (ranks, suits) = (ranks?, suits?);
+    let packs = match packs {
+        None => Some(1),
+        Some(p) => cx.prop_int(p, 1, "the number of packs (at least 1)").and_then(|n| {
+            if n as usize > MAX_PACKS {
+                cx.push(
+                    Diag::error(codes::OUT_OF_RANGE, p.values_span(), format!("{n} packs is too many"))
+                        .label(format!("at most {MAX_PACKS}")),
+                );
+                return None;
+            }
+            Some(n as usize)
+        }),
+    };
+    let (ranks, suits, packs) = (ranks?, suits?, packs?);
     let values = match values {
         None => (1..=ranks.len() as i64).collect(),
         Some((p, vals)) => {
@@ -79,12 +105,36 @@ pub fn lower_with(top: &Block, cx: &mut Cx, extras: Extras) -> Option<Deck> {
             vals.into_iter().collect::<Option<Vec<_>>>()?
         }
     };
-    // Every card name must be unambiguous (`1` + `11` vs `11` + `1`).
+    check_card_names(cx, section, &ranks, &suits)?;
+    let mut deck = Deck::new(ranks, suits, values, wrap).with_packs(packs);
+    if let Some(p) = wild {
+        let rs = wild_ranks(cx, &deck, p)?;
+        deck = deck.with_wild(&rs);
+    }
+    if let Some(p) = jokers {
+        let names = joker_names(cx, &deck, p)?;
+        deck = deck.with_jokers(names);
+    }
+    if let Some(p) = high {
+        check_high(cx, &deck, p, wrap.then_some(wrap_prop).flatten())?;
+        deck = deck.with_high();
+    }
+    match colours {
+        None => Some(deck),
+        Some(p) => {
+            let (names, of_suit) = colours_of_suits(cx, p, deck.suits.len())?;
+            Some(deck.with_colours(names, of_suit))
+        }
+    }
+}
+
+/// Every card name must be unambiguous (`1` + `11` vs `11` + `1`).
+fn check_card_names(cx: &mut Cx, section: &Section, ranks: &[String], suits: &[String]) -> Option<()> {
     let mut seen = std::collections::HashMap::new();
-    for r in &ranks {
-        for s in &suits {
+    for r in ranks {
+        for s in suits {
             let name = format!("{r}{s}");
-            if let Some((r0, s0)) = seen.insert(name.clone(), (r.clone(), s.clone())) {
+            if let Some((r0, s0)) = seen.insert(name.clone(), (r, s)) {
                 cx.push(
                     Diag::error(
                         codes::AMBIGUOUS_CARD,
@@ -98,123 +148,120 @@ pub fn lower_with(top: &Block, cx: &mut Cx, extras: Extras) -> Option<Deck> {
             }
         }
     }
-    let n_suits = suits.len();
-    let mut deck = Deck::new(ranks, suits, values, wrap);
-    if let Some(p) = wild {
-        let rs = ranks_of(&deck, &p.values, cx)?;
-        if rs.is_empty() {
-            cx.push(
-                Diag::error(codes::ARITY, p.key.span, "`wild` names no rank")
-                    .label("expected the ranks whose cards are wild")
-                    .help("for example `wild: 2`, or remove the line"),
-            );
-            return None;
-        }
-        if rs.len() == deck.ranks.len() {
-            cx.push(
-                Diag::error(codes::OUT_OF_RANGE, p.values_span(), "every rank is wild")
-                    .label("no card would be natural")
-                    .help("name only the ranks whose cards stand for any card"),
-            );
-            return None;
-        }
-        deck = deck.with_wild(&rs);
+    Some(())
+}
+
+/// `wild`: the ranks whose cards are wild (some, not all).
+fn wild_ranks(cx: &mut Cx, deck: &Deck, p: &Property) -> Option<Vec<usize>> {
+    let rs = ranks(deck, &p.values, cx)?;
+    if rs.is_empty() {
+        cx.push(
+            Diag::error(codes::ARITY, p.key.span, "`wild` names no rank")
+                .label("expected the ranks whose cards are wild")
+                .help("for example `wild: 2`, or remove the line"),
+        );
+        return None;
     }
-    if let Some(p) = jokers {
-        let mut out: Vec<String> = Vec::new();
-        for v in &p.values {
-            let name = match &v.kind {
-                ExprKind::Word(w) => w.clone(),
-                ExprKind::Int(n) => n.to_string(),
-                _ => return cx.expected(v, "the name of a joker as written in the input (`JK`)"),
-            };
-            if deck.parse_card(&name).is_some() {
-                cx.push(
-                    Diag::error(codes::AMBIGUOUS_CARD, v.span, format!("joker `{name}` is already a card of the deck"))
-                        .label("a rank and a suit spell it")
-                        .help("give the joker a name that is not a rank followed by a suit"),
-                );
-                return None;
-            }
-            if let Some(j) = out.iter().position(|o| *o == name) {
-                cx.push(
-                    Diag::error(codes::DUPLICATE, v.span, format!("joker `{name}` is listed twice"))
-                        .label("listed again here")
-                        .note(p.values[j].span, "first listed here"),
-                );
-                return None;
-            }
-            out.push(name);
-        }
-        if out.len() > MAX_JOKERS {
-            cx.push(
-                Diag::error(codes::TOO_LARGE, p.values_span(), format!("at most {MAX_JOKERS} jokers"))
-                    .label("too many"),
-            );
-            return None;
-        }
-        deck = deck.with_jokers(out);
+    if rs.len() == deck.ranks.len() {
+        cx.push(
+            Diag::error(codes::OUT_OF_RANGE, p.values_span(), "every rank is wild")
+                .label("no card would be natural")
+                .help("name only the ranks whose cards stand for any card"),
+        );
+        return None;
     }
-    if let Some(p) = high {
-        let [v] = p.values.as_slice() else {
-            cx.push(
-                Diag::error(codes::ARITY, p.values_span(), "`high` names one rank")
-                    .label("expected the first rank, e.g. `high: A`"),
-            );
-            return None;
+    Some(rs)
+}
+
+/// `jokers`: the names of the extra wild cards, each distinct and none
+/// spelt like a card of the deck.
+fn joker_names(cx: &mut Cx, deck: &Deck, p: &Property) -> Option<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for v in &p.values {
+        let name = match &v.kind {
+            ExprKind::Word(w) => w.clone(),
+            ExprKind::Int(n) => n.to_string(),
+            _ => return cx.expected(v, "the name of a joker as written in the input (`JK`)"),
         };
-        let r = rank(&deck, v, cx)?;
-        if r != 0 {
+        if deck.parse_card(&name).is_some() {
             cx.push(
-                Diag::error(
-                    codes::OUT_OF_RANGE,
-                    v.span,
-                    format!("`high` must name the first rank, `{}`", deck.ranks[0]),
-                )
+                Diag::error(codes::AMBIGUOUS_CARD, v.span, format!("joker `{name}` is already a card of the deck"))
+                    .label("a rank and a suit spell it")
+                    .help("give the joker a name that is not a rank followed by a suit"),
+            );
+            return None;
+        }
+        if let Some(j) = out.iter().position(|o| *o == name) {
+            cx.push(
+                Diag::error(codes::DUPLICATE, v.span, format!("joker `{name}` is listed twice"))
+                    .label("listed again here")
+                    .note(p.values[j].span, "first listed here"),
+            );
+            return None;
+        }
+        out.push(name);
+    }
+    if out.len() > MAX_JOKERS {
+        cx.push(
+            Diag::error(codes::TOO_LARGE, p.values_span(), format!("at most {MAX_JOKERS} jokers")).label("too many"),
+        );
+        return None;
+    }
+    Some(out)
+}
+
+/// `high`: names the first rank, and cannot go with `wrap: yes` (`wrap`:
+/// that property, when it says yes).
+fn check_high(cx: &mut Cx, deck: &Deck, p: &Property, wrap: Option<&Property>) -> Option<()> {
+    let [v] = p.values.as_slice() else {
+        cx.push(
+            Diag::error(codes::ARITY, p.values_span(), "`high` names one rank")
+                .label("expected the first rank, e.g. `high: A`"),
+        );
+        return None;
+    };
+    let r = rank(deck, v, cx)?;
+    if r != 0 {
+        cx.push(
+            Diag::error(codes::OUT_OF_RANGE, v.span, format!("`high` must name the first rank, `{}`", deck.ranks[0]))
                 .label(format!("`{}` is not the first rank", deck.ranks[r]))
                 .help("the first rank of `ranks` is the one that may also follow the last"),
-            );
-            return None;
-        }
-        if wrap {
-            let at = wrap_prop.map_or(p.key.span, |w| w.span);
-            cx.push(
-                Diag::error(codes::CONFLICT, p.span, "`high` and `wrap: yes` say different things")
-                    .label("runs may end with the first rank but not go round")
-                    .note(at, "runs go round the ranks here")
-                    .help("keep `wrap: yes` for runs that go round (Q K A 2), or `high` for runs that stop at it"),
-            );
-            return None;
-        }
-        deck = deck.with_high();
+        );
+        return None;
     }
-    match colours {
-        None => Some(deck),
-        Some(p) => {
-            if p.values.len() != n_suits {
-                cx.push(
-                    Diag::error(
-                        codes::ARITY,
-                        p.values_span(),
-                        format!("{} colours for {} suits", p.values.len(), n_suits),
-                    )
-                    .label("one colour per suit, in suit order"),
-                );
-                return None;
-            }
-            let mut names: Vec<String> = Vec::new();
-            let mut of_suit = Vec::new();
-            for v in &p.values {
-                let name = cx.name(v, "a colour name")?.to_string();
-                let i = names.iter().position(|n| *n == name).unwrap_or_else(|| {
-                    names.push(name);
-                    names.len() - 1
-                });
-                of_suit.push(i);
-            }
-            Some(deck.with_colours(names, of_suit))
-        }
+    if let Some(w) = wrap {
+        cx.push(
+            Diag::error(codes::CONFLICT, p.span, "`high` and `wrap: yes` say different things")
+                .label("runs may end with the first rank but not go round")
+                .note(w.span, "runs go round the ranks here")
+                .help("keep `wrap: yes` for runs that go round (Q K A 2), or `high` for runs that stop at it"),
+        );
+        return None;
     }
+    Some(())
+}
+
+/// `colours`: one colour per suit, in suit order; the distinct colour
+/// names, and each suit's colour.
+fn colours_of_suits(cx: &mut Cx, p: &Property, n_suits: usize) -> Option<(Vec<String>, Vec<usize>)> {
+    if p.values.len() != n_suits {
+        cx.push(
+            Diag::error(codes::ARITY, p.values_span(), format!("{} colours for {} suits", p.values.len(), n_suits))
+                .label("one colour per suit, in suit order"),
+        );
+        return None;
+    }
+    let mut names: Vec<String> = Vec::new();
+    let mut of_suit = Vec::new();
+    for v in &p.values {
+        let name = cx.name(v, "a colour name")?.to_string();
+        let i = names.iter().position(|n| *n == name).unwrap_or_else(|| {
+            names.push(name);
+            names.len() - 1
+        });
+        of_suit.push(i);
+    }
+    Some((names, of_suit))
 }
 
 fn names(b: &Block, cx: &mut Cx, key: &'static str, what: &str, example: &str) -> Option<Vec<String>> {
@@ -269,11 +316,6 @@ pub fn rank(deck: &Deck, e: &Expr, cx: &mut Cx) -> Option<usize> {
             None
         }
     }
-}
-
-/// Resolves ranks written one by one or as ranges (`A..T`).
-fn ranks_of(deck: &Deck, es: &[Expr], cx: &mut Cx) -> Option<Vec<usize>> {
-    ranks(deck, es, cx)
 }
 
 /// Resolves ranks written one by one or as ranges (`A..T`).

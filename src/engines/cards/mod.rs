@@ -30,6 +30,9 @@ pub struct Deck {
     /// Colour names, and the colour of each suit (empty: no colours).
     pub colours: Vec<String>,
     pub suit_colour: Vec<usize>,
+    /// How many packs a deal shuffles together: each card is dealt this
+    /// many times (`packs:`, 1 unless an engine reads it).
+    pub packs: usize,
     /// Two-byte card tokens, indexed by `b0 << 8 | b1` (u16::MAX: none).
     /// No entry has a whitespace byte (no token has one), so a line read
     /// through this table alone holds no line break.
@@ -74,6 +77,7 @@ impl Deck {
             jokers: Vec::new(),
             colours: Vec::new(),
             suit_colour: Vec::new(),
+            packs: 1,
             short,
             long,
             rank_of,
@@ -105,6 +109,12 @@ impl Deck {
             self.rank_of.push(self.ranks.len().min(u8::MAX as usize) as u8);
         }
         self.jokers = names;
+        self
+    }
+
+    /// Deals `packs` packs shuffled together (each card `packs` times).
+    pub fn with_packs(mut self, packs: usize) -> Deck {
+        self.packs = packs.max(1);
         self
     }
 
@@ -258,14 +268,29 @@ pub struct Dealt {
     /// `seen`: their line numbers and where their cards start in the
     /// case's cards (card i of a line at byte 3i).
     quick: Vec<(u32, u32)>,
+    /// How many times a card may be dealt in a case (the packs shuffled
+    /// together; 0 or 1: once), and, when more than once, how many times
+    /// each card has been in this case (valid where `seen` is this case).
+    copies: u32,
+    times: Vec<u32>,
 }
 
 impl Dealt {
     /// Starts a new case over a deck of `size` cards.
     pub fn start(&mut self, size: usize) {
+        self.start_packs(size, 1);
+    }
+
+    /// Starts a new case over `packs` packs of `size` cards shuffled
+    /// together: each card may be dealt up to `packs` times.
+    pub fn start_packs(&mut self, size: usize, packs: usize) {
         if self.seen.len() != size || self.case == u32::MAX {
             self.seen = vec![(0, 0, 0); size];
             self.case = 0;
+        }
+        self.copies = packs.min(u32::MAX as usize) as u32;
+        if self.copies > 1 && self.times.len() != size {
+            self.times = vec![0; size];
         }
         self.case += 1;
         self.bits = 0;
@@ -290,6 +315,10 @@ impl Dealt {
     /// from the input by [`crate::game::Scan`]).
     #[inline]
     pub fn quick_bytes(&mut self, deck: &Deck, b: &[u8], number: usize, n: usize, out: &mut Vec<Card>) -> bool {
+        if self.copies > 1 {
+            // Several packs: every card is counted one by one.
+            return false;
+        }
         let mut cards = [0 as Card; QUICK];
         // Each usual number of cards with its own code (the loop unrolled).
         let new = match n {
@@ -357,11 +386,33 @@ impl Dealt {
         self.bits |= 1u128.checked_shl(card as u32).unwrap_or(0);
         let at = (tok.offset - tok.line.offset) as u32;
         let slot = &mut self.seen[card as usize];
-        if slot.0 == self.case {
+        if self.copies > 1 {
+            let times = &mut self.times[card as usize];
+            *times = if slot.0 == self.case { *times + 1 } else { 1 };
+            if *times > self.copies {
+                return Err(Self::too_often(*slot, tok, what(), self.copies));
+            }
+        } else if slot.0 == self.case {
             return Err(Self::twice(*slot, tok, what()));
         }
         *slot = (self.case, tok.line.number as u32, at);
         Ok(card)
+    }
+
+    /// The error of a card dealt more often than the packs hold; `last` is
+    /// where it was last dealt.
+    #[cold]
+    #[inline(never)]
+    fn too_often(last: (u32, u32, u32), tok: &Token, what: String, copies: u32) -> InputError {
+        let (line, at) = (last.1 as usize, last.2 as usize);
+        let column = if line == tok.line.number {
+            tok.line.text.get(..at).map_or(at, |s| s.chars().count()) + 1
+        } else {
+            at + 1
+        };
+        tok.error(format!("card {} appears {} times in {}", tok.quoted(), copies + 1, what)).with_help(format!(
+            "a deck of {copies} packs holds each card {copies} times; it was last dealt at line {line}, column {column}"
+        ))
     }
 
     #[cold]

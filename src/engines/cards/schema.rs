@@ -43,11 +43,24 @@ const COLOURS: Key = Key::new("colours", "names, one per suit", "the colour of e
     .example("black red black red")
     .defines("colour");
 
+const PACKS: Key = Key::new(
+    "packs",
+    "a whole number, 1 to 8",
+    "how many packs are shuffled together: a deal holds each card this many times",
+)
+.default("1")
+.example("2");
+
 const TITLE: &str = "the cards: ranks in order, suits, face values, colours";
 
 /// `deck { ranks suits values wrap colours }`.
 pub const DECK: SectionSchema =
     SectionSchema::new("deck", TITLE, &[RANKS, SUITS, VALUES, WRAP, COLOURS]).required().often_changed();
+
+/// The `deck` of engines that deal several packs shuffled together:
+/// `deck { ranks suits values wrap colours packs }`.
+pub const PACKS_DECK: SectionSchema =
+    SectionSchema::new("deck", TITLE, &[RANKS, SUITS, VALUES, WRAP, COLOURS, PACKS]).required().often_changed();
 
 /// The `deck` of engines with wild cards and a high Ace:
 /// `deck { ranks suits values wrap high wild jokers colours }`.

@@ -149,156 +149,178 @@ fn enclosed_near(board: &Board, stones: &HashSet<Cell>, at: Cell, work: &mut usi
     None
 }
 
+/// What an explanation of one case reads: the game, the board, and the
+/// stones played up to the end of the case.
+struct View<'a> {
+    game: &'a ConnectionGame,
+    board: Board,
+    moves: Vec<Cell>,
+    stones: HashSet<Cell>,
+}
+
+impl View<'_> {
+    /// The members (of `wanted`) of a family a group touches, with a cell
+    /// for each.
+    fn touched(&self, g: &[Cell], family: usize, wanted: u64) -> Vec<(usize, Cell)> {
+        let conn = &self.game.engine;
+        let base = conn.family_base(family);
+        let n = conn.spec.families[family].members(conn.spec.shape);
+        let mut out: Vec<(usize, Cell)> = Vec::new();
+        for &c in g {
+            let m = conn.cell_members(&self.board, c.0, c.1) >> base & wanted;
+            for i in (0..n).filter(|i| m >> i & 1 == 1) {
+                if !out.iter().any(|&(j, _)| j == i) {
+                    out.push((i, c));
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    fn member_name(&self, family: usize, i: usize) -> &str {
+        let spec = &self.game.engine.spec;
+        spec.families[family].member_name(spec.shape, i)
+    }
+
+    /// "corner `a` at (1, 1), corner `b` at ...".
+    fn members(&self, t: &[(usize, Cell)], family: usize) -> String {
+        let family_name = &self.game.spans.family_names[family];
+        t.iter()
+            .map(|&(i, c)| format!("{family_name} `{}` at {}", self.member_name(family, i), cell(c)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// What a connection goal asks for, in words.
+    fn needed(&self, family: usize, wanted: u64, count: u32) -> String {
+        let spec = &self.game.engine.spec;
+        let p: Primitive = spec.families[family];
+        if wanted == (1 << p.members(spec.shape)) - 1 {
+            format!("{count} needed")
+        } else {
+            let names: Vec<String> = (0..p.members(spec.shape))
+                .filter(|i| wanted >> i & 1 == 1)
+                .map(|i| format!("`{}`", self.member_name(family, i)))
+                .collect();
+            format!("{} needed", names.join(" and "))
+        }
+    }
+
+    /// The rules and values behind structure `i`, formed by the last move.
+    fn formed(&self, e: &mut Explanation, i: usize) {
+        let (sp, names) = (&self.game.spans, &self.game.names);
+        let last = self.moves[self.moves.len() - 1];
+        match self.game.engine.spec.structures[i] {
+            Goal::Connects { family, members: wanted, count } => {
+                let g = group(&self.board, &self.stones, last);
+                let t = self.touched(&g, family, wanted);
+                let says = format!(
+                    "formed: one group touches {} `{}` members ({})",
+                    t.len(),
+                    sp.family_names[family],
+                    self.needed(family, wanted, count)
+                );
+                e.rules.push((sp.structures[i], says));
+                e.rules.push((sp.families[family], self.members(&t, family)));
+                e.values.push((format!("{} group", names[i]), format!("{} stones: {}", g.len(), cells(&g, 24, true))));
+            }
+            Goal::Encloses(_) => match enclosed_near(&self.board, &self.stones, last, &mut 0) {
+                Some(Enclosure { region, complete, wall }) => {
+                    let says = format!("formed: {} cannot reach the outside", cells(&region, 3, complete));
+                    e.rules.push((sp.structures[i], says));
+                    e.values.push((format!("{} encloses", names[i]), cells(&region, 24, complete)));
+                    e.values.push((format!("{} stones around", names[i]), cells(&wall, 24, true)));
+                }
+                None => {
+                    // `any`: a stone with six stone neighbours.
+                    let (board, stones) = (&self.board, &self.stones);
+                    let inner = std::iter::once(last)
+                        .chain(board.around(last.0, last.1))
+                        .find(|&c| stones.contains(&c) && board.around(c.0, c.1).iter().all(|n| stones.contains(n)));
+                    let says = inner.map_or("formed".to_string(), |c| {
+                        format!("formed: the stone at {} is surrounded by stones", cell(c))
+                    });
+                    e.rules.push((sp.structures[i], says));
+                }
+            },
+        }
+    }
+
+    /// Why structure `i` is not formed after every move: for a connection,
+    /// the group that came closest.
+    fn not_formed(&self, e: &mut Explanation, i: usize, groups: &[Vec<Cell>]) {
+        let sp = &self.game.spans;
+        let says = match self.game.engine.spec.structures[i] {
+            Goal::Connects { family, members: wanted, count } => {
+                let best =
+                    groups.iter().map(|g| self.touched(g, family, wanted)).max_by_key(|t| t.len()).unwrap_or_default();
+                if !best.is_empty() {
+                    e.values.push((format!("closest to {}", self.game.names[i]), self.members(&best, family)));
+                }
+                format!(
+                    "not formed: one group touches at most {} `{}` members ({})",
+                    best.len(),
+                    sp.family_names[family],
+                    self.needed(family, wanted, count)
+                )
+            }
+            Goal::Encloses(_) => "not formed: every cell can reach the outside".to_string(),
+        };
+        e.rules.push((sp.structures[i], says));
+    }
+
+    /// The groups of stones, each once.
+    fn groups(&self) -> Vec<Vec<Cell>> {
+        let mut groups: Vec<Vec<Cell>> = Vec::new();
+        let mut seen: HashSet<Cell> = HashSet::new();
+        for &m in &self.moves {
+            if !seen.contains(&m) {
+                let g = group(&self.board, &self.stones, m);
+                seen.extend(g.iter().copied());
+                groups.push(g);
+            }
+        }
+        groups
+    }
+}
+
 impl ConnectionGame {
     /// The explanation of a case solved to `outcome`.
     pub(super) fn explain_case(&self, case: &Case, outcome: CaseResult) -> Explanation {
-        let conn = &self.engine;
-        let sp = &self.spans;
-        let shape = conn.spec.shape;
-        let board = case.board(shape);
+        let board = case.board(self.engine.spec.shape);
         let played = outcome.win.map_or(case.moves.len(), |w| w.turn as usize);
         let moves: Vec<Cell> = case.moves[..played].iter().map(|s| s.cell()).collect();
-        let moves = &moves[..];
-        let case = case.number;
-        {
-            let side = board.side();
-            let stones: HashSet<Cell> = moves.iter().copied().collect();
-            let mut e = Explanation::default();
-            let mut buf = Vec::new();
-            // The members (of `wanted`) of a family a group touches, with a cell for each.
-            let touched = |g: &[Cell], family: usize, wanted: u64| -> Vec<(usize, Cell)> {
-                let base = conn.family_base(family);
-                let n = conn.spec.families[family].members(shape);
-                let mut out: Vec<(usize, Cell)> = Vec::new();
-                for &c in g {
-                    let m = conn.cell_members(&board, c.0, c.1) >> base & wanted;
-                    for i in (0..n).filter(|i| m >> i & 1 == 1) {
-                        if !out.iter().any(|&(j, _)| j == i) {
-                            out.push((i, c));
-                        }
-                    }
+        let stones: HashSet<Cell> = moves.iter().copied().collect();
+        let view = View { game: self, board, moves, stones };
+        let side = view.board.side();
+        let (number, n) = (case.number, view.moves.len());
+        let mut e = Explanation::default();
+        let mut buf = Vec::new();
+        self.line(&mut buf, number, outcome);
+        match outcome.win {
+            Some(w) => {
+                let names: Vec<&str> = w.indices().map(|i| self.names[i].as_str()).collect();
+                let last = view.moves[n - 1];
+                e.summary = format!("case {number}: move {} at {} forms {}", w.turn, cell(last), names.join(", "));
+                e.values.push(("board".into(), format!("side {side}, {n} stones after move {}", w.turn)));
+                for i in w.indices() {
+                    view.formed(&mut e, i);
                 }
-                out.sort_unstable();
-                out
-            };
-            let name_of = |family: usize, i: usize| conn.spec.families[family].member_name(shape, i);
-            let members = |t: &[(usize, Cell)], family: usize| -> String {
-                t.iter()
-                    .map(|&(i, c)| format!("{} `{}` at {}", sp.family_names[family], name_of(family, i), cell(c)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            // What a connection goal asks for, in words.
-            let needed = |family: usize, wanted: u64, count: u32| -> String {
-                let p: Primitive = conn.spec.families[family];
-                if wanted == (1 << p.members(shape)) - 1 {
-                    format!("{count} needed")
-                } else {
-                    let names: Vec<String> = (0..p.members(shape))
-                        .filter(|i| wanted >> i & 1 == 1)
-                        .map(|i| format!("`{}`", name_of(family, i)))
-                        .collect();
-                    format!("{} needed", names.join(" and "))
-                }
-            };
-            match outcome.win {
-                Some(w) => {
-                    let names: Vec<&str> = w.indices().map(|i| self.names[i].as_str()).collect();
-                    self.line(&mut buf, case, outcome);
-                    let last = moves[moves.len() - 1];
-                    e.summary = format!("case {case}: move {} at {} forms {}", w.turn, cell(last), names.join(", "));
-                    e.values
-                        .push(("board".into(), format!("side {side}, {} stones after move {}", moves.len(), w.turn)));
-                    for i in w.indices() {
-                        match conn.spec.structures[i] {
-                            Goal::Connects { family, members: wanted, count } => {
-                                let g = group(&board, &stones, last);
-                                let t = touched(&g, family, wanted);
-                                e.rules.push((
-                                    sp.structures[i],
-                                    format!(
-                                        "formed: one group touches {} `{}` members ({})",
-                                        t.len(),
-                                        sp.family_names[family],
-                                        needed(family, wanted, count)
-                                    ),
-                                ));
-                                e.rules.push((sp.families[family], members(&t, family)));
-                                e.values.push((
-                                    format!("{} group", self.names[i]),
-                                    format!("{} stones: {}", g.len(), cells(&g, 24, true)),
-                                ));
-                            }
-                            Goal::Encloses(_) => match enclosed_near(&board, &stones, last, &mut 0) {
-                                Some(Enclosure { region, complete, wall }) => {
-                                    e.rules.push((
-                                        sp.structures[i],
-                                        format!("formed: {} cannot reach the outside", cells(&region, 3, complete)),
-                                    ));
-                                    e.values
-                                        .push((format!("{} encloses", self.names[i]), cells(&region, 24, complete)));
-                                    e.values.push((format!("{} stones around", self.names[i]), cells(&wall, 24, true)));
-                                }
-                                None => {
-                                    // `any`: a stone with six stone neighbours.
-                                    let inner = std::iter::once(last).chain(board.around(last.0, last.1)).find(|&c| {
-                                        stones.contains(&c) && board.around(c.0, c.1).iter().all(|n| stones.contains(n))
-                                    });
-                                    let says = inner.map_or("formed".to_string(), |c| {
-                                        format!("formed: the stone at {} is surrounded by stones", cell(c))
-                                    });
-                                    e.rules.push((sp.structures[i], says));
-                                }
-                            },
-                        }
-                    }
-                    e.rules.push((sp.win, "writes the line".into()));
-                }
-                None => {
-                    self.line(&mut buf, case, outcome);
-                    e.summary = format!("case {case}: after all {} moves no structure is formed", moves.len());
-                    // Each connection goal: the best any group got.
-                    let mut groups: Vec<Vec<Cell>> = Vec::new();
-                    let mut seen: HashSet<Cell> = HashSet::new();
-                    for &m in moves {
-                        if !seen.contains(&m) {
-                            let g = group(&board, &stones, m);
-                            seen.extend(g.iter().copied());
-                            groups.push(g);
-                        }
-                    }
-                    for (i, goal) in conn.spec.structures.iter().enumerate() {
-                        let says = match *goal {
-                            Goal::Connects { family, members: wanted, count } => {
-                                let best = groups
-                                    .iter()
-                                    .map(|g| touched(g, family, wanted))
-                                    .max_by_key(|t| t.len())
-                                    .unwrap_or_default();
-                                if !best.is_empty() {
-                                    e.values.push((format!("closest to {}", self.names[i]), members(&best, family)));
-                                }
-                                format!(
-                                    "not formed: one group touches at most {} `{}` members ({})",
-                                    best.len(),
-                                    sp.family_names[family],
-                                    needed(family, wanted, count)
-                                )
-                            }
-                            Goal::Encloses(_) => "not formed: every cell can reach the outside".to_string(),
-                        };
-                        e.rules.push((sp.structures[i], says));
-                    }
-                    e.values.push((
-                        "board".into(),
-                        format!("side {side}, {} stones in {} group(s)", moves.len(), groups.len()),
-                    ));
-                    e.rules.push((sp.none, "writes the line".into()));
-                }
+                e.rules.push((self.spans.win, "writes the line".into()));
             }
-            e.output = String::from_utf8_lossy(&buf).trim_end().to_string();
-            e
+            None => {
+                e.summary = format!("case {number}: after all {n} moves no structure is formed");
+                let groups = view.groups();
+                for i in 0..self.names.len() {
+                    view.not_formed(&mut e, i, &groups);
+                }
+                e.values.push(("board".into(), format!("side {side}, {n} stones in {} group(s)", groups.len())));
+                e.rules.push((self.spans.none, "writes the line".into()));
+            }
         }
+        e.output = String::from_utf8_lossy(&buf).trim_end().to_string();
+        e
     }
 }
 

@@ -56,7 +56,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<ConnectionGame> {
         Some(b) => board_section(b, cx),
         None => (None, None),
     };
-    let families = cell_families(&families, shape.map(|(s, _)| s), top, cx);
+    let families = cell_families(shape.map(|(s, _)| s), top, cx);
     let goals = families.as_ref().and_then(|f| structure_sections(&structures, f, shape, top, cx));
     let output = output.and_then(|o| output_section(o, cx));
     let ((shape, _), (min_side, max_side), families, (names, structures), (win, none)) =
@@ -139,10 +139,11 @@ struct Family {
 }
 
 /// `cells "NAME" { of: corners }`, in order.
-fn cell_families(sections: &[&Section], shape: Option<Shape>, top: &Block, cx: &mut Cx) -> Option<Vec<Family>> {
+fn cell_families(shape: Option<Shape>, top: &Block, cx: &mut Cx) -> Option<Vec<Family>> {
+    let named = top.named_sections(cx, "cells", "cell family");
+    let mut ok = named.len() == top.sections("cells").len();
     let mut out: Vec<Family> = Vec::new();
-    let mut ok = true;
-    for s in sections {
+    for (s, name) in named {
         let b = Block::of_section(s);
         let primitive = b.require(cx, "of", "corners").and_then(|p| {
             let e = cx.one(p, "a part of the board (`corners`, `sides` or `sides-with-corners`)")?;
@@ -153,23 +154,6 @@ fn cell_families(sections: &[&Section], shape: Option<Shape>, top: &Block, cx: &
             })
         });
         b.finish(cx);
-        let Some(name) = s.name() else {
-            cx.push(
-                Diag::error(codes::MISSING, s.head, "a cell family needs a name")
-                    .label("no name")
-                    .help("write `cells \"corner\" { of: corners }`"),
-            );
-            ok = false;
-            continue;
-        };
-        if let Some(first) = out.iter().find(|f| f.name == name.value) {
-            cx.push(
-                Diag::error(codes::DUPLICATE, name.span, format!("cell family `{}` is defined twice", name.value))
-                    .label("defined again here")
-                    .note(first.span, "first defined here"),
-            );
-            ok = false;
-        }
         match primitive {
             Some(primitive) => out.push(Family { name: name.value.clone(), span: name.span, primitive }),
             None => ok = false,
@@ -216,63 +200,16 @@ fn structure_sections(
         );
         return None;
     }
-    let mut names: Vec<(String, Span)> = Vec::new();
+    let named = top.named_sections(cx, "structure", "structure");
+    let mut ok = named.len() == sections.len();
+    let mut names: Vec<String> = Vec::new();
     let mut goals = Vec::new();
     let mut used = vec![false; families.len()];
-    let mut ok = true;
-    for s in sections {
+    for (s, name) in named {
         let b = Block::of_section(s);
-        let connects = b.prop(cx, "connects");
-        let encloses = b.prop(cx, "encloses");
-        let goal = match (connects, encloses) {
-            (Some(c), Some(e)) => {
-                cx.push(
-                    Diag::error(codes::CONFLICT, e.key.span, "a structure either connects or encloses, not both")
-                        .label("second goal")
-                        .note(c.key.span, "first goal")
-                        .help("define two structures"),
-                );
-                None
-            }
-            (None, None) => {
-                cx.push(
-                    Diag::error(
-                        codes::MISSING,
-                        s.head,
-                        format!("{} says neither what it connects nor what it encloses", b.what),
-                    )
-                    .label("no goal")
-                    .help("add `connects: 2 of corner` or `encloses: empty`"),
-                );
-                None
-            }
-            (Some(p), None) => connects_goal(p.values.as_slice(), p.key.span, families, shape, &mut used, cx),
-            (None, Some(p)) => cx.one(p, "`empty` or `any`").and_then(|e| {
-                Some(Goal::Encloses(match cx.choice(e, &ENCLOSES, "what must be enclosed (`empty` or `any`)")? {
-                    "empty" => Enclose::Empty,
-                    _ => Enclose::Any,
-                }))
-            }),
-        };
+        let goal = goal(cx, &b, s, families, shape, &mut used);
         b.finish(cx);
-        let Some(name) = s.name() else {
-            cx.push(
-                Diag::error(codes::MISSING, s.head, "a structure needs a name")
-                    .label("no name")
-                    .help("write `structure \"bridge\" { ... }`; the name is printed in the output"),
-            );
-            ok = false;
-            continue;
-        };
-        if let Some((_, first)) = names.iter().find(|(n, _)| *n == name.value) {
-            cx.push(
-                Diag::error(codes::DUPLICATE, name.span, format!("structure `{}` is defined twice", name.value))
-                    .label("defined again here")
-                    .note(*first, "first defined here"),
-            );
-            ok = false;
-        }
-        names.push((name.value.clone(), name.span));
+        names.push(name.value.clone());
         match goal {
             Some(g) => goals.push(g),
             None => ok = false,
@@ -287,7 +224,50 @@ fn structure_sections(
             );
         }
     }
-    ok.then(|| (names.into_iter().map(|(n, _)| n).collect(), goals))
+    ok.then_some((names, goals))
+}
+
+/// A structure's goal: what it connects, or what it encloses.
+fn goal(
+    cx: &mut Cx,
+    b: &Block,
+    s: &Section,
+    families: &[Family],
+    shape: Option<ShapeAt>,
+    used: &mut [bool],
+) -> Option<Goal> {
+    let connects = b.prop(cx, "connects");
+    let encloses = b.prop(cx, "encloses");
+    match (connects, encloses) {
+        (Some(c), Some(e)) => {
+            cx.push(
+                Diag::error(codes::CONFLICT, e.key.span, "a structure either connects or encloses, not both")
+                    .label("second goal")
+                    .note(c.key.span, "first goal")
+                    .help("define two structures"),
+            );
+            None
+        }
+        (None, None) => {
+            cx.push(
+                Diag::error(
+                    codes::MISSING,
+                    s.head,
+                    format!("{} says neither what it connects nor what it encloses", b.what),
+                )
+                .label("no goal")
+                .help("add `connects: 2 of corner` or `encloses: empty`"),
+            );
+            None
+        }
+        (Some(p), None) => connects_goal(p.values.as_slice(), p.key.span, families, shape, used, cx),
+        (None, Some(p)) => cx.one(p, "`empty` or `any`").and_then(|e| {
+            Some(Goal::Encloses(match cx.choice(e, &ENCLOSES, "what must be enclosed (`empty` or `any`)")? {
+                "empty" => Enclose::Empty,
+                _ => Enclose::Any,
+            }))
+        }),
+    }
 }
 
 /// The words of `a and b and c`, left to right; `None` when it is

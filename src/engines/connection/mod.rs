@@ -51,7 +51,7 @@ use crate::game::{Cases, Explanation, Input, InputError, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::OutputLine;
 
-pub use read::{MAX_CASES, MAX_MOVES};
+pub use read::{MAX_CASES, MAX_CASE_MOVES, MAX_MOVES};
 
 /// Most structures a rule file can define (one bit each in a result mask).
 pub const MAX_STRUCTURES: usize = 64;
@@ -326,6 +326,9 @@ impl Cases for ConnectionGame {
     }
 
     fn solve(&self, case: &Case, solver: &mut Solver, _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {
+        if let Some(why) = &case.too_large {
+            return Err(RunError::Limit(why.clone()));
+        }
         let outcome = self.engine.solve(case, solver)?;
         self.line(out, case.number, outcome);
         Ok(())
@@ -338,6 +341,9 @@ impl Cases for ConnectionGame {
         _: &RunOptions,
         each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
     ) -> Result<(), RunError> {
+        if let Some(why) = &case.too_large {
+            return Err(RunError::Limit(why.clone()));
+        }
         let outcome = self.engine.solve(case, solver)?;
         each(self.explain_case(case, outcome))
     }

@@ -22,6 +22,14 @@ use crate::game::{Input, InputError, Line, Scan, Token};
 
 /// Most moves in one case (stone indices are `u32`).
 pub const MAX_MOVES: u64 = u32::MAX as u64 - 1;
+/// Most moves of one case the engine holds: a case is read whole and
+/// solved in memory, about 85 bytes per move at most (the moves, their
+/// sorted keys, neighbours and groups), so 4,194,304 moves take at most
+/// about 350 MB. A case that announces more stops the run there with a
+/// limit (exit 8), after the cases before it (CN-2: 30 million moves
+/// needed 2 GB). Every published Havannah, Hex and Y case has at most
+/// 10,000 moves.
+pub const MAX_CASE_MOVES: u64 = 1 << 22;
 /// Most cases an input may announce.
 pub const MAX_CASES: u64 = 1 << 40;
 
@@ -77,6 +85,9 @@ pub struct Case {
     pub moves: Vec<Stone>,
     /// Where the move lines are, for an error found after reading.
     notes: Vec<Note>,
+    /// Why the case is not read (more moves than [`MAX_CASE_MOVES`]): the
+    /// run stops at it with a limit.
+    pub too_large: Option<String>,
 }
 
 /// Where a move line that does not follow from the one before is: its
@@ -139,6 +150,8 @@ fn plain_len(x: u32, y: u32) -> usize {
 #[derive(Debug, Clone, Default)]
 pub struct Reader {
     cases: Counted,
+    /// A case over [`MAX_CASE_MOVES`] was met: nothing after it is read.
+    stopped: bool,
 }
 
 /// The parts of the rules reading needs.
@@ -155,11 +168,23 @@ impl Format {
     pub fn read(&self, input: &mut Input, reader: &mut Reader, case: &mut Case) -> Result<bool, InputError> {
         case.moves.clear();
         case.notes.clear();
-        let Some((number, side, moves)) = self.header(input, reader)? else {
+        case.too_large = None;
+        if reader.stopped {
+            return Ok(false);
+        }
+        let Some((number, side, moves, line)) = self.header(input, reader)? else {
             return Ok(false);
         };
         case.number = number;
         case.side = side;
+        if moves > MAX_CASE_MOVES {
+            case.too_large = Some(format!(
+                "case {number} (line {line}) has {moves} moves: the connection engine holds at most \
+                 {MAX_CASE_MOVES} moves of one case"
+            ));
+            reader.stopped = true;
+            return Ok(true);
+        }
         let board = Board::new(self.shape, side);
         match read_moves(input, &board, moves, case) {
             Ok(()) => Ok(true),
@@ -171,8 +196,8 @@ impl Format {
         }
     }
 
-    /// The next case's number, side and number of moves.
-    fn header(&self, input: &mut Input, reader: &mut Reader) -> Result<Option<(u64, u32, u64)>, InputError> {
+    /// The next case's number, side, number of moves and line number.
+    fn header(&self, input: &mut Input, reader: &mut Reader) -> Result<Option<(u64, u32, u64, usize)>, InputError> {
         let Some(number) = reader.cases.next(input, "case", MAX_CASES)? else {
             return Ok(None);
         };
@@ -192,7 +217,7 @@ impl Format {
                 .with_help(format!("the rule file allows sides from {a} to {b}")));
         }
         let moves = count(&m, "the number of moves")?;
-        Ok(Some((number, side as u32, moves)))
+        Ok(Some((number, side as u32, moves, line.number)))
     }
 }
 

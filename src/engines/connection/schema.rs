@@ -3,6 +3,7 @@
 use crate::engines::schema::{Key, Schema, SectionSchema};
 
 pub const SCHEMA: Schema = Schema {
+    state: &[],
     sections: &[
         SectionSchema::new(
             "board",

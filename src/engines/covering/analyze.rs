@@ -13,7 +13,9 @@ impl Analyze for Covering {
 
     fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
         let mut rng = crate::rng::SplitMix64::new(opts.seed);
-        let mut deck: Vec<u16> = (0..self.deck.size() as u16).collect();
+        // Each card once per pack.
+        let mut deck: Vec<u16> =
+            (0..self.deck.size() as u16).flat_map(|c| std::iter::repeat_n(c, self.deck.packs)).collect();
         let (mut played, mut piles) = (0u64, 0u64);
         let mut table = Table::default();
         let n = opts.samples.max(1);
@@ -21,7 +23,7 @@ impl Analyze for Covering {
             rng.shuffle(&mut deck);
             if self.play_on(&mut table, &deck, &mut |_| {}).is_none() {
                 played += 1;
-                piles += table.count().len() as u64;
+                piles += table.piles() as u64;
             }
             if i % 4096 == 0 {
                 progress(i, n);

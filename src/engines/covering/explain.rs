@@ -17,6 +17,8 @@ impl Covering {
         let ended = self.play_on(table, &deck.cards, &mut |s| match s {
             Step::Pile { card } => tops.push(deck.cards[card]),
             Step::Cover { group, piles, first } => {
+                // Positions in scan order, as piles in the order started.
+                let piles: Vec<usize> = piles.iter().map(|&p| self.pile_at(p)).collect();
                 let by = &deck.cards[first.min(deck.cards.len())..(first + piles.len()).min(deck.cards.len())];
                 let under: Vec<String> = piles.iter().map(|&p| name(tops[p])).collect();
                 let over: Vec<String> = by.iter().map(|&c| name(c)).collect();
@@ -45,7 +47,7 @@ impl Covering {
         let mut e = Explanation::default();
         match ended {
             None => {
-                let sizes = table.count().len();
+                let sizes = table.piles();
                 self.line(&mut line, deck.number, table, None);
                 e.summary = format!(
                     "deck {deck_no}: every card was dealt, on {} of the {} piles; {} groups were covered",

@@ -24,14 +24,27 @@
 //! numbers is in here.
 
 mod analyze;
+mod cond;
 mod explain;
+mod fast;
 pub mod lower;
+mod read;
 pub mod schema;
+mod sum;
+mod table;
 
-use crate::engines::cards::{Card, Dealt, Deck};
-use crate::game::{records, Cases, Explanation, Input, InputError, RunError, RunOptions};
+use crate::engines::cards::{Card, Deck};
+use crate::game::{Cases, Explanation, Input, InputError, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::OutputLine;
+pub use read::DeckReader;
+pub use sum::SumTable;
+pub use table::Table;
+
+pub(crate) use fast::{cond_of, FastSum};
+use fast::{fast_of, pair_ranks, Fast};
+
+pub(crate) use cond::{Attr, Attrs, Bits, CardTest, CondGroup, Mixed, PairTest, Slots, CHECK_BUDGET};
 
 /// Most piles a layout may have (piles are bits of a `u64`).
 pub const MAX_PILES: usize = 64;
@@ -41,6 +54,37 @@ pub const MAX_PILES: usize = 64;
 /// the smallest and divided by their common step, add up to at most this
 /// (`check` refuses more; see [`SumTable`]).
 pub const MAX_SUM_STEPS: i64 = 4096;
+
+/// Most ways to choose the piles of a group with a `between` condition
+/// (the piles taken 1, 2, ... `cards` at a time, added up): the search for
+/// such a group looks at each at most once per card dealt (`check` refuses
+/// more).
+pub const MAX_SEARCH: u64 = 1 << 20;
+
+/// How the piles lie and in which order they are examined.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// The most piles a deal may use; they fill the grid left to right, top
+    /// to bottom.
+    pub piles: usize,
+    pub rows: usize,
+    pub columns: usize,
+    /// The piles (0-based, in the order they are started) in the order
+    /// they are examined (`scan`).
+    pub order: Vec<usize>,
+}
+
+impl Layout {
+    /// `piles` piles in one row, examined in the order they are started.
+    pub fn row(piles: usize) -> Layout {
+        Layout { piles, rows: 1, columns: piles, order: (0..piles).collect() }
+    }
+
+    /// The row and column (from 1) of pile `k` (0-based).
+    pub fn place(&self, k: usize) -> (usize, usize) {
+        (k / self.columns.max(1) + 1, k % self.columns.max(1) + 1)
+    }
+}
 
 /// A group of exposed cards that can be covered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,6 +97,16 @@ pub enum Group {
     /// `cards` cards of one rank (`by` [`Same::Rank`]) or of one suit, each
     /// of a rank with `allowed[rank]`.
     Same { cards: usize, allowed: Vec<bool>, by: Same },
+    /// Any `cards` cards of ranks with `allowed[rank]` (what they are is
+    /// said by their conditions, [`Conds`]).
+    Any { cards: usize, allowed: Vec<bool> },
+}
+
+/// A group's conditions on its cards and piles (`each`, `between`).
+#[derive(Debug, Default)]
+pub(crate) struct Conds {
+    pub each: Option<CardTest>,
+    pub between: Option<PairTest>,
 }
 
 /// What the cards of a [`Group::Same`] share.
@@ -65,267 +119,17 @@ pub enum Same {
 impl Group {
     pub fn size(&self) -> usize {
         match self {
-            Group::Sum { cards, .. } | Group::Same { cards, .. } => *cards,
+            Group::Sum { cards, .. } | Group::Same { cards, .. } | Group::Any { cards, .. } => *cards,
             Group::Set { ranks } => ranks.len(),
         }
     }
 
     fn admits(&self, rank: usize) -> bool {
         match self {
-            Group::Sum { allowed, .. } | Group::Same { allowed, .. } => allowed[rank],
+            Group::Sum { allowed, .. } | Group::Same { allowed, .. } | Group::Any { allowed, .. } => allowed[rank],
             Group::Set { ranks } => ranks.contains(&rank),
         }
     }
-}
-
-/// A sum group's face values as small steps: a card of rank r counts
-/// `step[r]` (its value less the smallest allowed value, divided by the
-/// values' common step), and the group needs `target` in all.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SumTable {
-    pub step: Vec<u32>,
-    /// `None`: no cards can ever add up to the total.
-    pub target: Option<u32>,
-}
-
-impl SumTable {
-    /// The steps of a sum group, or `Err((steps, step))` when its target
-    /// lies more than [`MAX_SUM_STEPS`] steps (of that size) above the
-    /// smallest sum.
-    pub fn new(values: &[i64], cards: usize, allowed: &[bool], total: i64) -> Result<SumTable, (i128, i128)> {
-        let vals: Vec<i128> = (0..allowed.len()).filter(|&r| allowed[r]).map(|r| values[r] as i128).collect();
-        let lo = vals.iter().copied().min().unwrap_or(0);
-        let gcd = vals.iter().fold(0i128, |g, &v| gcd(g, v - lo));
-        let step = |v: i64| if gcd == 0 { 0 } else { ((v as i128 - lo) / gcd) as u32 };
-        let most = vals.iter().map(|&v| if gcd == 0 { 0 } else { (v - lo) / gcd }).max().unwrap_or(0);
-        let need = total as i128 - cards as i128 * lo;
-        let target = match gcd {
-            0 => (need == 0).then_some(0),
-            g if need >= 0 && need % g == 0 && need / g <= most * cards as i128 => Some(need / g),
-            _ => None,
-        };
-        if let Some(t) = target {
-            if t > MAX_SUM_STEPS as i128 {
-                return Err((t, gcd));
-            }
-        }
-        let step = (0..allowed.len()).map(|r| if allowed[r] { step(values[r]) } else { 0 }).collect();
-        Ok(SumTable { step, target: target.map(|t| t as u32) })
-    }
-
-    /// The piles among `candidates` (in increasing order, with the step of
-    /// each) that come first in pile order among those of `cards` cards
-    /// reaching the target: at each pile in turn, it is taken when the
-    /// rest can still be completed from the piles after it. `scratch` holds
-    /// the table of what the piles from each one on can reach.
-    fn first_group(
-        &self,
-        cards: usize,
-        candidates: &[(usize, u32)],
-        scratch: &mut Vec<u64>,
-        out: &mut Vec<usize>,
-    ) -> bool {
-        out.clear();
-        let Some(target) = self.target else { return false };
-        let m = candidates.len();
-        if m < cards {
-            return false;
-        }
-        if target < 64 && cards < SMALL_CARDS {
-            return self.first_small(target, cards, candidates, scratch, out);
-        }
-        let words = target as usize / 64 + 1;
-        // reach(i, j): the sums (in steps) of j cards among candidates[i..].
-        let at = |i: usize, j: usize| (i * (cards + 1) + j) * words;
-        scratch.clear();
-        scratch.resize((m + 1) * (cards + 1) * words, 0);
-        scratch[at(m, 0)] = 1;
-        for i in (0..m).rev() {
-            let w = candidates[i].1 as usize;
-            let (head, tail) = scratch.split_at_mut(at(i + 1, 0));
-            let here = &mut head[at(i, 0)..];
-            for j in 0..=cards.min(m - i) {
-                let dst = &mut here[j * words..(j + 1) * words];
-                dst.copy_from_slice(&tail[j * words..(j + 1) * words]);
-                if j > 0 && w <= target as usize {
-                    shift_or(dst, &tail[(j - 1) * words..j * words], w);
-                }
-            }
-        }
-        let has = |scratch: &[u64], i: usize, j: usize, s: usize| scratch[at(i, j) + s / 64] >> (s % 64) & 1 == 1;
-        if !has(scratch, 0, cards, target as usize) {
-            return false;
-        }
-        let (mut left, mut k) = (target as usize, cards);
-        for (i, &(pile, w)) in candidates.iter().enumerate() {
-            if k == 0 {
-                break;
-            }
-            let w = w as usize;
-            if w <= left && has(scratch, i + 1, k - 1, left - w) {
-                out.push(pile);
-                left -= w;
-                k -= 1;
-            }
-        }
-        debug_assert!(k == 0 && left == 0);
-        true
-    }
-}
-
-/// `words` as rows of [`SMALL_CARDS`] words (its length is a multiple).
-fn as_rows(words: &mut [u64]) -> &mut [[u64; SMALL_CARDS]] {
-    let (rows, _) = words.as_chunks_mut::<SMALL_CARDS>();
-    rows
-}
-
-/// Sum groups of fewer cards than this, with a target below 64 steps, are
-/// searched with one word per sum set, on the stack.
-const SMALL_CARDS: usize = 8;
-
-impl SumTable {
-    /// [`SumTable::first_group`] when the target is below 64 steps and the
-    /// group has fewer than [`SMALL_CARDS`] cards: each set of sums is one
-    /// word, the table lives on the stack.
-    #[inline(never)]
-    fn first_small(
-        &self,
-        target: u32,
-        cards: usize,
-        candidates: &[(usize, u32)],
-        scratch: &mut Vec<u64>,
-        out: &mut Vec<usize>,
-    ) -> bool {
-        let m = candidates.len();
-        // reach[i][j]: the sums (in steps) of j cards among candidates[i..];
-        // every entry read is written first (nothing is cleared).
-        if scratch.len() < (MAX_PILES + 1) * SMALL_CARDS {
-            scratch.resize((MAX_PILES + 1) * SMALL_CARDS, 0);
-        }
-        let reach: &mut [[u64; SMALL_CARDS]] = as_rows(scratch);
-        reach[m] = [0; SMALL_CARDS];
-        reach[m][0] = 1;
-        for i in (0..m).rev() {
-            let w = candidates[i].1;
-            let (here, next) = reach.split_at_mut(i + 1);
-            let (here, next) = (&mut here[i], &next[0]);
-            here[0] = 1;
-            for j in 1..=cards {
-                let with = if w <= target { next[j - 1] << w } else { 0 };
-                here[j] = next[j] | with;
-            }
-        }
-        if reach[0][cards] >> target & 1 == 0 {
-            return false;
-        }
-        let (mut left, mut k) = (target, cards);
-        for (i, &(pile, w)) in candidates.iter().enumerate() {
-            if k == 0 {
-                break;
-            }
-            if w <= left && reach[i + 1][k - 1] >> (left - w) & 1 == 1 {
-                out.push(pile);
-                left -= w;
-                k -= 1;
-            }
-        }
-        debug_assert!(k == 0 && left == 0);
-        true
-    }
-
-    /// Whether `cards` of the ranks `ranks` (a rank once per card that may
-    /// be taken) can reach the target: the sums of j cards, j = 0 to
-    /// `cards`, as bit sets grown rank by rank.
-    pub fn reachable(&self, cards: usize, ranks: impl Iterator<Item = usize>) -> bool {
-        let Some(target) = self.target else { return false };
-        let words = target as usize / 64 + 1;
-        let mut reach = vec![0u64; (cards + 1) * words];
-        reach[0] = 1;
-        for r in ranks {
-            let w = self.step[r] as usize;
-            if w > target as usize {
-                continue;
-            }
-            for j in (1..=cards).rev() {
-                let (lower, upper) = reach.split_at_mut(j * words);
-                shift_or(&mut upper[..words], &lower[(j - 1) * words..], w);
-            }
-        }
-        reach[cards * words + target as usize / 64] >> (target % 64) & 1 == 1
-    }
-}
-
-/// `dst |= src << shift` over bit sets of `dst.len()` words (bits beyond
-/// the last word are dropped).
-fn shift_or(dst: &mut [u64], src: &[u64], shift: usize) {
-    let (words, bits) = (shift / 64, shift % 64);
-    for i in (words..dst.len()).rev() {
-        let lo = src[i - words] << bits;
-        let hi = if bits > 0 && i > words { src[i - words - 1] >> (64 - bits) } else { 0 };
-        dst[i] |= lo | hi;
-    }
-}
-
-fn gcd(a: i128, b: i128) -> i128 {
-    let (mut a, mut b) = (a.abs(), b.abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
-
-/// A group compiled for the hot loop. Ranks and piles are bits of `u64`s
-/// (at most 64 of each: `check` bounds both).
-#[derive(Debug, Clone)]
-enum Fast {
-    /// A two-card sum group: the ranks completing each rank (a mask per
-    /// rank, the rank itself included when two of it make the group), the
-    /// ranks that pair with themselves, and, for decks of at most
-    /// [`SMALL_RANKS`] ranks, the eligible ranks for each set of ranks
-    /// shown (a mask indexed by a mask; two cards of one rank aside).
-    Pair { partners: Vec<u64>, selfs: u64, by_shown: Vec<u16> },
-    /// A set group: `need[i].1` cards of rank `need[i].0`; the ranks
-    /// needed, those needed twice or more, and whether one is needed
-    /// three times or more.
-    Set { need: Vec<(u8, u8)>, all: u64, twice: u64, thrice: bool },
-    /// A two-card sum group of one suit: the ranks completing each rank,
-    /// and the ranks allowed (masks).
-    SuitPair { partners: Vec<u64>, ranks: u64 },
-    /// `n` cards of one rank among `ranks` (a bit mask).
-    SameRank { n: usize, ranks: u64 },
-    /// `n` cards of one suit, of ranks among `ranks`.
-    SameSuit { n: usize, ranks: u64 },
-    /// A sum group of more cards, or of one suit.
-    Sum(FastSum),
-}
-
-/// Most ranks for which a pair group's eligible ranks are tabulated for
-/// every set of ranks shown (2^14 entries of two bytes).
-const SMALL_RANKS: usize = 14;
-
-/// A sum group searched by table (see [`SumTable::first_group`]).
-#[derive(Debug, Clone)]
-struct FastSum {
-    table: SumTable,
-    cards: usize,
-    /// The ranks allowed (a mask), and whether the cards share a suit.
-    ranks: u64,
-    same_suit: bool,
-}
-
-/// The ranks of `shown` (a mask) that a pair group with these `partners`
-/// makes eligible through a partner of another rank.
-fn pair_ranks(partners: &[u64], shown: u64) -> u64 {
-    let mut elig = 0;
-    let mut rs = shown;
-    while rs != 0 {
-        let r = rs.trailing_zeros() as usize;
-        if partners[r] & !(1 << r) & shown != 0 {
-            elig |= 1 << r;
-        }
-        rs &= rs - 1;
-    }
-    elig
 }
 
 /// Whether the bit set `m` has at least `n` bits (`n` >= 1).
@@ -344,8 +148,21 @@ fn at_least(mut m: u64, n: usize) -> bool {
 pub struct Covering {
     pub deck: Deck,
     pub piles: usize,
+    pub layout: Layout,
+    /// Pile `k` (0-based, in the order piles are started) is examined
+    /// `pos_of[k]`-th; `pile_at` is the inverse. The table keeps piles by
+    /// position, so that the lowest bit of a mask is the pile examined
+    /// first.
+    pos_of: [u8; MAX_PILES],
+    pile_at: [u8; MAX_PILES],
     pub groups: Vec<Group>,
     fast: Vec<Fast>,
+    /// The groups with an `each` condition: the table keeps, per group, the
+    /// piles whose exposed card meets it.
+    pooled: Vec<usize>,
+    /// Whether some group has conditions (the table then keeps the exposed
+    /// cards whole, and the pools).
+    cond: bool,
     /// Whether some group is judged pile by pile (same suit, sums of more
     /// cards): the others are judged by the ranks shown alone.
     by_piles: bool,
@@ -382,13 +199,6 @@ crate::fields! {
 pub struct DeckCase {
     pub number: usize,
     pub cards: Vec<Card>,
-}
-
-/// What reading carries from deck to deck.
-#[derive(Debug, Clone, Default)]
-pub struct DeckReader {
-    decks: usize,
-    dealt: Dealt,
 }
 
 impl Cases for Covering {
@@ -434,8 +244,9 @@ pub enum DealEnd {
 /// One move of a deal, as `play_traced` reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step<'a> {
-    /// Group `group` lies on `piles` (in covering order); the cards from
-    /// position `first` (0-based) on cover them, one each.
+    /// Group `group` lies on `piles` (positions in scan order, see
+    /// [`Covering::pile_at`], in covering order); the cards from position
+    /// `first` (0-based) in the deck on cover them, one each.
     Cover { group: usize, piles: &'a [usize], first: usize },
     /// The card at position `card` starts a new pile.
     Pile { card: usize },
@@ -452,193 +263,32 @@ pub struct CoveringSpans {
     pub overflow: Span,
 }
 
-/// The exposed cards: the top rank and suit of each pile and, per rank and
-/// per suit, the piles showing it (bit masks); working space of the group
-/// searches. Kept from deck to deck: clearing it touches only what the last
-/// deck used.
-pub struct Table {
-    /// Piles started.
-    piles: usize,
-    top: [u8; MAX_PILES],
-    top_suit: [u8; MAX_PILES],
-    count: [u32; MAX_PILES],
-    showing: [u64; 64],
-    suit_showing: [u64; 64],
-    /// The ranks some pile shows (a mask), and those two piles or more
-    /// show.
-    present: u64,
-    multi: u64,
-    /// Work space of sum groups (see [`SumTable::first_group`]).
-    scratch: Vec<u64>,
-    candidates: Vec<(usize, u32)>,
-    found: Vec<usize>,
-    other: Vec<usize>,
-    /// The pile sizes of the output line.
-    sizes: Vec<i64>,
-}
-
-impl Default for Table {
-    fn default() -> Self {
-        Table {
-            piles: 0,
-            top: [0; MAX_PILES],
-            top_suit: [0; MAX_PILES],
-            count: [0; MAX_PILES],
-            showing: [0; 64],
-            suit_showing: [0; 64],
-            present: 0,
-            multi: 0,
-            scratch: Vec::new(),
-            candidates: Vec::new(),
-            found: Vec::new(),
-            other: Vec::new(),
-            sizes: Vec::new(),
-        }
-    }
-}
-
-impl Table {
-    fn clear(&mut self) {
-        for p in 0..self.piles {
-            self.showing[self.top[p] as usize & 63] = 0;
-            self.suit_showing[self.top_suit[p] as usize & 63] = 0;
-        }
-        self.piles = 0;
-        self.present = 0;
-        self.multi = 0;
-    }
-
-    fn piles(&self) -> usize {
-        self.piles
-    }
-
-    /// The number of cards on each pile, in the order they were started.
-    pub fn count(&self) -> &[u32] {
-        &self.count[..self.piles]
-    }
-
-    /// The piles showing a rank of the mask `ranks`.
-    #[inline(always)]
-    fn showing_any(&self, ranks: u64) -> u64 {
-        let mut ranks = ranks & self.present;
-        let mut piles = 0;
-        while ranks != 0 {
-            piles |= self.showing[ranks.trailing_zeros() as usize & 63];
-            ranks &= ranks - 1;
-        }
-        piles
-    }
-
-    /// Puts a card of rank `r` on pile `p` (a new pile when `p` is the
-    /// number of piles); its suit `s` is kept only when `SUITS` (some group
-    /// looks at suits).
-    #[inline(always)]
-    fn put<const SUITS: bool>(&mut self, p: usize, r: usize, s: usize) {
-        let p = p & (MAX_PILES - 1);
-        let bit = 1u64 << p;
-        if p == self.piles {
-            self.piles += 1;
-            self.count[p] = 1;
-        } else {
-            let old = self.top[p] as usize & 63;
-            let was = self.showing[old] & !bit;
-            self.showing[old] = was;
-            self.present &= !(((was == 0) as u64) << old);
-            self.multi &= !(((was & was.wrapping_sub(1) == 0) as u64) << old);
-            self.count[p] += 1;
-            if SUITS {
-                self.suit_showing[self.top_suit[p] as usize & 63] &= !bit;
-            }
-        }
-        self.top[p] = r as u8;
-        let now = self.showing[r & 63] | bit;
-        self.showing[r & 63] = now;
-        self.present |= 1 << (r & 63);
-        self.multi |= ((now & now.wrapping_sub(1) != 0) as u64) << (r & 63);
-        if SUITS {
-            self.top_suit[p] = s as u8;
-            self.suit_showing[s & 63] |= bit;
-        }
-    }
-}
-
 impl Covering {
     pub fn new(
         deck: Deck,
-        piles: usize,
+        layout: Layout,
         groups: Vec<Group>,
         lines_per_deck: usize,
         terminator: String,
         played: OutputLine<PlayedFields<'static>>,
         overflow: OutputLine<OverflowFields>,
     ) -> Covering {
-        let nr = deck.ranks.len();
-        let mask = |allowed: &[bool]| (0..nr).filter(|&r| allowed[r]).fold(0u64, |m, r| m | 1 << r);
-        let fast = groups
-            .iter()
-            .map(|g| match g {
-                Group::Sum { cards: 2, allowed, total, same_suit: false } => {
-                    let sums = |r: usize, q: usize| {
-                        allowed[r] && allowed[q] && deck.values[r].checked_add(deck.values[q]) == Some(*total)
-                    };
-                    let partners: Vec<u64> =
-                        (0..nr).map(|r| (0..nr).filter(|&q| sums(r, q)).fold(0, |m, q| m | 1 << q)).collect();
-                    let selfs = (0..nr).filter(|&r| sums(r, r)).fold(0, |m, r| m | 1 << r);
-                    let by_shown = if nr <= SMALL_RANKS {
-                        (0..1u64 << nr).map(|shown| pair_ranks(&partners, shown) as u16).collect()
-                    } else {
-                        Vec::new()
-                    };
-                    Fast::Pair { partners, selfs, by_shown }
-                }
-                Group::Sum { cards: 2, allowed, total, same_suit: true } => Fast::SuitPair {
-                    partners: (0..nr)
-                        .map(|r| {
-                            (0..nr)
-                                .filter(|&q| {
-                                    allowed[r]
-                                        && allowed[q]
-                                        && deck.values[r].checked_add(deck.values[q]) == Some(*total)
-                                })
-                                .fold(0, |m, q| m | 1 << q)
-                        })
-                        .collect(),
-                    ranks: mask(allowed),
-                },
-                Group::Sum { cards, allowed, total, same_suit } => Fast::Sum(FastSum {
-                    // `check` refused targets too far away; none is left here.
-                    table: SumTable::new(&deck.values, *cards, allowed, *total)
-                        .unwrap_or(SumTable { step: vec![0; nr], target: None }),
-                    cards: *cards,
-                    ranks: mask(allowed),
-                    same_suit: *same_suit,
-                }),
-                Group::Set { ranks } => {
-                    let mut need: Vec<(u8, u8)> = Vec::new();
-                    for &r in ranks {
-                        match need.iter_mut().find(|(q, _)| *q as usize == r) {
-                            Some((_, n)) => *n += 1,
-                            None => need.push((r as u8, 1)),
-                        }
-                    }
-                    let all = need.iter().fold(0, |m, &(r, _)| m | 1 << r);
-                    let twice = need.iter().filter(|&&(_, n)| n >= 2).fold(0, |m, &(r, _)| m | 1 << r);
-                    let thrice = need.iter().any(|&(_, n)| n >= 3);
-                    Fast::Set { need, all, twice, thrice }
-                }
-                Group::Same { cards, allowed, by: Same::Rank } => Fast::SameRank { n: *cards, ranks: mask(allowed) },
-                Group::Same { cards, allowed, by: Same::Suit } => Fast::SameSuit { n: *cards, ranks: mask(allowed) },
-            })
-            .collect::<Vec<Fast>>();
-        Covering {
+        let fast: Vec<Fast> = groups.iter().map(|g| fast_of(&deck, g)).collect();
+        let (mut pos_of, mut pile_at) = ([0u8; MAX_PILES], [0u8; MAX_PILES]);
+        for (pos, &k) in layout.order.iter().enumerate().take(MAX_PILES) {
+            pos_of[k & (MAX_PILES - 1)] = pos as u8;
+            pile_at[pos] = k as u8;
+        }
+        let mut c = Covering {
             deck,
-            piles,
-            by_piles: fast
-                .iter()
-                .any(|f: &Fast| matches!(f, Fast::SameSuit { .. } | Fast::SuitPair { .. } | Fast::Sum(_))),
-            suits: groups
-                .iter()
-                .any(|g| matches!(g, Group::Same { by: Same::Suit, .. } | Group::Sum { same_suit: true, .. })),
+            piles: layout.piles,
+            layout,
+            pos_of,
+            pile_at,
+            by_piles: false,
+            suits: false,
+            pooled: Vec::new(),
+            cond: false,
             groups,
             fast,
             lines_per_deck,
@@ -646,7 +296,48 @@ impl Covering {
             played,
             overflow,
             spans: CoveringSpans::default(),
+        };
+        c.settle();
+        c
+    }
+
+    /// Gives the groups their conditions (`conds[g]` for group `g`,
+    /// compiled by [`cond_of`]).
+    pub(crate) fn with_cond_groups(mut self, conds: Vec<Option<CondGroup>>) -> Covering {
+        for (g, c) in conds.into_iter().enumerate() {
+            if let (Some(c), Some(fast)) = (c, self.fast.get_mut(g)) {
+                *fast = Fast::Cond(std::sync::Arc::new(c));
+            }
         }
+        self.settle();
+        self
+    }
+
+    /// What the play loop keeps, from the compiled groups.
+    fn settle(&mut self) {
+        use cond::CondKind;
+        let by_piles =
+            |f: &Fast| matches!(f, Fast::SameSuit { .. } | Fast::SuitPair { .. } | Fast::Sum(_) | Fast::Cond(_));
+        self.by_piles = self.fast.iter().any(by_piles);
+        self.suits = self.fast.iter().any(|f| match f {
+            Fast::SameSuit { .. } | Fast::SuitPair { .. } => true,
+            Fast::Sum(s) => s.same_suit,
+            Fast::Cond(c) => matches!(c.kind, CondKind::SameSuit | CondKind::Sum { same_suit: true, .. }),
+            _ => false,
+        });
+        self.cond = self.fast.iter().any(|f| matches!(f, Fast::Cond(_)));
+        self.pooled =
+            (0..self.fast.len()).filter(|&g| matches!(&self.fast[g], Fast::Cond(c) if c.each.is_some())).collect();
+    }
+
+    /// The pile (0-based, in the order piles are started) at position `p`.
+    pub fn pile_at(&self, p: usize) -> usize {
+        self.pile_at[p & (MAX_PILES - 1)] as usize
+    }
+
+    /// The number of cards on each pile, in the order the piles were started.
+    pub fn sizes(&self, t: &Table) -> Vec<usize> {
+        (0..t.piles).map(|k| t.count[self.pos_of[k] as usize & (MAX_PILES - 1)] as usize).collect()
     }
 
     /// Plays one deal.
@@ -657,22 +348,27 @@ impl Covering {
     /// Plays one deal on `t` (cleared first); the overflow card, if any.
     /// `step` sees each move before it is made (a no-op closure for `run`).
     fn play_on(&self, t: &mut Table, cards: &[Card], step: &mut impl FnMut(Step<'_>)) -> Option<usize> {
-        if self.suits {
-            self.play_suits::<true>(t, cards, step)
-        } else {
-            self.play_suits::<false>(t, cards, step)
+        match (self.suits, self.cond) {
+            (false, false) => self.play_suits::<false, false>(t, cards, step),
+            (true, false) => self.play_suits::<true, false>(t, cards, step),
+            (false, true) => self.play_suits::<false, true>(t, cards, step),
+            (true, true) => self.play_suits::<true, true>(t, cards, step),
         }
     }
 
     /// [`Covering::play_on`], keeping the suits of the exposed cards when
-    /// `SUITS`.
-    fn play_suits<const SUITS: bool>(
+    /// `SUITS`, and the cards whole and the piles meeting each `each`
+    /// condition when `COND`.
+    fn play_suits<const SUITS: bool, const COND: bool>(
         &self,
         t: &mut Table,
         cards: &[Card],
         step: &mut impl FnMut(Step<'_>),
     ) -> Option<usize> {
         t.clear();
+        if COND && t.pools.len() != self.fast.len() {
+            t.pools = vec![0; self.fast.len()];
+        }
         let suits = self.deck.suits.len();
         let mut chosen = std::mem::take(&mut t.found);
         let mut next = 0;
@@ -686,7 +382,10 @@ impl Covering {
                     let Some(&card) = cards.get(next) else { break };
                     next += 1;
                     let r = self.deck.rank(card);
-                    t.put::<SUITS>(p, r, if SUITS { card as usize - r * suits } else { 0 });
+                    t.put::<SUITS, false>(p, r, if SUITS { card as usize - r * suits } else { 0 });
+                    if COND {
+                        self.placed(t, p, card);
+                    }
                 }
                 continue;
             }
@@ -696,18 +395,36 @@ impl Covering {
             step(Step::Pile { card: next });
             let card = cards[next];
             let r = self.deck.rank(card);
-            t.put::<SUITS>(t.piles(), r, if SUITS { card as usize - r * suits } else { 0 });
+            let p = self.pos_of[t.piles() & (MAX_PILES - 1)] as usize;
+            t.put::<SUITS, true>(p, r, if SUITS { card as usize - r * suits } else { 0 });
+            if COND {
+                self.placed(t, p, card);
+            }
             next += 1;
         };
         t.found = chosen;
         ended
     }
 
+    /// Keeps what the conditions read of the card just put on position
+    /// `p`: the card, and whether it meets each group's `each`.
+    #[inline(never)]
+    fn placed(&self, t: &mut Table, p: usize, card: Card) {
+        let p = p & (MAX_PILES - 1);
+        t.top_card[p] = card;
+        for &g in &self.pooled {
+            if let (Fast::Cond(c), Some(pool)) = (&self.fast[g], t.pools.get_mut(g)) {
+                let holds = c.each.as_ref().is_none_or(|e| e.holds(card as usize, p));
+                *pool = *pool & !(1 << p) | (holds as u64) << p;
+            }
+        }
+    }
+
     /// Plays one deal, showing each move to `step` (for explanations).
     pub fn play_traced(&self, cards: &[Card], step: &mut impl FnMut(Step<'_>)) -> DealEnd {
         let mut t = Table::default();
         match self.play_on(&mut t, cards, step) {
-            None => DealEnd::Played(t.count().iter().map(|&n| n as usize).collect()),
+            None => DealEnd::Played(self.sizes(&t)),
             Some(card) => DealEnd::Overflow(card),
         }
     }
@@ -749,7 +466,7 @@ impl Covering {
                 }
                 elig
             }
-            Fast::SameSuit { .. } | Fast::SuitPair { .. } | Fast::Sum(_) => 0,
+            Fast::SameSuit { .. } | Fast::SuitPair { .. } | Fast::Sum(_) | Fast::Cond(_) => 0,
         }
     }
 
@@ -793,7 +510,12 @@ impl Covering {
                 elig
             }
             Fast::Sum(sum) => {
-                return (self.first_sum_group(t, sum, below, found) && found[0] < below).then(|| found[0]);
+                let pool = t.showing_any(sum.ranks);
+                return (self.first_sum_group(t, sum, pool, below, found) && found[0] < below).then(|| found[0]);
+            }
+            Fast::Cond(c) => {
+                let pool = t.showing_any(c.ranks) & if c.each.is_some() { t.pools[g] } else { !0 };
+                return c.first(self, t, pool, below, found).then(|| found[0]);
             }
             Fast::Pair { .. } | Fast::Set { .. } | Fast::SameRank { .. } => 0,
         };
@@ -832,7 +554,7 @@ impl Covering {
             self.find_by_piles(t, &mut best, chosen);
         }
         let (p, g) = best?;
-        if !matches!(self.fast[g], Fast::Sum(_)) {
+        if !matches!(self.fast[g], Fast::Sum(_) | Fast::Cond(_)) {
             self.start(t, g, p, chosen);
         }
         Some(g)
@@ -846,7 +568,7 @@ impl Covering {
     fn find_by_piles(&self, t: &mut Table, best: &mut Option<(usize, usize)>, chosen: &mut Vec<usize>) {
         let mut found = std::mem::take(&mut t.other);
         for g in 0..self.fast.len() {
-            if !matches!(self.fast[g], Fast::SameSuit { .. } | Fast::SuitPair { .. } | Fast::Sum(_)) {
+            if !matches!(self.fast[g], Fast::SameSuit { .. } | Fast::SuitPair { .. } | Fast::Sum(_) | Fast::Cond(_)) {
                 continue;
             }
             // Strictly lower than a pile-by-pile group before it; as low as
@@ -861,7 +583,7 @@ impl Covering {
             }
             if let Some(p) = self.lowest_by_piles(t, g, below, &mut found) {
                 *best = Some((p, g));
-                if let Fast::Sum(_) = self.fast[g] {
+                if let Fast::Sum(_) | Fast::Cond(_) = self.fast[g] {
                     std::mem::swap(chosen, &mut found);
                 }
             }
@@ -869,12 +591,12 @@ impl Covering {
         t.other = found;
     }
 
-    /// The piles of sum group `sum` that come first in pile order, in
-    /// `found`, when the first is below `below`; false when there is no
-    /// such group. A group of one suit is looked for in each suit; the one
-    /// whose first pile is lowest wins.
-    fn first_sum_group(&self, t: &mut Table, sum: &FastSum, below: usize, found: &mut Vec<usize>) -> bool {
-        let pool = t.showing_any(sum.ranks);
+    /// The piles of sum group `sum` among `pool` (the exposed piles it may
+    /// take) that come first in pile order, in `found`, when the first is
+    /// below `below`; false when there is no such group. A group of one
+    /// suit is looked for in each suit; the one whose first pile is lowest
+    /// wins.
+    fn first_sum_group(&self, t: &mut Table, sum: &FastSum, pool: u64, below: usize, found: &mut Vec<usize>) -> bool {
         if pool.trailing_zeros() as usize >= below {
             return false;
         }
@@ -979,55 +701,9 @@ impl Covering {
             Fast::SuitPair { partners, .. } => {
                 take(chosen, 2, t.suit_showing[t.top_suit[p] as usize & 63] & t.showing_any(partners[r]))
             }
-            // Found whole by `first_sum_group`.
-            Fast::Sum(_) => {}
+            // Found whole by `first_sum_group` and `CondGroup::first`.
+            Fast::Sum(_) | Fast::Cond(_) => {}
         }
-    }
-
-    /// Reads one deck (`lines_per_deck` lines of cards, no card twice)
-    /// into `deck`; false at the terminator line.
-    fn read_deck(&self, input: &mut Input, reader: &mut DeckReader, deck: &mut DeckCase) -> Result<bool, InputError> {
-        let size = self.deck.size();
-        let per_line = size / self.lines_per_deck;
-        let number = reader.decks + 1;
-        deck.cards.clear();
-        reader.dealt.start(size);
-        let what = || format!("deck {number}");
-        for l in 0..self.lines_per_deck {
-            let line = if l == 0 {
-                match records::until_terminator(input, &self.terminator, || "a deck".to_string())? {
-                    Some(line) => line,
-                    None => return Ok(false),
-                }
-            } else {
-                input.next_nonblank_or(|input| {
-                    input
-                        .error_at_end(format!("expected line {} of deck {number}, found end of input", l + 1))
-                        .with_help(format!("a deck is {size} cards on {} lines", self.lines_per_deck))
-                })?
-            };
-            if reader.dealt.quick_line(&self.deck, &line, per_line, &mut deck.cards) {
-                continue;
-            }
-            let mut n = 0;
-            for tok in line.tokens() {
-                if n == per_line {
-                    return Err(tok
-                        .error(format!("expected {per_line} cards on this line, found more"))
-                        .with_help(format!("a deck is {size} cards on {} lines of {per_line}", self.lines_per_deck)));
-                }
-                deck.cards.push(reader.dealt.card(&self.deck, &tok, what)?);
-                n += 1;
-            }
-            if n < per_line {
-                return Err(line
-                    .error_at_end(format!("expected {per_line} cards on this line, found {n}"))
-                    .with_help(format!("a deck is {size} cards on {} lines of {per_line}", self.lines_per_deck)));
-            }
-        }
-        reader.decks = number;
-        deck.number = number;
-        Ok(true)
     }
 
     /// Writes the output line of a deal that ended with `ended`.
@@ -1036,7 +712,7 @@ impl Covering {
             None => {
                 let Table { sizes, count, piles, .. } = table;
                 sizes.clear();
-                sizes.extend(count[..*piles].iter().map(|&n| n as i64));
+                sizes.extend(self.pos_of[..*piles].iter().map(|&p| count[p as usize & (MAX_PILES - 1)] as i64));
                 self.played.line(out, &PlayedFields { deck: number as i64, piles: sizes });
             }
             Some(card) => self.overflow.line(out, &OverflowFields { deck: number as i64, card: card as i64 }),
@@ -1053,7 +729,15 @@ mod tests {
         let deck = Deck::new(names("A 2 3 4 5 6 7 8 9 T J Q K"), names("S H C D"), (1..=13).collect(), false);
         let pair = Group::Sum { cards: 2, allowed: (0..13).map(|r| r < 10).collect(), total: 11, same_suit: false };
         let triple = Group::Set { ranks: vec![10, 11, 12] };
-        Covering::new(deck, 16, vec![pair, triple], 4, "#".into(), OutputLine::literal(""), OutputLine::literal(""))
+        Covering::new(
+            deck,
+            Layout::row(16),
+            vec![pair, triple],
+            4,
+            "#".into(),
+            OutputLine::literal(""),
+            OutputLine::literal(""),
+        )
     }
 
     fn cards(c: &Covering, s: &str) -> Vec<Card> {

@@ -8,17 +8,20 @@ use crate::diag::Diag;
 use crate::engines::cards::lower::Extras;
 use crate::engines::cards::Deck;
 use crate::engines::exchange::eval::MAX_SUITED_ROWS;
+use crate::engines::exchange::pattern::{ANY, PATTERN_WORDS};
 use crate::engines::exchange::{Exchange, ExchangeSpans, ExchangeSpec, Lines, Part, Prefer, Row, RowStats, Shape};
 use crate::engines::Engine;
 use crate::game::Game;
-use crate::syntax::{BinOp, Expr, ExprKind, Section};
+use crate::source::Span;
+use crate::syntax::{BinOp, Expr, ExprKind, Property, Section};
 
 use crate::engines::exchange::{MAX_HAND, MAX_PAYOUT, MAX_RANKS};
 
 const PREFER: [&str; 4] = ["fewer-cards", "more-cards", "leftmost", "rightmost"];
-const PARTS: [&str; 7] = ["run", "kind", "ranks", "suited", "wild", "any", "+"];
 /// Most parts in one pattern.
 pub const MAX_PARTS: usize = 64;
+/// Most rows in a combination table.
+pub const MAX_ROWS: usize = 250;
 
 /// The exchange engine in the registry.
 pub const ENGINE: Engine = Engine {
@@ -54,9 +57,8 @@ pub fn compile(loaded: &crate::load::Loaded) -> Result<Exchange, Vec<Diag>> {
 
 /// Lowers the file into an [`Exchange`] game, with its row statistics.
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
-    let deck = crate::engines::cards::lower::lower_with(top, cx, Extras { wild_cards: true });
+    let deck = crate::engines::cards::lower::lower_with(top, cx, Extras { wild_cards: true, ..Extras::default() });
     let play = top.require_section(cx, "play");
-    let rows = top.sections("combination");
     let input = top.section(cx, "input");
     let output = top.require_section(cx, "output");
     let deck = deck?;
@@ -82,8 +84,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
             prefer: span("prefer", &mut quiet),
         })
     };
-    let (hand, entry, cost, sizes, prefer, hand_span) = play_section(play, &deck, cx)?;
-    let rows = combinations(&rows, &deck, top, cx)?;
+    let Play { hand, entry, cost, sizes, prefer, hand_span } = play_section(play, &deck, cx)?;
+    let rows = combinations(&deck, top, cx)?;
     let suited = rows.iter().filter(|r| super::pattern::is_suited(&r.parts)).count();
     if suited > MAX_SUITED_ROWS {
         cx.push(Diag::error(
@@ -102,15 +104,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
         return None;
     }
     let terminator = match input {
-        Some(s) => {
-            let b = Block::of_section(s);
-            let t = b
-                .prop(cx, "end")
-                .and_then(|p| cx.one(p, "the line that ends the input"))
-                .and_then(|e| cx.string(e, "the line that ends the input (a string)").map(|s| s.value.clone()));
-            b.finish(cx);
-            t?
-        }
+        Some(s) => input_section(s, cx)?,
         None => "#".to_string(),
     };
     let lines = output_section(output?, cx)?;
@@ -184,7 +178,16 @@ fn check_rows(rows: &[&Section], stats: &RowStats, game: &Exchange, cx: &mut Cx)
     }
 }
 
-type Play = (usize, i64, i64, Vec<usize>, Vec<Prefer>, crate::source::Span);
+/// The `play` section: the hand's size, the prices, the exchange sizes
+/// and the tie-break.
+struct Play {
+    hand: usize,
+    entry: i64,
+    cost: i64,
+    sizes: Vec<usize>,
+    prefer: Vec<Prefer>,
+    hand_span: Span,
+}
 
 fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
     let b = Block::of_section(s);
@@ -200,97 +203,10 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
         }
         Some((n, p))
     });
-    let price = |cx: &mut Cx, key: &'static str, what: &str| {
-        let p = b.prop(cx, key)?;
-        let n = cx.prop_int(p, 0, what)?;
-        if n > MAX_PAYOUT {
-            cx.push(
-                Diag::error(codes::OUT_OF_RANGE, p.values_span(), format!("`{key}` is too large"))
-                    .label(format!("at most {MAX_PAYOUT}")),
-            );
-            return None;
-        }
-        Some(n)
-    };
-    let entry = b.prop(cx, "entry").map_or(Some(0), |_| price(cx, "entry", "the price of a deal"));
-    let cost = b.prop(cx, "cost").map_or(Some(0), |_| price(cx, "cost", "the price of one exchanged card"));
-    let sizes = b.require(cx, "exchange", "0..1").and_then(|p| {
-        let mut sizes = Vec::new();
-        for v in &p.values {
-            match &v.kind {
-                ExprKind::Range(a, z) => {
-                    let (a, z) =
-                        (cx.int_at_least(a, 0, "a number of cards")?, cx.int_at_least(z, 0, "a number of cards")?);
-                    if z > MAX_HAND as i64 {
-                        cx.push(
-                            Diag::error(codes::OUT_OF_RANGE, v.span, format!("cannot exchange {z} cards"))
-                                .label(format!("at most {MAX_HAND}")),
-                        );
-                        return None;
-                    }
-                    if a > z {
-                        cx.push(
-                            Diag::error(codes::EMPTY_RANGE, v.span, "this range of sizes is empty")
-                                .label("the first number is above the last"),
-                        );
-                        return None;
-                    }
-                    sizes.extend(a..=z);
-                }
-                _ => {
-                    let k = cx.int_at_least(v, 0, "a number of cards (or a range `0..1`)")?;
-                    if k > MAX_HAND as i64 {
-                        cx.push(
-                            Diag::error(codes::OUT_OF_RANGE, v.span, format!("cannot exchange {k} cards"))
-                                .label(format!("at most {MAX_HAND}")),
-                        );
-                        return None;
-                    }
-                    sizes.push(k);
-                }
-            }
-        }
-        // A size given twice is one size.
-        sizes.sort_unstable();
-        sizes.dedup();
-        if sizes.is_empty() {
-            cx.push(
-                Diag::error(codes::ARITY, p.key.span, "no exchange sizes given")
-                    .label("expected `0..1` or a list of sizes"),
-            );
-            return None;
-        }
-        Some((sizes.into_iter().map(|n| n as usize).collect::<Vec<_>>(), p))
-    });
-    let prefer = b.require(cx, "prefer", "fewer-cards leftmost").and_then(|p| {
-        if p.values.is_empty() {
-            cx.push(
-                Diag::error(codes::EMPTY_TIEBREAK, p.key.span, "the tie-break names nothing")
-                    .label("no criterion after `prefer:`")
-                    .help("for example `prefer: fewer-cards leftmost`"),
-            );
-            return None;
-        }
-        let mut out = Vec::new();
-        for v in &p.values {
-            let c = cx.choice(v, &PREFER, "a tie-break criterion")?;
-            let pref = match c {
-                "fewer-cards" => Prefer::FewerCards,
-                "more-cards" => Prefer::MoreCards,
-                "leftmost" => Prefer::Leftmost,
-                _ => Prefer::Rightmost,
-            };
-            if out.contains(&pref) {
-                cx.push(
-                    Diag::error(codes::DUPLICATE, v.span, format!("`{c}` is named twice in the tie-break"))
-                        .label("named again"),
-                );
-                return None;
-            }
-            out.push(pref);
-        }
-        Some(out)
-    });
+    let entry = b.prop(cx, "entry").map_or(Some(0), |p| price(cx, p, "the price of a deal"));
+    let cost = b.prop(cx, "cost").map_or(Some(0), |p| price(cx, p, "the price of one exchanged card"));
+    let sizes = b.require(cx, "exchange", "0..1").and_then(|p| exchange_sizes(cx, p).map(|s| (s, p)));
+    let prefer = b.require(cx, "prefer", "fewer-cards leftmost").and_then(|p| tie_break(cx, p));
     b.finish(cx);
     let ((hand, hand_prop), (sizes, sp)) = (hand?, sizes?);
     if let Some(&big) = sizes.iter().find(|&&k| k > hand) {
@@ -304,11 +220,127 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
         );
         return None;
     }
-    Some((hand, entry?, cost?, sizes, prefer?, hand_prop.span))
+    drawable(deck, hand, &sizes, sp, cx)?;
+    Some(Play { hand, entry: entry?, cost: cost?, sizes, prefer: prefer?, hand_span: hand_prop.span })
 }
 
-fn combinations(rows: &[&Section], deck: &Deck, top: &Block, cx: &mut Cx) -> Option<Vec<Row>> {
-    if rows.is_empty() {
+/// Every exchange size can be drawn: at most the cards left in the deck
+/// once the hand is dealt. (Larger sizes were offered with no card to draw:
+/// `run` valued them 0/0 and `analyze` divided by zero, EX-1, EX-2.)
+fn drawable(deck: &Deck, hand: usize, sizes: &[usize], sp: &crate::syntax::Property, cx: &mut Cx) -> Option<()> {
+    let left = deck.size().saturating_sub(hand);
+    let Some(&big) = sizes.iter().find(|&&k| k > left) else { return Some(()) };
+    cx.push(
+        Diag::error(
+            codes::OUT_OF_RANGE,
+            sp.values_span(),
+            format!(
+                "cannot exchange {big} cards: a deck of {} cards has {left} left to draw once a {hand}-card hand is \
+                 dealt",
+                deck.size()
+            ),
+        )
+        .label(format!("at most {left} here"))
+        .help(format!("exchange at most {left} card{}, or add cards to the deck", if left == 1 { "" } else { "s" })),
+    );
+    None
+}
+
+/// `entry` or `cost`: a whole number from 0 to the largest payout.
+fn price(cx: &mut Cx, p: &Property, what: &str) -> Option<i64> {
+    let n = cx.prop_int(p, 0, what)?;
+    if n > MAX_PAYOUT {
+        cx.push(
+            Diag::error(codes::OUT_OF_RANGE, p.values_span(), format!("`{}` is too large", p.key.name))
+                .label(format!("at most {MAX_PAYOUT}")),
+        );
+        return None;
+    }
+    Some(n)
+}
+
+/// `exchange`: sizes and ranges of sizes, in increasing order, each once.
+fn exchange_sizes(cx: &mut Cx, p: &Property) -> Option<Vec<usize>> {
+    let too_many = |cx: &mut Cx, at: Span, k: i64| {
+        cx.push(
+            Diag::error(codes::OUT_OF_RANGE, at, format!("cannot exchange {k} cards"))
+                .label(format!("at most {MAX_HAND}")),
+        );
+    };
+    let mut sizes = Vec::new();
+    for v in &p.values {
+        if let ExprKind::Range(a, z) = &v.kind {
+            let (a, z) = (cx.int_at_least(a, 0, "a number of cards")?, cx.int_at_least(z, 0, "a number of cards")?);
+            if z > MAX_HAND as i64 {
+                too_many(cx, v.span, z);
+                return None;
+            }
+            if a > z {
+                cx.push(
+                    Diag::error(codes::EMPTY_RANGE, v.span, "this range of sizes is empty")
+                        .label("the first number is above the last"),
+                );
+                return None;
+            }
+            sizes.extend(a..=z);
+        } else {
+            let k = cx.int_at_least(v, 0, "a number of cards (or a range `0..1`)")?;
+            if k > MAX_HAND as i64 {
+                too_many(cx, v.span, k);
+                return None;
+            }
+            sizes.push(k);
+        }
+    }
+    // A size given twice is one size.
+    sizes.sort_unstable();
+    sizes.dedup();
+    if sizes.is_empty() {
+        cx.push(
+            Diag::error(codes::ARITY, p.key.span, "no exchange sizes given")
+                .label("expected `0..1` or a list of sizes"),
+        );
+        return None;
+    }
+    Some(sizes.into_iter().map(|n| n as usize).collect())
+}
+
+/// `prefer`: the tie-break criteria, in order, each at most once.
+fn tie_break(cx: &mut Cx, p: &Property) -> Option<Vec<Prefer>> {
+    if p.values.is_empty() {
+        cx.push(
+            Diag::error(codes::EMPTY_TIEBREAK, p.key.span, "the tie-break names nothing")
+                .label("no criterion after `prefer:`")
+                .help("for example `prefer: fewer-cards leftmost`"),
+        );
+        return None;
+    }
+    let mut out = Vec::new();
+    for v in &p.values {
+        let c = cx.choice(v, &PREFER, "a tie-break criterion")?;
+        let pref = match c {
+            "fewer-cards" => Prefer::FewerCards,
+            "more-cards" => Prefer::MoreCards,
+            "leftmost" => Prefer::Leftmost,
+            _ => Prefer::Rightmost,
+        };
+        if out.contains(&pref) {
+            cx.push(
+                Diag::error(codes::DUPLICATE, v.span, format!("`{c}` is named twice in the tie-break"))
+                    .label("named again"),
+            );
+            return None;
+        }
+        out.push(pref);
+    }
+    Some(out)
+}
+
+/// The `combination` sections, in order: the pay table.
+fn combinations(deck: &Deck, top: &Block, cx: &mut Cx) -> Option<Vec<Row>> {
+    let sections = top.sections("combination");
+    let named = top.named_sections(cx, "combination", "combination");
+    if sections.is_empty() {
         cx.push(
             Diag::error(codes::MISSING, top.head, "the rule file has no `combination`")
                 .label("no combination table")
@@ -316,63 +348,52 @@ fn combinations(rows: &[&Section], deck: &Deck, top: &Block, cx: &mut Cx) -> Opt
         );
         return None;
     }
-    let mut out: Vec<Row> = Vec::new();
-    let mut ok = true;
-    for s in rows {
-        let b = Block::of_section(s);
-        let Some(name) = s.name() else {
-            cx.push(
-                Diag::error(codes::MISSING, s.head, "a combination needs a name")
-                    .label("no name")
-                    .help("write `combination \"name\" { ... }`"),
-            );
-            ok = false;
-            continue;
-        };
-        if let Some(j) = out.iter().position(|r| r.name == name.value) {
-            cx.push(
-                Diag::error(codes::DUPLICATE, name.span, format!("combination `{}` is defined twice", name.value))
-                    .label("defined again here")
-                    .note(rows[j].head, "first defined here"),
-            );
-            ok = false;
-        }
-        let parts = b.require(cx, "pattern", "run(5)").and_then(|p| {
-            let e = cx.one(p, "a pattern such as `run(3) + run(2)`")?;
-            pattern(e, deck, cx)
-        });
-        let natural = b.prop(cx, "natural").and_then(|p| cx.flag(p)).unwrap_or(false);
-        let pays = b.require(cx, "pays", "10").and_then(|p| {
-            let e = cx.one(p, "a payout")?;
-            let n = cx.int(e, "a payout (a whole number)")?;
-            if n > MAX_PAYOUT {
-                cx.push(
-                    Diag::error(codes::OUT_OF_RANGE, e.span, format!("payout `{n}` is too large"))
-                        .label(format!("at most {MAX_PAYOUT}")),
-                );
-                return None;
-            }
-            if n < 0 {
-                cx.push(
-                    Diag::error(codes::NEGATIVE_PAYOUT, e.span, format!("payout `{n}` is negative"))
-                        .label("a combination pays 0 or more")
-                        .help("the cost of playing is `entry` and `cost` in the `play` section"),
-                );
-                return None;
-            }
-            Some(n)
-        });
-        b.finish(cx);
-        match (parts, pays) {
-            (Some(parts), Some(pays)) => out.push(Row { name: name.value.clone(), parts, pays, natural }),
-            _ => ok = false,
-        }
-    }
-    if out.len() > 250 {
-        cx.push(Diag::error(codes::TOO_LARGE, rows[250].head, "at most 250 combinations").label("one too many"));
+    if sections.len() > MAX_ROWS {
+        let at = sections[MAX_ROWS].head;
+        cx.push(Diag::error(codes::TOO_LARGE, at, format!("at most {MAX_ROWS} combinations")).label("one too many"));
         return None;
     }
+    let mut ok = named.len() == sections.len();
+    let mut out: Vec<Row> = Vec::new();
+    for (s, name) in named {
+        match row(s, deck, cx) {
+            Some((parts, pays, natural)) => out.push(Row { name: name.value.clone(), parts, pays, natural }),
+            None => ok = false,
+        }
+    }
     ok.then_some(out)
+}
+
+/// One row's pattern, payout and `natural` flag.
+fn row(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<(Vec<Part>, i64, bool)> {
+    let b = Block::of_section(s);
+    let parts = b.require(cx, "pattern", "run(5)").and_then(|p| {
+        let e = cx.one(p, "a pattern such as `run(3) + run(2)`")?;
+        pattern(e, deck, cx)
+    });
+    let natural = b.prop(cx, "natural").and_then(|p| cx.flag(p)).unwrap_or(false);
+    let pays = b.require(cx, "pays", "10").and_then(|p| {
+        let e = cx.one(p, "a payout")?;
+        let n = cx.int(e, "a payout (a whole number)")?;
+        if n > MAX_PAYOUT {
+            cx.push(
+                Diag::error(codes::OUT_OF_RANGE, e.span, format!("payout `{n}` is too large"))
+                    .label(format!("at most {MAX_PAYOUT}")),
+            );
+            return None;
+        }
+        if n < 0 {
+            cx.push(
+                Diag::error(codes::NEGATIVE_PAYOUT, e.span, format!("payout `{n}` is negative"))
+                    .label("a combination pays 0 or more")
+                    .help("the cost of playing is `entry` and `cost` in the `play` section"),
+            );
+            return None;
+        }
+        Some(n)
+    });
+    b.finish(cx);
+    Some((parts?, pays?, natural))
 }
 
 /// `run(3) + run(2)`, `kind(2)`, `kind(2, J Q K A)`, `ranks(T J Q K A)`,
@@ -399,13 +420,13 @@ fn pattern(e: &Expr, deck: &Deck, cx: &mut Cx) -> Option<Vec<Part>> {
         }
     }
     if let [one] = terms.as_slice() {
-        if one.as_word() == Some("any") {
+        if one.as_word() == Some(ANY) {
             return Some(Vec::new());
         }
     }
     let mut parts = Vec::new();
     for t in terms {
-        if t.as_word() == Some("any") {
+        if t.as_word() == Some(ANY) {
             cx.push(
                 Diag::error(codes::TYPE, t.span, "`any` is a whole pattern")
                     .label("not a part of a sum")
@@ -418,74 +439,30 @@ fn pattern(e: &Expr, deck: &Deck, cx: &mut Cx) -> Option<Vec<Part>> {
     Some(parts)
 }
 
+/// "a pattern (`run`, `kind`, ..., or `any`)", from [`PATTERN_WORDS`].
+fn pattern_what() -> String {
+    let words: Vec<String> = PATTERN_WORDS.iter().map(|(w, _)| format!("`{w}`")).collect();
+    let (last, rest) = words.split_last().expect("pattern words");
+    format!("a pattern ({} or {last})", rest.join(", "))
+}
+
 /// One part: `run(n)`, `kind(n)`, `kind(n, ranks)`, `ranks(...)`,
 /// `suited(n)`, `suited(part)`, `wild(n)`.
 fn part(e: &Expr, deck: &Deck, in_suited: bool, cx: &mut Cx) -> Option<Part> {
-    const WHAT: &str = "a pattern (`run`, `kind`, `ranks`, `suited`, `wild` or `any`)";
     let (f, args) = match &e.kind {
         ExprKind::Call(f, args) => (f, args),
         ExprKind::Word(w) => {
-            cx.unknown(e.span, WHAT, w, PARTS[..6].iter().copied());
+            cx.unknown(e.span, &pattern_what(), w, PATTERN_WORDS.iter().map(|(w, _)| *w));
             return None;
         }
         _ => return cx.expected(e, "a pattern such as `run(3) + run(2)`"),
     };
-    let count = |cx: &mut Cx, args: &[Expr]| -> Option<usize> {
-        let Some(n) = args.first() else {
-            cx.push(
-                Diag::error(codes::ARITY, e.span, format!("`{}` takes a number of cards", f.name))
-                    .label(format!("write `{}(3)`", f.name)),
-            );
-            return None;
-        };
-        let n = cx.int_at_least(n, 1, "a number of cards")?;
-        if n > MAX_HAND as i64 {
-            cx.push(
-                Diag::error(codes::OUT_OF_RANGE, args[0].span, format!("a part of {n} cards is larger than any hand"))
-                    .label(format!("at most {MAX_HAND}")),
-            );
-            return None;
-        }
-        Some(n as usize)
-    };
-    let only_count = |cx: &mut Cx| -> Option<usize> {
-        if args.len() > 1 {
-            cx.push(
-                Diag::error(
-                    codes::ARITY,
-                    args[1].span.to(args[args.len() - 1].span),
-                    format!("`{}` takes one number", f.name),
-                )
-                .label("unexpected values")
-                .help(format!("write `{}(3)`", f.name)),
-            );
-            return None;
-        }
-        count(cx, args)
-    };
+    let call = Call { e, name: &f.name, args };
     match f.name.as_str() {
-        "run" => Some(Part::new(Shape::Run(only_count(cx)?), in_suited)),
-        "wild" => {
-            if in_suited {
-                cx.push(
-                    Diag::error(codes::TYPE, e.span, "wild cards have no suit to share")
-                        .label("`wild` inside `suited`")
-                        .help("write `wild(n)` beside the suited part: `suited(run(4)) + wild(1)`"),
-                );
-                return None;
-            }
-            if deck.wild.iter().all(|&w| !w) && deck.jokers.is_empty() {
-                cx.push(
-                    Diag::error(codes::UNFORMABLE, e.span, "the deck has no wild cards")
-                        .label("no card can form this part")
-                        .help("declare them in `deck`: `wild: 2` (ranks) or `jokers: JK` (extra cards)"),
-                );
-                return None;
-            }
-            Some(Part::new(Shape::Wild(only_count(cx)?), false))
-        }
+        "run" => Some(Part::new(Shape::Run(call.only_count(cx)?), in_suited)),
+        "wild" => wild_part(cx, &call, deck, in_suited),
         "kind" => {
-            let n = count(cx, args)?;
+            let n = call.count(cx)?;
             let mask = if args.len() > 1 {
                 let rs = crate::engines::cards::lower::ranks(deck, &args[1..], cx)?;
                 rs.iter().fold(0u64, |m, &r| m | 1 << r)
@@ -494,31 +471,7 @@ fn part(e: &Expr, deck: &Deck, in_suited: bool, cx: &mut Cx) -> Option<Part> {
             };
             Some(Part::new(Shape::Kind(n, mask), in_suited))
         }
-        "ranks" => {
-            let rs = crate::engines::cards::lower::ranks(deck, args, cx)?;
-            if rs.is_empty() {
-                cx.push(Diag::error(codes::ARITY, e.span, "`ranks` needs at least one rank").label("no ranks"));
-                return None;
-            }
-            if rs.len() > MAX_HAND {
-                cx.push(
-                    Diag::error(codes::OUT_OF_RANGE, e.span, format!("`ranks` lists {} cards", rs.len()))
-                        .label(format!("a hand has at most {MAX_HAND}")),
-                );
-                return None;
-            }
-            // A multiset: `ranks(J J)` is two Jacks.
-            let mut counts: Vec<(usize, usize)> = Vec::new();
-            let mut sorted = rs.clone();
-            sorted.sort_unstable();
-            for r in sorted {
-                match counts.last_mut() {
-                    Some((x, m)) if *x == r => *m += 1,
-                    _ => counts.push((r, 1)),
-                }
-            }
-            Some(Part::new(Shape::Ranks(counts), in_suited))
-        }
+        "ranks" => ranks_part(cx, &call, deck, in_suited),
         "suited" => {
             if in_suited {
                 cx.push(Diag::error(codes::TYPE, e.span, "`suited` inside `suited`").label("already of one suit"));
@@ -532,15 +485,118 @@ fn part(e: &Expr, deck: &Deck, in_suited: bool, cx: &mut Cx) -> Option<Part> {
                 return None;
             };
             match &inner.kind {
-                ExprKind::Int(_) => Some(Part::new(Shape::Cards(count(cx, args)?), true)),
+                ExprKind::Int(_) => Some(Part::new(Shape::Cards(call.count(cx)?), true)),
                 _ => part(inner, deck, true, cx),
             }
         }
         other => {
-            cx.unknown(f.span, WHAT, other, PARTS[..6].iter().copied());
+            cx.unknown(f.span, &pattern_what(), other, PATTERN_WORDS.iter().map(|(w, _)| *w));
             None
         }
     }
+}
+
+/// A part written as a call, `name(args)`, for the checks of its numbers.
+struct Call<'a> {
+    e: &'a Expr,
+    name: &'a str,
+    args: &'a [Expr],
+}
+
+impl Call<'_> {
+    /// The first argument: a number of cards, at most a hand.
+    fn count(&self, cx: &mut Cx) -> Option<usize> {
+        let Some(n) = self.args.first() else {
+            cx.push(
+                Diag::error(codes::ARITY, self.e.span, format!("`{}` takes a number of cards", self.name))
+                    .label(format!("write `{}(3)`", self.name)),
+            );
+            return None;
+        };
+        let k = cx.int_at_least(n, 1, "a number of cards")?;
+        if k > MAX_HAND as i64 {
+            cx.push(
+                Diag::error(codes::OUT_OF_RANGE, n.span, format!("a part of {k} cards is larger than any hand"))
+                    .label(format!("at most {MAX_HAND}")),
+            );
+            return None;
+        }
+        Some(k as usize)
+    }
+
+    /// A number of cards and nothing else.
+    fn only_count(&self, cx: &mut Cx) -> Option<usize> {
+        if let [_, extra @ ..] = self.args {
+            if let (Some(first), Some(last)) = (extra.first(), extra.last()) {
+                cx.push(
+                    Diag::error(codes::ARITY, first.span.to(last.span), format!("`{}` takes one number", self.name))
+                        .label("unexpected values")
+                        .help(format!("write `{}(3)`", self.name)),
+                );
+                return None;
+            }
+        }
+        self.count(cx)
+    }
+}
+
+/// `wild(n)`: n wild cards, outside any `suited`, in a deck that has some.
+fn wild_part(cx: &mut Cx, call: &Call, deck: &Deck, in_suited: bool) -> Option<Part> {
+    if in_suited {
+        cx.push(
+            Diag::error(codes::TYPE, call.e.span, "wild cards have no suit to share")
+                .label("`wild` inside `suited`")
+                .help("write `wild(n)` beside the suited part: `suited(run(4)) + wild(1)`"),
+        );
+        return None;
+    }
+    if deck.wild.iter().all(|&w| !w) && deck.jokers.is_empty() {
+        cx.push(
+            Diag::error(codes::UNFORMABLE, call.e.span, "the deck has no wild cards")
+                .label("no card can form this part")
+                .help("declare them in `deck`: `wild: 2` (ranks) or `jokers: JK` (extra cards)"),
+        );
+        return None;
+    }
+    Some(Part::new(Shape::Wild(call.only_count(cx)?), false))
+}
+
+/// `ranks(...)`: one card of each rank listed (a multiset: `ranks(J J)` is
+/// two Jacks).
+fn ranks_part(cx: &mut Cx, call: &Call, deck: &Deck, in_suited: bool) -> Option<Part> {
+    let rs = crate::engines::cards::lower::ranks(deck, call.args, cx)?;
+    if rs.is_empty() {
+        cx.push(Diag::error(codes::ARITY, call.e.span, "`ranks` needs at least one rank").label("no ranks"));
+        return None;
+    }
+    if rs.len() > MAX_HAND {
+        cx.push(
+            Diag::error(codes::OUT_OF_RANGE, call.e.span, format!("`ranks` lists {} cards", rs.len()))
+                .label(format!("a hand has at most {MAX_HAND}")),
+        );
+        return None;
+    }
+    let mut counts: Vec<(usize, usize)> = Vec::new();
+    let mut sorted = rs;
+    sorted.sort_unstable();
+    for r in sorted {
+        match counts.last_mut() {
+            Some((x, m)) if *x == r => *m += 1,
+            _ => counts.push((r, 1)),
+        }
+    }
+    Some(Part::new(Shape::Ranks(counts), in_suited))
+}
+
+/// The `input` section: the line that ends the input.
+fn input_section(s: &Section, cx: &mut Cx) -> Option<String> {
+    let b = Block::of_section(s);
+    let t = b
+        .prop(cx, "end")
+        .and_then(|p| cx.one(p, "the line that ends the input"))
+        .and_then(|e| cx.string(e, "the line that ends the input (a string)").map(|s| s.value.clone()));
+    b.finish(cx);
+    t
 }
 
 fn output_section(s: &Section, cx: &mut Cx) -> Option<Lines> {
@@ -554,4 +610,51 @@ fn output_section(s: &Section, cx: &mut Cx) -> Option<Lines> {
         None => None,
     };
     Some(Lines::new(stay?, exchange?, all))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::schema::Schema;
+
+    fn deck() -> Deck {
+        let text = "deck { ranks: A 2 3 4 5 6 7 8 9 T J Q K  suits: S H D C  wild: 2 }";
+        let loaded = crate::load::load_text("t.rules", text, std::path::Path::new(".")).expect("parses");
+        let top = Block::new(&loaded.items, "the rule file", Span::new(0, 0, 0));
+        let mut cx = Cx::new();
+        crate::engines::cards::lower::lower_with(&top, &mut cx, Extras { wild_cards: true, ..Extras::default() })
+            .expect("a deck")
+    }
+
+    /// Every word of [`PATTERN_WORDS`] is one the lowering reads (a part, or
+    /// `any` alone), and the `pattern` key's description names it.
+    #[test]
+    fn the_pattern_words_are_the_ones_the_lowering_reads() {
+        let deck = deck();
+        for (word, _) in PATTERN_WORDS {
+            let text = if *word == ANY { format!("pattern: {word}") } else { format!("pattern: {word}(2)") };
+            let loaded = crate::load::load_text("t.rules", &text, std::path::Path::new(".")).expect("parses");
+            let crate::syntax::Item::Property(p) = &loaded.items[0] else { panic!("a property") };
+            let mut cx = Cx::new();
+            let parts = pattern(&p.values[0], &deck, &mut cx);
+            assert!(parts.is_some(), "`{word}` is not read: {:?}", cx.diags);
+        }
+        let schema: &Schema = &crate::engines::exchange::schema::SCHEMA;
+        let key = schema.sections.iter().flat_map(|s| s.keys.iter()).find(|k| k.name == "pattern").expect("pattern");
+        for (word, _) in PATTERN_WORDS {
+            assert!(key.ty.contains(&format!("`{word}")), "the `pattern` key's description lacks `{word}`");
+        }
+    }
+
+    #[test]
+    fn an_unknown_part_names_every_pattern_word() {
+        let loaded = crate::load::load_text("t.rules", "pattern: flush(5)", std::path::Path::new(".")).expect("parses");
+        let crate::syntax::Item::Property(p) = &loaded.items[0] else { panic!("a property") };
+        let mut cx = Cx::new();
+        assert!(pattern(&p.values[0], &deck(), &mut cx).is_none());
+        let message = &cx.diags[0].message;
+        for (word, _) in PATTERN_WORDS {
+            assert!(message.contains(&format!("`{word}`")), "{message}");
+        }
+    }
 }

@@ -18,6 +18,22 @@
 
 use crate::engines::cards::Deck;
 
+/// The words a pattern is written with, each with its meaning: the one
+/// list the lowering accepts, its messages name, and the schema shows
+/// (hover, completion, docs/reference.md). A test ties each word to the
+/// lowering and to the key's description.
+pub const PATTERN_WORDS: &[(&str, &str)] = &[
+    ("run", "`run(N)`: N cards of consecutive distinct ranks"),
+    ("kind", "`kind(N)`: N cards of one rank; `kind(N RANKS)`: of one of those ranks (`kind(2 J Q K A)`)"),
+    ("ranks", "`ranks(A K ...)`: one card of each rank listed"),
+    ("suited", "`suited(N)`: N cards of one suit; `suited(PART)`: the part, all of one suit"),
+    ("wild", "`wild(N)`: N wild cards"),
+    (ANY, "every hand"),
+];
+
+/// The pattern every hand forms (a whole pattern, not a part of a sum).
+pub const ANY: &str = "any";
+
 /// What one part of a pattern asks for.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Shape {
@@ -188,120 +204,149 @@ impl RankMatcher<'_> {
         last: Option<usize>,
     ) -> bool {
         let Some((first, rest)) = parts.split_first() else { return true };
-        let same_next = rest.first() == Some(first);
-        let n = first.size();
+        let at = At { present, wild, cards, rest, last, same_next: rest.first() == Some(first) };
         match &first.shape {
             Shape::Wild(n) => wild >= *n && self.rec(counts, present, wild - n, cards - n, rest, None),
             // Only a count: every remaining part is a `Cards` too (they come
             // last), so the total decides.
             Shape::Cards(_) => cards >= parts.iter().map(Part::size).sum::<usize>(),
-            Shape::Ranks(rs) => {
-                let mut lack = 0;
-                for &(r, m) in rs {
-                    lack += m.saturating_sub(counts[r] as usize);
-                }
-                if lack > wild {
-                    return false;
-                }
-                if rest.is_empty() {
-                    return true;
-                }
-                let mut taken = [0u8; 64];
-                let mut left = present;
-                for (i, &(r, m)) in rs.iter().enumerate() {
-                    let t = (counts[r] as usize).min(m) as u8;
-                    taken[i] = t;
-                    counts[r] -= t;
-                    if counts[r] == 0 {
-                        left &= !(1 << r);
-                    }
-                }
-                let ok = self.rec(counts, left, wild - lack, cards - n, rest, None);
-                for (i, &(r, _)) in rs.iter().enumerate() {
-                    counts[r] += taken[i];
-                }
-                ok
-            }
-            Shape::Run(len) => {
-                let start = last.unwrap_or(0);
-                let windows = self.runs.of(*len).get(start..).unwrap_or(&[]);
-                if rest.is_empty() && wild == 0 {
-                    // The last part, without wild cards: some run whose
-                    // ranks are all present (the table builders' case).
-                    return windows.iter().any(|&m| m & !present == 0);
-                }
-                for (wi, &m) in windows.iter().enumerate().map(|(i, m)| (i + start, m)) {
-                    let missing = m & !present;
-                    // Without wild cards, every rank of the run is needed
-                    // (no count of bits: this is the table builders' loop).
-                    if missing != 0 && (wild == 0 || missing.count_ones() as usize > wild) {
-                        continue;
-                    }
-                    let lack = missing.count_ones() as usize;
-                    if rest.is_empty() {
-                        return true;
-                    }
-                    let took = m & present;
-                    let mut left = present;
-                    let mut bits = took;
-                    while bits != 0 {
-                        let r = bits.trailing_zeros() as usize;
-                        counts[r] -= 1;
-                        if counts[r] == 0 {
-                            left &= !(1 << r);
-                        }
-                        bits &= bits - 1;
-                    }
-                    let ok = self.rec(counts, left, wild - lack, cards - len, rest, same_next.then_some(wi));
-                    let mut bits = took;
-                    while bits != 0 {
-                        counts[bits.trailing_zeros() as usize] += 1;
-                        bits &= bits - 1;
-                    }
-                    if ok {
-                        return true;
-                    }
-                }
-                false
-            }
-            Shape::Kind(n, allowed) => {
-                let n = *n;
-                let from = match last {
-                    Some(r) if r < 64 => !0u64 << r,
-                    Some(_) => 0,
-                    None => !0u64,
-                };
-                let mut bits = present & allowed & from;
-                while bits != 0 {
-                    let r = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let c = counts[r] as usize;
-                    let t = c.min(n);
-                    if n - t > wild {
-                        continue;
-                    }
-                    if rest.is_empty() {
-                        return true;
-                    }
-                    counts[r] -= t as u8;
-                    let left = if counts[r] == 0 { present & !(1 << r) } else { present };
-                    let ok = self.rec(counts, left, wild - (n - t), cards - n, rest, same_next.then_some(r));
-                    counts[r] += t as u8;
-                    if ok {
-                        return true;
-                    }
-                }
-                // Only wild cards: the same for every absent rank.
-                let absent = allowed & from & !present & (u64::MAX >> (64 - counts.len().clamp(1, 64)));
-                if wild >= n && absent != 0 {
-                    let r = absent.trailing_zeros() as usize;
-                    return rest.is_empty()
-                        || self.rec(counts, present, wild - n, cards - n, rest, same_next.then_some(r));
-                }
-                false
-            }
+            Shape::Ranks(rs) => self.rec_ranks(counts, &at, rs, first.size()),
+            Shape::Run(len) => self.rec_run(counts, &at, *len),
+            Shape::Kind(n, allowed) => self.rec_kind(counts, &at, *n, *allowed),
         }
     }
+
+    /// `ranks(...)` as the next part: the listed ranks present are taken,
+    /// wild cards stand in for the rest.
+    #[inline]
+    fn rec_ranks(&self, counts: &mut [u8], at: &At, rs: &[(usize, usize)], n: usize) -> bool {
+        let mut lack = 0;
+        for &(r, m) in rs {
+            lack += m.saturating_sub(counts[r] as usize);
+        }
+        if lack > at.wild {
+            return false;
+        }
+        if at.rest.is_empty() {
+            return true;
+        }
+        let mut taken = [0u8; 64];
+        let mut left = at.present;
+        for (i, &(r, m)) in rs.iter().enumerate() {
+            let t = (counts[r] as usize).min(m) as u8;
+            taken[i] = t;
+            counts[r] -= t;
+            if counts[r] == 0 {
+                left &= !(1 << r);
+            }
+        }
+        let ok = self.rec(counts, left, at.wild - lack, at.cards - n, at.rest, None);
+        for (i, &(r, _)) in rs.iter().enumerate() {
+            counts[r] += taken[i];
+        }
+        ok
+    }
+
+    /// `run(len)` as the next part: each window of consecutive ranks (from
+    /// the previous equal part's window on), its missing ranks from wild
+    /// cards.
+    #[inline]
+    fn rec_run(&self, counts: &mut [u8], at: &At, len: usize) -> bool {
+        let (present, wild, rest) = (at.present, at.wild, at.rest);
+        let start = at.last.unwrap_or(0);
+        let windows = self.runs.of(len).get(start..).unwrap_or(&[]);
+        if rest.is_empty() && wild == 0 {
+            // The last part, without wild cards: some run whose ranks are
+            // all present (the table builders' case).
+            return windows.iter().any(|&m| m & !present == 0);
+        }
+        for (wi, &m) in windows.iter().enumerate().map(|(i, m)| (i + start, m)) {
+            let missing = m & !present;
+            // Without wild cards, every rank of the run is needed (no count
+            // of bits: this is the table builders' loop).
+            if missing != 0 && (wild == 0 || missing.count_ones() as usize > wild) {
+                continue;
+            }
+            let lack = missing.count_ones() as usize;
+            if rest.is_empty() {
+                return true;
+            }
+            let took = m & present;
+            let mut left = present;
+            let mut bits = took;
+            while bits != 0 {
+                let r = bits.trailing_zeros() as usize;
+                counts[r] -= 1;
+                if counts[r] == 0 {
+                    left &= !(1 << r);
+                }
+                bits &= bits - 1;
+            }
+            let ok = self.rec(counts, left, wild - lack, at.cards - len, rest, at.same_next.then_some(wi));
+            let mut bits = took;
+            while bits != 0 {
+                counts[bits.trailing_zeros() as usize] += 1;
+                bits &= bits - 1;
+            }
+            if ok {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// `kind(n)` as the next part: each allowed rank present (from the
+    /// previous equal part's rank on), wild cards making up the count; or
+    /// wild cards alone for an absent rank.
+    #[inline]
+    fn rec_kind(&self, counts: &mut [u8], at: &At, n: usize, allowed: u64) -> bool {
+        let (present, wild, rest) = (at.present, at.wild, at.rest);
+        let from = match at.last {
+            Some(r) if r < 64 => !0u64 << r,
+            Some(_) => 0,
+            None => !0u64,
+        };
+        let mut bits = present & allowed & from;
+        while bits != 0 {
+            let r = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let c = counts[r] as usize;
+            let t = c.min(n);
+            if n - t > wild {
+                continue;
+            }
+            if rest.is_empty() {
+                return true;
+            }
+            counts[r] -= t as u8;
+            let left = if counts[r] == 0 { present & !(1 << r) } else { present };
+            let ok = self.rec(counts, left, wild - (n - t), at.cards - n, rest, at.same_next.then_some(r));
+            counts[r] += t as u8;
+            if ok {
+                return true;
+            }
+        }
+        // Only wild cards: the same for every absent rank.
+        let absent = allowed & from & !present & (u64::MAX >> (64 - counts.len().clamp(1, 64)));
+        if wild >= n && absent != 0 {
+            let r = absent.trailing_zeros() as usize;
+            return rest.is_empty()
+                || self.rec(counts, present, wild - n, at.cards - n, rest, at.same_next.then_some(r));
+        }
+        false
+    }
+}
+
+/// Where [`RankMatcher::rec`] stands when it tries the next part: the
+/// ranks present, the wild cards and cards left, the parts after this one,
+/// the previous equal part's choice, and whether the next part equals this.
+struct At<'p> {
+    present: u64,
+    wild: usize,
+    cards: usize,
+    rest: &'p [Part],
+    last: Option<usize>,
+    same_next: bool,
 }
 
 /// Matching over the cards of a hand by suit: `masks[s]` holds the ranks

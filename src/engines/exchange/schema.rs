@@ -1,9 +1,11 @@
 //! The schema of the `exchange` engine (see [`crate::engines::schema`]).
 
 use crate::engines::cards::schema::WILD_DECK;
+use crate::engines::exchange::pattern::PATTERN_WORDS;
 use crate::engines::schema::{Key, Schema, SectionSchema};
 
 pub const SCHEMA: Schema = Schema {
+    state: &[],
     sections: &[
         WILD_DECK,
         SectionSchema::new(
@@ -40,14 +42,7 @@ pub const SCHEMA: Schema = Schema {
                 )
                 .required()
                 .example("run(5)")
-                .words(&[
-                    ("run", "`run(N)`: N cards of consecutive distinct ranks"),
-                    ("kind", "`kind(N)`: N cards of one rank; `kind(N RANKS)`: of one of those ranks (`kind(2 J Q K A)`)"),
-                    ("ranks", "`ranks(A K ...)`: one card of each rank listed"),
-                    ("suited", "`suited(N)`: N cards of one suit; `suited(PART)`: the part, all of one suit"),
-                    ("wild", "`wild(N)`: N wild cards"),
-                    ("any", "every hand"),
-                ])
+                .words(PATTERN_WORDS)
                 .refers(&["rank"]),
                 Key::new("pays", "a whole number, 0 or more", "what the row pays").required().example("10"),
                 Key::new("natural", "`yes` or `no`", "whether the row needs natural cards (wild cards do not stand in)")

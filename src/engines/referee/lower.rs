@@ -5,10 +5,11 @@
 use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
+use crate::engines::referee::schema::{NO_FOUL, SCHEMA};
 use crate::engines::referee::words::Words;
-use crate::engines::referee::{Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, VARS};
+use crate::engines::referee::{Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS};
 use crate::engines::Engine;
-use crate::expr::{compile_bool, compile_int, compile_set, BoolExpr, Env, Scope, SetExpr};
+use crate::expr::{compile_bool, compile_int, compile_set, BoolExpr, Env, IntExpr, Scope, SetExpr, Ty};
 use crate::game::Game;
 use crate::source::Span;
 use crate::syntax::{Expr, Property, Section};
@@ -27,10 +28,6 @@ pub const ENGINE: Engine = Engine {
     lower: |top, cx| lower(top, cx).map(|g| Box::new(g) as Box<dyn Game>),
     schema: &super::schema::SCHEMA,
 };
-
-/// A foul condition cannot read whether the stroke is a foul.
-const NO_FOUL: [(&str, &str); 1] =
-    [("foul", "a foul condition decides whether the stroke is a foul: it cannot depend on it")];
 
 struct Ball {
     name: String,
@@ -66,42 +63,188 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let out = output.and_then(|s| output_section(s, cx));
     let (no_hit, play_again) = input_section(input, cx);
     let balls = balls?;
-    let names: Vec<String> = balls.iter().map(|b| b.name.clone()).collect();
-    let values: Vec<i64> = balls.iter().map(|b| b.value).collect();
-    let int_range = (0, MAX_BALLS as i64 * MAX_COUNT);
-    let scope =
-        Scope { vars: &VARS, elements: &names, weights: &values, element: "a ball", int_range, unavailable: &[] };
-    let foul_scope = Scope { vars: &VARS[..5], unavailable: &NO_FOUL, ..scope };
     let cue = balls.iter().position(|b| b.cue)?;
-    let cond = |p: Option<&Property>, cx: &mut Cx| -> Option<BoolExpr> {
-        let e = cx.one(p?, "a condition")?;
-        compile_bool(e, &scope, cx)
-    };
+    let x = Exprs::new(&balls);
+    let (play, phases) = lower_play(cx, play?, &x, &balls, cue)?;
+    let fouls = lower_fouls(cx, &fouls, &x);
+    let (penalty, penalty_rule) = lower_penalty(cx, penalty?, &x)?;
+    let (respot, respots) = lower_respot(cx, respot?, &x, &phases)?;
+    let (end, ends, end_prop) = lower_end(cx, end?, &x);
+    let (tie, tie_rule) = lower_tie(cx, tie?, &x);
+    let (ends, mut out) = (ends?, out?);
+    // The ball left last, when the second phase runs to its end.
+    let last = phases.sequence.last().copied().or_else(|| {
+        let alt = phases.alternate;
+        (alt != 0).then(|| alt.trailing_zeros() as usize)
+    });
+    if let Some(b) = last {
+        check_last_pot_ends(cx, &x, b, &ends, end_prop);
+    }
+    let tie_rule = tie_rule.settle(cx, tie, output, &mut out, &x, last)?;
+    if cx.has_errors() {
+        return None;
+    }
+    let mut by_value: Vec<usize> = (0..balls.len()).collect();
+    by_value.sort_by_key(|&i| (x.values[i], i));
+    let (no_hit, play_again) = (no_hit?, play_again?);
+    let words = Words::new(&x.names, &no_hit, play_again.first().map_or("", String::as_str));
+    let spans = spans(play.section, penalty, respot, end, tie, output);
+    let Respots { first_phase, first_foul, second, second_foul } = respots;
+    Some(Referee {
+        counts: balls.iter().map(|b| b.count).collect(),
+        words,
+        names: x.names,
+        values: x.values,
+        cue,
+        alternate: phases.alternate,
+        sequence_mask: phases.sequence.iter().fold(0u64, |m, &b| m | 1 << b),
+        sequence: phases.sequence,
+        nominate: phases.nominate,
+        fouls,
+        penalty: penalty_rule.value,
+        penalty_min: penalty_rule.min,
+        penalty_max: penalty_rule.max,
+        respot_first: first_phase,
+        respot_first_foul: first_foul,
+        respot_second: second,
+        respot_second_foul: second_foul,
+        continues: play.continues,
+        in_hand: play.in_hand,
+        play_again_after: play.again_after,
+        end: ends,
+        tie: tie_rule,
+        by_value,
+        no_hit,
+        play_again,
+        out,
+        spans,
+    })
+}
 
-    // play
-    let play = play?;
+/// The names, values and scopes the rule expressions are compiled in.
+struct Exprs {
+    /// The state the expressions read (the schema's), in `Env` order.
+    vars: Vec<(&'static str, Ty)>,
+    names: Vec<String>,
+    values: Vec<i64>,
+    /// Every object ball (a mask).
+    objects: u64,
+}
+
+impl Exprs {
+    fn new(balls: &[Ball]) -> Self {
+        let objects = (0..balls.len()).filter(|&i| !balls[i].cue).fold(0, |m, i| m | 1 << i);
+        Exprs {
+            vars: SCHEMA.vars(),
+            names: balls.iter().map(|b| b.name.clone()).collect(),
+            values: balls.iter().map(|b| b.value).collect(),
+            objects,
+        }
+    }
+
+    /// The largest value a count can take.
+    const INT_MAX: i64 = MAX_BALLS as i64 * MAX_COUNT;
+
+    fn scope(&self) -> Scope<'_> {
+        Scope {
+            vars: &self.vars,
+            elements: &self.names,
+            weights: &self.values,
+            element: "a ball",
+            int_range: (0, Self::INT_MAX),
+            unavailable: &[],
+        }
+    }
+
+    /// The scope of a foul condition: every variable but `foul`, which
+    /// comes last in the state (a test holds it there), so the others keep
+    /// their places in `Env`.
+    fn foul_scope(&self) -> Scope<'_> {
+        let n = self.vars.iter().take_while(|(v, _)| NO_FOUL.iter().all(|(u, _)| u != v)).count();
+        Scope { vars: &self.vars[..n], unavailable: NO_FOUL, ..self.scope() }
+    }
+
+    fn cond(&self, cx: &mut Cx, p: Option<&Property>) -> Option<BoolExpr> {
+        let e = cx.one(p?, "a condition")?;
+        compile_bool(e, &self.scope(), cx)
+    }
+
+    fn set(&self, cx: &mut Cx, p: &Property) -> Option<(SetExpr, Span)> {
+        let e: &Expr = cx.one(p, "a set of balls")?;
+        compile_set(e, &self.scope(), cx).map(|f| (f, e.span))
+    }
+}
+
+/// The `play` section's conditions.
+struct Play<'a> {
+    section: &'a Section,
+    continues: BoolExpr,
+    in_hand: BoolExpr,
+    again_after: BoolExpr,
+}
+
+/// The two phases of a frame: the alternate balls (a mask), the sequence
+/// of the second phase, and which ball is nominated after a foul.
+struct Phases {
+    alternate: u64,
+    sequence: Vec<usize>,
+    nominate: Nominate,
+}
+
+fn lower_play<'a>(cx: &mut Cx, play: &'a Section, x: &Exprs, balls: &[Ball], cue: usize) -> Option<(Play<'a>, Phases)> {
+    let names = &x.names;
     let pb = Block::of_section(play);
-    let alternate = pb.require(cx, "alternate", "BALL ...").and_then(|p| ball_list(p, &names, cx));
+    let alternate = pb.require(cx, "alternate", "BALL ...").and_then(|p| ball_list(p, names, cx));
     let sequence_prop = pb.prop(cx, "sequence");
     let sequence = match sequence_prop {
-        Some(p) => ball_list(p, &names, cx),
-        None => None.or(Some(Vec::new())),
+        Some(p) => ball_list(p, names, cx),
+        None => Some(Vec::new()),
     };
     let nominate = pb.prop(cx, "nominate").map_or(Some(Nominate::Lowest), |p| {
         let e = cx.one(p, "`lowest`, `highest` or a ball")?;
         match e.as_word() {
             Some("lowest") => Some(Nominate::Lowest),
             Some("highest") => Some(Nominate::Highest),
-            _ => ball(e, &names, cx).map(Nominate::Ball),
+            _ => ball(e, names, cx).map(Nominate::Ball),
         }
     });
-    let continues = cond(pb.require(cx, "continue", "not foul and potted - CUE != []"), cx);
-    let in_hand = cond(pb.require(cx, "in-hand", "CUE in potted"), cx);
-    let again_after = cond(pb.require(cx, "play-again-after", "foul"), cx);
+    let mut cond = |key: &'static str, example: &str| {
+        let p = pb.require(cx, key, example);
+        x.cond(cx, p)
+    };
+    let continues = cond("continue", "not foul and potted - CUE != []");
+    let in_hand = cond("in-hand", "CUE in potted");
+    let again_after = cond("play-again-after", "foul");
     pb.finish(cx);
-    let alternate = alternate?;
-    let mut alt_mask = 0u64;
-    for &(b, span) in &alternate {
+    let alternate = alternate_mask(cx, &alternate?, names, cue)?;
+    let sequence = match sequence_prop {
+        Some(p) => checked_sequence(cx, sequence?, p, balls, cue, alternate)?,
+        None => {
+            let mut v: Vec<usize> = (0..balls.len()).filter(|&i| i != cue && alternate >> i & 1 == 0).collect();
+            v.sort_by_key(|&i| (x.values[i], i));
+            v
+        }
+    };
+    let nominate = nominate?;
+    if let Nominate::Ball(b) = nominate {
+        if !sequence.contains(&b) {
+            let p = play.items.iter().find(|i| i.key().name == "nominate").map_or(play.head, |i| i.span());
+            cx.push(
+                Diag::error(codes::SEQUENCE, p, format!("`{}` can never be nominated", names[b]))
+                    .label("not a ball of the sequence")
+                    .help("nominate `lowest`, `highest` or a ball of the sequence"),
+            );
+            return None;
+        }
+    }
+    let play = Play { section: play, continues: continues?, in_hand: in_hand?, again_after: again_after? };
+    Some((play, Phases { alternate, sequence, nominate }))
+}
+
+/// The alternate balls as a mask; the cue ball cannot be one.
+fn alternate_mask(cx: &mut Cx, alternate: &[(usize, Span)], names: &[String], cue: usize) -> Option<u64> {
+    let mut mask = 0u64;
+    for &(b, span) in alternate {
         if b == cue {
             cx.push(
                 Diag::error(
@@ -113,93 +256,91 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
             );
             return None;
         }
-        alt_mask |= 1 << b;
+        mask |= 1 << b;
     }
-    let sequence: Vec<(usize, Span)> = match (sequence?, sequence_prop) {
-        (list, Some(p)) => {
-            let mut ok = true;
-            for &(b, span) in &list {
-                if b == cue || alt_mask >> b & 1 == 1 {
-                    cx.push(
-                        Diag::error(codes::SEQUENCE, span, format!("`{}` cannot be in the sequence", names[b]))
-                            .label(if b == cue { "the cue ball" } else { "an alternate ball" }),
-                    );
-                    ok = false;
-                }
-                if let Some(&(_, first)) = list.iter().find(|(x, s)| *x == b && s.start < span.start) {
-                    cx.push(
-                        Diag::error(codes::DUPLICATE, span, format!("`{}` is in the sequence twice", names[b]))
-                            .label("again here")
-                            .note(first, "first here"),
-                    );
-                    ok = false;
-                }
-            }
-            for (i, bl) in balls.iter().enumerate() {
-                if i != cue && alt_mask >> i & 1 == 0 && !list.iter().any(|&(b, _)| b == i) {
-                    cx.push(
-                        Diag::error(
-                            codes::SEQUENCE_NEVER_ENDS,
-                            p.values_span(),
-                            format!("`{}` is never on: the sequence can never end", bl.name),
-                        )
-                        .label(format!("`{}` is missing from the sequence", bl.name))
-                        .note(bl.head, "the ball is defined here")
-                        .help(format!("add `{}` to the sequence, or make it an alternate ball", bl.name)),
-                    );
-                    ok = false;
-                }
-            }
-            if !ok {
-                return None;
-            }
-            list
-        }
-        (_, None) => {
-            let mut v: Vec<usize> = (0..balls.len()).filter(|&i| i != cue && alt_mask >> i & 1 == 0).collect();
-            v.sort_by_key(|&i| (values[i], i));
-            v.into_iter().map(|i| (i, Span::default())).collect()
-        }
-    };
-    let sequence: Vec<usize> = sequence.into_iter().map(|(b, _)| b).collect();
-    let sequence_mask = sequence.iter().fold(0u64, |m, &b| m | 1 << b);
-    let nominate = nominate?;
-    if let Nominate::Ball(b) = nominate {
-        if sequence_mask >> b & 1 == 0 {
-            let p = play.items.iter().find(|i| i.key().name == "nominate").map_or(play.head, |i| i.span());
-            cx.push(
-                Diag::error(codes::SEQUENCE, p, format!("`{}` can never be nominated", names[b]))
-                    .label("not a ball of the sequence")
-                    .help("nominate `lowest`, `highest` or a ball of the sequence"),
-            );
-            return None;
-        }
-    }
+    Some(mask)
+}
 
-    // fouls
-    let mut foul_list = Vec::new();
-    for s in &fouls {
+/// A written `sequence`: each object ball that is not an alternate ball,
+/// once.
+fn checked_sequence(
+    cx: &mut Cx,
+    list: Vec<(usize, Span)>,
+    p: &Property,
+    balls: &[Ball],
+    cue: usize,
+    alt_mask: u64,
+) -> Option<Vec<usize>> {
+    let mut ok = true;
+    for &(b, span) in &list {
+        if b == cue || alt_mask >> b & 1 == 1 {
+            cx.push(
+                Diag::error(codes::SEQUENCE, span, format!("`{}` cannot be in the sequence", balls[b].name))
+                    .label(if b == cue { "the cue ball" } else { "an alternate ball" }),
+            );
+            ok = false;
+        }
+        if let Some(&(_, first)) = list.iter().find(|(x, s)| *x == b && s.start < span.start) {
+            cx.push(
+                Diag::error(codes::DUPLICATE, span, format!("`{}` is in the sequence twice", balls[b].name))
+                    .label("again here")
+                    .note(first, "first here"),
+            );
+            ok = false;
+        }
+    }
+    for (i, bl) in balls.iter().enumerate() {
+        if i != cue && alt_mask >> i & 1 == 0 && !list.iter().any(|&(b, _)| b == i) {
+            cx.push(
+                Diag::error(
+                    codes::SEQUENCE_NEVER_ENDS,
+                    p.values_span(),
+                    format!("`{}` is never on: the sequence can never end", bl.name),
+                )
+                .label(format!("`{}` is missing from the sequence", bl.name))
+                .note(bl.head, "the ball is defined here")
+                .help(format!("add `{}` to the sequence, or make it an alternate ball", bl.name)),
+            );
+            ok = false;
+        }
+    }
+    ok.then(|| list.into_iter().map(|(b, _)| b).collect())
+}
+
+/// The `foul` sections: each a condition (which cannot read `foul`).
+fn lower_fouls(cx: &mut Cx, fouls: &[&Section], x: &Exprs) -> Vec<Foul> {
+    let scope = x.foul_scope();
+    let mut out = Vec::new();
+    for s in fouls {
         let b = Block::of_section(s);
         let name = s.name().map(|l| l.value.clone()).unwrap_or_default();
         let when = b
             .require(cx, "when", "first == []")
             .and_then(|p| cx.one(p, "a condition"))
-            .and_then(|e| compile_bool(e, &foul_scope, cx));
+            .and_then(|e| compile_bool(e, &scope, cx));
         b.finish(cx);
         if let Some(when) = when {
-            foul_list.push(Foul { name, when, span: s.head });
+            out.push(Foul { name, when, span: s.head });
         }
     }
+    out
+}
 
-    // penalty
-    let penalty = penalty?;
+/// The `penalty` section: a formula, bounded by `min` and `max`.
+struct Penalty {
+    value: IntExpr,
+    min: i64,
+    max: i64,
+}
+
+fn lower_penalty<'a>(cx: &mut Cx, penalty: &'a Section, x: &Exprs) -> Option<(&'a Section, Penalty)> {
     let pen = Block::of_section(penalty);
     let min = pen.require(cx, "min", "4").and_then(|p| cx.prop_int(p, 0, "the smallest penalty").map(|n| (n, p)));
     let max = pen.require(cx, "max", "7").and_then(|p| cx.prop_int(p, 0, "the largest penalty").map(|n| (n, p)));
     let value = pen
         .require(cx, "value", "highest(on + first + potted)")
         .and_then(|p| cx.one(p, "a number"))
-        .and_then(|e| compile_int(e, &scope, cx));
+        .and_then(|e| compile_int(e, &x.scope(), cx));
     pen.finish(cx);
     let ((min, min_p), (max, max_p)) = (min?, max?);
     if min > max {
@@ -215,33 +356,45 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         );
         return None;
     }
+    Some((penalty, Penalty { value: value?.0, min, max }))
+}
 
-    // respot
-    let respot = respot?;
+/// The `respot` section: the balls put back after a stroke of each phase,
+/// fair or foul (`None`: as after a fair stroke).
+struct Respots {
+    first_phase: SetExpr,
+    first_foul: Option<SetExpr>,
+    second: SetExpr,
+    second_foul: Option<SetExpr>,
+}
+
+fn lower_respot<'a>(cx: &mut Cx, respot: &'a Section, x: &Exprs, phases: &Phases) -> Option<(&'a Section, Respots)> {
     let rb = Block::of_section(respot);
-    let set_of = |p: &Property, cx: &mut Cx| -> Option<(SetExpr, Span)> {
-        let e: &Expr = cx.one(p, "a set of balls")?;
-        compile_set(e, &scope, cx).map(|f| (f, e.span))
-    };
-    let first_phase = rb.require(cx, "first-phase", "potted - BALL").and_then(|p| set_of(p, cx));
-    let second = rb.require(cx, "second-phase", "[]").and_then(|p| set_of(p, cx));
-    let first_foul = rb.prop(cx, "first-phase-foul").map(|p| set_of(p, cx));
-    let second_foul = rb.prop(cx, "second-phase-foul").map(|p| set_of(p, cx));
+    let first_phase = rb.require(cx, "first-phase", "potted - BALL").and_then(|p| x.set(cx, p));
+    let second = rb.require(cx, "second-phase", "[]").and_then(|p| x.set(cx, p));
+    let first_foul = rb.prop(cx, "first-phase-foul").map(|p| x.set(cx, p));
+    let second_foul = rb.prop(cx, "second-phase-foul").map(|p| x.set(cx, p));
     rb.finish(cx);
     let ((first_phase, fe), (second, se)) = (first_phase?, second?);
     let first_foul = first_foul.map_or(Some(None), |f| f.map(|(f, _)| Some(f)))?;
     let second_foul = second_foul.map_or(Some(None), |f| f.map(|(f, _)| Some(f)))?;
-    let all_objects: u64 = (0..balls.len()).filter(|&i| i != cue).fold(0, |m, i| m | 1 << i);
-    // A fair stroke that respots an alternate ball keeps the first phase
-    // going forever.
-    let worst = Probe { sets: [all_objects; 4], ints: [int_range.1, 0] };
-    let back = first_phase.eval(&worst.env()) & alt_mask;
+    check_respots_end(cx, x, phases, (&first_phase, fe), (&second, se));
+    Some((respot, Respots { first_phase, first_foul, second, second_foul }))
+}
+
+/// A fair stroke that respots an alternate ball keeps the first phase
+/// going forever; one that respots the ball on after a fair pot keeps the
+/// sequence from ending.
+fn check_respots_end(cx: &mut Cx, x: &Exprs, phases: &Phases, first: (&SetExpr, Span), second: (&SetExpr, Span)) {
+    let names = &x.names;
+    let worst = Probe { sets: [x.objects; 4], ints: [Exprs::INT_MAX, 0] };
+    let back = first.0.eval(&worst.env()) & phases.alternate;
     if back != 0 {
         let b = back.trailing_zeros() as usize;
         cx.push(
             Diag::error(
                 codes::PHASE_NEVER_LEFT,
-                fe,
+                first.1,
                 format!("`{}` can be respotted after a fair stroke, so the first phase can never be left", names[b]),
             )
             .label(format!("this set can hold `{}`", names[b]))
@@ -252,14 +405,14 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
             )),
         );
     }
-    for &b in &sequence {
+    for &b in &phases.sequence {
         let one = 1u64 << b;
         let fair = Probe { sets: [one; 4], ints: [1, 0] };
-        if second.eval(&fair.env()) & one != 0 {
+        if second.0.eval(&fair.env()) & one != 0 {
             cx.push(
                 Diag::error(
                     codes::SEQUENCE_NEVER_ENDS,
-                    se,
+                    second.1,
                     format!("`{}` comes back after it is potted fairly: the sequence can never end", names[b]),
                 )
                 .label("a fair pot of the ball on is respotted")
@@ -268,17 +421,48 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
             break;
         }
     }
+}
 
-    // end and tie
-    let end = end?;
+/// The `end` section's condition, and where it is written.
+fn lower_end<'a>(cx: &mut Cx, end: &'a Section, x: &Exprs) -> (&'a Section, Option<BoolExpr>, Option<&'a Property>) {
     let eb = Block::of_section(end);
     let end_when = eb.require(cx, "when", "left == 1 and (foul or potted - CUE != [])");
-    let ends = cond(end_when, cx);
+    let ends = x.cond(cx, end_when);
     eb.finish(cx);
-    let tie = tie?;
+    (end, ends, end_when)
+}
+
+/// Potting the last ball fairly must end the frame.
+fn check_last_pot_ends(cx: &mut Cx, x: &Exprs, b: usize, ends: &BoolExpr, end_when: Option<&Property>) {
+    let probe = Probe { sets: [1 << b; 4], ints: [1, 0] };
+    if ends.eval(&probe.env()) {
+        return;
+    }
+    let Some(p) = end_when else { return };
+    cx.push(
+        Diag::error(
+            codes::FRAME_NEVER_ENDS,
+            p.values_span(),
+            format!("potting `{}`, the last ball, does not end the frame", x.names[b]),
+        )
+        .label("false when the last ball is potted fairly")
+        .help("a frame whose table is empty can never end: make this hold then, e.g. `left == 1 and ...`"),
+    );
+}
+
+/// The `tie` section as written: a draw, or a replay (its respot, who goes
+/// next, and the cue ball in hand), each key `None` when absent.
+struct TieKeys {
+    draw: Option<bool>,
+    respot: Option<Option<(SetExpr, Span)>>,
+    next: Option<Option<Next>>,
+    in_hand: Option<Option<bool>>,
+}
+
+fn lower_tie<'a>(cx: &mut Cx, tie: &'a Section, x: &Exprs) -> (&'a Section, TieKeys) {
     let tb = Block::of_section(tie);
     let draw = tb.prop(cx, "draw").map_or(Some(false), |p| cx.flag(p));
-    let tie_respot = tb.prop(cx, "respot").map(|p| set_of(p, cx));
+    let respot = tb.prop(cx, "respot").map(|p| x.set(cx, p));
     let next = tb.prop(cx, "next").map(|p| {
         let e = cx.one(p, "`lot`, `striker` or `opponent`")?;
         match cx.choice(e, &["lot", "striker", "opponent"], "`lot`, `striker` or `opponent`")? {
@@ -287,37 +471,34 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
             _ => Some(Next::Opponent),
         }
     });
-    let tie_in_hand = tb.prop(cx, "in-hand").map(|p| cx.flag(p));
+    let in_hand = tb.prop(cx, "in-hand").map(|p| cx.flag(p));
     tb.finish(cx);
-    let (ends, draw) = (ends?, draw?);
-    let mut out = out?;
-    // The ball left last, when the second phase runs to its end.
-    let last = sequence.last().copied().or_else(|| (alt_mask != 0).then(|| alt_mask.trailing_zeros() as usize));
-    let last_pot = last.map(|b| Probe { sets: [1 << b; 4], ints: [1, 0] });
-    if let (Some(b), Some(probe)) = (last, &last_pot) {
-        if !ends.eval(&probe.env()) {
-            let p = end_when.expect("compiled");
-            cx.push(
-                Diag::error(
-                    codes::FRAME_NEVER_ENDS,
-                    p.values_span(),
-                    format!("potting `{}`, the last ball, does not end the frame", names[b]),
-                )
-                .label("false when the last ball is potted fairly")
-                .help("a frame whose table is empty can never end: make this hold then, e.g. `left == 1 and ...`"),
-            );
+    (tie, TieKeys { draw, respot, next, in_hand })
+}
+
+impl TieKeys {
+    /// The tie rule: a draw needs the `draw` output line; a replay needs
+    /// its three keys and the `tie` line, and must put the last ball back.
+    /// The output line the rule does not use is dropped.
+    fn settle(
+        self,
+        cx: &mut Cx,
+        tie: &Section,
+        output: Option<&Section>,
+        out: &mut Wording,
+        x: &Exprs,
+        last: Option<usize>,
+    ) -> Option<Tie> {
+        if self.draw? {
+            if out.draw.is_none() {
+                cx.push(
+                    missing_line(output, "draw", "\"Draw\"", "a tie ends the frame drawn")
+                        .note(tie.span_of("draw"), "ties are draws here"),
+                );
+            }
+            out.tie = None;
+            return Some(Tie { draw: true, respot: SetExpr::Const(0), next: Next::Lot, in_hand: true });
         }
-    }
-    let tie_rule = if draw {
-        if out.draw.is_none() {
-            cx.push(
-                missing_line(output, "draw", "\"Draw\"", "a tie ends the frame drawn")
-                    .note(tie.span_of("draw"), "ties are draws here"),
-            );
-        }
-        out.tie = None;
-        Tie { draw, respot: SetExpr::Const(0), next: Next::Lot, in_hand: true }
-    } else {
         let need = |key: &str, example: &str, cx: &mut Cx| {
             cx.push(
                 Diag::error(codes::MISSING, tie.head, format!("the `tie` section has no `{key}`"))
@@ -325,102 +506,74 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
                     .help(format!("add `{key}: {example}`, or `draw: yes` for a drawn frame")),
             );
         };
-        if tie_respot.is_none() {
+        if self.respot.is_none() {
             need("respot", "table", cx);
         }
-        if next.is_none() {
+        if self.next.is_none() {
             need("next", "lot", cx);
         }
-        if tie_in_hand.is_none() {
+        if self.in_hand.is_none() {
             need("in-hand", "yes", cx);
         }
         if out.tie.is_none() {
             cx.push(missing_line(output, "tie", "\"Tie\"", "a tie is replayed").note(tie.head, "the tie rule"));
         }
         out.draw = None;
-        let (respot_fn, respot_span) = tie_respot.flatten()?;
-        let rule = Tie { draw, respot: respot_fn, next: next.flatten()?, in_hand: tie_in_hand.flatten()? };
-        if let (Some(b), Some(probe)) = (last, &last_pot) {
-            if rule.respot.eval(&probe.env()) >> b & 1 == 0 {
-                cx.push(
-                    Diag::error(
-                        codes::FRAME_NEVER_ENDS,
-                        respot_span,
-                        format!("a tie on `{}`, the last ball, leaves the table empty", names[b]),
-                    )
-                    .label(format!("does not hold `{}` when it is potted last", names[b]))
-                    .help("put the last ball back (`respot: table`), or end a tie with `draw: yes`"),
-                );
-            }
+        let (respot, respot_span) = self.respot.flatten()?;
+        let rule = Tie { draw: false, respot, next: self.next.flatten()?, in_hand: self.in_hand.flatten()? };
+        let Some(b) = last else { return Some(rule) };
+        let probe = Probe { sets: [1 << b; 4], ints: [1, 0] };
+        if rule.respot.eval(&probe.env()) >> b & 1 == 0 {
+            cx.push(
+                Diag::error(
+                    codes::FRAME_NEVER_ENDS,
+                    respot_span,
+                    format!("a tie on `{}`, the last ball, leaves the table empty", x.names[b]),
+                )
+                .label(format!("does not hold `{}` when it is potted last", x.names[b]))
+                .help("put the last ball back (`respot: table`), or end a tie with `draw: yes`"),
+            );
         }
-        rule
-    };
-    if cx.has_errors() {
-        return None;
+        Some(rule)
     }
-    let mut by_value: Vec<usize> = (0..balls.len()).collect();
-    by_value.sort_by_key(|&i| (values[i], i));
+}
+
+/// Where the rules an explanation cites are written.
+fn spans(
+    play: &Section,
+    penalty: &Section,
+    respot: &Section,
+    end: &Section,
+    tie: &Section,
+    output: Option<&Section>,
+) -> RefereeSpans {
     let output_span = |key: &str| output.map_or(Span::default(), |o| o.span_of(key));
-    let (no_hit, play_again) = (no_hit?, play_again?);
-    let words = Words::new(&names, &no_hit, play_again.first().map_or("", String::as_str));
-    Some(Referee {
-        counts: balls.iter().map(|b| b.count).collect(),
-        words,
-        names,
-        values,
-        cue,
-        alternate: alt_mask,
-        sequence,
-        sequence_mask,
-        nominate,
-        fouls: foul_list,
-        penalty: value?.0,
-        penalty_min: min,
-        penalty_max: max,
-        respot_first: first_phase,
-        respot_first_foul: first_foul,
-        respot_second: second,
-        respot_second_foul: second_foul,
-        continues: continues?,
-        in_hand: in_hand?,
-        play_again_after: again_after?,
-        end: ends,
-        tie: tie_rule,
-        by_value,
-        no_hit,
-        play_again,
-        out,
-        spans: RefereeSpans {
-            alternate: play.span_of("alternate"),
-            sequence: play.span_of("sequence"),
-            nominate: play.span_of("nominate"),
-            penalty: penalty.span_of("value"),
-            min: penalty.span_of("min"),
-            max: penalty.span_of("max"),
-            respot: [
-                respot.span_of("first-phase"),
-                respot.span_of("second-phase"),
-                respot.span_of(if respot.items.iter().any(|i| i.key().name == "first-phase-foul") {
-                    "first-phase-foul"
-                } else {
-                    "first-phase"
-                }),
-                respot.span_of(if respot.items.iter().any(|i| i.key().name == "second-phase-foul") {
-                    "second-phase-foul"
-                } else {
-                    "second-phase"
-                }),
-            ],
-            frame: output_span("frame"),
-            play_again: play.span_of("play-again-after"),
-            foul: output_span("foul"),
-            wins: output_span("wins"),
-            end: end.span_of("when"),
-            tie: tie.span_of("respot"),
-            next: tie.span_of("next"),
-            draw: tie.span_of("draw"),
-        },
-    })
+    // A foul's respot rule is the fair one when the file has no foul rule.
+    let or_fair = |foul: &str, fair: &str| {
+        respot.span_of(if respot.items.iter().any(|i| i.key().name == foul) { foul } else { fair })
+    };
+    RefereeSpans {
+        alternate: play.span_of("alternate"),
+        sequence: play.span_of("sequence"),
+        nominate: play.span_of("nominate"),
+        penalty: penalty.span_of("value"),
+        min: penalty.span_of("min"),
+        max: penalty.span_of("max"),
+        respot: [
+            respot.span_of("first-phase"),
+            respot.span_of("second-phase"),
+            or_fair("first-phase-foul", "first-phase"),
+            or_fair("second-phase-foul", "second-phase"),
+        ],
+        frame: output_span("frame"),
+        play_again: play.span_of("play-again-after"),
+        foul: output_span("foul"),
+        wins: output_span("wins"),
+        end: end.span_of("when"),
+        tie: tie.span_of("respot"),
+        next: tie.span_of("next"),
+        draw: tie.span_of("draw"),
+    }
 }
 
 /// An output line the tie rule needs.
@@ -433,27 +586,11 @@ fn missing_line(output: Option<&Section>, key: &str, example: &str, because: &st
 
 fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
     let sections = top.sections("ball");
+    let named = top.named_sections(cx, "ball", "ball");
     let mut out: Vec<Ball> = Vec::new();
-    let mut ok = true;
-    for s in &sections {
+    let mut ok = named.len() == sections.len();
+    for (s, name) in named {
         let b = Block::of_section(s);
-        let Some(name) = s.name() else {
-            cx.push(
-                Diag::error(codes::MISSING, s.head, "a ball needs a name")
-                    .label("no name")
-                    .help("write `ball \"NAME\" { value: 1 }`"),
-            );
-            ok = false;
-            continue;
-        };
-        if let Some(j) = out.iter().position(|o| o.name == name.value) {
-            cx.push(
-                Diag::error(codes::DUPLICATE, name.span, format!("ball `{}` is defined twice", name.value))
-                    .label("defined again here")
-                    .note(out[j].head, "first defined here"),
-            );
-            ok = false;
-        }
         let value = b.require(cx, "value", "1").and_then(|p| {
             let n = cx.prop_int(p, 0, "the value of the ball")?;
             if n > MAX_VALUE {

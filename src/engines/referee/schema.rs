@@ -1,6 +1,27 @@
 //! The schema of the `referee` engine (see [`crate::engines::schema`]).
 
-use crate::engines::schema::{Key, Schema, SectionSchema};
+use crate::engines::schema::{Key, Schema, SectionSchema, StateVar};
+use crate::expr::Ty;
+
+/// What the referee knows at a stroke: the one list of the names its
+/// expressions read, in the order `Referee::env_of` fills them (sets, then
+/// numbers and conditions).
+pub const STATE: &[StateVar] = &[
+    StateVar::new("first", Ty::Set, "a set of balls", "the ball hit first (empty when none)").example("first == []"),
+    StateVar::new("potted", Ty::Set, "a set of balls", "the balls potted by the stroke").example("White in potted"),
+    StateVar::new("on", Ty::Set, "a set of balls", "the ball or balls on for the stroke")
+        .example("first != [] and first not in on"),
+    StateVar::new("table", Ty::Set, "a set of balls", "the object balls on the table before the stroke")
+        .example("table"),
+    StateVar::new("left", Ty::Int, "a number", "how many object balls were on the table before the stroke")
+        .example("left == 1 and (foul or potted - White != [])"),
+    StateVar::new("foul", Ty::Bool, "a condition", "whether the stroke is a foul (not in a foul's own condition)")
+        .example("not foul and potted - White != []"),
+];
+
+/// A foul condition cannot read whether the stroke is a foul.
+pub const NO_FOUL: &[(&str, &str)] =
+    &[("foul", "a foul condition decides whether the stroke is a foul: it cannot depend on it")];
 
 /// The variables of rule expressions, with their meaning.
 const VARIABLES: &[(&str, &str)] = &[
@@ -16,11 +37,13 @@ const VARIABLES: &[(&str, &str)] = &[
     ("table", "the object balls on the table before the stroke"),
     ("left", "how many object balls were on the table before the stroke"),
     ("if", "`if(CONDITION, A, B)`: A when the condition holds, else B"),
+    ("abs", "`abs(A)`: the number A without its sign"),
     ("yes", "the condition that always holds"),
     ("no", "the condition that never holds"),
 ];
 
 pub const SCHEMA: Schema = Schema {
+    state: STATE,
     sections: &[
         SectionSchema::new(
             "ball",
@@ -68,16 +91,22 @@ pub const SCHEMA: Schema = Schema {
                 Key::new("continue", "a condition", "the striker's visit goes on after the stroke")
                     .required()
                     .example("not foul and potted - BALL != []")
+                    .decides("after each stroke: the striker plays again", "not foul and potted - White != []")
                     .words(VARIABLES)
                     .refers(&["ball"]),
                 Key::new("in-hand", "a condition", "the next player has the cue ball in hand")
                     .required()
                     .example("BALL in potted")
+                    .decides(
+                        "after a stroke that ends a visit: the next player has the cue ball in hand",
+                        "White in potted",
+                    )
                     .words(VARIABLES)
                     .refers(&["ball"]),
                 Key::new("play-again-after", "a condition", "the play-again line of the input may follow the stroke")
                     .required()
                     .example("foul")
+                    .decides("after each stroke: the opponent may ask the striker to play again", "foul")
                     .words(VARIABLES)
                     .refers(&["ball"]),
             ],
@@ -94,6 +123,7 @@ pub const SCHEMA: Schema = Schema {
             )
             .required()
             .example("first == []")
+            .decides_without("at each stroke: the stroke is this foul", NO_FOUL, "first == []")
             .words(VARIABLES)
             .refers(&["ball"])],
         )
@@ -112,6 +142,7 @@ pub const SCHEMA: Schema = Schema {
                 )
                 .required()
                 .example("highest(on + first + potted)")
+                .decides("after a foul: the penalty, clamped to `min..max`", "highest(on + first + potted)")
                 .words(VARIABLES)
                 .refers(&["ball"]),
             ],
@@ -125,21 +156,28 @@ pub const SCHEMA: Schema = Schema {
                 Key::new("first-phase", "a set of balls", "after every stroke of the first phase")
                     .required()
                     .example("potted - BALL")
+                    .decides(
+                        "after a stroke of the first phase (after a fair one, with `first-phase-foul`)",
+                        "potted - Red",
+                    )
                     .words(VARIABLES)
                     .refers(&["ball"]),
                 Key::new("second-phase", "a set of balls", "after a fair stroke of the second phase")
                     .required()
                     .example("[]")
+                    .decides("after a fair stroke of the second phase: the balls put back", "[]")
                     .words(VARIABLES)
                     .refers(&["ball"]),
                 Key::new("second-phase-foul", "a set of balls", "after a foul in the second phase")
                     .default("`second-phase`")
                     .example("potted")
+                    .decides("after a foul in the second phase: the balls put back", "potted")
                     .words(VARIABLES)
                     .refers(&["ball"]),
                 Key::new("first-phase-foul", "a set of balls", "after a foul in the first phase")
                     .default("`first-phase`")
                     .example("potted")
+                    .decides("after a foul in the first phase: the balls put back", "potted")
                     .words(VARIABLES)
                     .refers(&["ball"]),
             ],
@@ -152,6 +190,10 @@ pub const SCHEMA: Schema = Schema {
             &[Key::new("when", "a condition over the stroke and the table before it", "this stroke ends the frame")
                 .required()
                 .example("left == 1 and (foul or potted != [])")
+                .decides(
+                    "after each stroke: the frame ends (or is tied)",
+                    "left == 1 and (foul or potted - White != [])",
+                )
                 .words(VARIABLES)
                 .refers(&["ball"])],
         )
@@ -169,6 +211,7 @@ pub const SCHEMA: Schema = Schema {
                     "the balls of these kinds that were on the table before the stroke are put back",
                 )
                 .example("table")
+                .decides("after a tied frame is to be replayed: the balls put back", "table")
                 .words(VARIABLES)
                 .refers(&["ball"]),
                 Key::new("next", "`lot`, `striker` or `opponent`", "who plays next after a replayed tie")
@@ -229,3 +272,34 @@ pub const SCHEMA: Schema = Schema {
         .required(),
     ],
 };
+
+#[cfg(test)]
+mod tests {
+    /// The words documented for the referee's expressions name every
+    /// function of the expression language.
+    /// A foul condition's scope is the state less its last names: those it
+    /// may not read must come last, or the other names would move in `Env`.
+    #[test]
+    fn what_a_foul_may_not_read_comes_last_in_the_state() {
+        let tail: Vec<&str> =
+            super::STATE[super::STATE.len() - super::NO_FOUL.len()..].iter().map(|v| v.name).collect();
+        let hidden: Vec<&str> = super::NO_FOUL.iter().map(|(n, _)| *n).collect();
+        assert_eq!(tail, hidden);
+    }
+
+    /// The words documented for keys (hover, completion) carry every state
+    /// name with its meaning.
+    #[test]
+    fn the_documented_words_are_the_state() {
+        for v in super::STATE {
+            assert!(super::VARIABLES.contains(&(v.name, v.doc)), "`{}` differs between STATE and VARIABLES", v.name);
+        }
+    }
+
+    #[test]
+    fn every_function_of_the_language_is_documented() {
+        for f in crate::expr::function_names() {
+            assert!(super::VARIABLES.iter().any(|(w, _)| *w == f), "`{f}` is not among the referee's words");
+        }
+    }
+}

@@ -1,9 +1,24 @@
 //! The schema of the `tower` engine (see [`crate::engines::schema`]).
 
 use crate::engines::cards::schema::DECK;
-use crate::engines::schema::{Key, Schema, SectionSchema};
+use crate::engines::schema::{Key, Schema, SectionSchema, StateVar};
+use crate::expr::Ty;
+
+/// What a `points` formula reads: the ranks' face values of the triangle's
+/// three cards, in the order the lowering fills `Env::ints`.
+pub const STATE: &[StateVar] = &[
+    StateVar::new("sum", Ty::Int, "a number", "the sum of the face values of the triangle's three cards")
+        .example("[R R R] 2 * sum [B B B] 2 * sum else sum"),
+    StateVar::new("low", Ty::Int, "a number", "the lowest face value of the three")
+        .example("max(sum, 10) - min(low, 2)"),
+    StateVar::new("mid", Ty::Int, "a number", "the middle face value of the three")
+        .example("[R R R] sum % 5  [R R B] mid  [R B B] (-high)  [B B B] 7"),
+    StateVar::new("high", Ty::Int, "a number", "the highest face value of the three")
+        .example("[R R R] 3 * high - low  else sum + 1"),
+];
 
 pub const SCHEMA: Schema = Schema {
+    state: STATE,
     sections: &[
         DECK,
         SectionSchema::new(
@@ -36,10 +51,24 @@ pub const SCHEMA: Schema = Schema {
             "scoring",
             "what a triangle is worth, whose it is, and what held cards count",
             &[
-                Key::new("points", "`sum`", "what a triangle is worth")
-                    .default("sum")
-                    .example("sum")
-                    .words(&[("sum", "the sum of the ranks of its three cards")]),
+                Key::new(
+                    "points",
+                    "a number formula over `sum`, `low`, `mid`, `high`; or formulas by colours, `[C C C] FORMULA ... else FORMULA`",
+                    "what a triangle is worth",
+                )
+                .default("sum")
+                .example("sum")
+                .decides(
+                    "once per kind of triangle, at load (a table over the cards' colours and values): its points",
+                    "[R R R] 2 * sum [B B B] 2 * sum else sum",
+                )
+                .words(&[
+                    ("sum", "the sum of the face values of its three cards"),
+                    ("low", "the lowest face value of the three"),
+                    ("mid", "the middle face value of the three"),
+                    ("high", "the highest face value of the three"),
+                    ("else", "the formula of every triangle not listed before it"),
+                ]),
                 Key::new(
                     "owner",
                     "pairs `[C C C] PLAYER` for every mix of colours",

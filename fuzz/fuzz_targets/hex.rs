@@ -1,9 +1,0 @@
-//! The hex input reader: each input runs against rules/hex.rules and
-//! every variant in rules/hex/.
-#![no_main]
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    let rules = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules");
-    arbiter::fuzz::game_input(&rules, "hex", data);
-});

@@ -1,9 +1,0 @@
-//! The shuffling_patience input reader: each input runs against rules/shuffling_patience.rules and
-//! every variant in rules/shuffling_patience/.
-#![no_main]
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    let rules = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules");
-    arbiter::fuzz::game_input(&rules, "shuffling_patience", data);
-});
