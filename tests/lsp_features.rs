@@ -503,6 +503,51 @@ fn names_of_bundled_games_are_not_renamed() {
     c.shutdown();
 }
 
+/// A word that merely spells a name is not a use of it: renaming the rank
+/// `5` leaves `hand: 5` and the count of `run(5)` alone, renaming the rank
+/// `J` leaves the label `"J"` alone; references agree, and the renamed
+/// file still checks.
+#[test]
+fn rename_touches_only_words_that_are_the_name() {
+    let text = "engine: exchange\ndeck { ranks: A 2 3 4 5 6 7 8 9 T J Q K  suits: S H D C }\nplay { hand: 5 entry: 1 exchange: 0..5 cost: 0 prefer: fewer-cards leftmost }\n\
+                combination \"S\" { pattern: run(5) pays: 4 }\ncombination \"J\" { pattern: kind(2 J Q K A) pays: 1 }\n\
+                combination \"F\" { pattern: kind(2 5) pays: 1 }\ncombination \"N\" { pattern: any pays: 0 }\n\
+                input { end: \"#\" }\noutput { stay: \"Hold {kept}\" exchange: \"Hold {kept}\" exchange-all: \"Hold none\" }\n";
+    let dir = scratch("rename-words");
+    let path = dir.join("w.rules");
+    std::fs::write(&path, text).unwrap();
+    let u = uri(&path);
+    let mut c = Client::start();
+    assert!(c.open(&u, text).is_empty(), "the file checks");
+    let rename = |c: &mut Client, at: (usize, usize), new: &str| {
+        let p = json!({ "line": at.0, "character": at.1 });
+        let refs = c.request(
+            "textDocument/references",
+            json!({ "textDocument": { "uri": u }, "position": p, "context": { "includeDeclaration": true } }),
+        );
+        let edit =
+            c.request("textDocument/rename", json!({ "textDocument": { "uri": u }, "position": p, "newName": new }));
+        let mut files = vec![(u.clone(), text.to_string())];
+        assert_eq!(apply_workspace(&edit, &mut files), refs.as_array().unwrap().len(), "references and rename agree");
+        files.remove(0).1
+    };
+    let five = rename(&mut c, pos(text, "4 5 6", 2), "Five");
+    assert!(five.contains("ranks: A 2 3 4 Five 6") && five.contains("kind(2 Five)"), "{five}");
+    assert!(
+        five.contains("hand: 5") && five.contains("exchange: 0..5") && five.contains("run(5)"),
+        "a count is not the rank: {five}"
+    );
+    let jack = rename(&mut c, pos(text, "2 J Q", 2), "Jack");
+    assert!(jack.contains("T Jack Q K") && jack.contains("kind(2 Jack Q K A)"), "{jack}");
+    assert!(jack.contains("combination \"J\""), "a label is not the rank: {jack}");
+    for renamed in [five, jack] {
+        std::fs::write(&path, &renamed).unwrap();
+        let loaded = arbiter::load::load_path(&path).unwrap_or_else(|e| panic!("{:?}", e.diags));
+        assert!(arbiter::engines::compile(&loaded).1.is_empty(), "{renamed}");
+    }
+    c.shutdown();
+}
+
 /// Go to definition into a bundled game: a read-only copy of its source,
 /// with the bundled variants beside it; names defined there lead into it,
 /// and problems a variant causes there are published there.

@@ -36,6 +36,8 @@ pub struct Analysis {
     /// The engine the merged file names.
     pub engine: Option<&'static Engine>,
     pub names: Vec<Name>,
+    /// Every use of a name the lowering resolved (rename and references).
+    pub uses: Vec<crate::check::Resolved>,
     /// The buffer's path on disk (its directory resolves `extends:`).
     pub path: PathBuf,
     /// The paths of the bases asked for (made canonical), read from the
@@ -64,12 +66,12 @@ impl Analysis {
         let deps = deps.into_inner();
         match loaded {
             Ok(loaded) => {
-                let (_, diags) = compile(&loaded);
+                let ((_, diags), uses) = crate::check::record_names(|| compile(&loaded));
                 let engine = engine_of(&loaded.items);
                 let names = engine.map_or_else(Vec::new, |e| names(&loaded.items, e.schema));
                 let sources = loaded.sources;
                 let items = Some(loaded.items);
-                Analysis { sources, items, diags, engine, names, path: path.into(), deps, opts: *opts }
+                Analysis { sources, items, diags, engine, names, uses, path: path.into(), deps, opts: *opts }
             }
             Err(e) => Analysis {
                 sources: e.sources,
@@ -77,6 +79,7 @@ impl Analysis {
                 diags: e.diags,
                 engine: None,
                 names: Vec::new(),
+                uses: Vec::new(),
                 path: path.into(),
                 deps,
                 opts: *opts,
@@ -113,6 +116,18 @@ impl Analysis {
     pub fn bundled_name(&self, id: FileId) -> Option<&str> {
         let name = self.sources.file(id).name.strip_prefix(BUNDLED_DIR)?;
         Some(name.trim_start_matches('/').trim_end_matches(".rules"))
+    }
+
+    /// The uses of names in the buffer itself, when they are all known: its
+    /// file loaded and compiled without an error (a lowering stopped by an
+    /// error may not reach every use). Byte ranges, with the kind when the
+    /// lowering knew it.
+    pub fn buffer_uses(&self) -> Option<Vec<(Option<&'static str>, usize, usize)>> {
+        if self.items.is_none() || self.diags.iter().any(Diag::is_error) {
+            return None;
+        }
+        let here = self.uses.iter().filter(|u| u.span.file == 0);
+        Some(here.map(|u| (u.kind, u.span.start as usize, u.span.end as usize)).collect())
     }
 
     /// The names of the given kinds (every name when `kinds` is empty).

@@ -144,25 +144,37 @@ pub(super) fn answer<W: Write>(server: &Server<W>, req: Request) -> Response {
     }
 }
 
-/// A name, and the files of its chain that write it, with where.
-type Found = (Target, Vec<(FileText, Vec<Occurrence>)>);
+/// A name, where it is written in the buffer, and the files of its chain
+/// that write it, with where.
+type Found = (Target, Occurrence, Vec<(FileText, Vec<Occurrence>)>);
+
+/// The uses of names in a file of a chain, from its own analysis (the
+/// open buffers standing for their files): each file is compiled alone,
+/// so that a base's sections that a variant replaces are read too.
+fn uses_of<W: Write>(server: &Server<W>, f: &FileText) -> rename::Uses {
+    let path = f.path.as_ref()?;
+    let overlay = |p: &std::path::Path| server.ws.open_text(&super::text::canonical(p));
+    Analysis::with(path, &f.text, &server.opts, &overlay).buffer_uses()
+}
 
 /// The name at `offset` and every place it is written in the files of its
 /// chain: (file, occurrences).
 fn occurrences_of<W: Write>(server: &Server<W>, doc: &Document, loc: &Locator, offset: usize) -> Option<Found> {
     let engine = loc.analysis.engine;
-    let (target, _) = rename::target_at(engine, &doc.text, offset)?;
-    let found = server
-        .ws
-        .family(doc)
-        .into_iter()
-        .map(|f| {
-            let o = rename::occurrences(engine, &f.text, &target);
-            (f, o)
-        })
-        .filter(|(_, o)| !o.is_empty())
-        .collect();
-    Some((target, found))
+    let defined = |w: &str| loc.analysis.names.iter().filter(|n| n.name == w).map(|n| n.kind).collect();
+    let family = server.ws.family(doc);
+    let here_uses = uses_of(server, &family[0]);
+    let here_names = rename::Names { engine, text: &family[0].text, uses: &here_uses, defined: &defined };
+    let (target, here) = rename::target_at(&here_names, offset)?;
+    let mut found = Vec::new();
+    for (i, f) in family.iter().enumerate() {
+        let uses = if i == 0 { here_uses.clone() } else { uses_of(server, f) };
+        let o = rename::occurrences(&rename::Names { engine, text: &f.text, uses: &uses, defined: &defined }, &target);
+        if !o.is_empty() {
+            found.push((f.clone(), o));
+        }
+    }
+    Some((target, here, found))
 }
 
 fn references<W: Write>(
@@ -172,7 +184,7 @@ fn references<W: Write>(
     offset: usize,
     with_declaration: bool,
 ) -> Vec<Location> {
-    let Some((target, found)) = occurrences_of(server, doc, loc, offset) else { return Vec::new() };
+    let Some((target, _, found)) = occurrences_of(server, doc, loc, offset) else { return Vec::new() };
     let defined = |text: &str, o: &Occurrence| {
         let scan = Scan::new(text);
         scan.at(o.start).is_some_and(|i| match scan.role(i).0 {
@@ -197,10 +209,7 @@ fn references<W: Write>(
 }
 
 fn prepare_rename<W: Write>(server: &Server<W>, doc: &Document, loc: &Locator, offset: usize) -> Result<Value, String> {
-    let Some((target, here)) = rename::target_at(loc.analysis.engine, &doc.text, offset) else {
-        return Ok(Value::Null);
-    };
-    let Some((_, found)) = occurrences_of(server, doc, loc, offset) else { return Ok(Value::Null) };
+    let Some((target, here, found)) = occurrences_of(server, doc, loc, offset) else { return Ok(Value::Null) };
     if let Some((f, _)) = found.iter().find(|(f, _)| f.read_only.is_some()) {
         return Err(format!("`{}` cannot be renamed: {}", target.name, f.read_only.clone().unwrap_or_default()));
     }
@@ -217,7 +226,7 @@ fn rename<W: Write>(
     offset: usize,
     new_name: &str,
 ) -> Result<WorkspaceEdit, String> {
-    let (target, found) = occurrences_of(server, doc, loc, offset).ok_or("there is no name here to rename")?;
+    let (target, _, found) = occurrences_of(server, doc, loc, offset).ok_or("there is no name here to rename")?;
     if let Some((f, _)) = found.iter().find(|(f, _)| f.read_only.is_some()) {
         return Err(format!("`{}` cannot be renamed: {}", target.name, f.read_only.clone().unwrap_or_default()));
     }

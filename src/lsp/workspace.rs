@@ -343,6 +343,11 @@ impl Workspace {
         })
     }
 
+    /// The text of the open buffer for the file at canonical `path`.
+    pub fn open_text(&self, path: &Path) -> Option<String> {
+        self.docs.values().find(|d| d.canon.as_deref() == Some(path)).map(|d| d.text.to_string())
+    }
+
     fn overlays(&self) -> Arc<Overlays> {
         Arc::new(self.docs.values().filter_map(|d| Some((d.canon.clone()?, (d.generation, d.text.clone())))).collect())
     }
@@ -383,11 +388,14 @@ fn cancel(token: &Option<Arc<AtomicBool>>) {
 }
 
 /// A file of an `extends:` chain, as rename and references read it.
+#[derive(Clone)]
 pub struct FileText {
     pub uri: String,
     pub text: Arc<str>,
     /// `None` when it can be edited; else why not (a bundled game).
     pub read_only: Option<String>,
+    /// Where its `extends:` is resolved from (`None` for a bundled game).
+    pub path: Option<PathBuf>,
 }
 
 /// Rule files looked at for variants on disk, at most.
@@ -398,7 +406,12 @@ impl Workspace {
     /// the open buffers that read any of them, and the rule files beside
     /// them (and one folder down) that extend one of them.
     pub fn family(&self, doc: &Document) -> Vec<FileText> {
-        let mut out = vec![FileText { uri: doc.uri.clone(), text: doc.text.clone(), read_only: None }];
+        let mut out = vec![FileText {
+            uri: doc.uri.clone(),
+            text: doc.text.clone(),
+            read_only: None,
+            path: Some(doc.path.clone()),
+        }];
         let mut chain: Vec<PathBuf> = doc.canon.iter().cloned().collect();
         if let Some(a) = &doc.analysis {
             for id in 1..a.sources.len() as u32 {
@@ -406,7 +419,7 @@ impl Workspace {
                 if let Some(name) = a.bundled_name(id) {
                     let uri = format!("arbiter-bundled:{name}");
                     let why = format!("it is in the bundled game `{name}`");
-                    out.push(FileText { uri, text: Arc::from(&*file.text), read_only: Some(why) });
+                    out.push(FileText { uri, text: Arc::from(&*file.text), read_only: Some(why), path: None });
                     continue;
                 }
                 let Some(path) = a.file_path(id) else { continue };
@@ -416,8 +429,8 @@ impl Workspace {
                     Some(d) => (d.uri.clone(), d.text.clone()),
                     None => (super::text::path_to_uri(&canon).unwrap_or_default(), Arc::from(&*file.text)),
                 };
-                chain.push(canon);
-                out.push(FileText { uri, text, read_only: None });
+                chain.push(canon.clone());
+                out.push(FileText { uri, text, read_only: None, path: Some(canon) });
             }
         }
         if doc.canon.as_deref().is_some_and(super::bundled::is_copy) {
@@ -426,7 +439,12 @@ impl Workspace {
         }
         for d in self.docs.values().filter(|d| d.uri != doc.uri && d.deps.iter().any(|p| chain.contains(p))) {
             if !out.iter().any(|f| f.uri == d.uri) {
-                out.push(FileText { uri: d.uri.clone(), text: d.text.clone(), read_only: None });
+                out.push(FileText {
+                    uri: d.uri.clone(),
+                    text: d.text.clone(),
+                    read_only: None,
+                    path: Some(d.path.clone()),
+                });
             }
         }
         self.variants_on_disk(&chain, &mut out);
@@ -463,7 +481,7 @@ impl Workspace {
             let target = canonical(&p.parent().unwrap_or(Path::new("")).join(base));
             if chain.contains(&target) {
                 let uri = super::text::path_to_uri(&canon).unwrap_or_default();
-                out.push(FileText { uri, text: Arc::from(normalize(text)), read_only: None });
+                out.push(FileText { uri, text: Arc::from(normalize(text)), read_only: None, path: Some(canon) });
             }
         }
     }

@@ -102,7 +102,9 @@ impl Colours {
     fn lookup(&self, cx: &mut Cx, e: &Expr) -> Option<usize> {
         let c = cx.name(e, "a colour")?;
         let found = self.names.iter().position(|n| *n == c);
-        if found.is_none() {
+        if found.is_some() {
+            crate::check::resolved(None, e.span);
+        } else {
             cx.unknown(e.span, "a colour", &c, self.names.iter().map(String::as_str));
         }
         found
@@ -190,7 +192,9 @@ fn lower_tower<'a>(cx: &mut Cx, s: &'a Section, players: &Players) -> Option<(Pe
             return Some(None);
         }
         let found = players.index(&w).map(|i| Some(i as u8));
-        if found.is_none() {
+        if found.is_some() {
+            crate::check::resolved(Some("player"), e.span);
+        } else {
             let choices: Vec<&str> = std::iter::once(BY_COLOUR).chain(players.names()).collect();
             cx.unknown(e.span, "`colour-of-first-card` or a player", &w, choices);
         }
@@ -258,6 +262,7 @@ fn owners(
             ok = false;
             continue;
         };
+        crate::check::resolved(Some("player"), who.span);
         let Some(key) = key else {
             ok = false;
             continue;
@@ -596,7 +601,10 @@ fn colour_key(cx: &mut Cx, v: &Expr, colour_names: &[String]) -> Option<[usize; 
             continue;
         };
         match colour_names.iter().position(|n| *n == name) {
-            Some(i) => key.push(i),
+            Some(i) => {
+                crate::check::resolved(None, c.span);
+                key.push(i);
+            }
             None => {
                 cx.unknown(c.span, "a colour", &name, colour_names.iter().map(String::as_str));
                 ok = false;
