@@ -587,8 +587,8 @@ fn is_word_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'\'')
 }
 
-/// In the bundled games of four engines (balls, ranks and groups, players
-/// and colours, cell families and structures), every name that can be
+/// In the bundled games of five engines (balls, ranks and groups, players
+/// and colours, cell families and structures, ranks in patterns), every name that can be
 /// renamed is renamed to a new word with a result that still checks
 /// without a problem (a use left behind would be an unknown name; a word
 /// renamed that was not the name, a wrong value).
@@ -600,6 +600,7 @@ fn every_name_of_a_bundled_game_renames_to_a_file_that_checks() {
         ("shuffling_patience", &["A", "J", "S", "pair", "triple"]),
         ("house_of_cards", &["13", "R", "B", "Birgit", "Axel"]),
         ("havannah", &["corner", "edge", "bridge", "fork", "ring"]),
+        ("video_poker", &["A", "J", "5", "S", "Royal", "Jacks"]),
     ];
     for (game, names) in games {
         let (_, text) = read(&format!("rules/{game}.rules"));
