@@ -225,6 +225,40 @@ pub fn record_asks<T>(f: impl FnOnce() -> T) -> (T, Vec<Asked>) {
     (out, asked)
 }
 
+/// A name a lowering resolved: a use of something the file defines (a
+/// rank in a pattern, a ball in a condition, a player, a cell family), as
+/// [`record_names`] records it. `kind` is the schema's kind of the name
+/// (`rank`, `ball`), `None` where the name may be of several kinds (an
+/// element of an expression's sets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resolved {
+    pub kind: Option<&'static str>,
+    pub span: Span,
+}
+
+thread_local! {
+    static NAMES: RefCell<Option<Vec<Resolved>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` and returns, with its result, every name a lowering resolved
+/// meanwhile (the language server's rename and references read them: a
+/// word is a use of a name only where the lowering took it for one).
+pub fn record_names<T>(f: impl FnOnce() -> T) -> (T, Vec<Resolved>) {
+    let before = NAMES.with(|r| r.replace(Some(Vec::new())));
+    let out = f();
+    let names = NAMES.with(|r| r.replace(before)).unwrap_or_default();
+    (out, names)
+}
+
+/// Notes that the name at `span` was resolved (nothing unless recording).
+pub fn resolved(kind: Option<&'static str>, span: Span) {
+    NAMES.with(|r| {
+        if let Some(v) = r.borrow_mut().as_mut() {
+            v.push(Resolved { kind, span });
+        }
+    });
+}
+
 impl<'a> Block<'a> {
     pub fn new(items: &'a [Item], what: impl Into<String>, head: Span) -> Self {
         Block { items, what: what.into(), head, asked: RefCell::new(Vec::new()), kind: "" }

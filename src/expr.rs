@@ -414,6 +414,7 @@ impl Compiler<'_, '_> {
             });
         }
         if let Some(i) = scope.elements.iter().position(|n| n == w) {
+            crate::check::resolved(None, e.span);
             let Some(bit) = 1u64.checked_shl(i as u32) else {
                 self.cx.push(
                     Diag::error(codes::TOO_LARGE, e.span, format!("sets hold at most 64 of {}", scope.element))

@@ -13,6 +13,7 @@
 // warnings): a long function is split by what it decides.
 #![warn(clippy::too_many_lines)]
 
+pub mod cancel;
 pub mod check;
 pub mod diag;
 pub mod engines;

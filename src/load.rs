@@ -204,8 +204,14 @@ pub fn load_bundled(name: &str) -> Option<Result<Loaded, LoadError>> {
     let path = Path::new(BUNDLED_DIR).join(&file);
     let mut sources = SourceMap::new();
     let mut diags = Vec::new();
-    let mut cx =
-        Cx { opts: LoadOptions::default(), root: None, sources: &mut sources, diags: &mut diags, chain: Vec::new() };
+    let mut cx = Cx {
+        opts: LoadOptions::default(),
+        root: None,
+        sources: &mut sources,
+        diags: &mut diags,
+        chain: Vec::new(),
+        overlay: None,
+    };
     let items = cx.load_file(Files::Bundled, &path, None, None);
     Some(match items {
         Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items, warnings: diags }),
@@ -286,7 +292,7 @@ fn load_read(path: &Path, read: std::io::Result<Vec<u8>>, opts: &LoadOptions) ->
     let mut sources = SourceMap::new();
     let mut diags = Vec::new();
     let root = opts.restrict_extends.then(|| Files::Disk.canonical(path).parent().map(Path::to_path_buf)).flatten();
-    let mut cx = Cx { opts: *opts, root, sources: &mut sources, diags: &mut diags, chain: Vec::new() };
+    let mut cx = Cx { opts: *opts, root, sources: &mut sources, diags: &mut diags, chain: Vec::new(), overlay: None };
     let items = cx.load_file(Files::Disk, path, None, Some(read));
     match items {
         Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items, warnings: diags }),
@@ -301,8 +307,14 @@ pub fn load_text(name: &str, text: &str, dir: &Path) -> Result<Loaded, LoadError
     let mut diags = Vec::new();
     let text = normalize(text.to_string());
     let id = sources.add(name, text.as_str());
-    let mut cx =
-        Cx { opts: LoadOptions::default(), root: None, sources: &mut sources, diags: &mut diags, chain: Vec::new() };
+    let mut cx = Cx {
+        opts: LoadOptions::default(),
+        root: None,
+        sources: &mut sources,
+        diags: &mut diags,
+        chain: Vec::new(),
+        overlay: None,
+    };
     let items = match parse(id, &text) {
         Ok(items) => cx.extend(Files::Disk, items, dir),
         Err(d) => {
@@ -310,6 +322,29 @@ pub fn load_text(name: &str, text: &str, dir: &Path) -> Result<Loaded, LoadError
             None
         }
     };
+    match items {
+        Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items, warnings: diags }),
+        _ => Err(LoadError { sources, diags }),
+    }
+}
+
+/// What an editor has open: the text of a path, when a buffer stands for
+/// it (the buffer, not the disk, is then the truth).
+pub type Overlay<'a> = &'a dyn Fn(&Path) -> Option<String>;
+
+/// An editor buffer standing for the rule file at `path` (which need not
+/// exist): loaded as [`load_with`] loads that file, except that the text
+/// is `text`, and a base for which `overlay` has a text is read from it.
+pub fn load_buffer(path: &Path, text: &str, opts: &LoadOptions, overlay: Overlay) -> Result<Loaded, LoadError> {
+    let mut sources = SourceMap::new();
+    let mut diags = Vec::new();
+    let text = normalize(text.to_string());
+    let id = sources.add(path.display().to_string(), text.as_str());
+    let root = opts.restrict_extends.then(|| Files::Disk.canonical(path).parent().map(Path::to_path_buf)).flatten();
+    let chain = vec![Files::Disk.canonical(path)];
+    let mut cx = Cx { opts: *opts, root, sources: &mut sources, diags: &mut diags, chain, overlay: Some(overlay) };
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let items = cx.load_root(id, &text, &dir);
     match items {
         Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items, warnings: diags }),
         _ => Err(LoadError { sources, diags }),
@@ -325,9 +360,23 @@ struct Cx<'a> {
     sources: &'a mut SourceMap,
     diags: &'a mut Vec<Diag>,
     chain: Vec<PathBuf>,
+    /// Texts that stand for files on disk (an editor's open buffers).
+    overlay: Option<Overlay<'a>>,
 }
 
 impl Cx<'_> {
+    /// Parses the text of file `id` (normalized) and follows its
+    /// `extends:` from `dir`.
+    fn load_root(&mut self, id: u32, text: &str, dir: &Path) -> Option<Vec<Item>> {
+        match parse(id, text) {
+            Ok(items) => self.extend(Files::Disk, items, dir),
+            Err(d) => {
+                self.diags.push(d);
+                None
+            }
+        }
+    }
+
     /// Reads (unless `read` holds the bytes already), parses and merges the
     /// rule file at `path`; `from`: the `extends:` that names it.
     fn load_file(
@@ -417,7 +466,8 @@ impl Cx<'_> {
     fn extend(&mut self, files: Files, items: Vec<Item>, dir: &Path) -> Option<Vec<Item>> {
         let (items, base) = base_of(self.opts, self.root.as_deref(), files, items, dir, self.diags, &self.chain)?;
         let Some((files, path, span)) = base else { return Some(items) };
-        let mut base = self.load_file(files, &path, Some(span), None)?;
+        let open = self.overlay.filter(|_| files == Files::Disk).and_then(|o| o(&path));
+        let mut base = self.load_file(files, &path, Some(span), open.map(|t| Ok(t.into_bytes())))?;
         // Worked examples belong to the file that writes them: a variant's
         // rules differ, so its base's examples are not its own.
         base.retain(|i| !matches!(i, Item::Section(s) if s.kind.name == NOT_INHERITED));

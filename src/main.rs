@@ -26,7 +26,7 @@ Examples:
 
 Exit codes:
   0  success (also when the reader of the output closes it early)
-  1  the files differ (arbiter diff --exit-code)
+  1  the files differ (arbiter diff --exit-code); arbiter lsp ended without shutdown
   2  usage error (bad command line)
   3  invalid rule file (the diagnostics say where)
   4  invalid input (outputs for the cases before it are printed first)
@@ -238,8 +238,11 @@ enum Command {
     },
     /// Serve the Language Server Protocol on stdin and stdout, for editors:
     /// diagnostics as you type, hover, completion, go to definition,
-    /// formatting, outline (docs/editors.md).
-    #[command(after_help = "Examples:\n  arbiter lsp    (started by the editor; see docs/editors.md)")]
+    /// formatting, outline (docs/editors.md). Exit code 0 after the
+    /// protocol's shutdown and exit, 1 without shutdown.
+    #[command(
+        after_help = "Examples:\n  arbiter lsp                       (started by the editor; see docs/editors.md)\n  arbiter --restrict-extends lsp    (bases only beside each buffer, or bundled)"
+    )]
     Lsp,
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(

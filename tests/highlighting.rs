@@ -352,7 +352,13 @@ fn the_extension_declares_the_grammar_and_the_server() {
 fn the_editor_setups_in_the_docs_are_the_shipped_files() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let doc = std::fs::read_to_string(root.join("docs/editors.md")).unwrap();
-    for file in ["editors/neovim/arbiter.lua", "editors/helix/languages.toml"] {
+    for file in [
+        "editors/neovim/arbiter.lua",
+        "editors/neovim/arbiter-0.7.lua",
+        "editors/helix/languages.toml",
+        "editors/zed/extension.toml",
+        "editors/zed/languages/arbiter/config.toml",
+    ] {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         assert!(doc.contains(&text), "docs/editors.md does not show {file} as shipped");
     }

@@ -16,6 +16,9 @@ pub mod exit {
     pub const OK: u8 = 0;
     /// `diff --exit-code`: the files differ.
     pub const DIFFERENT: u8 = 1;
+    /// `arbiter lsp` ended without the protocol's `shutdown` request (an
+    /// `exit` alone, or the client gone), as the protocol asks.
+    pub const LSP_ABRUPT: u8 = 1;
     pub const USAGE: u8 = 2;
     pub const RULES: u8 = 3;
     pub const INPUT: u8 = 4;
@@ -169,6 +172,7 @@ pub fn exit_of(code: Code) -> u8 {
         Family::Io => exit::IO,
         Family::Limit => exit::LIMIT,
         Family::Usage => exit::USAGE,
+        Family::Example => exit::EXAMPLE,
     }
 }
 

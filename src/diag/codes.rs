@@ -40,6 +40,8 @@ pub enum Family {
     Limit,
     /// A command line that cannot be carried out (exit 2).
     Usage,
+    /// A worked example that fails (exit 6).
+    Example,
 }
 
 macro_rules! codes {
@@ -108,6 +110,8 @@ codes! {
     IO = "io", Io;
     LIMIT = "limit", Limit;
     UNSUPPORTED = "unsupported", Usage;
+    // Worked examples run in the editor (`arbiter test` reports them too).
+    EXAMPLE_FAILS = "example-fails", Example;
     // Reporting (never an error).
     TOO_MANY_DIAGNOSTICS = "too-many-diagnostics", Rules;
 }

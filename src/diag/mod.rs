@@ -32,6 +32,8 @@ pub struct Diag {
 
 impl Diag {
     pub fn error(code: Code, span: Span, message: impl Into<String>) -> Self {
+        // Each diagnostic is a point where an editor's stale check stops.
+        crate::cancel::point();
         Diag {
             code,
             severity: Severity::Error,

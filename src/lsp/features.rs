@@ -4,140 +4,77 @@
 
 use std::path::{Path, PathBuf};
 
-use lsp_types::{
-    CompletionItem, CompletionItemKind, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol,
-    Documentation, Hover, HoverContents, InsertTextFormat, Location, MarkupContent, MarkupKind, NumberOrString,
-    Position, Range, SymbolKind, TextEdit, Uri,
-};
+use lsp_types::{Hover, HoverContents, Location, MarkupContent, MarkupKind, Range};
 
 use super::analysis::{Analysis, Name};
-use super::scan::{Place, Role, Scan};
-use super::text::{path_to_uri, LineIndex};
-use crate::diag::{Diag, Severity};
-use crate::engines::schema::{top_key, Key, SectionSchema, TOP_KEYS};
+use super::scan::{Role, Scan};
+use super::text::{canonical, lsp_uri, path_to_uri, LineIndex, Positions};
+use crate::engines::schema::{top_key, Key, SectionSchema};
 use crate::engines::{Engine, ENGINES};
 use crate::source::Span;
-use crate::syntax::{Item, Property, Section};
+use crate::syntax::Section;
+
+/// The URI of the open buffer standing for a file, if any.
+pub type OpenUri<'a> = &'a dyn Fn(&Path) -> Option<String>;
 
 /// Places in the files of an analysis, as protocol locations.
 pub struct Locator<'a> {
     pub analysis: &'a Analysis,
-    pub uri: &'a Uri,
-    /// A line index per file of the analysis, built when first needed.
-    lines: Vec<std::cell::OnceCell<LineIndex>>,
+    /// The buffer's URI (file 0 of the analysis).
+    pub uri: &'a str,
+    /// The URI of the open buffer standing for a file, if any.
+    open: Option<OpenUri<'a>>,
 }
 
 impl<'a> Locator<'a> {
-    pub fn new(analysis: &'a Analysis, uri: &'a Uri) -> Self {
-        Locator { analysis, uri, lines: (0..analysis.sources.len()).map(|_| std::cell::OnceCell::new()).collect() }
+    pub fn new(analysis: &'a Analysis, uri: &'a str) -> Self {
+        Locator { analysis, uri, open: None }
     }
 
-    fn range(&self, span: Span) -> Range {
-        let text = &self.analysis.sources.file(span.file).text;
-        let index = match self.lines.get(span.file as usize) {
-            Some(cell) => cell.get_or_init(|| LineIndex::new(text)),
-            None => return Range::default(),
-        };
-        index.range(text, span.start as usize, span.end as usize)
+    /// Files open in the editor are named by their buffers' URIs.
+    pub fn with_open(mut self, open: OpenUri<'a>) -> Self {
+        self.open = Some(open);
+        self
+    }
+
+    pub fn range(&self, span: Span) -> Range {
+        if span.file as usize >= self.analysis.sources.len() {
+            return Range::default();
+        }
+        self.analysis.sources.file(span.file).lines().range(span.start as usize, span.end as usize)
+    }
+
+    /// The URI of file `id` of the analysis, when it is on disk.
+    pub fn uri_of(&self, id: crate::source::FileId) -> Option<String> {
+        if id == 0 {
+            return Some(self.uri.to_string());
+        }
+        let path = self.analysis.file_path(id)?;
+        self.open.and_then(|open| open(&path)).or_else(|| path_to_uri(&path))
     }
 
     /// The location of a span, when its file is on disk.
     pub fn location(&self, span: Span) -> Option<Location> {
-        let uri = if span.file == 0 { self.uri.clone() } else { path_to_uri(&self.analysis.file_path(span.file)?)? };
-        Some(Location { uri, range: self.range(span) })
+        Some(Location { uri: lsp_uri(&self.uri_of(span.file)?)?, range: self.range(span) })
     }
 
     /// `file.rules:12`
-    fn place(&self, span: Span) -> String {
+    pub fn place(&self, span: Span) -> String {
         let name = &self.analysis.sources.file(span.file).name;
         let short = Path::new(name).file_name().map_or(name.clone(), |n| n.to_string_lossy().into_owned());
         format!("{short}:{}", self.analysis.sources.line_col(span).0)
     }
 }
 
-fn severity(s: Severity) -> DiagnosticSeverity {
-    match s {
-        Severity::Error => DiagnosticSeverity::ERROR,
-        Severity::Warning => DiagnosticSeverity::WARNING,
-        Severity::Advice => DiagnosticSeverity::INFORMATION,
-    }
-}
-
-/// Every diagnostic of an analysis, by the file it is in: the buffer's own
-/// (those in its base files are also shown on its `extends:` line), and
-/// those of each base file on disk.
-pub fn diagnostics(loc: &Locator, text: &str) -> Vec<(Uri, Vec<Diagnostic>)> {
-    let mut own = Vec::new();
-    let mut bases: Vec<(Uri, Vec<Diagnostic>)> = Vec::new();
-    let extends = Scan::new(text).extends();
-    let index = LineIndex::new(text);
-    for d in &loc.analysis.diags {
-        let diag = to_lsp(loc, d, loc.range(d.span));
-        if d.span.file == 0 {
-            own.push(diag);
-            continue;
-        }
-        // A problem in a base file: where it is, and on this file's
-        // `extends:` (or its first line) pointing there.
-        let at = extends.as_ref().map_or(Range::default(), |&(a, b, _)| index.range(text, a, b));
-        let mut here = to_lsp(loc, d, at);
-        here.message = format!("in the base rule file {}: {}", loc.place(d.span), here.message);
-        let mut related = here.related_information.take().unwrap_or_default();
-        if let Some(l) = loc.location(d.span) {
-            related.insert(0, DiagnosticRelatedInformation { location: l, message: d.message.clone() });
-        }
-        here.related_information = Some(related).filter(|r| !r.is_empty());
-        own.push(here);
-        if let Some(l) = loc.location(d.span) {
-            match bases.iter_mut().find(|(u, _)| *u == l.uri) {
-                Some((_, v)) => v.push(diag),
-                None => bases.push((l.uri, vec![diag])),
-            }
-        }
-    }
-    let mut out = vec![(loc.uri.clone(), own)];
-    out.extend(bases);
-    out
-}
-
-fn to_lsp(loc: &Locator, d: &Diag, range: Range) -> Diagnostic {
-    let mut message = d.message.clone();
-    if let Some(help) = &d.help {
-        message.push_str(&format!("\nhelp: {help}"));
-    }
-    let mut related = Vec::new();
-    // The label says at the place what the message says in general; it is
-    // kept when it adds something.
-    if !d.label.is_empty() && !d.message.contains(&d.label) {
-        if let Some(l) = loc.location(d.span) {
-            related.push(DiagnosticRelatedInformation { location: l, message: d.label.clone() });
-        }
-    }
-    for (span, note) in &d.notes {
-        if let Some(l) = loc.location(*span) {
-            related.push(DiagnosticRelatedInformation { location: l, message: note.clone() });
-        }
-    }
-    Diagnostic {
-        range,
-        severity: Some(severity(d.severity)),
-        code: Some(NumberOrString::String(d.code.as_str().to_string())),
-        source: Some("arbiter".into()),
-        message,
-        related_information: Some(related).filter(|r| !r.is_empty()),
-        ..Diagnostic::default()
-    }
-}
-
 /// The schema of the section a frame list ends in, for this engine.
-fn section_schema(engine: Option<&'static Engine>, kind: &str) -> Option<&'static SectionSchema> {
+pub(super) fn section_schema(engine: Option<&'static Engine>, kind: &str) -> Option<&'static SectionSchema> {
     match engine {
         Some(e) => e.schema.section(kind),
         None => crate::engines::schema::TOP.section(kind),
     }
 }
 
-fn key_schema(engine: Option<&'static Engine>, section: &str, key: &str) -> Option<&'static Key> {
+pub(super) fn key_schema(engine: Option<&'static Engine>, section: &str, key: &str) -> Option<&'static Key> {
     if section.is_empty() {
         top_key(key)
     } else {
@@ -204,8 +141,8 @@ fn name_markdown(loc: &Locator, n: &Name) -> String {
     )
 }
 
-/// Hover at byte `offset` of the buffer.
-pub fn hover(loc: &Locator, text: &str, offset: usize) -> Option<Hover> {
+/// Hover at byte `offset` of the buffer (`text`, indexed by `lines`).
+pub fn hover(loc: &Locator, text: &str, lines: &LineIndex, offset: usize) -> Option<Hover> {
     let scan = Scan::new(text);
     let i = scan.at(offset)?;
     let t = scan.tokens[i];
@@ -242,7 +179,7 @@ pub fn hover(loc: &Locator, text: &str, offset: usize) -> Option<Hover> {
                 let e = ENGINES.iter().find(|e| e.name == word)?;
                 format!("**engine `{}`**: {}", e.name, e.summary)
             } else if section.is_empty() && key == "extends" {
-                match resolve_extends(&loc.analysis.path, &word) {
+                match resolve_extends(loc.analysis, &word) {
                     Some(Target::File(p)) => format!("extends the rule file `{}`", p.display()),
                     Some(Target::Bundled(n)) => format!("extends the bundled game `{n}`"),
                     None => return None,
@@ -261,7 +198,7 @@ pub fn hover(loc: &Locator, text: &str, offset: usize) -> Option<Hover> {
     };
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: md }),
-        range: Some(LineIndex::new(text).range(text, t.start, t.end)),
+        range: Some(lines.range(t.start, t.end)),
     })
 }
 
@@ -276,11 +213,15 @@ enum Target {
     Bundled(String),
 }
 
-fn resolve_extends(path: &Path, value: &str) -> Option<Target> {
-    let dir = path.parent().unwrap_or(Path::new(""));
+/// The base `extends: "value"` names, as loading finds it (with
+/// `--restrict-extends`, a file outside the buffer's folder is none).
+fn resolve_extends(a: &Analysis, value: &str) -> Option<Target> {
+    let dir = a.path.parent().unwrap_or(Path::new(""));
     let p = dir.join(value);
     if p.is_file() {
-        return Some(Target::File(p));
+        let inside = || canonical(&p).starts_with(canonical(dir)) && !Path::new(value).is_absolute();
+        let allowed = p.extension().is_some_and(|e| e == "rules") && (!a.opts.restrict_extends || inside());
+        return allowed.then_some(Target::File(p));
     }
     let name = value.strip_suffix(".rules").unwrap_or(value);
     crate::load::bundled_names().contains(&name).then(|| Target::Bundled(name.to_string()))
@@ -309,12 +250,15 @@ pub fn definition(loc: &Locator, text: &str, offset: usize) -> Option<Location> 
     let section = frames.last().map_or("", |f| f.kind.as_str());
     match role {
         Role::Value { key: Some(key), text: word, .. } if section.is_empty() && key == "extends" => {
-            match resolve_extends(&loc.analysis.path, &word)? {
+            match resolve_extends(loc.analysis, &word)? {
                 Target::File(p) => {
                     let p = p.canonicalize().unwrap_or(p);
-                    Some(Location { uri: path_to_uri(&p)?, range: Range::default() })
+                    Some(Location { uri: lsp_uri(&path_to_uri(&p)?)?, range: Range::default() })
                 }
-                Target::Bundled(_) => None,
+                Target::Bundled(name) => {
+                    let copy = super::bundled::copy(&format!("{name}.rules"))?;
+                    Some(Location { uri: lsp_uri(&path_to_uri(&copy)?)?, range: Range::default() })
+                }
             }
         }
         Role::Value { key, text: word, .. } => {
@@ -329,206 +273,4 @@ pub fn definition(loc: &Locator, text: &str, offset: usize) -> Option<Location> 
         }
         _ => None,
     }
-}
-
-/// Completion at byte `offset`; `snippets` when the client takes them.
-pub fn completion(a: &Analysis, text: &str, offset: usize, snippets: bool) -> Vec<CompletionItem> {
-    let scan = Scan::new(text);
-    let cursor = scan.cursor(offset);
-    let Some(frame) = cursor.frames.last() else { return Vec::new() };
-    let engine = a.engine;
-    let mut out = Vec::new();
-    let (keys_too, value_key) = match &cursor.place {
-        Place::Nowhere => return out,
-        Place::Key => (true, None),
-        Place::Value { key, also_key } => (*also_key, key.clone()),
-    };
-    if let Some(key) = value_key {
-        values(a, engine, &frame.kind, &key, &mut out);
-    }
-    if keys_too {
-        let keys: Vec<&Key> = if frame.kind.is_empty() {
-            TOP_KEYS.iter().collect()
-        } else {
-            section_schema(engine, &frame.kind).map_or_else(Vec::new, |s| s.keys.iter().collect())
-        };
-        for k in keys.into_iter().filter(|k| !frame.seen.iter().any(|s| s == k.name)) {
-            let (insert, format) = if snippets && !k.example.is_empty() && !k.example.contains('\n') {
-                (
-                    format!("{}: ${{1:{}}}", k.name, k.example.replace('}', "\\}").replace('$', "\\$")),
-                    InsertTextFormat::SNIPPET,
-                )
-            } else {
-                (format!("{}: ", k.name), InsertTextFormat::PLAIN_TEXT)
-            };
-            out.push(CompletionItem {
-                label: k.name.to_string(),
-                kind: Some(CompletionItemKind::PROPERTY),
-                detail: Some(k.ty.to_string()),
-                documentation: Some(doc(k.doc)),
-                insert_text: Some(insert),
-                insert_text_format: Some(format),
-                sort_text: Some(format!("{}{}", if k.required { 0 } else { 1 }, k.name)),
-                ..CompletionItem::default()
-            });
-        }
-        if frame.kind.is_empty() {
-            let sections: Vec<&SectionSchema> = match engine {
-                Some(e) => e.schema.all_sections().collect(),
-                None => crate::engines::schema::TOP.sections.iter().collect(),
-            };
-            for s in sections.into_iter().filter(|s| s.repeated || !frame.seen.iter().any(|k| k == s.kind)) {
-                let (insert, format) = match (snippets, s.names) {
-                    (true, Some(_)) => (format!("{} \"${{1:NAME}}\" {{\n  $0\n}}", s.kind), InsertTextFormat::SNIPPET),
-                    (true, None) => (format!("{} {{\n  $0\n}}", s.kind), InsertTextFormat::SNIPPET),
-                    (false, _) => (s.kind.to_string(), InsertTextFormat::PLAIN_TEXT),
-                };
-                out.push(CompletionItem {
-                    label: s.kind.to_string(),
-                    kind: Some(CompletionItemKind::MODULE),
-                    detail: Some(format!("{} {{ }}", s.head())),
-                    documentation: Some(doc(s.doc)),
-                    insert_text: Some(insert),
-                    insert_text_format: Some(format),
-                    sort_text: Some(format!("2{}", s.kind)),
-                    ..CompletionItem::default()
-                });
-            }
-        }
-    }
-    out
-}
-
-fn doc(s: &str) -> Documentation {
-    Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: capital(s) })
-}
-
-/// The values `key` of section `section` may take.
-fn values(a: &Analysis, engine: Option<&'static Engine>, section: &str, key: &str, out: &mut Vec<CompletionItem>) {
-    let item = |label: String, kind: CompletionItemKind, detail: String| CompletionItem {
-        label,
-        kind: Some(kind),
-        detail: Some(detail),
-        ..CompletionItem::default()
-    };
-    if section.is_empty() && key == "engine" {
-        out.extend(ENGINES.iter().map(|e| item(e.name.into(), CompletionItemKind::ENUM_MEMBER, e.summary.into())));
-        return;
-    }
-    if section.is_empty() && key == "remove" {
-        // The base's named sections: `group "triple"`.
-        for it in a.items.iter().flatten() {
-            if let Item::Section(s) = it {
-                if s.labels.is_empty() || s.head.file == 0 || s.kind.name == crate::load::NOT_INHERITED {
-                    continue;
-                }
-                let text = s.labels.iter().fold(s.kind.name.clone(), |t, l| format!("{t} \"{}\"", l.value));
-                out.push(item(text, CompletionItemKind::REFERENCE, "a section of the base".into()));
-            }
-        }
-        return;
-    }
-    if section.is_empty() && key == "extends" {
-        // Rule files beside this one and in the directory above, then the
-        // bundled games.
-        let dir = a.path.parent().unwrap_or(Path::new(""));
-        for (sub, prefix) in [(dir.to_path_buf(), ""), (dir.join(".."), "../")] {
-            let Ok(entries) = std::fs::read_dir(&sub) else { continue };
-            let mut files: Vec<String> = entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "rules") && p.is_file())
-                .filter(|p| p.file_name() != a.path.file_name() || !prefix.is_empty())
-                .filter_map(|p| p.file_name().map(|n| format!("{prefix}{}", n.to_string_lossy())))
-                .collect();
-            files.sort();
-            for f in files.into_iter().take(200) {
-                let mut it = item(format!("\"{f}\""), CompletionItemKind::FILE, "a rule file".into());
-                it.filter_text = Some(f);
-                out.push(it);
-            }
-        }
-        for n in crate::load::bundled_names() {
-            let mut it = item(format!("\"{n}\""), CompletionItemKind::FILE, "a bundled game".into());
-            it.filter_text = Some(n.to_string());
-            out.push(it);
-        }
-        return;
-    }
-    let Some(k) = key_schema(engine, section, key) else { return };
-    for (w, d) in k.words {
-        out.push(item(w.to_string(), CompletionItemKind::KEYWORD, d.to_string()));
-    }
-    if k.refers.is_empty() {
-        return;
-    }
-    let mut seen: Vec<&str> = Vec::new();
-    for n in a.names_of(k.refers) {
-        if seen.contains(&n.name.as_str()) {
-            continue;
-        }
-        seen.push(&n.name);
-        let written = if n.name.chars().all(|c| c.is_ascii_alphanumeric() || "_-'".contains(c)) {
-            n.name.clone()
-        } else {
-            format!("\"{}\"", n.name)
-        };
-        out.push(item(written, CompletionItemKind::VALUE, n.kind.to_string()));
-    }
-}
-
-/// The document's outline: sections, with their properties.
-#[allow(deprecated)] // `DocumentSymbol::deprecated` must be written.
-pub fn symbols(text: &str) -> Option<Vec<DocumentSymbol>> {
-    let parsed = crate::syntax::parse(0, text).ok()?;
-    let index = LineIndex::new(text);
-    fn prop(p: &Property, text: &str, index: &LineIndex) -> DocumentSymbol {
-        DocumentSymbol {
-            name: p.key.name.clone(),
-            detail: Some(crate::syntax::fmt::values_text(p)),
-            kind: SymbolKind::PROPERTY,
-            tags: None,
-            deprecated: None,
-            range: index.range(text, p.span.start as usize, p.span.end as usize),
-            selection_range: index.range(text, p.key.span.start as usize, p.key.span.end as usize),
-            children: None,
-        }
-    }
-    fn section(s: &Section, text: &str, index: &LineIndex) -> DocumentSymbol {
-        let mut name = s.kind.name.clone();
-        for l in &s.labels {
-            name.push_str(&format!(" \"{}\"", l.value));
-        }
-        DocumentSymbol {
-            name,
-            detail: None,
-            kind: if s.labels.is_empty() { SymbolKind::NAMESPACE } else { SymbolKind::STRUCT },
-            tags: None,
-            deprecated: None,
-            range: index.range(text, s.span.start as usize, s.span.end as usize),
-            selection_range: index.range(text, s.head.start as usize, s.head.end as usize),
-            children: Some(items(&s.items, text, index)),
-        }
-    }
-    fn items(items: &[Item], text: &str, index: &LineIndex) -> Vec<DocumentSymbol> {
-        items
-            .iter()
-            .map(|i| match i {
-                Item::Property(p) => prop(p, text, index),
-                Item::Section(s) => section(s, text, index),
-            })
-            .collect()
-    }
-    Some(items(&parsed, text, &index))
-}
-
-/// The edit that puts the buffer in canonical layout, or the parse error.
-pub fn formatting(text: &str) -> Result<Vec<TextEdit>, String> {
-    let formatted = crate::syntax::fmt::format(text).map_err(|d| d.message)?;
-    if formatted == text {
-        return Ok(Vec::new());
-    }
-    let index = LineIndex::new(text);
-    let end = index.position(text, text.len());
-    Ok(vec![TextEdit { range: Range { start: Position::default(), end }, new_text: formatted }])
 }

@@ -172,10 +172,24 @@ impl<'t> Scan<'t> {
     /// The role of token `i` and the sections open around it (outermost
     /// first, the top level included).
     pub fn role(&self, i: usize) -> (Role, Vec<Frame>) {
+        let mut out = (Role::Other, vec![Frame::default()]);
+        self.walk(|k, role, frames| {
+            if k == i {
+                out = (role.clone(), frames.to_vec());
+                return false;
+            }
+            true
+        });
+        out
+    }
+
+    /// Every token's role in one pass: `f(index, role, frames)` for each
+    /// token in order (the frames around it, without what follows it),
+    /// until `f` returns false.
+    pub fn walk(&self, mut f: impl FnMut(usize, &Role, &[Frame]) -> bool) {
         let mut frames = vec![Frame::default()];
         // The head being read: kind, its offset, labels.
         let mut head: Option<(String, usize, Vec<String>)> = None;
-        let mut role = Role::Other;
         for (k, t) in self.tokens.iter().copied().enumerate() {
             let frame = frames.last_mut().expect("the top level is never closed");
             let is_key = t.tok == Tok::Word && self.next(k).is_some_and(|(_, n)| n.tok == Tok::Colon);
@@ -224,13 +238,11 @@ impl<'t> Scan<'t> {
                     Role::Other
                 }
             };
-            if k == i {
-                role = this;
-                // The frames around the token, without what follows it.
-                break;
+            // After an opening brace, the section it opens is open.
+            if !f(k, &this, &frames) {
+                return;
             }
         }
-        (role, frames)
     }
 
     /// The token holding byte `offset` (a token ending at `offset` counts:
@@ -249,50 +261,100 @@ impl<'t> Scan<'t> {
             t.tok == Tok::Word && t.start < offset
         });
         let prefix_start = word.map_or(offset, |i| self.tokens[i].start);
-        if let Some(i) = self.at(offset) {
+        // A comment or a string the cursor is inside.
+        let inside = self.at(offset).filter(|&i| {
             let t = self.tokens[i];
-            let inside = t.start < offset && offset < t.end
-                || (offset == t.end && t.tok == Tok::Str && !self.slice(t).ends_with('"'));
-            if matches!(t.tok, Tok::Comment | Tok::Str) && inside {
-                return Cursor { frames: Vec::new(), place: Place::Nowhere, prefix_start };
-            }
-        }
-        // The tokens before the word being typed; `role` returns the
-        // sections open just after the last of them.
-        let before = self.tokens.partition_point(|t| t.end <= prefix_start);
+            let within = t.start < offset && offset < t.end
+                || (offset == t.end && t.tok == Tok::Str && !self.slice(t).ends_with('"'))
+                || (offset == t.end && t.tok == Tok::Comment);
+            matches!(t.tok, Tok::Comment | Tok::Str) && within
+        });
+        let anchor = inside.map_or(prefix_start, |i| self.tokens[i].start);
+        // The tokens before the anchor; `role` returns the sections open
+        // just after the last of them.
+        let before = self.tokens.partition_point(|t| t.end <= anchor);
         let mut frames = match before.checked_sub(1) {
             Some(last) => self.role(last).1,
             None => vec![Frame::default()],
         };
-        // The keys and sections written later in the same block count too.
-        if let Some(frame) = frames.last_mut() {
-            let mut depth = 0usize;
-            for (k, t) in self.tokens.iter().copied().enumerate().skip(before) {
-                match t.tok {
-                    Tok::Open => depth += 1,
-                    Tok::Close if depth == 0 => break,
-                    Tok::Close => depth -= 1,
-                    Tok::Word if depth == 0 && word.is_none_or(|w| w != k) => {
-                        let is_key = self.next(k).is_some_and(|(_, n)| n.tok == Tok::Colon);
-                        if is_key || self.heads_section(k) {
-                            frame.seen.push(self.slice(t).to_string());
-                        }
+        self.seen_later(&mut frames, before, word);
+        let place = match inside {
+            Some(i) if self.tokens[i].tok == Tok::Comment => Place::Nowhere,
+            Some(i) => self.in_string(i, &frames),
+            None => self.between(before, prefix_start, &frames),
+        };
+        Cursor { frames, place, prefix_start }
+    }
+
+    /// The keys and sections written later in the same block count too.
+    fn seen_later(&self, frames: &mut [Frame], before: usize, word: Option<usize>) {
+        let Some(frame) = frames.last_mut() else { return };
+        let mut depth = 0usize;
+        for (k, t) in self.tokens.iter().copied().enumerate().skip(before) {
+            match t.tok {
+                Tok::Open => depth += 1,
+                Tok::Close if depth == 0 => break,
+                Tok::Close => depth -= 1,
+                Tok::Word if depth == 0 && word.is_none_or(|w| w != k) => {
+                    let is_key = self.next(k).is_some_and(|(_, n)| n.tok == Tok::Colon);
+                    if is_key || self.heads_section(k) {
+                        frame.seen.push(self.slice(t).to_string());
                     }
-                    _ => {}
                 }
+                _ => {}
             }
         }
-        let prev = self.tokens[..before].iter().rev().find(|t| t.tok != Tok::Comment).copied();
-        let newline_between = |t: Token| self.text[t.end..prefix_start].contains('\n');
+    }
+
+    /// The section kind that starts the line of byte `at`, when the line
+    /// holds only that word and strings up to `upto` (token index): a head
+    /// being written (`combination "St`), not yet followed by `{`.
+    fn head_of_line(&self, at: usize, upto: usize) -> Option<String> {
+        let at = at.min(self.text.len());
+        let line_start = self.text.as_bytes()[..at].iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
+        let first = self.tokens.partition_point(|t| t.start < line_start);
+        let mut k = first;
+        if self.tokens.get(k).is_some_and(|t| t.tok == Tok::Word && self.slice(*t) == "replace") {
+            k += 1;
+        }
+        let t = *self.tokens.get(k).filter(|t| t.tok == Tok::Word && k < upto)?;
+        if self.next(k).is_some_and(|(_, n)| n.tok == Tok::Colon) {
+            return None;
+        }
+        self.tokens[k + 1..upto].iter().all(|t| t.tok == Tok::Str).then(|| self.slice(t).to_string())
+    }
+
+    /// Inside string token `i`.
+    fn in_string(&self, i: usize, frames: &[Frame]) -> Place {
+        let t = self.tokens[i];
+        let start = t.start + if self.slice(t).starts_with("\"\"\"") { 3 } else { 1 };
+        if let Some(kind) = self.head_of_line(t.start, i) {
+            return Place::Label { kind, start };
+        }
         let key = frames.last().and_then(|f| f.key.clone());
-        let place = match prev {
+        let after_word = i
+            .checked_sub(1)
+            .map(|p| self.tokens[p])
+            .filter(|p| p.tok == Tok::Word && !self.text.as_bytes()[p.end..t.start].contains(&b'\n'))
+            .map(|p| self.slice(p).to_string());
+        Place::Quoted { key, after_word, start }
+    }
+
+    /// Between tokens: where a key, a value or a head's label may go.
+    fn between(&self, before: usize, prefix_start: usize, frames: &[Frame]) -> Place {
+        if let Some(kind) = self.head_of_line(prefix_start, before) {
+            return Place::Head { kind };
+        }
+        let prev = self.tokens[..before].iter().rev().find(|t| t.tok != Tok::Comment).copied();
+        let newline_between = |t: Token| self.text.as_bytes()[t.end..prefix_start.max(t.end)].contains(&b'\n');
+        let key = frames.last().and_then(|f| f.key.clone());
+        match prev {
             None => Place::Key,
             Some(t) if matches!(t.tok, Tok::Open | Tok::Close) => Place::Key,
             Some(t) if t.tok == Tok::Colon => Place::Value { key, also_key: false },
             Some(t) if newline_between(t) => Place::Key,
             Some(_) => Place::Value { key, also_key: true },
-        };
-        Cursor { frames, place, prefix_start }
+        }
     }
 
     /// The span of the value of the top-level `extends:` property.
@@ -334,7 +396,15 @@ pub enum Place {
     /// Among the values of `key`; `also_key` when a new key may start too
     /// (after a value on the same line).
     Value { key: Option<String>, also_key: bool },
-    /// In a comment or a string.
+    /// After the kind of a section head being written (`combination |`).
+    Head { kind: String },
+    /// Inside a label of a section head (`combination "|"`); `start`: where
+    /// its text starts.
+    Label { kind: String, start: usize },
+    /// Inside a string value of `key` (`extends: "|"`); `after_word`: a
+    /// word just before it on its line (`remove: combination "|"`).
+    Quoted { key: Option<String>, after_word: Option<String>, start: usize },
+    /// In a comment.
     Nowhere,
 }
 

@@ -7,60 +7,48 @@ use std::str::FromStr;
 
 use lsp_types::{Position, Range, Uri};
 
-/// Line starts of one text, for converting offsets and positions.
-#[derive(Debug, Clone)]
-pub struct LineIndex {
-    starts: Vec<usize>,
-}
+pub use crate::source::LineIndex;
 
-impl LineIndex {
-    pub fn new(text: &str) -> Self {
-        let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        LineIndex { starts }
-    }
-
+/// Protocol positions over the shared [`LineIndex`] (UTF-16 columns).
+pub trait Positions {
     /// The position of byte `offset` (clamped to the text, and to a
     /// character boundary).
-    pub fn position(&self, text: &str, offset: usize) -> Position {
-        let mut offset = offset.min(text.len());
-        while !text.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.starts[line];
-        let character = text[start..offset].encode_utf16().count();
+    fn position(&self, offset: usize) -> Position;
+    /// The byte offset of `pos`; a position past the end of its line is
+    /// the end of the line, one past the last line the end of the text.
+    fn offset(&self, pos: Position) -> usize;
+    fn range(&self, start: usize, end: usize) -> Range {
+        Range { start: self.position(start), end: self.position(end) }
+    }
+}
+
+impl Positions for LineIndex {
+    fn position(&self, offset: usize) -> Position {
+        let (line, character) = self.line_column(offset, true);
         Position { line: line as u32, character: character as u32 }
     }
 
-    /// The byte offset of `pos`; a position past the end of its line is
-    /// the end of the line, one past the last line the end of the text.
-    pub fn offset(&self, text: &str, pos: Position) -> usize {
-        let Some(&start) = self.starts.get(pos.line as usize) else { return text.len() };
-        let end = self.starts.get(pos.line as usize + 1).map_or(text.len(), |&n| n - 1);
-        let line = &text[start..end.max(start)];
-        let mut units = 0;
-        for (i, c) in line.char_indices() {
-            if units >= pos.character as usize {
-                return start + i;
-            }
-            units += c.len_utf16();
-        }
-        start + line.len()
-    }
-
-    pub fn range(&self, text: &str, start: usize, end: usize) -> Range {
-        Range { start: self.position(text, start), end: self.position(text, end) }
+    fn offset(&self, pos: Position) -> usize {
+        self.offset_utf16(pos.line as usize, pos.character as usize)
     }
 }
 
-/// The path a `file:` URI names.
-pub fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
-    let s = uri.as_str();
-    let rest = s.strip_prefix("file://")?;
-    // `file:///path` or `file://localhost/path`.
-    let path = rest.strip_prefix("localhost").unwrap_or(rest);
-    let path = path.split(['?', '#']).next().unwrap_or(path);
-    let decoded = percent_decode(path)?;
+/// The path a `file:` URI names (`None` for another scheme, a host
+/// other than the local one, or a name that does not decode).
+pub fn uri_to_path(uri: &str) -> Option<PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
+    let rest = rest.split(['?', '#']).next().unwrap_or(rest);
+    // `file:///path` or `file://localhost/path`; any other host is another
+    // machine.
+    let slash = rest.find('/')?;
+    let host = &rest[..slash];
+    if !host.is_empty() && !host.eq_ignore_ascii_case("localhost") {
+        return None;
+    }
+    let decoded = percent_decode(&rest[slash..])?;
+    if decoded.contains('\0') {
+        return None;
+    }
     // `/C:/dir` on Windows.
     #[cfg(windows)]
     let decoded = decoded.strip_prefix('/').filter(|d| d.get(1..2) == Some(":")).unwrap_or(&decoded).to_string();
@@ -68,7 +56,7 @@ pub fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
 }
 
 /// The `file:` URI of an absolute path.
-pub fn path_to_uri(path: &Path) -> Option<Uri> {
+pub fn path_to_uri(path: &Path) -> Option<String> {
     let s = path.to_str()?.replace('\\', "/");
     let mut out = String::from("file://");
     if !s.starts_with('/') {
@@ -81,7 +69,33 @@ pub fn path_to_uri(path: &Path) -> Option<Uri> {
             _ => out.push_str(&format!("%{b:02X}")),
         }
     }
-    Uri::from_str(&out).ok()
+    Some(out)
+}
+
+/// A URI as the protocol types hold it (`None` when it does not parse: a
+/// client may name a document anything, but a location must be a URI).
+pub fn lsp_uri(uri: &str) -> Option<Uri> {
+    Uri::from_str(uri).ok()
+}
+
+/// A path made canonical (links and `..` resolved) when it exists, else
+/// with `.` and `..` removed as written: two names of one file compare
+/// equal.
+pub fn canonical(path: &Path) -> PathBuf {
+    if let Ok(p) = path.canonicalize() {
+        return p;
+    }
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn percent_decode(s: &str) -> Option<String> {
@@ -109,24 +123,30 @@ mod tests {
     fn positions_count_utf16_units() {
         let text = "ab\nçd𝄞e\n";
         let ix = LineIndex::new(text);
-        assert_eq!(ix.position(text, 0), Position::new(0, 0));
-        assert_eq!(ix.position(text, 3), Position::new(1, 0));
+        assert_eq!(ix.position(0), Position::new(0, 0));
+        assert_eq!(ix.position(3), Position::new(1, 0));
         // ç is 2 bytes, 1 unit; 𝄞 is 4 bytes, 2 units.
-        assert_eq!(ix.position(text, 6), Position::new(1, 2));
-        assert_eq!(ix.position(text, 10), Position::new(1, 4));
+        assert_eq!(ix.position(6), Position::new(1, 2));
+        assert_eq!(ix.position(10), Position::new(1, 4));
         for off in [0, 1, 2, 3, 5, 6, 10, 11, 12] {
-            assert_eq!(ix.offset(text, ix.position(text, off)), off, "offset {off}");
+            assert_eq!(ix.offset(ix.position(off)), off, "offset {off}");
         }
-        assert_eq!(ix.offset(text, Position::new(0, 99)), 2, "past the end of the line");
-        assert_eq!(ix.offset(text, Position::new(9, 0)), text.len());
+        assert_eq!(ix.offset(Position::new(0, 99)), 2, "past the end of the line");
+        assert_eq!(ix.offset(Position::new(9, 0)), text.len());
     }
 
     #[test]
     fn uris_and_paths_round_trip() {
         let p = Path::new("/tmp/a b/ü.rules");
         let uri = path_to_uri(p).unwrap();
-        assert_eq!(uri.as_str(), "file:///tmp/a%20b/%C3%BC.rules");
+        assert_eq!(uri, "file:///tmp/a%20b/%C3%BC.rules");
         assert_eq!(uri_to_path(&uri).unwrap(), p);
-        assert!(uri_to_path(&Uri::from_str("untitled:Untitled-1").unwrap()).is_none());
+        for other in
+            ["untitled:Untitled-1", "file:", "a", "file://evilhost/etc/x.rules", "file:///%ZZ.rules", "file:///a%00b"]
+        {
+            assert!(uri_to_path(other).is_none(), "{other}");
+        }
+        assert_eq!(uri_to_path("file://localhost/x/y.rules").unwrap(), Path::new("/x/y.rules"));
+        assert_eq!(uri_to_path("file:///x/%2e%2e/y.rules").unwrap(), Path::new("/x/../y.rules"));
     }
 }

@@ -69,6 +69,7 @@ pub fn parse(file: FileId, text: &str) -> Result<Vec<Item>, Diag> {
     let mut b = Builder { file, base: 0, pratt: pratt() };
     let mut items = Vec::new();
     for (from, to) in chunks {
+        crate::cancel::point();
         let pairs = parse_chunk(file, text, from, to, &starts)?;
         b.base = from;
         for p in pairs {

@@ -310,7 +310,10 @@ pub fn rank(deck: &Deck, e: &Expr, cx: &mut Cx) -> Option<usize> {
         _ => return cx.expected(e, "a rank"),
     };
     match deck.ranks.iter().position(|r| *r == name) {
-        Some(i) => Some(i),
+        Some(i) => {
+            crate::check::resolved(Some("rank"), e.span);
+            Some(i)
+        }
         None => {
             cx.unknown(e.span, "a rank", &name, deck.ranks.iter().map(String::as_str));
             None

@@ -315,6 +315,7 @@ fn connects_goal(
         cx.unknown(fam.span, "a cell family", &name, families.iter().map(|f| f.name.as_str()));
         return None;
     };
+    crate::check::resolved(Some("cells"), fam.span);
     used[index] = true;
     // Without a shape (already reported), the members are unknown.
     let (shape, shape_at) = shape?;

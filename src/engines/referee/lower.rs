@@ -657,7 +657,10 @@ fn balls(top: &Block, cx: &mut Cx) -> Option<Vec<Ball>> {
 fn ball(e: &Expr, names: &[String], cx: &mut Cx) -> Option<usize> {
     let w = cx.name(e, "a ball")?;
     match names.iter().position(|n| *n == w) {
-        Some(i) => Some(i),
+        Some(i) => {
+            crate::check::resolved(Some("ball"), e.span);
+            Some(i)
+        }
         None => {
             let w = w.to_string();
             cx.unknown(e.span, "a ball", &w, names.iter().map(String::as_str));

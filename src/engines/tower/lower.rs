@@ -164,7 +164,9 @@ impl Colours {
     pub(super) fn lookup(&self, cx: &mut Cx, e: &Expr) -> Option<usize> {
         let c = cx.name(e, "a colour")?;
         let found = self.names.iter().position(|n| *n == c);
-        if found.is_none() {
+        if found.is_some() {
+            crate::check::resolved(None, e.span);
+        } else {
             cx.unknown(e.span, "a colour", &c, self.names.iter().map(String::as_str));
         }
         found

@@ -114,6 +114,7 @@ fn owners(
             ok = false;
             continue;
         };
+        crate::check::resolved(Some("player"), who.span);
         let Some(key) = key else {
             ok = false;
             continue;
@@ -291,7 +292,10 @@ fn colour_key(cx: &mut Cx, v: &Expr, colour_names: &[String]) -> Option<[usize; 
             continue;
         };
         match colour_names.iter().position(|n| *n == name) {
-            Some(i) => key.push(i),
+            Some(i) => {
+                crate::check::resolved(None, c.span);
+                key.push(i);
+            }
             None => {
                 cx.unknown(c.span, "a colour", &name, colour_names.iter().map(String::as_str));
                 ok = false;

@@ -1,0 +1,3 @@
+; Folding: sections and multi-line lists.
+(section) @fold
+(list) @fold
