@@ -158,7 +158,8 @@ fn size_range(p: &Property, what: &str, cx: &mut Cx) -> Option<(u32, u32)> {
             Diag::error(codes::OUT_OF_RANGE, lo.span, format!("a board of {what} {lo_n} has no cells"))
                 .label(format!("the smallest {what} is {MIN_SIDE}"))
                 .help(format!(
-                    "a board of {what} {MIN_SIDE} is one cell wide; write `{what}: {MIN_SIDE}..{}`",
+                    "a board of {what} {MIN_SIDE} is one cell{}; write `{what}: {MIN_SIDE}..{}`",
+                    if what == "side" { "" } else { " across" },
                     hi_n.max(MIN_SIDE as i64)
                 )),
         );
