@@ -342,8 +342,7 @@ impl ConnectionGame {
                 let names: Vec<&str> = w.indices().map(|i| self.names[i].as_str()).collect();
                 let last = view.moves[n - 1];
                 let by = if players > 1 { format!(" by player {}", w.player + 1) } else { String::new() };
-                e.summary =
-                    format!("case {number}: move {}{by} at {} forms {}", w.turn, cell(last), names.join(", "));
+                e.summary = format!("case {number}: move {}{by} at {} forms {}", w.turn, cell(last), names.join(", "));
                 let whose = if players > 1 { " of the player's" } else { "" };
                 e.values.push(("board".into(), format!("{side}, {n} stones{whose} after move {}", w.turn)));
                 for i in w.indices() {

@@ -309,7 +309,8 @@ fn goal(
     shape: Option<ShapeAt>,
     used: &mut [bool],
 ) -> Option<Goal> {
-    let goals = [("connects", b.prop(cx, "connects")), ("encloses", b.prop(cx, "encloses")), ("line", b.prop(cx, "line"))];
+    let goals =
+        [("connects", b.prop(cx, "connects")), ("encloses", b.prop(cx, "encloses")), ("line", b.prop(cx, "line"))];
     let mut given = goals.iter().filter_map(|(k, p)| p.map(|p| (*k, p)));
     let Some((first, p)) = given.next() else {
         cx.push(
@@ -325,10 +326,14 @@ fn goal(
     };
     if let Some((second, q)) = given.next() {
         cx.push(
-            Diag::error(codes::CONFLICT, q.key.span, format!("a structure has one goal: `{first}` or `{second}`, not both"))
-                .label("second goal")
-                .note(p.key.span, "first goal")
-                .help("define two structures"),
+            Diag::error(
+                codes::CONFLICT,
+                q.key.span,
+                format!("a structure has one goal: `{first}` or `{second}`, not both"),
+            )
+            .label("second goal")
+            .note(p.key.span, "first goal")
+            .help("define two structures"),
         );
         return None;
     }

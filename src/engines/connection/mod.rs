@@ -92,8 +92,7 @@ impl Primitive {
             // On side `i` and on no corner (a cell of a thin rhombus, one
             // row high, lies on two opposite sides).
             Primitive::Sides => {
-                on >> i & 1 == 1
-                    && (0..shape.sides()).all(|j| on & shape.corner_sides(j) != shape.corner_sides(j))
+                on >> i & 1 == 1 && (0..shape.sides()).all(|j| on & shape.corner_sides(j) != shape.corner_sides(j))
             }
             Primitive::SidesWithCorners => on >> i & 1 == 1,
         }
