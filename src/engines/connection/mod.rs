@@ -123,8 +123,10 @@ pub enum Enclose {
 /// Most players a rule file can name (moves go round them in turn).
 pub const MAX_PLAYERS: u32 = 16;
 
-/// Longest line a structure may ask for (`line: N`).
-pub const MAX_LINE: u32 = 1000;
+/// Longest line a structure may ask for (`line: N`): before the win no
+/// row is as long as the shortest line asked, so a move walks at most
+/// that many stones along each axis.
+pub const MAX_LINE: u32 = 100;
 
 /// The lowered rules of a connection game: numbers, indices and flags.
 #[derive(Debug, Clone, PartialEq, Eq)]

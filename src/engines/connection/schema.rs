@@ -53,7 +53,7 @@ pub const SCHEMA: Schema = Schema {
                 Key::new("encloses", "`empty` or `any`", "the group surrounds cells that cannot reach the outside")
                     .example("empty")
                     .words(&[("empty", "an empty cell"), ("any", "any cell, empty or holding a stone")]),
-                Key::new("line", "a whole number, 1 to 1000", "N of the player's stones in a row along one of the board's axes")
+                Key::new("line", "a whole number, 1 to 100", "N of the player's stones in a row along one of the board's axes")
                     .example("5"),
             ],
         )
