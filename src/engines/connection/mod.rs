@@ -1,6 +1,7 @@
 //! Connection games on a board of hexagonal cells (a hexagon, a rhombus, a
-//! triangle: see `board`): one player places stones, and the first move
-//! after which some winning structure exists wins.
+//! triangle: see `board`): one player, or several in turn, place stones,
+//! and the first move after which its player has some winning structure
+//! wins (several players and lines of stones: `play`).
 //!
 //! The rule file names **cell families** built from geometric primitives of
 //! the board (its corners, its sides without their corners, its sides with
@@ -13,6 +14,7 @@
 //!   by steps between adjacent non-stone cells;
 //! - `encloses any`: some cell, stone or empty, is enclosed in that sense
 //!   when every *other* stone blocks.
+//! - `line N`: N stones in a row along one of the board's three axes.
 //!
 //! The core sees only indices, bitmasks and counters (`solve`):
 //! - a case is read whole (`read`); sorting its cells' keys finds every
