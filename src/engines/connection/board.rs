@@ -3,9 +3,11 @@
 //! with the lattice's six neighbour offsets in cyclic order.
 //!
 //! A cell is a pair `(x, y)` of whole numbers (the input's two numbers). A
-//! shape of side `S` holds the cells with `a·x + b·y <= p·S + q` for each of
-//! its sides `(a, b, p, q)`; a cell lies **on** a side when that inequality
-//! is an equality. Sides are listed in order around the board, and corner
+//! shape of height `H` and width `W` holds the cells with
+//! `a·x + b·y <= h·H + w·W + q` for each of its sides `(a, b, h, w, q)`;
+//! a cell lies **on** a side when that inequality is an equality. Most
+//! shapes have one size, their side `S` (`H = W = S`); the rhombus may be
+//! given two, `H` rows (`x`) by `W` columns (`y`), a parallelogram. Sides are listed in order around the board, and corner
 //! `i` is where side `i - 1` meets side `i`: a cell is on corner `i` when it
 //! is on both. So a cell belongs to its corners and to the sides through
 //! them, and every question the engine asks about the border ("which side
@@ -15,7 +17,7 @@
 //! | shape | cells (`S` = side) | sides, in order | corners, in order |
 //! | --- | --- | --- | --- |
 //! | `hexagon` | `1 <= x, y <= 2S-1`, `\|x-y\| <= S-1` | `bottom-right` (x = 1), `right` (y - x = S-1), `top-right` (y = 2S-1), `top-left` (x = 2S-1), `left` (x - y = S-1), `bottom-left` (y = 1) | `bottom` (1, 1), `lower-right` (1, S), `upper-right` (S, 2S-1), `top` (2S-1, 2S-1), `upper-left` (2S-1, S), `lower-left` (S, 1) |
-//! | `rhombus` | `1 <= x, y <= S` | `top` (x = 1), `right` (y = S), `bottom` (x = S), `left` (y = 1) | `top-left` (1, 1), `top-right` (1, S), `bottom-right` (S, S), `bottom-left` (S, 1) |
+//! | `rhombus` | `1 <= x <= H`, `1 <= y <= W` (`H = W = S`, or two sizes) | `top` (x = 1), `right` (y = W), `bottom` (x = H), `left` (y = 1) | `top-left` (1, 1), `top-right` (1, W), `bottom-right` (H, W), `bottom-left` (H, 1) |
 //! | `triangle` | `1 <= y <= x <= S` | `left` (y = 1), `bottom` (x = S), `right` (y = x) | `top` (1, 1), `bottom-left` (S, 1), `bottom-right` (S, S) |
 //!
 //! The hexagon and the triangle use the lattice whose neighbours of
@@ -36,18 +38,65 @@ pub const MAX_SIDE: u32 = 1_000_000;
 /// every corner.
 pub const MIN_SIDE: u32 = 1;
 
-/// One side of a shape: the cells with `a·x + b·y <= p·S + q`.
+/// One side of a shape: the cells with `a·x + b·y <= h·H + w·W + q`.
 #[derive(Debug)]
 pub struct Side {
     pub name: &'static str,
     a: i64,
     b: i64,
-    p: i64,
+    h: i64,
+    w: i64,
     q: i64,
 }
 
-const fn side(name: &'static str, a: i64, b: i64, p: i64, q: i64) -> Side {
-    Side { name, a, b, p, q }
+const fn side(name: &'static str, a: i64, b: i64, h: i64, w: i64, q: i64) -> Side {
+    Side { name, a, b, h, w, q }
+}
+
+/// The size of one board: one side `S`, or (a rhombus only) a height `H`
+/// (rows, `x`) and a width `W` (columns, `y`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dims {
+    Side(u32),
+    Rect { height: u32, width: u32 },
+}
+
+impl Dims {
+    /// `(H, W)`: both the side for a board of one size.
+    pub fn height_width(self) -> (u32, u32) {
+        match self {
+            Dims::Side(s) => (s, s),
+            Dims::Rect { height, width } => (height, width),
+        }
+    }
+}
+
+/// The sizes an input case may give its board: a side within a range, or
+/// (a rhombus only) a height and a width within ranges of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sizes {
+    Side { min: u32, max: u32 },
+    Rect { height: (u32, u32), width: (u32, u32) },
+}
+
+impl Sizes {
+    /// The largest height and width a case may give.
+    pub fn largest(self) -> (u32, u32) {
+        match self {
+            Sizes::Side { max, .. } => (max, max),
+            Sizes::Rect { height, width } => (height.1, width.1),
+        }
+    }
+}
+
+impl std::fmt::Display for Dims {
+    /// `side 5`, `height 4 and width 7` (as messages name a board).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Dims::Side(s) => write!(f, "side {s}"),
+            Dims::Rect { height, width } => write!(f, "height {height} and width {width}"),
+        }
+    }
 }
 
 /// Everything the engine knows about a shape.
@@ -62,34 +111,45 @@ pub struct ShapeDef {
     pub sides: &'static [Side],
     /// Corner `i` lies where side `i - 1` meets side `i`.
     pub corners: &'static [&'static str],
-    /// Largest coordinate: `p·S + q` for `(p, q)`.
-    extent: (i64, i64),
-    /// The cells of a board of side `S` in words, for messages.
-    describe: fn(i64) -> String,
+    /// The shape may have a height and a width of its own (a rhombus
+    /// becomes a parallelogram); the others have one side.
+    pub two_sizes: bool,
+    /// Largest coordinate of a board of height `H` and width `W`.
+    extent: fn(i64, i64) -> i64,
+    /// The cells of a board of height `H` and width `W` in words, for
+    /// messages.
+    describe: fn(i64, i64) -> String,
 }
 
 const TRIANGULAR: [(i32, i32); 6] = [(1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1), (1, 0)];
 const SLANTED: [(i32, i32); 6] = [(0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0)];
 
+// A shape of one side has `H = W = S`: its bounds are written with `H`.
 const HEXAGON_SIDES: [Side; 6] = [
-    side("bottom-right", -1, 0, 0, -1),
-    side("right", -1, 1, 1, -1),
-    side("top-right", 0, 1, 2, -1),
-    side("top-left", 1, 0, 2, -1),
-    side("left", 1, -1, 1, -1),
-    side("bottom-left", 0, -1, 0, -1),
+    side("bottom-right", -1, 0, 0, 0, -1),
+    side("right", -1, 1, 1, 0, -1),
+    side("top-right", 0, 1, 2, 0, -1),
+    side("top-left", 1, 0, 2, 0, -1),
+    side("left", 1, -1, 1, 0, -1),
+    side("bottom-left", 0, -1, 0, 0, -1),
 ];
-const RHOMBUS_SIDES: [Side; 4] =
-    [side("top", -1, 0, 0, -1), side("right", 0, 1, 1, 0), side("bottom", 1, 0, 1, 0), side("left", 0, -1, 0, -1)];
-const TRIANGLE_SIDES: [Side; 3] = [side("left", 0, -1, 0, -1), side("bottom", 1, 0, 1, 0), side("right", -1, 1, 0, 0)];
+const RHOMBUS_SIDES: [Side; 4] = [
+    side("top", -1, 0, 0, 0, -1),
+    side("right", 0, 1, 0, 1, 0),
+    side("bottom", 1, 0, 1, 0, 0),
+    side("left", 0, -1, 0, 0, -1),
+];
+const TRIANGLE_SIDES: [Side; 3] =
+    [side("left", 0, -1, 0, 0, -1), side("bottom", 1, 0, 1, 0, 0), side("right", -1, 1, 0, 0, 0)];
 
 static HEXAGON: ShapeDef = ShapeDef {
     name: "hexagon",
     neighbours: TRIANGULAR,
     sides: &HEXAGON_SIDES,
     corners: &["bottom", "lower-right", "upper-right", "top", "upper-left", "lower-left"],
-    extent: (2, -1),
-    describe: |s| format!("cells `x y` have 1 <= x, y <= {} and |x - y| <= {}", 2 * s - 1, s - 1),
+    two_sizes: false,
+    extent: |s, _| 2 * s - 1,
+    describe: |s, _| format!("cells `x y` have 1 <= x, y <= {} and |x - y| <= {}", 2 * s - 1, s - 1),
 };
 
 static RHOMBUS: ShapeDef = ShapeDef {
@@ -97,8 +157,15 @@ static RHOMBUS: ShapeDef = ShapeDef {
     neighbours: SLANTED,
     sides: &RHOMBUS_SIDES,
     corners: &["top-left", "top-right", "bottom-right", "bottom-left"],
-    extent: (1, 0),
-    describe: |s| format!("cells `x y` have 1 <= x, y <= {s}"),
+    two_sizes: true,
+    extent: |h, w| h.max(w),
+    describe: |h, w| {
+        if h == w {
+            format!("cells `x y` have 1 <= x, y <= {h}")
+        } else {
+            format!("cells `x y` have 1 <= x <= {h} and 1 <= y <= {w}")
+        }
+    },
 };
 
 static TRIANGLE: ShapeDef = ShapeDef {
@@ -106,8 +173,9 @@ static TRIANGLE: ShapeDef = ShapeDef {
     neighbours: TRIANGULAR,
     sides: &TRIANGLE_SIDES,
     corners: &["top", "bottom-left", "bottom-right"],
-    extent: (1, 0),
-    describe: |s| format!("cells `x y` have 1 <= y <= x <= {s}"),
+    two_sizes: false,
+    extent: |s, _| s,
+    describe: |s, _| format!("cells `x y` have 1 <= y <= x <= {s}"),
 };
 
 /// The shapes a rule file can name.
@@ -151,12 +219,12 @@ impl Shape {
     }
 }
 
-/// One board: a shape and a side, with the side's bounds precomputed.
+/// One board: a shape and its size, with the sides' bounds precomputed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Board {
     shape: Shape,
-    side: u32,
-    /// Per side of the shape: `a`, `b` and the bound `p·S + q`; a shape
+    dims: Dims,
+    /// Per side of the shape: `a`, `b` and the bound `h·H + w·W + q`; a shape
     /// with fewer than six sides has sides that never bind after its own
     /// (`0·x + 0·y <= i64::MAX`), so every loop runs over six.
     bounds: [(i64, i64, i64); 6],
@@ -177,12 +245,20 @@ const UNBOUNDED: i64 = 1 << 40;
 impl Board {
     /// A board of side `side` (`MIN_SIDE..=MAX_SIDE`; callers check).
     pub fn new(shape: Shape, side: u32) -> Self {
-        debug_assert!((MIN_SIDE..=MAX_SIDE).contains(&side));
+        Board::sized(shape, Dims::Side(side))
+    }
+
+    /// A board of the size `dims` (each size within `MIN_SIDE..=MAX_SIDE`;
+    /// two sizes only for a shape with [`ShapeDef::two_sizes`]; callers
+    /// check).
+    pub fn sized(shape: Shape, dims: Dims) -> Self {
+        let (h, w) = dims.height_width();
+        debug_assert!((MIN_SIDE..=MAX_SIDE).contains(&h) && (MIN_SIDE..=MAX_SIDE).contains(&w));
         let def = shape.def();
-        let s = side as i64;
+        let (h, w) = (h as i64, w as i64);
         let mut bounds = [(0, 0, i64::MAX); 6];
         for (b, d) in bounds.iter_mut().zip(def.sides) {
-            *b = (d.a, d.b, d.p * s + d.q);
+            *b = (d.a, d.b, d.h * h + d.w * w + d.q);
         }
         // Each side bounds a form from above (`a·x + b·y <= c`) or, with
         // the form's coefficients negated, from below.
@@ -198,26 +274,28 @@ impl Board {
         }
         // Strictly inside `lo..=hi`: `lo + 1..=hi - 1`.
         let inner = range.map(|(lo, hi)| (lo + 1, (hi - lo - 1).max(0) as u64));
-        Board { shape, side, bounds, neighbours: def.neighbours, inner }
+        Board { shape, dims, bounds, neighbours: def.neighbours, inner }
     }
 
     pub fn shape(&self) -> Shape {
         self.shape
     }
 
-    pub fn side(&self) -> u32 {
-        self.side
+    /// The board's size, as the input gave it.
+    pub fn dims(&self) -> Dims {
+        self.dims
     }
 
     /// The largest coordinate of a cell (the smallest is 1).
     pub fn extent(&self) -> u32 {
-        let (p, q) = self.shape.def().extent;
-        (p * self.side as i64 + q) as u32
+        let (h, w) = self.dims.height_width();
+        (self.shape.def().extent)(h as i64, w as i64) as u32
     }
 
     /// The cells of this board in words, for messages.
     pub fn describe(&self) -> String {
-        (self.shape.def().describe)(self.side as i64)
+        let (h, w) = self.dims.height_width();
+        (self.shape.def().describe)(h as i64, w as i64)
     }
 
     /// True when `(x, y)` is a cell of the board.

@@ -156,6 +156,8 @@ struct View<'a> {
     board: Board,
     moves: Vec<Cell>,
     stones: HashSet<Cell>,
+    /// Players taking turns: move `k` is player `k mod players`'s.
+    players: usize,
 }
 
 impl View<'_> {
@@ -244,7 +246,35 @@ impl View<'_> {
                     e.rules.push((sp.structures[i], says));
                 }
             },
+            Goal::Line { length } => {
+                let row = self.line_through(last);
+                let says = format!("formed: {} stones in a row ({length} needed)", row.len());
+                e.rules.push((sp.structures[i], says));
+                e.values.push((format!("{} line", names[i]), cells(&row, 24, true)));
+            }
         }
+    }
+
+    /// The longest row of stones through `c` along one of the board's
+    /// axes.
+    fn line_through(&self, c: Cell) -> Vec<Cell> {
+        let offsets = self.board.offsets();
+        let mut best = vec![c];
+        for axis in 0..3 {
+            let mut row = vec![c];
+            for d in [offsets[axis], offsets[axis + 3]] {
+                let mut at = step(c, d);
+                while self.stones.contains(&at) {
+                    row.push(at);
+                    at = step(at, d);
+                }
+            }
+            if row.len() > best.len() {
+                best = row;
+            }
+        }
+        best.sort_unstable();
+        best
     }
 
     /// Why structure `i` is not formed after every move: for a connection,
@@ -266,19 +296,23 @@ impl View<'_> {
                 )
             }
             Goal::Encloses(_) => "not formed: every cell can reach the outside".to_string(),
+            Goal::Line { length } => format!("not formed: no {length} stones of one player in a row"),
         };
         e.rules.push((sp.structures[i], says));
     }
 
-    /// The groups of stones, each once.
+    /// The groups of stones, each once (of each player's stones).
     fn groups(&self) -> Vec<Vec<Cell>> {
         let mut groups: Vec<Vec<Cell>> = Vec::new();
         let mut seen: HashSet<Cell> = HashSet::new();
-        for &m in &self.moves {
-            if !seen.contains(&m) {
-                let g = group(&self.board, &self.stones, m);
-                seen.extend(g.iter().copied());
-                groups.push(g);
+        for p in 0..self.players {
+            let own: HashSet<Cell> = self.moves.iter().skip(p).step_by(self.players).copied().collect();
+            for &m in self.moves.iter().skip(p).step_by(self.players) {
+                if !seen.contains(&m) {
+                    let g = group(&self.board, &own, m);
+                    seen.extend(g.iter().copied());
+                    groups.push(g);
+                }
             }
         }
         groups
@@ -290,10 +324,15 @@ impl ConnectionGame {
     pub(super) fn explain_case(&self, case: &Case, outcome: CaseResult) -> Explanation {
         let board = case.board(self.engine.spec.shape);
         let played = outcome.win.map_or(case.moves.len(), |w| w.turn as usize);
-        let moves: Vec<Cell> = case.moves[..played].iter().map(|s| s.cell()).collect();
+        let players = self.engine.players();
+        let mut moves: Vec<Cell> = case.moves[..played].iter().map(|s| s.cell()).collect();
+        if let Some(w) = outcome.win {
+            // A structure is of the winner's stones: the view holds those.
+            moves = moves.into_iter().skip(w.player as usize).step_by(players).collect();
+        }
         let stones: HashSet<Cell> = moves.iter().copied().collect();
-        let view = View { game: self, board, moves, stones };
-        let side = view.board.side();
+        let view = View { game: self, board, moves, stones, players: if outcome.win.is_some() { 1 } else { players } };
+        let side = view.board.dims();
         let (number, n) = (case.number, view.moves.len());
         let mut e = Explanation::default();
         let mut buf = Vec::new();
@@ -302,8 +341,10 @@ impl ConnectionGame {
             Some(w) => {
                 let names: Vec<&str> = w.indices().map(|i| self.names[i].as_str()).collect();
                 let last = view.moves[n - 1];
-                e.summary = format!("case {number}: move {} at {} forms {}", w.turn, cell(last), names.join(", "));
-                e.values.push(("board".into(), format!("side {side}, {n} stones after move {}", w.turn)));
+                let by = if players > 1 { format!(" by player {}", w.player + 1) } else { String::new() };
+                e.summary = format!("case {number}: move {}{by} at {} forms {}", w.turn, cell(last), names.join(", "));
+                let whose = if players > 1 { " of the player's" } else { "" };
+                e.values.push(("board".into(), format!("{side}, {n} stones{whose} after move {}", w.turn)));
                 for i in w.indices() {
                     view.formed(&mut e, i);
                 }
@@ -315,7 +356,7 @@ impl ConnectionGame {
                 for i in 0..self.names.len() {
                     view.not_formed(&mut e, i, &groups);
                 }
-                e.values.push(("board".into(), format!("side {side}, {n} stones in {} group(s)", groups.len())));
+                e.values.push(("board".into(), format!("{side}, {n} stones in {} group(s)", groups.len())));
                 e.rules.push((self.spans.none, "writes the line".into()));
             }
         }

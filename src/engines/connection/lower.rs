@@ -9,21 +9,23 @@
 //! structure "bridge" { connects: 2 of corner }
 //! structure "chain"  { connects: top-left and top-right of side }
 //! structure "ring"   { encloses: empty }
+//! structure "five"   { line: 5 }
+//! play { players: 2 }
 //! output { win: "Case #{case}: {structures|-} in move {move}"  none: "Case #{case}: none" }
 //! ```
 
 use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
-use crate::engines::connection::board::{Shape, MAX_SIDE, MIN_SIDE};
+use crate::engines::connection::board::{Shape, Sizes, MAX_SIDE, MIN_SIDE};
 use crate::engines::connection::{
     Connection, ConnectionGame, ConnectionSpans, ConnectionSpec, Enclose, Goal, NoneFields, Primitive, WinFields,
-    MAX_MEMBERS, MAX_STRUCTURES,
+    MAX_LINE, MAX_MEMBERS, MAX_PLAYERS, MAX_STRUCTURES,
 };
 use crate::engines::Engine;
 use crate::game::Game;
 use crate::source::Span;
-use crate::syntax::{BinOp, Expr, ExprKind, Section};
+use crate::syntax::{BinOp, Expr, ExprKind, Property, Section};
 use crate::template::OutputLine;
 
 const PRIMITIVES: [&str; 3] = ["corners", "sides", "sides-with-corners"];
@@ -59,8 +61,9 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<ConnectionGame> {
     let families = cell_families(shape.map(|(s, _)| s), top, cx);
     let goals = families.as_ref().and_then(|f| structure_sections(&structures, f, shape, top, cx));
     let output = output.and_then(|o| output_section(o, cx));
-    let ((shape, _), (min_side, max_side), families, (names, structures), (win, none)) =
-        (shape?, sides?, families?, goals?, output?);
+    let players = top.section(cx, "play").map_or(Some(1), |s| play_section(s, cx));
+    let ((shape, _), sizes, families, (names, structures), (win, none), players) =
+        (shape?, sides?, families?, goals?, output?, players?);
     if cx.has_errors() {
         return None;
     }
@@ -68,8 +71,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<ConnectionGame> {
         shape,
         families: families.into_iter().map(|f| f.primitive).collect(),
         structures,
-        min_side,
-        max_side,
+        sizes,
+        players: players as usize,
     };
     Some(ConnectionGame { engine: Connection::new(spec), names, win, none, spans })
 }
@@ -77,59 +80,129 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<ConnectionGame> {
 /// The board's shape and where the rule file says it.
 type ShapeAt = (Shape, Span);
 
-/// `shape: hexagon|rhombus|triangle` and `side: MIN..MAX`.
-fn board_section(s: &Section, cx: &mut Cx) -> (Option<ShapeAt>, Option<(u32, u32)>) {
+/// `shape: hexagon|rhombus|triangle` and `side: MIN..MAX`, or (a shape
+/// of two sizes) `height: MIN..MAX` and `width: MIN..MAX`.
+fn board_section(s: &Section, cx: &mut Cx) -> (Option<ShapeAt>, Option<Sizes>) {
     let b = Block::of_section(s);
     let shape = b.require(cx, "shape", "hexagon").and_then(|p| {
         let e = cx.one(p, "a board shape")?;
         let names = Shape::ALL.map(Shape::name);
         cx.choice(e, &names, "a board shape").and_then(Shape::named).map(|s| (s, e.span))
     });
-    let side = match b.prop(cx, "side") {
-        None => Some((MIN_SIDE, MAX_SIDE)),
-        Some(p) => (|| {
-            let e = cx.one(p, "a range of board sides such as `2..3000`")?;
-            let ExprKind::Range(lo, hi) = &e.kind else {
-                return cx.expected(e, "a range of board sides such as `2..3000`");
-            };
-            let lo_n = cx.int(lo, "the smallest board side (a whole number)")?;
-            let hi_n = cx.int(hi, "the largest board side (a whole number)")?;
-            let mut ok = true;
-            if lo_n < MIN_SIDE as i64 {
-                cx.push(
-                    Diag::error(codes::OUT_OF_RANGE, lo.span, format!("a board of side {lo_n} has no cells"))
-                        .label(format!("the smallest side is {MIN_SIDE}"))
-                        .help(format!(
-                            "a board of side {MIN_SIDE} is one cell; write `side: {MIN_SIDE}..{}`",
-                            hi_n.max(MIN_SIDE as i64)
-                        )),
-                );
-                ok = false;
-            }
-            if hi_n > MAX_SIDE as i64 {
-                cx.push(
-                    Diag::error(
-                        codes::TOO_LARGE,
-                        hi.span,
-                        format!("board side {hi_n} is above the largest supported side"),
-                    )
-                    .label(format!("at most {MAX_SIDE}")),
-                );
-                ok = false;
-            }
-            if ok && lo_n > hi_n {
-                cx.push(
-                    Diag::error(codes::OUT_OF_RANGE, e.span, format!("the range {lo_n}..{hi_n} holds no side"))
-                        .label("the smallest side is above the largest")
-                        .help(format!("write `side: {hi_n}..{lo_n}`")),
-                );
-                ok = false;
-            }
-            ok.then_some((lo_n as u32, hi_n as u32))
-        })(),
+    let side = b.prop(cx, "side");
+    let (height, width) = (b.prop(cx, "height"), b.prop(cx, "width"));
+    let sizes = match (side, height.or(width)) {
+        (None, None) => Some(Sizes::Side { min: MIN_SIDE, max: MAX_SIDE }),
+        (Some(p), None) => size_range(p, "side", cx).map(|(min, max)| Sizes::Side { min, max }),
+        (Some(p), Some(q)) => {
+            cx.push(
+                Diag::error(codes::CONFLICT, q.key.span, "a board has one side, or a height and a width, not both")
+                    .label("a second size")
+                    .note(p.key.span, "the side")
+                    .help("remove `side`, or `height` and `width`"),
+            );
+            None
+        }
+        (None, Some(_)) => two_sizes(&b, shape, height, width, cx),
     };
     b.finish(cx);
-    (shape, side)
+    (shape, sizes)
+}
+
+/// `height: MIN..MAX` and `width: MIN..MAX` (both), on a shape that has
+/// two sizes.
+fn two_sizes(
+    b: &Block,
+    shape: Option<ShapeAt>,
+    height: Option<&Property>,
+    width: Option<&Property>,
+    cx: &mut Cx,
+) -> Option<Sizes> {
+    let (Some(h), Some(w)) = (height, width) else {
+        let (given, missing) = if height.is_some() { ("height", "width") } else { ("width", "height") };
+        let at = height.or(width).map_or(b.head, |p| p.key.span);
+        cx.push(
+            Diag::error(codes::MISSING, at, format!("a board with a `{given}` needs a `{missing}` too"))
+                .label(format!("no `{missing}`"))
+                .help(format!("add `{missing}: 2..10`, or give one `side` instead")),
+        );
+        return None;
+    };
+    let (shape, at) = shape?;
+    if !shape.def().two_sizes {
+        let two: Vec<&str> = Shape::ALL.iter().filter(|s| s.def().two_sizes).map(|s| s.name()).collect();
+        cx.push(
+            Diag::error(codes::CONFLICT, h.key.span, format!("a {} has one size, its side", shape.name()))
+                .label("not a size of this shape")
+                .note(at, format!("the board is a {}", shape.name()))
+                .help(format!("write `side: MIN..MAX`; a height and a width are for a {}", two.join(" or a "))),
+        );
+        return None;
+    }
+    let height = size_range(h, "height", cx);
+    let width = size_range(w, "width", cx);
+    Some(Sizes::Rect { height: height?, width: width? })
+}
+
+/// `MIN..MAX`, one of the board's sizes (`what`: side, height or width).
+fn size_range(p: &Property, what: &str, cx: &mut Cx) -> Option<(u32, u32)> {
+    let e = cx.one(p, &format!("a range of board {what}s such as `2..3000`"))?;
+    let ExprKind::Range(lo, hi) = &e.kind else {
+        return cx.expected(e, &format!("a range of board {what}s such as `2..3000`"));
+    };
+    let lo_n = cx.int(lo, &format!("the smallest board {what} (a whole number)"))?;
+    let hi_n = cx.int(hi, &format!("the largest board {what} (a whole number)"))?;
+    let mut ok = true;
+    if lo_n < MIN_SIDE as i64 {
+        cx.push(
+            Diag::error(codes::OUT_OF_RANGE, lo.span, format!("a board of {what} {lo_n} has no cells"))
+                .label(format!("the smallest {what} is {MIN_SIDE}"))
+                .help(format!(
+                    "a board of {what} {MIN_SIDE} is one cell{}; write `{what}: {MIN_SIDE}..{}`",
+                    if what == "side" { "" } else { " across" },
+                    hi_n.max(MIN_SIDE as i64)
+                )),
+        );
+        ok = false;
+    }
+    if hi_n > MAX_SIDE as i64 {
+        cx.push(
+            Diag::error(
+                codes::TOO_LARGE,
+                hi.span,
+                format!("board {what} {hi_n} is above the largest supported {what}"),
+            )
+            .label(format!("at most {MAX_SIDE}")),
+        );
+        ok = false;
+    }
+    if ok && lo_n > hi_n {
+        cx.push(
+            Diag::error(codes::OUT_OF_RANGE, e.span, format!("the range {lo_n}..{hi_n} holds no {what}"))
+                .label(format!("the smallest {what} is above the largest"))
+                .help(format!("write `{what}: {hi_n}..{lo_n}`")),
+        );
+        ok = false;
+    }
+    ok.then_some((lo_n as u32, hi_n as u32))
+}
+
+/// `play { players: N }`: how many players take turns.
+fn play_section(s: &Section, cx: &mut Cx) -> Option<u32> {
+    let b = Block::of_section(s);
+    let players = b.prop(cx, "players").map_or(Some(1), |p| {
+        let n = cx.prop_int(p, 1, "the number of players (a whole number, 1 or more)")?;
+        if n > MAX_PLAYERS as i64 {
+            cx.push(
+                Diag::error(codes::TOO_LARGE, p.values[0].span, format!("{n} players are too many"))
+                    .label(format!("at most {MAX_PLAYERS}")),
+            );
+            return None;
+        }
+        Some(n as u32)
+    });
+    b.finish(cx);
+    players
 }
 
 struct Family {
@@ -236,37 +309,53 @@ fn goal(
     shape: Option<ShapeAt>,
     used: &mut [bool],
 ) -> Option<Goal> {
-    let connects = b.prop(cx, "connects");
-    let encloses = b.prop(cx, "encloses");
-    match (connects, encloses) {
-        (Some(c), Some(e)) => {
-            cx.push(
-                Diag::error(codes::CONFLICT, e.key.span, "a structure either connects or encloses, not both")
-                    .label("second goal")
-                    .note(c.key.span, "first goal")
-                    .help("define two structures"),
-            );
-            None
-        }
-        (None, None) => {
-            cx.push(
-                Diag::error(
-                    codes::MISSING,
-                    s.head,
-                    format!("{} says neither what it connects nor what it encloses", b.what),
-                )
-                .label("no goal")
-                .help("add `connects: 2 of corner` or `encloses: empty`"),
-            );
-            None
-        }
-        (Some(p), None) => connects_goal(p.values.as_slice(), p.key.span, families, shape, used, cx),
-        (None, Some(p)) => cx.one(p, "`empty` or `any`").and_then(|e| {
+    let goals =
+        [("connects", b.prop(cx, "connects")), ("encloses", b.prop(cx, "encloses")), ("line", b.prop(cx, "line"))];
+    let mut given = goals.iter().filter_map(|(k, p)| p.map(|p| (*k, p)));
+    let Some((first, p)) = given.next() else {
+        cx.push(
+            Diag::error(
+                codes::MISSING,
+                s.head,
+                format!("{} says neither what it connects, nor what it encloses, nor a line", b.what),
+            )
+            .label("no goal")
+            .help("add `connects: 2 of corner`, `encloses: empty` or `line: 5`"),
+        );
+        return None;
+    };
+    if let Some((second, q)) = given.next() {
+        cx.push(
+            Diag::error(
+                codes::CONFLICT,
+                q.key.span,
+                format!("a structure has one goal: `{first}` or `{second}`, not both"),
+            )
+            .label("second goal")
+            .note(p.key.span, "first goal")
+            .help("define two structures"),
+        );
+        return None;
+    }
+    match first {
+        "connects" => connects_goal(p.values.as_slice(), p.key.span, families, shape, used, cx),
+        "encloses" => cx.one(p, "`empty` or `any`").and_then(|e| {
             Some(Goal::Encloses(match cx.choice(e, &ENCLOSES, "what must be enclosed (`empty` or `any`)")? {
                 "empty" => Enclose::Empty,
                 _ => Enclose::Any,
             }))
         }),
+        _ => {
+            let n = cx.prop_int(p, 1, "the number of stones in a row (a whole number, 1 or more)")?;
+            if n > MAX_LINE as i64 {
+                cx.push(
+                    Diag::error(codes::TOO_LARGE, p.values[0].span, format!("a line of {n} stones is too long"))
+                        .label(format!("at most {MAX_LINE}")),
+                );
+                return None;
+            }
+            Some(Goal::Line { length: n as u32 })
+        }
     }
 }
 

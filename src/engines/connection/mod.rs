@@ -1,6 +1,7 @@
 //! Connection games on a board of hexagonal cells (a hexagon, a rhombus, a
-//! triangle: see `board`): one player places stones, and the first move
-//! after which some winning structure exists wins.
+//! triangle: see `board`): one player, or several in turn, place stones,
+//! and the first move after which its player has some winning structure
+//! wins (several players and lines of stones: `play`).
 //!
 //! The rule file names **cell families** built from geometric primitives of
 //! the board (its corners, its sides without their corners, its sides with
@@ -13,6 +14,7 @@
 //!   by steps between adjacent non-stone cells;
 //! - `encloses any`: some cell, stone or empty, is enclosed in that sense
 //!   when every *other* stone blocks.
+//! - `line N`: N stones in a row along one of the board's three axes.
 //!
 //! The core sees only indices, bitmasks and counters (`solve`):
 //! - a case is read whole (`read`); sorting its cells' keys finds every
@@ -40,11 +42,12 @@
 pub mod board;
 mod explain;
 pub mod lower;
+mod play;
 pub mod read;
 pub mod schema;
 pub mod solve;
 
-use crate::engines::connection::board::{Board, Shape, MAX_SIDE};
+use crate::engines::connection::board::{Board, Shape, Sizes, MAX_SIDE};
 use crate::engines::connection::read::{Case, Format, Reader};
 use crate::engines::connection::solve::Solver;
 use crate::game::{Cases, Explanation, Input, InputError, Mark, RunError, RunOptions};
@@ -88,7 +91,11 @@ impl Primitive {
     pub fn holds(self, shape: Shape, on: u8, i: usize) -> bool {
         match self {
             Primitive::Corners => on & shape.corner_sides(i) == shape.corner_sides(i),
-            Primitive::Sides => on == 1 << i,
+            // On side `i` and on no corner (a cell of a thin rhombus, one
+            // row high, lies on two opposite sides).
+            Primitive::Sides => {
+                on >> i & 1 == 1 && (0..shape.sides()).all(|j| on & shape.corner_sides(j) != shape.corner_sides(j))
+            }
             Primitive::SidesWithCorners => on >> i & 1 == 1,
         }
     }
@@ -101,8 +108,12 @@ pub enum Goal {
     /// `family` among `members` (bit `i`: the family's member `i`): all
     /// the family (`3 of edge`) or named ones (`top and bottom of side`).
     Connects { family: usize, members: u64, count: u32 },
-    /// An enclosed cell: empty only, or any (stone or empty).
+    /// An enclosed cell: empty only (with several players: holding no
+    /// stone of the player's), or any (stone or empty).
     Encloses(Enclose),
+    /// At least `length` of one player's stones in a straight line along
+    /// one of the board's three axes.
+    Line { length: u32 },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,6 +121,14 @@ pub enum Enclose {
     Empty,
     Any,
 }
+
+/// Most players a rule file can name (moves go round them in turn).
+pub const MAX_PLAYERS: u32 = 16;
+
+/// Longest line a structure may ask for (`line: N`): before the win no
+/// row is as long as the shortest line asked, so a move walks at most
+/// that many stones along each axis.
+pub const MAX_LINE: u32 = 100;
 
 /// The lowered rules of a connection game: numbers, indices and flags.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,9 +138,10 @@ pub struct ConnectionSpec {
     pub families: Vec<Primitive>,
     /// Winning structures, in rule-file (and output) order.
     pub structures: Vec<Goal>,
-    /// Sides the input may use (within `MIN_SIDE..=MAX_SIDE`).
-    pub min_side: u32,
-    pub max_side: u32,
+    /// The sizes a case may give its board.
+    pub sizes: Sizes,
+    /// How many players take turns (1: one player places every stone).
+    pub players: usize,
 }
 
 /// The compiled engine: member masks by border position, per-structure tests.
@@ -136,12 +156,27 @@ pub struct Connection {
     /// Structure bits that an enclosure of each kind satisfies.
     empty_bits: u64,
     any_bits: u64,
+    /// Everything beyond one player's groups and holes (see [`Extra`]);
+    /// `None` keeps play on the path of the base games.
+    pub(crate) extra: Option<Extra>,
+    /// Structures the bands of rows cannot rule out (all but connections).
+    unbanded: u64,
+}
+
+/// What the general play needs: several players, lines (`play.rs`).
+#[derive(Debug, Clone)]
+pub(crate) struct Extra {
+    pub players: usize,
+    /// Line structures: (bit, length); the longest length asked.
+    pub lines: Vec<(u64, u32)>,
+    pub longest: u32,
 }
 
 impl Connection {
     /// Compiles a spec. The lowering has checked it (counts within the
     /// family sizes, at most [`MAX_STRUCTURES`] structures and
-    /// [`MAX_MEMBERS`] members, sides within the board's limits).
+    /// [`MAX_MEMBERS`] members, sizes within the board's limits, at most
+    /// [`MAX_PLAYERS`] players, lines of at most [`MAX_LINE`] stones).
     pub fn new(spec: ConnectionSpec) -> Connection {
         let shape = spec.shape;
         let n = shape.sides();
@@ -157,22 +192,28 @@ impl Connection {
                 base += p.members(shape);
             }
         }
-        let mut empty_bits = 0;
-        let mut any_bits = 0;
+        let players = spec.players.max(1);
+        let (mut empty_bits, mut any_bits, mut unbanded) = (0, 0, 0);
+        let mut extra = Extra { players, lines: Vec::new(), longest: 0 };
         let base: Vec<u32> = (0..spec.families.len()).map(|f| family_base(&spec, f)).collect();
         let mut connects = Vec::new();
         for (i, g) in spec.structures.iter().enumerate() {
+            let bit = 1u64 << i;
             match *g {
-                Goal::Connects { family, members, count } => connects.push((1 << i, members << base[family], count)),
-                Goal::Encloses(e) => {
-                    any_bits |= 1 << i;
-                    if e == Enclose::Empty {
-                        empty_bits |= 1 << i;
-                    }
+                Goal::Connects { family, members, count } => connects.push((bit, members << base[family], count)),
+                Goal::Encloses(Enclose::Any) => any_bits |= bit,
+                Goal::Encloses(Enclose::Empty) => (empty_bits, any_bits) = (empty_bits | bit, any_bits | bit),
+                Goal::Line { length } => {
+                    extra.lines.push((bit, length));
+                    extra.longest = extra.longest.max(length);
                 }
             }
+            if !matches!(g, Goal::Connects { .. }) {
+                unbanded |= bit;
+            }
         }
-        Connection { spec, by_sides, connects, empty_bits, any_bits }
+        let needed = players > 1 || !extra.lines.is_empty();
+        Connection { spec, by_sides, connects, empty_bits, any_bits, extra: needed.then_some(extra), unbanded }
     }
 
     /// The member bits of a cell lying on the sides `sides`.
@@ -196,9 +237,14 @@ impl Connection {
         found
     }
 
+    /// How many players take turns (at least 1).
+    pub fn players(&self) -> usize {
+        self.spec.players.max(1)
+    }
+
     /// What reading an input needs.
     pub fn format(&self) -> Format {
-        Format { shape: self.spec.shape, min_side: self.spec.min_side, max_side: self.spec.max_side }
+        Format { shape: self.spec.shape, sizes: self.spec.sizes }
     }
 
     /// Solves a case read whole: its outcome, or the error of its first
@@ -253,6 +299,8 @@ pub struct Win {
     pub turn: u64,
     /// Bit `i` set when structure `i` (rule-file order) exists.
     pub structures: u64,
+    /// The player who made the move (0-based; 0 with one player).
+    pub player: u32,
 }
 
 impl Win {
@@ -287,12 +335,13 @@ pub struct ConnectionSpans {
 }
 
 crate::fields! {
-    /// The line of a case won: its number, the structures formed, and the
-    /// winning move's number.
+    /// The line of a case won: its number, the structures formed, the
+    /// winning move's number and the player who made it (1-based).
     pub struct WinFields<'a> {
         "case" case: i64,
         "structures" structures: &'a [&'a str],
         "move" turn: i64,
+        "player" player: i64,
     }
 }
 
@@ -310,7 +359,8 @@ impl ConnectionGame {
             None => self.none.line(out, &NoneFields { case: case as i64 }),
             Some(w) => {
                 let names: Vec<&str> = w.indices().map(|i| self.names[i].as_str()).collect();
-                self.win.line(out, &WinFields { case: case as i64, structures: &names, turn: w.turn as i64 });
+                let player = w.player as i64 + 1;
+                self.win.line(out, &WinFields { case: case as i64, structures: &names, turn: w.turn as i64, player });
             }
         }
     }

@@ -16,7 +16,7 @@
 //! Errors keep the input's order: before an error at move k is returned,
 //! the moves before k are checked for a repeat, which comes first.
 
-use crate::engines::connection::board::{Board, Shape};
+use crate::engines::connection::board::{Board, Dims, Shape, Sizes};
 use crate::game::records::{self, Counted};
 use crate::game::{Input, InputError, Line, Mark, Scan, Token};
 
@@ -79,8 +79,8 @@ impl Stone {
 pub struct Case {
     /// 1-based case number.
     pub number: u64,
-    /// The board's side (the shape is the rule file's).
-    pub side: u32,
+    /// The board's size (the shape is the rule file's).
+    pub dims: Dims,
     /// The moves, in order.
     pub moves: Vec<Stone>,
     /// Where the move lines are, for an error found after reading.
@@ -101,10 +101,16 @@ struct Note {
     error: Option<InputError>,
 }
 
+impl Default for Dims {
+    fn default() -> Dims {
+        Dims::Side(1)
+    }
+}
+
 impl Case {
     /// The board of this case.
     pub fn board(&self, shape: Shape) -> Board {
-        Board::new(shape, self.side)
+        Board::sized(shape, self.dims)
     }
 
     /// The error for move `at` (0-based) onto the cell taken by move
@@ -158,8 +164,8 @@ pub struct Reader {
 #[derive(Debug, Clone, Copy)]
 pub struct Format {
     pub shape: Shape,
-    pub min_side: u32,
-    pub max_side: u32,
+    /// What a case's first line gives: `S M`, or `H W M`.
+    pub sizes: Sizes,
 }
 
 impl Format {
@@ -172,11 +178,11 @@ impl Format {
         if reader.stopped {
             return Ok(false);
         }
-        let Some((number, side, moves, line)) = self.header(input, reader)? else {
+        let Some((number, dims, moves, line)) = self.header(input, reader)? else {
             return Ok(false);
         };
         case.number = number;
-        case.side = side;
+        case.dims = dims;
         if moves > MAX_CASE_MOVES {
             case.too_large = Some(format!(
                 "case {number} (line {line}) has {moves} moves: the connection engine holds at most \
@@ -185,7 +191,7 @@ impl Format {
             reader.stopped = true;
             return Ok(true);
         }
-        let board = Board::new(self.shape, side);
+        let board = Board::sized(self.shape, dims);
         match read_moves(input, &board, moves, case) {
             Ok(()) => Ok(true),
             // A repeated cell before the error comes first.
@@ -197,7 +203,7 @@ impl Format {
     }
 
     /// Where cases end, without reading them (see `Cases::boundary`): the
-    /// count line, then per case a line `S M` and M lines that are not
+    /// count line, then per case a line `S M` (or `H W M`) and M lines that are not
     /// blank. `within` is the moves left of the case. A case of more than
     /// [`MAX_CASE_MOVES`] moves is read on one thread (which stops there).
     #[inline]
@@ -211,8 +217,12 @@ impl Format {
         if *within > 0 {
             *within -= 1;
         } else {
-            // `S M`: M move lines follow (the reader checks S).
+            // `S M` (or `H W M`): M move lines follow (the reader checks
+            // the sizes).
             let mut words = line.split(u8::is_ascii_whitespace).filter(|w| !w.is_empty());
+            if matches!(self.sizes, Sizes::Rect { .. }) && words.next().is_none() {
+                return Mark::Stop;
+            }
             let (Some(_), Some(m), None) = (words.next(), words.next(), words.next()) else { return Mark::Stop };
             let Some(m) = records::digits(m).filter(|&m| m <= MAX_CASE_MOVES) else { return Mark::Stop };
             *within = m;
@@ -224,29 +234,48 @@ impl Format {
         Mark::Last
     }
 
-    /// The next case's number, side, number of moves and line number.
-    fn header(&self, input: &mut Input, reader: &mut Reader) -> Result<Option<(u64, u32, u64, usize)>, InputError> {
+    /// The next case's number, board size, number of moves and line number.
+    fn header(&self, input: &mut Input, reader: &mut Reader) -> Result<Option<(u64, Dims, u64, usize)>, InputError> {
         let Some(number) = reader.cases.next(input, "case", MAX_CASES)? else {
             return Ok(None);
         };
         let total = reader.cases.total();
+        let form = match self.sizes {
+            Sizes::Side { .. } => "S M",
+            Sizes::Rect { .. } => "H W M",
+        };
         let line = input.next_nonblank_or(|input| {
             input
-                .error_at_end(format!("expected case {number} of {total}: a line `S M`, found end of input"))
+                .error_at_end(format!("expected case {number} of {total}: a line `{form}`, found end of input"))
                 .with_help("the first line gives the number of cases")
         })?;
-        let what = format!("the board side and the number of moves of case {number}");
-        let [s, m] = tokens::<2>(&line, &what)?;
-        let side = number_in(&s, "the board side")?;
-        if side < self.min_side as u64 || side > self.max_side as u64 {
-            let (a, b) = (self.min_side, self.max_side);
-            return Err(s
-                .error(format!("board side {} is outside the supported sides {a} to {b}", shown(&s)))
-                .with_help(format!("the rule file allows sides from {a} to {b}")));
-        }
+        let (dims, m) = match self.sizes {
+            Sizes::Side { min, max } => {
+                let what = format!("the board side and the number of moves of case {number}");
+                let [s, m] = tokens::<2>(&line, &what)?;
+                (Dims::Side(size_in(&s, "side", (min, max))?), m)
+            }
+            Sizes::Rect { height, width } => {
+                let what = format!("the board's height, its width and the number of moves of case {number}");
+                let [h, w, m] = tokens::<3>(&line, &what)?;
+                let height = size_in(&h, "height", height)?;
+                (Dims::Rect { height, width: size_in(&w, "width", width)? }, m)
+            }
+        };
         let moves = count(&m, "the number of moves")?;
-        Ok(Some((number, side as u32, moves, line.number)))
+        Ok(Some((number, dims, moves, line.number)))
     }
+}
+
+/// A board size (`what`: side, height or width) within `min..=max`.
+fn size_in(tok: &Token, what: &str, (min, max): (u32, u32)) -> Result<u32, InputError> {
+    let v = number_in(tok, &format!("the board {what}"))?;
+    if v < min as u64 || v > max as u64 {
+        return Err(tok
+            .error(format!("board {what} {} is outside the supported {what}s {min} to {max}", shown(tok)))
+            .with_help(format!("the rule file allows {what}s from {min} to {max}")));
+    }
+    Ok(v as u32)
 }
 
 /// The first repeated cell of `moves` in input order, by sorting: the
@@ -466,9 +495,10 @@ fn slow_move(line: &Line, board: &Board) -> Result<(u32, u32), InputError> {
     let x = coordinate(&tx)?;
     let y = coordinate(&ty)?;
     if !board.contains(x, y) {
+        let dims = board.dims();
         return Err(line
-            .error(format!("cell ({}, {}) is not on the board of side {}", shown(&tx), shown(&ty), board.side()))
-            .with_help(format!("on a {} of side {}, {}", board.shape().name(), board.side(), board.describe())));
+            .error(format!("cell ({}, {}) is not on the board of {dims}", shown(&tx), shown(&ty)))
+            .with_help(format!("on a {} of {dims}, {}", board.shape().name(), board.describe())));
     }
     Ok((x as u32, y as u32))
 }

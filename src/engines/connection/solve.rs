@@ -37,6 +37,7 @@
 //! skipped (the case is still read whole and checked for repeats).
 
 use crate::engines::connection::board::Board;
+use crate::engines::connection::play::General;
 use crate::engines::connection::read::Stone;
 use crate::engines::connection::{CaseResult, Connection, Win};
 
@@ -115,6 +116,9 @@ pub struct Solver {
     surrounded: u64,
     /// Moves placed since [`Solver::start`].
     placed: usize,
+    /// The state of the general play (several players, lines), kept apart
+    /// from the base games' path.
+    general: General,
     /// For tests: the two-word sort entries whatever the keys.
     #[cfg(test)]
     pub two_words: bool,
@@ -171,13 +175,24 @@ impl Solver {
     /// the first repeated cell.
     pub fn solve(&mut self, conn: &Connection, board: &Board, moves: &[Stone]) -> Result<CaseResult, Repeat> {
         let reach = self.link(conn, board, moves)?;
-        // No group of the whole case forms a connection, and no structure
-        // is an enclosure: nothing forms at any move.
-        if reach == 0 && conn.any_bits == 0 {
+        // No group of the whole case forms a connection, and every other
+        // structure is a connection: nothing forms at any move.
+        if reach == 0 && conn.unbanded == 0 {
             return Ok(CaseResult { win: None });
         }
         self.start(conn, moves.len());
-        let win = if self.count_around { self.play::<true>(conn, moves) } else { self.play::<false>(conn, moves) };
+        let win = match &conn.extra {
+            Some(extra) => {
+                let (mut play, general) = self.split(moves.len());
+                moves.iter().enumerate().find_map(|(k, &s)| {
+                    let found = general.place(&mut play, conn, extra, k, s);
+                    let player = (k % extra.players) as u32;
+                    (found != 0).then_some(Win { turn: k as u64 + 1, structures: found, player })
+                })
+            }
+            None if self.count_around => self.play::<true>(conn, moves),
+            None => self.play::<false>(conn, moves),
+        };
         Ok(CaseResult { win })
     }
 
@@ -188,7 +203,7 @@ impl Solver {
         for (k, &s) in moves.iter().enumerate() {
             let found = play.place::<AROUND>(conn, k, s);
             if found != 0 {
-                return Some(Win { turn: k as u64 + 1, structures: found });
+                return Some(Win { turn: k as u64 + 1, structures: found, player: 0 });
             }
         }
         None
@@ -196,7 +211,12 @@ impl Solver {
 
     /// The arrays of a case of `m` moves, as slices of exactly its moves.
     fn board(&mut self, m: usize) -> Play<'_> {
-        Play {
+        self.split(m).0
+    }
+
+    /// [`Solver::board`], and the state of the general play beside it.
+    fn split(&mut self, m: usize) -> (Play<'_>, &mut General) {
+        let play = Play {
             mask: &self.mask[..m],
             near: &self.near[..m],
             parent: &mut self.parent[..m],
@@ -205,7 +225,8 @@ impl Solver {
             around: if self.count_around { &mut self.around[..m] } else { &mut [] },
             holes: &mut self.holes,
             surrounded: &mut self.surrounded,
-        }
+        };
+        (play, &mut self.general)
     }
 
     /// Finds every move's earlier neighbours ([`Solver::place`] then plays
@@ -216,7 +237,7 @@ impl Solver {
     pub fn link(&mut self, conn: &Connection, board: &Board, moves: &[Stone]) -> Result<u64, Repeat> {
         let m = moves.len();
         // Bands only matter when every structure is a connection.
-        let bands = conn.any_bits == 0;
+        let bands = conn.unbanded == 0;
         if m == 0 {
             return Ok(if bands { 0 } else { u64::MAX });
         }
@@ -252,7 +273,7 @@ impl Solver {
         };
         let near = (&mut self.near[..], &mut self.mask[..]);
         let scratch = (&mut self.counts, &mut self.crowded);
-        match (kb <= 32, bands) {
+        let reach = match (kb <= 32, bands) {
             (true, true) => {
                 let [a, b] = &mut self.narrow;
                 link_with::<_, true>(a, b, scratch, near, conn, moves, &geo, kb)
@@ -269,7 +290,22 @@ impl Solver {
                 let [a, b] = &mut self.wide;
                 link_with::<_, false>(a, b, scratch, near, conn, moves, &geo, kb)
             }
+        }?;
+        // Several players: each one's stones link only to its own.
+        let players = conn.players();
+        if players > 1 {
+            for (k, (near, mask)) in self.near[..m].iter().zip(&mut self.mask[..m]).enumerate() {
+                let mut rest = *mask;
+                while rest != 0 {
+                    let d = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if near[d] as usize % players != k % players {
+                        *mask &= !(1 << d);
+                    }
+                }
+            }
         }
+        Ok(reach)
     }
 
     /// An empty board for `moves` moves.
@@ -286,26 +322,33 @@ impl Solver {
         self.holes = 0;
         self.surrounded = 0;
         self.placed = 0;
+        if let Some(extra) = &conn.extra {
+            self.general.start(extra, moves);
+        }
     }
 
     /// Places move `k` (the next one) and returns the bits of the
-    /// structures that exist after it.
+    /// structures that exist after it (for the player who made it).
     pub fn place(&mut self, conn: &Connection, k: usize, stone: Stone) -> u64 {
         debug_assert_eq!(self.placed, k, "moves are placed in order");
         self.placed = k + 1;
         let around = self.count_around;
-        let mut play = self.board(self.mask.len());
-        if around {
-            play.place::<true>(conn, k, stone)
-        } else {
-            play.place::<false>(conn, k, stone)
+        let (mut play, general) = self.split(self.mask.len());
+        match &conn.extra {
+            Some(extra) => general.place(&mut play, conn, extra, k, stone),
+            None if around => play.place::<true>(conn, k, stone),
+            None => play.place::<false>(conn, k, stone),
         }
     }
 
-    /// `E - V + C - T` of the stones placed so far (for tests).
+    /// `E - V + C - T` of the stones placed so far (for tests): of the
+    /// player who moved last, in the general play.
     #[cfg(test)]
-    pub fn holes(&self) -> i64 {
-        self.holes
+    pub fn holes(&self, conn: &Connection) -> i64 {
+        match (&conn.extra, self.placed) {
+            (Some(extra), k @ 1..) => self.general.holes_of((k - 1) % extra.players),
+            _ => self.holes,
+        }
     }
 
     /// The group (its root stone) of placed stone `a` (for tests).
@@ -317,16 +360,26 @@ impl Solver {
 
 /// The union-find and the counters of play, over slices of exactly the
 /// case's moves (so that indexing by the move needs no check).
-struct Play<'s> {
-    mask: &'s [u8],
-    near: &'s [[u32; 6]],
+pub(super) struct Play<'s> {
+    pub mask: &'s [u8],
+    pub near: &'s [[u32; 6]],
     parent: &'s mut [u32],
-    size: &'s mut [u32],
+    pub size: &'s mut [u32],
     members: &'s mut [u64],
     /// Empty unless `encloses: any` is asked.
-    around: &'s mut [u8],
+    pub around: &'s mut [u8],
     holes: &'s mut i64,
     surrounded: &'s mut u64,
+}
+
+/// What placing a stone did to the groups: the family members its group
+/// touches, its earlier neighbours (`n`), the groups it merged and the
+/// unit triangles it closed.
+pub(super) struct Joined {
+    pub touched: u64,
+    pub n: u8,
+    pub merged: u32,
+    pub triangles: u8,
 }
 
 impl Play<'_> {
@@ -334,6 +387,39 @@ impl Play<'_> {
     /// after it; `AROUND`: count the stones with six stone neighbours.
     #[inline(always)]
     fn place<const AROUND: bool>(&mut self, conn: &Connection, k: usize, stone: Stone) -> u64 {
+        let Joined { touched, n, merged, triangles } = self.join(conn, k, stone);
+        let m = self.mask[k] as usize;
+        let near = &self.near[k];
+        if AROUND {
+            let mut rest = m as u32;
+            while rest != 0 {
+                let j = near[rest.trailing_zeros() as usize] as usize;
+                rest &= rest - 1;
+                self.around[j] += 1;
+                if self.around[j] == 6 {
+                    *self.surrounded += 1;
+                }
+            }
+            self.around[k] = n;
+            if n == 6 {
+                *self.surrounded += 1;
+            }
+        }
+        // dE = n, dV = 1, dC = 1 - merged, dT = triangles.
+        *self.holes += n as i64 - merged as i64 - triangles as i64;
+        let mut found = conn.connected(touched);
+        if *self.holes > 0 {
+            found |= conn.any_bits;
+        } else if AROUND && *self.surrounded > 0 {
+            found |= conn.any_bits & !conn.empty_bits;
+        }
+        found
+    }
+
+    /// Places move `k` in the union-find: its group's root and members,
+    /// and the counts Euler's formula needs.
+    #[inline(always)]
+    pub(super) fn join(&mut self, conn: &Connection, k: usize, stone: Stone) -> Joined {
         let idx = k as u32;
         let m = self.mask[k] as usize;
         let near = &self.near[k];
@@ -362,30 +448,7 @@ impl Play<'_> {
             root = big;
         }
         self.members[root as usize] = touched;
-        if AROUND {
-            let mut rest = m as u32;
-            while rest != 0 {
-                let j = near[rest.trailing_zeros() as usize] as usize;
-                rest &= rest - 1;
-                self.around[j] += 1;
-                if self.around[j] == 6 {
-                    *self.surrounded += 1;
-                }
-            }
-            self.around[k] = n;
-            if n == 6 {
-                *self.surrounded += 1;
-            }
-        }
-        // dE = n, dV = 1, dC = 1 - merged, dT = triangles.
-        *self.holes += n as i64 - merged as i64 - triangles as i64;
-        let mut found = conn.connected(touched);
-        if *self.holes > 0 {
-            found |= conn.any_bits;
-        } else if AROUND && *self.surrounded > 0 {
-            found |= conn.any_bits & !conn.empty_bits;
-        }
-        found
+        Joined { touched, n, merged, triangles }
     }
 }
 

@@ -2,7 +2,7 @@
 //! flood fills from outside the board), and the input reader's errors.
 
 use super::*;
-use crate::engines::connection::board::{Board, Shape};
+use crate::engines::connection::board::{Board, Dims, Shape, Sizes};
 use crate::game::Line;
 use proptest::prelude::*;
 
@@ -11,8 +11,8 @@ fn spec(structures: Vec<Goal>) -> ConnectionSpec {
         shape: Shape::Hexagon,
         families: vec![Primitive::Corners, Primitive::Sides],
         structures,
-        min_side: 2,
-        max_side: MAX_SIDE,
+        sizes: Sizes::Side { min: 2, max: MAX_SIDE },
+        players: 1,
     }
 }
 
@@ -49,7 +49,7 @@ fn play(
         moves.iter().map(|&(x, y)| read::Stone::new(x, y, board.locate(x, y).expect("a cell of the board"))).collect();
     solver.link(conn, board, &stones)?;
     solver.start(conn, stones.len());
-    Ok(stones.iter().enumerate().map(|(k, &s)| (solver.place(conn, k, s), solver.holes())).collect())
+    Ok(stones.iter().enumerate().map(|(k, &s)| (solver.place(conn, k, s), solver.holes(conn))).collect())
 }
 
 const SAMPLE: &str = "7\n2 4\n1 1\n1 2\n2 3\n3 3\n3 6\n2 1\n2 2\n2 3\n2 4\n1 2\n4 4\n3 7\n3 3\n2 2\n2 3\n3 4\n4 4\n4 3\n3 2\n3 6\n2 2\n2 3\n3 4\n4 4\n4 3\n3 2\n3 8\n1 1\n2 1\n1 3\n2 4\n1 2\n3 2\n3 3\n3 4\n3 7\n1 1\n2 2\n3 5\n3 4\n5 3\n4 3\n3 3\n3 3\n1 1\n1 3\n3 5\n";
@@ -74,8 +74,8 @@ fn named(shape: Shape, wanted: u64) -> Connection {
         shape,
         families: vec![Primitive::SidesWithCorners],
         structures: vec![Goal::Connects { family: 0, members: wanted, count: wanted.count_ones() }],
-        min_side: 1,
-        max_side: MAX_SIDE,
+        sizes: Sizes::Side { min: 1, max: MAX_SIDE },
+        players: 1,
     })
 }
 
@@ -99,6 +99,8 @@ fn the_samples_of_the_other_shapes() {
 struct Geo {
     shape: Shape,
     s: i64,
+    /// The width of a rhombus (its height is `s`); `s` for the others.
+    w: i64,
 }
 
 impl Geo {
@@ -106,7 +108,7 @@ impl Geo {
         let s = self.s;
         match self.shape {
             Shape::Hexagon => x >= 1 && y >= 1 && x < 2 * s && y < 2 * s && (x - y).abs() < s,
-            Shape::Rhombus => (1..=s).contains(&x) && (1..=s).contains(&y),
+            Shape::Rhombus => (1..=s).contains(&x) && (1..=self.w).contains(&y),
             Shape::Triangle => 1 <= y && y <= x && x <= s,
         }
     }
@@ -121,7 +123,7 @@ impl Geo {
         let s = self.s;
         match self.shape {
             Shape::Hexagon => [x == 1, y - x == s - 1, y == 2 * s - 1, x == 2 * s - 1, x - y == s - 1, y == 1][i],
-            Shape::Rhombus => [x == 1, y == s, x == s, y == 1][i],
+            Shape::Rhombus => [x == 1, y == self.w, x == s, y == 1][i],
             Shape::Triangle => [y == 1, x == s, y == x][i],
         }
     }
@@ -129,7 +131,7 @@ impl Geo {
         let s = self.s;
         match self.shape {
             Shape::Hexagon => vec![(1, 1), (1, s), (s, 2 * s - 1), (2 * s - 1, 2 * s - 1), (2 * s - 1, s), (s, 1)],
-            Shape::Rhombus => vec![(1, 1), (1, s), (s, s), (s, 1)],
+            Shape::Rhombus => vec![(1, 1), (1, self.w), (s, self.w), (s, 1)],
             Shape::Triangle => vec![(1, 1), (s, 1), (s, s)],
         }
     }
@@ -147,7 +149,7 @@ impl Geo {
         m
     }
     fn cells(&self) -> Vec<(i64, i64)> {
-        let hi = 2 * self.s;
+        let hi = 2 * self.s.max(self.w);
         (1..=hi).flat_map(|x| (1..=hi).map(move |y| (x, y))).filter(|&c| self.on(c)).collect()
     }
 }
@@ -165,7 +167,7 @@ impl Slow {
     /// Cells reachable from outside the board (a frame one cell wider than
     /// the board on every side) by steps between non-blocked cells.
     fn outside(&self, blocked: impl Fn((i64, i64)) -> bool) -> std::collections::HashSet<(i64, i64)> {
-        let hi = 2 * self.geo.s;
+        let hi = 2 * self.geo.s.max(self.geo.w);
         let in_frame = |(x, y): (i64, i64)| x >= 0 && y >= 0 && x <= hi && y <= hi;
         let start = (0, 0);
         let mut seen = std::collections::HashSet::from([start]);
@@ -188,6 +190,16 @@ impl Slow {
     /// stone other than c blocks.
     fn any_enclosed(&self) -> bool {
         self.geo.cells().into_iter().any(|c| !self.outside(|d| d != c && self.stone(d)).contains(&c))
+    }
+    /// Some `n` stones in a row: from some stone, `n - 1` more steps in
+    /// one direction all land on stones.
+    fn line(&self, n: u32) -> bool {
+        self.stones.iter().any(|&c| {
+            self.geo.nbrs(c).iter().any(|&(nx, ny)| {
+                let d = (nx - c.0, ny - c.1);
+                (1..n as i64).all(|i| self.stone((c.0 + i * d.0, c.1 + i * d.1)))
+            })
+        })
     }
     /// The groups, by breadth-first search over stones.
     fn groups(&self) -> Vec<Vec<(i64, i64)>> {
@@ -223,6 +235,7 @@ impl Slow {
                 }),
                 Goal::Encloses(Enclose::Empty) => self.empty_enclosed(),
                 Goal::Encloses(Enclose::Any) => self.any_enclosed(),
+                Goal::Line { length } => self.line(length),
             };
             if ok {
                 found |= 1 << i;
@@ -284,7 +297,7 @@ proptest! {
     fn every_move_agrees_with_flood_fills(
         ((shape, side, moves), (families, structures)) in shape().prop_flat_map(|s| (game_on(s), goals(s)))
     ) {
-        let spec = ConnectionSpec { shape, families, structures, min_side: 1, max_side: MAX_SIDE };
+        let spec = ConnectionSpec { shape, families, structures, sizes: Sizes::Side { min: 1, max: MAX_SIDE }, players: 1 };
         let conn = Connection::new(spec.clone());
         let board = Board::new(shape, side);
         let mut solver = solve::Solver::default();
@@ -300,7 +313,7 @@ proptest! {
             (other.two_words, other.crowded_above) = (wide, crowded);
             prop_assert_eq!(play(&conn, &board, &moves, &mut other).unwrap(), played.clone());
         }
-        let mut slow = Slow { geo: Geo { shape, s: side as i64 }, stones: Vec::new() };
+        let mut slow = Slow { geo: Geo { shape, s: side as i64, w: side as i64 }, stones: Vec::new() };
         let mut won = false;
         for (&(x, y), &(fast, holes)) in moves.iter().zip(&played) {
             slow.stones.push((x as i64, y as i64));
@@ -318,7 +331,7 @@ proptest! {
         // a connection) gives the first win of the move-by-move play.
         let stones: Vec<read::Stone> =
             moves.iter().map(|&(x, y)| read::Stone::new(x, y, board.locate(x, y).unwrap())).collect();
-        let first = played.iter().position(|p| p.0 != 0).map(|k| Win { turn: k as u64 + 1, structures: played[k].0 });
+        let first = played.iter().position(|p| p.0 != 0).map(|k| Win { turn: k as u64 + 1, structures: played[k].0, player: 0 });
         prop_assert_eq!(solver.solve(&conn, &board, &stones), Ok(CaseResult { win: first }));
         // A repeat of any placed cell is refused with its move index, and
         // that of the move that took the cell first.
@@ -337,7 +350,7 @@ proptest! {
         let mut solver = solve::Solver::default();
         play(&conn, &Board::new(shape, side), &moves, &mut solver).unwrap();
         let slow = Slow {
-            geo: Geo { shape, s: side as i64 },
+            geo: Geo { shape, s: side as i64, w: side as i64 },
             stones: moves.iter().map(|&(x, y)| (x as i64, y as i64)).collect(),
         };
         let groups = slow.groups();
@@ -363,12 +376,12 @@ proptest! {
         (cases, (families, structures)) in shape().prop_flat_map(|s| (prop::collection::vec(game_on(s), 1..4), goals(s)))
     ) {
         let shape = cases[0].0;
-        let conn = Connection::new(ConnectionSpec { shape, families, structures, min_side: 1, max_side: MAX_SIDE });
+        let conn = Connection::new(ConnectionSpec { shape, families, structures, sizes: Sizes::Side { min: 1, max: MAX_SIDE }, players: 1 });
         let mut input = format!("{}\n", cases.len());
         let mut want = Vec::new();
         for (_, side, moves) in &cases {
             input += &format!("{side} {}\n", moves.len());
-            let mut slow = Slow { geo: Geo { shape, s: *side as i64 }, stones: Vec::new() };
+            let mut slow = Slow { geo: Geo { shape, s: *side as i64, w: *side as i64 }, stones: Vec::new() };
             let mut win = None;
             for (k, &(x, y)) in moves.iter().enumerate() {
                 input += &format!("{x} {y}\n");
@@ -389,13 +402,13 @@ proptest! {
     /// numbers (off-board cells are input errors).
     #[test]
     fn board_membership_follows_the_specs(shape in shape(), side in 1u32..12, x in -3i64..30, y in -3i64..30) {
-        let geo = Geo { shape, s: side as i64 };
+        let geo = Geo { shape, s: side as i64, w: side as i64 };
         let board = Board::new(shape, side);
         prop_assert_eq!(board.contains(x, y), geo.on((x, y)));
         if geo.on((x, y)) {
             for p in [Primitive::Corners, Primitive::Sides, Primitive::SidesWithCorners] {
                 let conn = Connection::new(ConnectionSpec {
-                    shape, families: vec![p], structures: vec![], min_side: 1, max_side: MAX_SIDE,
+                    shape, families: vec![p], structures: vec![], sizes: Sizes::Side { min: 1, max: MAX_SIDE }, players: 1,
                 });
                 prop_assert_eq!(conn.cell_members(&board, x as u32, y as u32), geo.members(p, (x, y)));
             }
@@ -659,10 +672,82 @@ fn input_errors_point_at_the_offending_text() {
 #[test]
 fn sides_are_limited_by_the_spec() {
     let mut s = spec(vec![Goal::Connects { family: 0, members: ALL6, count: 2 }]);
-    s.min_side = 3;
-    s.max_side = 10;
+    s.sizes = Sizes::Side { min: 3, max: 10 };
     let c = Connection::new(s);
     assert!(outcomes(&c, "1\n10 0\n").is_ok());
     assert!(outcomes(&c, "1\n11 0\n").unwrap_err().message.contains("3 to 10"));
     assert!(outcomes(&c, "1\n2 0\n").is_err());
+}
+
+/// A rhombus of `h` rows by `w` columns and a sequence of distinct cells
+/// on it, or another shape of one side (`h = w`).
+fn game_sized() -> impl Strategy<Value = (Shape, Dims, Vec<(u32, u32)>)> {
+    let rect = (1u32..=7, 1u32..=7).prop_map(|(height, width)| (Shape::Rhombus, Dims::Rect { height, width }));
+    let one = (shape(), 1u32..=6).prop_map(|(s, side)| (s, Dims::Side(side)));
+    prop_oneof![rect, one].prop_flat_map(|(shape, dims)| {
+        let cells: Vec<(u32, u32)> = Board::sized(shape, dims).cells().collect();
+        let n = cells.len();
+        (Just(cells).prop_shuffle(), 0..=n).prop_map(move |(cells, m)| (shape, dims, cells[..m].to_vec()))
+    })
+}
+
+/// Goals of [`goals`] and lines of 1 to 5 stones.
+fn goals_with_lines(shape: Shape) -> impl Strategy<Value = (Vec<Primitive>, Vec<Goal>)> {
+    (goals(shape), prop::collection::vec(1u32..=5, 0..=2)).prop_map(|((fams, mut goals), lines)| {
+        goals.extend(lines.into_iter().map(|length| Goal::Line { length }));
+        (fams, goals)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+    /// Players taking turns, lines and boards of two sizes: after every
+    /// move, the mover's structures (and hole count) are those of the
+    /// oracle that sees the mover's stones only; the whole solve gives the
+    /// first of them, with the player who made it.
+    #[test]
+    fn players_and_lines_agree_with_the_oracle(
+        ((shape, dims, moves), (families, structures), players) in
+            game_sized().prop_flat_map(|g| { let s = g.0; (Just(g), goals_with_lines(s), 1usize..=3) })
+    ) {
+        let sizes = Sizes::Side { min: 1, max: MAX_SIDE };
+        let spec = ConnectionSpec { shape, families, structures, sizes, players };
+        let conn = Connection::new(spec.clone());
+        let board = Board::sized(shape, dims);
+        let mut solver = solve::Solver::default();
+        let played = play(&conn, &board, &moves, &mut solver).unwrap();
+        let (h, w) = dims.height_width();
+        let mut first = None;
+        for (k, &(fast, holes)) in played.iter().enumerate() {
+            let p = k % players;
+            let own = moves[..=k].iter().skip(p).step_by(players).map(|&(x, y)| (x as i64, y as i64)).collect();
+            let slow = Slow { geo: Geo { shape, s: h as i64, w: w as i64 }, stones: own };
+            prop_assert_eq!(holes > 0, slow.empty_enclosed(), "holes {} of player {} at {:?}", holes, p, slow.stones);
+            if first.is_none() {
+                prop_assert_eq!(fast, slow.structures(&spec), "player {} at {:?}", p, slow.stones);
+                if fast != 0 {
+                    first = Some(Win { turn: k as u64 + 1, structures: fast, player: p as u32 });
+                }
+            }
+        }
+        let stones: Vec<read::Stone> =
+            moves.iter().map(|&(x, y)| read::Stone::new(x, y, board.locate(x, y).unwrap())).collect();
+        prop_assert_eq!(solver.solve(&conn, &board, &stones), Ok(CaseResult { win: first }));
+    }
+}
+
+#[test]
+fn a_rhombus_of_two_sizes_reads_height_width_and_moves() {
+    let mut s = spec(vec![Goal::Line { length: 3 }]);
+    s.shape = Shape::Rhombus;
+    s.families = vec![];
+    s.sizes = Sizes::Rect { height: (2, 4), width: (3, 9) };
+    let c = Connection::new(s);
+    // Three in a row along y on a 2 by 9 board; (2, 9) is a cell, (3, 1) is not.
+    assert_eq!(outcomes(&c, "1\n2 9 4\n1 7\n2 9\n1 8\n1 9\n").unwrap(), vec![Some((4, 1))]);
+    let msg = outcomes(&c, "1\n2 9 1\n3 1\n").unwrap_err().message.clone();
+    assert!(msg.contains("height 2 and width 9"), "{msg}");
+    assert!(outcomes(&c, "1\n5 9 0\n").unwrap_err().message.contains("heights 2 to 4"));
+    assert!(outcomes(&c, "1\n2 2 0\n").unwrap_err().message.contains("widths 3 to 9"));
 }
