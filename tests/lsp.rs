@@ -166,7 +166,7 @@ fn completion_offers_missing_keys_sections_and_defined_names() {
     let l = labels(&c.at("textDocument/completion", &u, pos(&edited, "\n\nplay {", 1)));
     // `game`, `engine`, `deck`, `play`, `input` and `output` are written
     // already; `combination` and `example` may be written again.
-    assert_eq!(l, ["extends", "remove", "combination", "example"]);
+    assert_eq!(l, ["extends", "remove", "allow", "combination", "example"]);
     // A value of `prefer`: its words.
     let edited = text.replacen("prefer: fewer-cards leftmost", "prefer: fewer-cards ", 1);
     c.change_or_open(&u, &edited);
