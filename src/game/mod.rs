@@ -6,6 +6,7 @@
 
 mod driver;
 pub mod explain;
+pub mod figures;
 pub mod input;
 mod output;
 pub mod records;
@@ -14,6 +15,7 @@ use std::io;
 
 pub use driver::{explain_cases, run_cases};
 pub use explain::{Explain, Explanation};
+pub use figures::Report;
 pub use input::{Input, InputError, Line, Scan, Token};
 pub use output::{FlushBeforeRead, Output, Shared};
 
@@ -73,6 +75,11 @@ pub trait Game: Send + Sync {
     fn explainer(&self) -> Option<&dyn Explain> {
         None
     }
+
+    /// The engine's strategy charts, when it makes them.
+    fn strategist(&self) -> Option<&dyn Strategy> {
+        None
+    }
 }
 
 /// A game whose input is a sequence of independent cases: it says how to
@@ -113,6 +120,11 @@ pub trait Cases: Sync {
     fn analyzer(&self) -> Option<&dyn Analyze> {
         None
     }
+
+    /// The engine's strategy charts, when it makes them ([`Game::strategist`]).
+    fn strategist(&self) -> Option<&dyn Strategy> {
+        None
+    }
 }
 
 /// A game of independent cases runs them with [`run_cases`] (in parallel
@@ -128,6 +140,10 @@ impl<C: Cases + Send> Game for C {
 
     fn explainer(&self) -> Option<&dyn Explain> {
         Some(self)
+    }
+
+    fn strategist(&self) -> Option<&dyn Strategy> {
+        Cases::strategist(self)
     }
 }
 
@@ -172,10 +188,33 @@ pub type Analysis = Vec<(String, String)>;
 pub trait Analyze {
     fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis;
 
+    /// The analysis as data: figures with their exact values, and tables
+    /// (`--format json`, `arbiter diff`). By default the labelled texts of
+    /// [`Analyze::analyze`], without numbers.
+    fn report(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Report {
+        Report::from_lines(self.analyze(opts, progress))
+    }
+
     /// How many random samples an analysis takes when none are asked for
     /// (a few seconds' work); `None` for an exact analysis, which samples
     /// nothing.
     fn default_samples(&self) -> Option<u64> {
         None
     }
+}
+
+/// Options of `arbiter strategy`.
+#[derive(Debug, Clone, Copy)]
+pub struct StrategyOptions {
+    /// Most lines of the chart.
+    pub lines: usize,
+}
+
+/// An engine that writes a strategy chart for its rules (`arbiter
+/// strategy`): classes of choices in the rule file's words, in the order a
+/// player follows them, with the exact return of following the chart
+/// literally. An error says why no chart can be made (the message names
+/// the limit).
+pub trait Strategy {
+    fn chart(&self, opts: &StrategyOptions, progress: &mut dyn FnMut(u64, u64)) -> Result<Report, String>;
 }

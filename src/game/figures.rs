@@ -1,0 +1,238 @@
+//! Figures of a game as a whole, as data: what `arbiter analyze` and
+//! `arbiter strategy` report. Each value keeps its text and, when it is a
+//! number, the number itself (an exact fraction where there is one), so
+//! that `crate::report::figures` can write it as text or as JSON and
+//! `arbiter diff` can subtract two of them exactly.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{Signed, ToPrimitive, Zero};
+
+/// How a number is written as text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// A whole number (`2598960`).
+    Integer,
+    /// A decimal with this many places (`19.514676`).
+    Decimal(u32),
+    /// A percentage with this many places (`99.5439 %`).
+    Percent(u32),
+    /// `n/d` (or `n`).
+    Fraction,
+    /// Not a number: only the text.
+    Text,
+}
+
+impl Style {
+    /// `x` written in this style (rounded half away from zero).
+    pub fn format(self, x: &BigRational) -> String {
+        match self {
+            Style::Integer => decimal(x, 0),
+            Style::Decimal(places) => decimal(x, places),
+            Style::Percent(places) => format!("{} %", decimal(&(x * BigRational::from_integer(100.into())), places)),
+            Style::Fraction | Style::Text => fraction(x),
+        }
+    }
+}
+
+/// One value: its text, and what it stands for when it is a number.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Value {
+    /// As printed.
+    pub text: String,
+    /// The exact value, when it is a fraction.
+    pub exact: Option<BigRational>,
+    /// The value of a number with no exact form (a square root).
+    pub approx: Option<f64>,
+    pub style: Style,
+}
+
+impl Value {
+    /// Text only.
+    pub fn text(text: impl Into<String>) -> Value {
+        Value { text: text.into(), exact: None, approx: None, style: Style::Text }
+    }
+
+    /// An exact number, written in `style`.
+    pub fn exact(x: BigRational, style: Style) -> Value {
+        Value { text: style.format(&x), exact: Some(x), approx: None, style }
+    }
+
+    /// A whole number.
+    pub fn int(n: impl Into<BigInt>) -> Value {
+        Value::exact(BigRational::from_integer(n.into()), Style::Integer)
+    }
+
+    /// An exact number with its own text (`99.5439 % (n/d)`); `style` is
+    /// how a difference of two such values is written.
+    pub fn exact_with(x: BigRational, style: Style, text: impl Into<String>) -> Value {
+        Value { text: text.into(), exact: Some(x), approx: None, style }
+    }
+
+    /// A number known only approximately, written in `style`.
+    pub fn approx(x: f64, style: Style) -> Value {
+        let text = match style {
+            Style::Percent(p) => format!("{:.*} %", p as usize, x * 100.0),
+            Style::Decimal(p) => format!("{x:.*}", p as usize),
+            _ => format!("{x}"),
+        };
+        Value { text, exact: None, approx: Some(x), style }
+    }
+
+    /// The value as a float, when it is a number.
+    pub fn number(&self) -> Option<f64> {
+        self.exact.as_ref().and_then(ToPrimitive::to_f64).or(self.approx)
+    }
+
+    /// `other - self`, written with a sign in this value's style, when both
+    /// are numbers (exact when both are exact).
+    pub fn difference(&self, other: &Value) -> Option<Value> {
+        if let (Some(a), Some(b)) = (&self.exact, &other.exact) {
+            let d = b - a;
+            let sign = if d.is_positive() { "+" } else { "" };
+            let style = if self.style == Style::Text { Style::Fraction } else { self.style };
+            return Some(Value::exact_with(d.clone(), style, format!("{sign}{}", style.format(&d))));
+        }
+        let (a, b) = (self.number()?, other.number()?);
+        let mut v = Value::approx(b - a, self.style);
+        if b - a > 0.0 {
+            v.text.insert(0, '+');
+        }
+        Some(v)
+    }
+}
+
+/// One labelled figure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    /// A stable name for tools (`return_to_player`).
+    pub key: String,
+    /// What it is, for people (`return to player`).
+    pub label: String,
+    pub value: Value,
+}
+
+impl Figure {
+    pub fn new(key: &str, label: &str, value: Value) -> Figure {
+        Figure { key: key.to_string(), label: label.to_string(), value }
+    }
+}
+
+/// A column of a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Column {
+    pub key: String,
+    pub label: String,
+}
+
+/// A table of figures: one row per item (a row of a pay table, a line of
+/// a strategy chart), the first column naming it, and a total row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    pub key: String,
+    pub columns: Vec<Column>,
+    pub rows: Vec<Vec<Value>>,
+    pub total: Option<Vec<Value>>,
+}
+
+impl Table {
+    pub fn new(key: &str, columns: &[(&str, &str)]) -> Table {
+        Table {
+            key: key.to_string(),
+            columns: columns.iter().map(|(k, l)| Column { key: k.to_string(), label: l.to_string() }).collect(),
+            rows: Vec::new(),
+            total: None,
+        }
+    }
+}
+
+/// Everything an analysis reports: figures, then tables.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Report {
+    pub figures: Vec<Figure>,
+    pub tables: Vec<Table>,
+}
+
+impl Report {
+    /// Labelled texts as figures (the key is the label).
+    pub fn from_lines(lines: Vec<(String, String)>) -> Report {
+        let figures = lines.into_iter().map(|(k, v)| Figure { key: k.clone(), label: k, value: Value::text(v) }).collect();
+        Report { figures, tables: Vec::new() }
+    }
+
+    /// The figures as (label, text), then each table row as (its name,
+    /// the other cells), for callers that want lines.
+    pub fn lines(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> =
+            self.figures.iter().map(|f| (f.label.clone(), f.value.text.clone())).collect();
+        for t in &self.tables {
+            for row in t.rows.iter().chain(t.total.iter()) {
+                let name = row.first().map_or(String::new(), |v| v.text.clone());
+                let rest: Vec<&str> = row.iter().skip(1).map(|v| v.text.as_str()).collect();
+                out.push((format!("  {name}"), rest.join("  ")));
+            }
+        }
+        out
+    }
+
+    /// The figure with this key.
+    pub fn figure(&self, key: &str) -> Option<&Figure> {
+        self.figures.iter().find(|f| f.key == key)
+    }
+}
+
+/// `n/d` (or `n`).
+pub fn fraction(x: &BigRational) -> String {
+    if x.denom() == &BigInt::from(1) {
+        x.numer().to_string()
+    } else {
+        format!("{}/{}", x.numer(), x.denom())
+    }
+}
+
+/// The fraction as a decimal with `places` digits, rounded half away from
+/// zero.
+pub fn decimal(x: &BigRational, places: u32) -> String {
+    let scale = BigInt::from(10).pow(places);
+    let neg = x.is_negative();
+    let x = x.abs();
+    let scaled = (x * BigRational::from_integer(scale.clone()) + BigRational::new(1.into(), 2.into())).floor();
+    let n = scaled.to_integer();
+    let sign = if neg && !n.is_zero() { "-" } else { "" };
+    if places == 0 {
+        return format!("{sign}{n}");
+    }
+    let int = &n / &scale;
+    let frac = (&n % &scale).to_string();
+    let pad = "0".repeat(places as usize - frac.len().min(places as usize));
+    format!("{sign}{int}.{pad}{frac}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn numbers_are_written_exactly_rounded() {
+        assert_eq!(decimal(&q(2, 3), 4), "0.6667");
+        assert_eq!(decimal(&q(-2, 3), 2), "-0.67");
+        assert_eq!(decimal(&q(-1, 1000), 2), "0.00");
+        assert_eq!(decimal(&q(5, 2), 0), "3");
+        assert_eq!(Style::Percent(4).format(&q(1653526326983, 1661102543100)), "99.5439 %");
+        assert_eq!(fraction(&q(6, 3)), "2");
+    }
+
+    #[test]
+    fn differences_are_exact_and_signed() {
+        let a = Value::exact(q(1, 3), Style::Decimal(3));
+        let b = Value::exact(q(1, 2), Style::Decimal(3));
+        let d = a.difference(&b).unwrap();
+        assert_eq!((d.text.as_str(), d.exact.unwrap()), ("+0.167", q(1, 6)));
+        assert_eq!(b.difference(&a).unwrap().text, "-0.167");
+        assert!(Value::text("x").difference(&b).is_none());
+    }
+}
