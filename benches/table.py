@@ -6,14 +6,24 @@
 
 Builds the release binary, generates each game's large input
 deterministically (the generators in benches/, fixed seeds) into
-target/bench/, checks that arbiter and the reference print the same
-output, then times both RUNS times (default 5), interleaved, and prints one
-row per game: the medians of CPU time (user + system, all threads, in
-microseconds from the kernel's accounting) of arbiter's default run and of
-the reference, their ratio (the goal is at most 0.5), arbiter's wall time
-by default, with `--jobs` set to every core and set to one, and both peak
-memories. The references are
+target/bench/, checks that arbiter (by default and with `--jobs` 1, 2 and
+every core) and the reference print the same output, then times them RUNS
+times (default 5), interleaved, with benches/floor.rs (a minimal parser of
+the input, built with rustc), and prints three tables. The ratio table, one
+row per game: the medians of CPU time (user + system, all threads, from the
+kernel's accounting) of arbiter's default run and of the reference, their
+ratio (the goal is at most 0.4), arbiter's wall time by default, with
+`--jobs` set to every core and set to one, and both peak memories. The
+scaling table: wall and CPU time with `--jobs` 1, 2 and every core (the
+processors this process may use: run it under `taskset -c 0,1` for two),
+by default, and the ratios of the issue's goals. The floor table: the CPU
+time of the minimal parser and of `--jobs 1`, and their ratio. The references are
 ../shared/bench/GAME-ref; a game without one is timed alone.
+
+    benches/table.py [--bin PATH] [--no-ref] [RUNS] [GAME ...]
+
+`--bin PATH` times another build (no build is made: compare a commit
+before and after); `--no-ref` prints the scaling table alone.
 
 `startup` times start-up instead, for every bundled rule file (or the
 ones given): `arbiter check FILE` and `arbiter run FILE` on an empty input
@@ -116,56 +126,139 @@ def startup_table(binary, runs, files):
         print(f"| {name} | {check:.0f} | {empty:.0f} | {check - floor:.0f} |", flush=True)
 
 
+def build_floor():
+    """benches/floor.rs, the minimal parser, built once (rustc -O) into
+    target/bench/floor; None where there is no rustc."""
+    src = os.path.join(ROOT, "benches", "floor.rs")
+    out = os.path.join(BENCH, "floor")
+    if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src):
+        return out
+    try:
+        subprocess.run(["rustc", "-C", "opt-level=3", "--edition", "2021", src, "-o", out], check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return out
+
+
+def options(args):
+    """`--bin PATH` (time that binary, built elsewhere: no build) and
+    `--no-ref` (the scaling table alone), then RUNS and GAMEs."""
+    opts = {"bin": None, "ref": True}
+    rest = []
+    while args:
+        a = args.pop(0)
+        if a == "--bin":
+            opts["bin"] = os.path.abspath(args.pop(0))
+        elif a == "--no-ref":
+            opts["ref"] = False
+        else:
+            rest.append(a)
+    opts["runs"] = int(rest.pop(0)) if rest and rest[0].isdigit() else 5
+    opts["games"] = rest or list(GAMES)
+    return opts
+
+
+def bench_input(game):
+    """The game's rule file and large input (generated once), or None."""
+    name, gen, _ = GAMES[game]
+    rules = os.path.join(ROOT, "rules", f"{game}.rules")
+    generator = os.path.join(ROOT, "benches", gen[0])
+    if not os.path.exists(rules) or not os.path.exists(generator):
+        return None
+    path = os.path.join(BENCH, name)
+    if not os.path.exists(path):
+        with open(path + ".tmp", "wb") as f:
+            subprocess.run([sys.executable, generator] + gen[1:], stdout=f, check=True)
+        os.replace(path + ".tmp", path)
+    return rules, path
+
+
 def main():
     args = sys.argv[1:]
     if args and args[0] == "startup":
         return startup(args[1:])
-    runs = int(args.pop(0)) if args and args[0].isdigit() else 5
-    games = args or list(GAMES)
-    subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
+    opts = options(args)
+    binary = opts["bin"] or BIN
+    if not opts["bin"]:
+        subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
     os.makedirs(BENCH, exist_ok=True)
-    cores = os.cpu_count()
-    print(f"{runs} interleaved runs per figure, medians; {cores} processors; CPU is user + system of all threads")
-    print()
-    print("| game | input | arbiter CPU s | reference CPU s | ratio | arbiter wall s (default / -j %d / -j 1) | peak MiB (arbiter / reference) |" % cores)
-    print("| --- | --- | --- | --- | --- | --- | --- |")
-    for game in games:
-        name, gen, what = GAMES[game]
-        rules = os.path.join(ROOT, "rules", f"{game}.rules")
-        generator = os.path.join(ROOT, "benches", gen[0])
-        if not os.path.exists(rules) or not os.path.exists(generator):
-            print(f"| {game} | {what} | (no rule file or generator yet) | | | | |")
+    # The processors this process may run on (`taskset` narrows them).
+    cores = len(os.sched_getaffinity(0))
+    runs = opts["runs"]
+    with open("/proc/loadavg") as f:
+        load = " ".join(f.read().split()[:3])
+    print(f"{runs} interleaved runs per figure, medians; {cores} processors (load before: {load}); "
+          "CPU is user + system of all threads")
+    ratio_rows, scaling_rows, floor_rows = [], [], []
+    floor = build_floor()
+    for game in opts["games"]:
+        what = GAMES[game][2]
+        found = bench_input(game)
+        if not found:
+            ratio_rows.append(f"| {game} | {what} | (no rule file or generator yet) | | | | |")
             continue
-        path = os.path.join(BENCH, name)
-        if not os.path.exists(path):
-            with open(path + ".tmp", "wb") as f:
-                subprocess.run([sys.executable, generator] + gen[1:], stdout=f, check=True)
-            os.replace(path + ".tmp", path)
-        ours = [BIN, "run", rules]
-        single = ours + ["--jobs", "1"]
-        every = ours + ["--jobs", str(cores)]
+        rules, path = found
+        ours = [binary, "run", rules]
+        jobs = {1: ours + ["--jobs", "1"], 2: ours + ["--jobs", "2"], cores: ours + ["--jobs", str(cores)]}
         ref = os.path.join(REFS, f"{game}-ref")
-        has_ref = os.access(ref, os.X_OK)
-        if has_ref and output(ours, path) != output([ref], path):
-            print(f"| {game} | {what} | outputs differ from the reference | | | | |")
+        has_ref = opts["ref"] and os.access(ref, os.X_OK)
+        want = output(ours, path)
+        if any(output(cmd, path) != want for cmd in jobs.values()):
+            ratio_rows.append(f"| {game} | {what} | outputs differ with --jobs | | | | |")
             continue
-        a, r, w1, wn = [], [], [], []
+        if has_ref and want != output([ref], path):
+            ratio_rows.append(f"| {game} | {what} | outputs differ from the reference | | | | |")
+            continue
+        a, r, fl = [], [], []
+        j = {n: [] for n in jobs}
         for _ in range(runs):
             a.append(run(ours, path))
             if has_ref:
                 r.append(run([ref], path))
-            w1.append(run(single, path))
-            wn.append(run(every, path))
+            for n, cmd in jobs.items():
+                j[n].append(run(cmd, path))
+            if floor:
+                fl.append(run([floor], path))
         med = lambda xs, i: statistics.median(x[i] for x in xs)
-        ratio = f"{med(a, 0) / med(r, 0):.2f}" if r and med(r, 0) > 0 else "-"
-        ref_cpu = f"{med(r, 0):.4f}" if r else "-"
-        ref_mem = f"{peak([ref], path) / 1024:.1f}" if r else "-"
-        print(
-            f"| {game} | {what} | {med(a, 0):.4f} | {ref_cpu} | {ratio} "
-            f"| {med(a, 1):.3f} / {med(wn, 1):.3f} / {med(w1, 1):.3f} "
-            f"| {peak(ours, path) / 1024:.1f} / {ref_mem} |",
-            flush=True,
-        )
+        if opts["ref"]:
+            ratio = f"{med(a, 0) / med(r, 0):.2f}" if r and med(r, 0) > 0 else "-"
+            ref_cpu = f"{med(r, 0):.4f}" if r else "-"
+            ref_mem = f"{peak([ref], path) / 1024:.1f}" if r else "-"
+            ratio_rows.append(
+                f"| {game} | {what} | {med(a, 0):.4f} | {ref_cpu} | {ratio} "
+                f"| {med(a, 1):.3f} / {med(j[cores], 1):.3f} / {med(j[1], 1):.3f} "
+                f"| {peak(ours, path) / 1024:.1f} / {ref_mem} |")
+        cells = " | ".join(f"{med(j[n], 1):.3f} / {med(j[n], 0):.3f}" for n in jobs)
+        scaling_rows.append(
+            f"| {game} | {what} | {cells} | {med(a, 1):.3f} / {med(a, 0):.3f} "
+            f"| {med(j[2], 1) / med(j[1], 1):.2f} | {med(j[2], 0) / med(j[1], 0):.2f} "
+            f"| {med(j[cores], 1) / med(j[1], 1):.2f} |")
+        if fl:
+            floor_rows.append(f"| {game} | {med(fl, 0):.4f} | {med(j[1], 0):.4f} | {med(j[1], 0) / med(fl, 0):.2f} |")
+        print(f"  {game} done", file=sys.stderr, flush=True)
+    if opts["ref"]:
+        print()
+        print("| game | input | arbiter CPU s | reference CPU s | ratio | arbiter wall s (default / -j %d / -j 1) "
+              "| peak MiB (arbiter / reference) |" % cores)
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        print("\n".join(ratio_rows))
+    print()
+    print("Scaling: wall / CPU seconds with --jobs %s, and by default; the goals (issue 30): -j 2 at most "
+          "0.6 of -j 1's wall and 1.15 of its CPU on 2 idle cores, -j N never slower than -j 1"
+          % " and ".join(str(n) for n in sorted(set([1, 2, cores]))))
+    print()
+    columns = " | ".join(f"-j {n}" for n in jobs) if scaling_rows else "-j 1 | -j 2"
+    print(f"| game | input | {columns} | default | -j 2 / -j 1 wall | -j 2 / -j 1 CPU | -j {cores} / -j 1 wall |")
+    print("| --- | --- |" + " ---: |" * (len(jobs) + 4))
+    print("\n".join(scaling_rows))
+    if floor_rows:
+        print()
+        print("Against the floor: CPU seconds of benches/floor.rs (a minimal parser: it reads and tokenises the "
+              "input, nothing more) and of `--jobs 1`; the goal (issue 30): at most 2.5 for line-format games")
+        print()
+        print("| game | floor CPU s | arbiter -j 1 CPU s | ratio |")
+        print("| --- | ---: | ---: | ---: |")
+        print("\n".join(floor_rows))
 
 
 if __name__ == "__main__":

@@ -82,12 +82,18 @@ enum Command {
         /// explanations on stdout as JSON lines), for tools.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Threads that solve cases. Default: one, then every processor
-        /// available once the run has taken 0.1 s of CPU and its cases
-        /// average 20 µs or more (faster ones do not repay threads). The
-        /// output is the same, in input order, whatever the number.
-        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        /// Threads that read and solve cases (at most 1024), besides the one
+        /// that reads the input ahead and writes. Default: the cases run on
+        /// one thread until the input proves large enough to repay threads
+        /// (a few milliseconds of work left), then on every processor
+        /// available. The output is the same, in input order, whatever the
+        /// number.
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
         jobs: Option<u64>,
+        /// Test hook: most bytes of input in one part of a parallel run
+        /// (1: a part per case). See docs/cli.md.
+        #[arg(long, hide = true, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+        part_bytes: Option<u64>,
     },
     /// Check rule files without running them.
     #[command(after_help = "Examples:\n  arbiter check rules/get_straight.rules\n  \
@@ -104,7 +110,9 @@ enum Command {
     /// Analyse a game as a whole: exact expected return (games with a pay
     /// table), rates over seeded random samples (games with random deals).
     #[command(after_help = "Examples:\n  arbiter analyze rules/get_straight.rules\n  \
-                            arbiter analyze rules/get_straight/paytable.rules")]
+                            arbiter analyze rules/get_straight/paytable.rules\n  \
+                            arbiter analyze house_of_cards --samples 8000 --shard 3/8 --partial > part3.json\n  \
+                            arbiter merge house_of_cards part*.json   (docs/cli.md: GNU parallel, Slurm)")]
     Analyze {
         /// The rule file.
         rules: PathBuf,
@@ -114,6 +122,29 @@ enum Command {
         /// Seed of the sampler (the same seed gives the same figures).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Only the I-th of K disjoint parts of the samples (1 <= I <= K):
+        /// sample j is drawn alike whatever K, so the shards of one
+        /// analysis, merged (`arbiter merge`), give exactly its figures.
+        #[arg(long, value_name = "I/K", value_parser = cli::analyze::Shard::parse)]
+        shard: Option<cli::analyze::Shard>,
+        /// Print the exact partial result (one JSON line, for `arbiter
+        /// merge`) instead of the figures.
+        #[arg(long)]
+        partial: bool,
+    },
+    /// Merge the partial results of an analysis's shards (`analyze --shard
+    /// I/K --partial`) into the figures `analyze` prints for the whole.
+    #[command(after_help = "Examples:\n  \
+                            for i in 1 2 3 4; do arbiter analyze shuffling_patience --shard $i/4 --partial > p$i.json; done\n  \
+                            arbiter merge shuffling_patience p1.json p2.json p3.json p4.json\n  \
+                            cat p*.json | arbiter merge shuffling_patience -")]
+    Merge {
+        /// The rule file the analysis was run on.
+        rules: PathBuf,
+        /// Files of partial results (one JSON object a line); `-` reads
+        /// standard input.
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
     },
     /// Print rule files in canonical layout, comments kept.
     #[command(after_help = "Examples:\n  arbiter fmt rules/get_straight.rules\n  \
@@ -205,17 +236,21 @@ fn main() -> ExitCode {
     let mut term = Term::new(cli.color);
     term.load.restrict_extends = cli.restrict_extends;
     let code = match cli.command {
-        Command::Run { rules, input, explain, format, max_nodes, jobs } => {
+        Command::Run { rules, input, explain, format, max_nodes, jobs, part_bytes } => {
             let adaptive = jobs.is_none();
             let jobs = jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |n| n as usize);
-            let opts = arbiter::game::RunOptions { max_nodes, jobs, adaptive };
+            let part_bytes = part_bytes.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
+            let opts = arbiter::game::RunOptions { max_nodes, jobs, adaptive, part_bytes };
             let explain = explain.then_some(format == Format::Json);
             cli::run::run(&term.with_json(format == Format::Json), &rules, input.as_deref(), explain, &opts)
         }
         Command::Check { rules, format } => cli::check::check(&term, &rules, format == Format::Json),
         Command::Test { rules, max_nodes } => cli::check::test(&term, &rules, max_nodes),
         Command::Fmt { rules, write, check } => cli::fmt::fmt(&term, &rules, write, check),
-        Command::Analyze { rules, samples, seed } => cli::analyze::analyze(&term, &rules, samples, seed),
+        Command::Analyze { rules, samples, seed, shard, partial } => {
+            cli::analyze::analyze(&term, &rules, &cli::analyze::Ask { samples, seed, shard, partial })
+        }
+        Command::Merge { rules, parts } => cli::merge::merge(&term, &rules, &parts),
         Command::List { format } => cli::list::list(&term, format),
         Command::New { path, from } => cli::new::new(&term, &path, &from),
         Command::Diff { base, variant, format, samples, seed } => {

@@ -35,3 +35,102 @@ fn house_of_cards_first_mover_advantage_is_seeded() {
     assert_eq!(a, analyze("rules/house_of_cards.rules", "12", "3"));
     assert!(a.contains("12 random deals of M = 13") && a.contains("first mover's advantage"), "{a}");
 }
+
+fn arbiter(args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
+    let out = Command::cargo_bin("arbiter")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+/// The partial results of the shards of an analysis, each run on its own.
+fn shards(rules: &str, samples: &str, seed: &str, k: u64) -> Vec<String> {
+    (1..=k)
+        .map(|i| {
+            let shard = format!("{i}/{k}");
+            let (code, out, err) =
+                arbiter(&["analyze", rules, "--samples", samples, "--seed", seed, "--shard", &shard, "--partial"], "");
+            assert_eq!(code, Some(0), "{err}");
+            assert_eq!(out.lines().count(), 1, "{out}");
+            out
+        })
+        .collect()
+}
+
+/// `analyze --shard I/K --partial`, then `merge`: the merged shards print
+/// byte for byte what the unsharded analysis prints, whatever K and the
+/// order the parts come in (files or standard input).
+#[test]
+fn merged_shards_print_what_the_whole_analysis_prints() {
+    let dir = std::env::temp_dir().join(format!("arbiter-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (rules, samples, seed) in [
+        ("rules/shuffling_patience.rules", "5000", "7"),
+        ("house_of_cards", "30", "3"),
+        ("rules/house_of_cards/three-peaks.rules", "60", "11"),
+    ] {
+        let whole = analyze(rules, samples, seed);
+        for k in [1, 2, 3, 7] {
+            let mut parts = shards(rules, samples, seed, k);
+            // In any order, from files.
+            parts.reverse();
+            let files: Vec<String> = parts
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let f = dir.join(format!("p{k}-{i}.json"));
+                    std::fs::write(&f, p).unwrap();
+                    f.to_string_lossy().into_owned()
+                })
+                .collect();
+            let mut args = vec!["merge", rules];
+            args.extend(files.iter().map(String::as_str));
+            let (code, merged, err) = arbiter(&args, "");
+            assert_eq!(code, Some(0), "{err}");
+            assert_eq!(merged, whole, "{rules} in {k} shards");
+            // From standard input, all in one stream.
+            let (code, merged, err) = arbiter(&["merge", rules, "-"], &parts.concat());
+            assert_eq!(code, Some(0), "{err}");
+            assert_eq!(merged, whole, "{rules} in {k} shards, on stdin");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Parts that do not make one analysis are refused (`arbiter::partial`,
+/// exit 4), and so are shards of an exact analysis (exit 2).
+#[test]
+fn parts_that_do_not_make_one_analysis_are_refused() {
+    let rules = "rules/shuffling_patience.rules";
+    let parts = shards(rules, "300", "5", 3);
+    let other_seed = shards(rules, "300", "6", 3);
+    let cases: [(&str, String, &str); 6] = [
+        ("a missing shard", parts[0].clone() + &parts[2], "samples 100..200 are in no partial result"),
+        ("a shard twice", parts.concat() + &parts[1], "are in two partial results"),
+        ("another seed", parts[0].clone() + &other_seed[1] + &parts[2], "of another analysis"),
+        ("not JSON", "{\"kind\": 1\n".to_string(), "not a partial result"),
+        ("not a part", "{\"kind\": \"other\"}\n".to_string(), "not a partial result of `arbiter analyze --partial`"),
+        ("nothing", String::new(), "no partial result to merge"),
+    ];
+    for (what, stdin, message) in cases {
+        let (code, out, err) = arbiter(&["merge", rules, "-"], &stdin);
+        assert_eq!(code, Some(4), "{what}: {err}");
+        assert!(out.is_empty(), "{what}: {out}");
+        assert!(err.contains("arbiter::partial") && err.contains(message), "{what}: {err}");
+    }
+    // The parts of other rules.
+    let (code, _, err) = arbiter(&["merge", "rules/shuffling_patience/small-grid.rules", "-"], &parts.concat());
+    assert_eq!(code, Some(4), "{err}");
+    assert!(err.contains("a partial result of other rules"), "{err}");
+    // An exact analysis has no samples to shard.
+    let (code, _, err) = arbiter(&["analyze", "get_straight", "--shard", "1/2"], "");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("exact"), "{err}");
+    let (code, _, err) = arbiter(&["analyze", "get_straight", "--shard", "0/2"], "");
+    assert_eq!(code, Some(2), "{err}");
+}

@@ -1,6 +1,8 @@
 //! `run --jobs N`: the parallel driver prints exactly what one thread
 //! prints, in input order, and an error at case k prints every case before
-//! it and none after.
+//! it and none after; whatever the parts the input is cut into (down to a
+//! case a part, with the test hook `part_bytes`), and where boundaries are
+//! only guessed (the referee's blank lines), too.
 
 use std::path::{Path, PathBuf};
 
@@ -22,19 +24,25 @@ fn run(game: &dyn Game, input: &str, jobs: usize) -> (String, Option<String>) {
 }
 
 fn run_with(game: &dyn Game, input: &str, opts: RunOptions) -> (String, Option<String>) {
+    run_bytes(game, input.as_bytes(), opts)
+}
+
+/// What a run prints, and its error in full (message, place, excerpt,
+/// help).
+fn run_bytes(game: &dyn Game, input: &[u8], opts: RunOptions) -> (String, Option<String>) {
     let mut printed = Vec::new();
     let result = {
         let mut out = Output::new(&mut printed);
-        let r = game.run(&mut Input::from_text(input), &mut out, &opts);
+        let r = game.run(&mut Input::new(input).ready_when(|| true), &mut out, &opts);
         out.flush().unwrap();
         r
     };
     let error = match result {
         Ok(()) => None,
-        Err(RunError::Input(e)) => Some(format!("{} at {}", e.message, e.place())),
+        Err(RunError::Input(e)) => Some(format!("{} at {}: {e:?}", e.message, e.place())),
         Err(e) => Some(format!("{e:?}")),
     };
-    (String::from_utf8(printed).unwrap(), error)
+    (String::from_utf8_lossy(&printed).into_owned(), error)
 }
 
 /// A case file made thousands of cases long, so that the driver reads
@@ -55,9 +63,66 @@ fn repeated(text: &str, bytes: usize) -> Option<String> {
     (!body.trim().is_empty()).then(|| body.repeat(times(&body)) + lines[at] + "\n")
 }
 
+/// Every rule file with its case files under `tests/<folder>` (base
+/// games and variants).
+fn suites(folder: &str) -> Vec<(PathBuf, Vec<PathBuf>)> {
+    let mut suites = Vec::new();
+    for entry in std::fs::read_dir(root().join(folder)).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let mut dirs = vec![(root().join(format!("rules/{name}.rules")), dir.clone())];
+        for v in std::fs::read_dir(dir.join("variants")).into_iter().flatten() {
+            let v = v.unwrap().path();
+            let variant = v.file_name().unwrap().to_string_lossy().to_string();
+            dirs.push((root().join(format!("rules/{name}/{variant}.rules")), v));
+        }
+        for (rules, dir) in dirs {
+            let mut ins: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "in"))
+                .collect();
+            ins.sort();
+            suites.push((rules, ins));
+        }
+    }
+    suites.sort();
+    suites
+}
+
+/// The options of a parallel run of `jobs` threads in parts of at most
+/// `part_bytes` bytes (0: the driver's own sizes).
+fn parts(jobs: usize, part_bytes: usize) -> RunOptions {
+    RunOptions { jobs, part_bytes, ..Default::default() }
+}
+
+/// Every case file and every input-error file under tests/, as it is:
+/// cut into parts of one case each, and of a few lines, on three threads,
+/// each prints what one thread prints, with the same error.
+#[test]
+fn every_case_file_cut_into_parts_of_one_case_prints_what_one_thread_prints() {
+    let mut checked = 0;
+    for folder in ["tests/cases", "tests/input_errors"] {
+        for (rules, ins) in suites(folder) {
+            let g = game(&rules);
+            for input in ins {
+                let bytes = std::fs::read(&input).unwrap();
+                let one = run_bytes(g.as_ref(), &bytes, RunOptions::default());
+                for part_bytes in [1, 40, 300] {
+                    let many = run_bytes(g.as_ref(), &bytes, parts(3, part_bytes));
+                    assert!(one == many, "{} in parts of {part_bytes} bytes: {one:?}\n{many:?}", input.display());
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 190, "only {checked} inputs checked");
+}
+
 /// Every case file under tests/cases (base games and variants), made
 /// thousands of cases long: the outputs with one thread and with four are
-/// the same, and so are the errors.
+/// the same, and so are the errors (with the driver's own part sizes, with
+/// a part per case, and by default).
 #[test]
 fn parallel_runs_print_what_one_thread_prints() {
     let mut checked = 0;
@@ -91,6 +156,9 @@ fn parallel_runs_print_what_one_thread_prints() {
             let (four, e4) = run(g.as_ref(), &big, 4);
             assert_eq!(e1, e4, "{}", input.display());
             assert!(one == four, "{}: -j 4 prints differently from -j 1", input.display());
+            let (each, ee) = run_with(g.as_ref(), &big, parts(3, 1));
+            assert_eq!(e1, ee, "{}", input.display());
+            assert!(one == each, "{}: a part per case prints differently from -j 1", input.display());
             // The default: one thread until the cases prove slow.
             let (auto, ea) = run_with(g.as_ref(), &big, RunOptions { jobs: 4, adaptive: true, ..Default::default() });
             assert_eq!(e1, ea, "{}", input.display());
@@ -141,4 +209,136 @@ fn the_binary_keeps_every_case_before_an_error_with_two_jobs() {
     assert_eq!(printed.lines().count(), k - 1);
     assert!(printed.lines().all(|l| l == "Exchange TC"));
     assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("line {k}, column 13")));
+}
+
+/// The referee's frames end where blank lines stand only by the statement's
+/// custom: frames with blank lines inside them and frames without one
+/// before them are read again on one thread, and the output is the same.
+#[test]
+fn frames_whose_blank_lines_mislead_the_parts_print_what_one_thread_prints() {
+    let g = game(&root().join("rules/snooker_referee.rules"));
+    let sample = std::fs::read_to_string(root().join("tests/cases/snooker_referee/00-sample.in")).unwrap();
+    let frame: String = sample.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    let blank_inside = frame.replacen("Red Red\n", "Red Red\n\n\n", 3);
+    let mut text = String::new();
+    let mut n = 0;
+    for i in 0..300 {
+        text += match i % 7 {
+            0 => "\n",
+            1 | 2 => "",
+            _ => "\n\n",
+        };
+        text += if i % 5 == 3 { &blank_inside } else { &frame };
+        n += 1;
+    }
+    let text = format!("{n}\n{text}");
+    let one = run(g.as_ref(), &text, 1);
+    assert!(one.1.is_none(), "{one:?}");
+    for (jobs, part_bytes) in [(2, 0), (3, 1), (4, 500), (2, 5000)] {
+        let many = run_with(g.as_ref(), &text, parts(jobs, part_bytes));
+        assert!(one == many, "-j {jobs} in parts of {part_bytes} bytes prints differently");
+    }
+    // An error in a frame after misleading blank lines is found as one
+    // thread finds it.
+    let bad = text.replacen("Pink Pink", "Pink Pnk", 200);
+    let one = run(g.as_ref(), &bad, 1);
+    assert!(one.1.is_some());
+    for part_bytes in [1, 700] {
+        assert!(one == run_with(g.as_ref(), &bad, parts(3, part_bytes)), "parts of {part_bytes} bytes");
+    }
+}
+
+/// An input error at every deal of a short input, cut a part per deal:
+/// every deal before it is printed, none after, and the error is placed as
+/// one thread places it (also when it falls at the end of a part).
+#[test]
+fn an_error_at_any_case_of_any_part_is_the_error_one_thread_finds() {
+    let g = game(&root().join("rules/get_straight.rules"));
+    let deals: Vec<String> =
+        (0..40).map(|i| if i % 3 == 0 { "2H TC 5D 3S 6C".into() } else { "TH JH QH KH AH".into() }).collect();
+    for k in 0..deals.len() {
+        for bad in ["2H TC 5D 3S ZZ", "2H TC 5D 3S", "2H TC 5D 3S 6C 7C", "\u{e9}"] {
+            let mut lines = deals.clone();
+            lines[k] = bad.into();
+            let ended = format!("{}\n#\n", lines.join("\n"));
+            let cut = lines[..=k].join("\n");
+            for text in [ended, cut] {
+                let one = run(g.as_ref(), &text, 1);
+                for part_bytes in [1, 20, 50] {
+                    assert!(one == run_with(g.as_ref(), &text, parts(2, part_bytes)), "{k} {bad:?} {part_bytes}");
+                }
+            }
+        }
+    }
+}
+
+/// DRV-2 (issue 27): Ctrl-C with `--jobs 2` while the 16th case searches
+/// wrote none of the 15 finished cases. No race with the clock: the 16th
+/// case has a node limit out of reach (hours of search), and the signal is
+/// sent once the 15 finished cases are out (at most 50 ms after they
+/// finish, while a later case runs); then nothing may be lost or written
+/// twice, and no case after the 16th is written.
+#[test]
+fn drv2_a_signal_with_two_jobs_leaves_every_finished_case_printed() {
+    use std::io::{BufRead, Write};
+    use std::os::unix::process::ExitStatusExt;
+    // Fast cases: six peaks, M = 6, each deck shuffled by a fixed generator.
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut fast = || {
+        let mut deck: Vec<String> = (1..=6).flat_map(|r| [format!("{r}R"), format!("{r}B")]).collect();
+        for i in (1..deck.len()).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            deck.swap(i, (seed % (i as u64 + 1)) as usize);
+        }
+        format!("Axel\n6\n{}\n", deck.join(" "))
+    };
+    let slow: String = std::fs::read_to_string(root().join("tests/fixtures/hoc_two_fast_one_slow.in"))
+        .unwrap()
+        .lines()
+        .skip(6)
+        .take(3)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut input = String::new();
+    (0..15).for_each(|_| input += &fast());
+    input += &slow;
+    (0..32).for_each(|_| input += &fast());
+    input += "End\n";
+    let dir = std::env::temp_dir().join(format!("arbiter-drv2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("sig15.in");
+    std::fs::File::create(&path).unwrap().write_all(input.as_bytes()).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["run", "--jobs", "2", "--max-nodes", "100000000000", "tests/fixtures/tower6big.rules"])
+        .arg(&path)
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let _ = tx.send(line.unwrap());
+        }
+    });
+    let mut lines = Vec::new();
+    while lines.len() < 15 {
+        // A bound only a hung run reaches.
+        lines.push(rx.recv_timeout(std::time::Duration::from_secs(120)).expect("15 lines before the signal"));
+    }
+    // SAFETY: kill(2) on the pid of a child of this process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    lines.extend(rx.try_iter());
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+    assert_eq!(lines.len(), 15, "{lines:?}");
+    for (i, line) in lines.iter().enumerate() {
+        assert!(line.starts_with(&format!("Case {}: ", i + 1)), "{lines:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

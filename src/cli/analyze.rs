@@ -1,33 +1,115 @@
 //! `arbiter analyze`: figures of a game as a whole, with a progress bar on
-//! a terminal for long analyses.
+//! a terminal for long analyses; for sampled analyses, a shard of the
+//! samples (`--shard I/K`) and its exact partial result (`--partial`),
+//! which `arbiter merge` adds up.
 
 use std::io::IsTerminal;
 use std::path::Path;
 
-use arbiter::game::AnalyzeOptions;
+use arbiter::game::{Analysis, AnalyzeOptions};
+use arbiter::load::Loaded;
 use arbiter::report::diag::escape_line;
 
 use super::term::Term;
 use super::{load_and_compile, print, unsupported};
 
-pub fn analyze(term: &Term, path: &Path, samples: Option<u64>, seed: u64) -> u8 {
-    let compiled = match load_and_compile(term, path) {
-        Ok((_, c)) => c,
+/// The kind and version of a partial result (docs/cli.md).
+pub const PART_KIND: &str = "arbiter-analysis-part";
+pub const PART_VERSION: u64 = 1;
+
+/// `--shard I/K`: the I-th (1-based) of K disjoint parts of the samples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub of: u64,
+}
+
+impl Shard {
+    /// Parses `I/K` with 1 <= I <= K.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("`{text}` is not I/K (the I-th of K parts, 1 <= I <= K, as in 3/8)");
+        let (i, k) = text.split_once('/').ok_or_else(bad)?;
+        let (index, of) = (i.trim().parse::<u64>().map_err(|_| bad())?, k.trim().parse::<u64>().map_err(|_| bad())?);
+        if index == 0 || index > of {
+            return Err(bad());
+        }
+        Ok(Shard { index, of })
+    }
+
+    /// The samples of this shard among `n`: `from..to`.
+    pub fn range(self, n: u64) -> std::ops::Range<u64> {
+        let at = |i: u64| (u128::from(i) * u128::from(n) / u128::from(self.of)) as u64;
+        at(self.index - 1)..at(self.index)
+    }
+}
+
+/// What `arbiter analyze` was asked.
+pub struct Ask {
+    pub samples: Option<u64>,
+    pub seed: u64,
+    pub shard: Option<Shard>,
+    pub partial: bool,
+}
+
+pub fn analyze(term: &Term, path: &Path, ask: &Ask) -> u8 {
+    let (loaded, compiled) = match load_and_compile(term, path) {
+        Ok(x) => x,
         Err(code) => return code,
     };
     let Some(analysis) = compiled.game.analysis() else {
         return unsupported(term, format!("the `{}` engine has no analysis", compiled.engine.name));
     };
-    let samples = match (analysis.default_samples(), samples) {
-        (None, Some(_)) => {
-            return unsupported(
-                term,
-                format!("the `{}` engine's analysis is exact: `--samples` does not apply", compiled.engine.name),
-            )
-        }
+    let exact = |what: &str| {
+        unsupported(term, format!("the `{}` engine's analysis is exact: `{what}` does not apply", compiled.engine.name))
+    };
+    let samples = match (analysis.default_samples(), ask.samples) {
+        (None, Some(_)) => return exact("--samples"),
         (None, None) => 0,
         (Some(default), asked) => asked.unwrap_or(default).max(1),
     };
+    let bar = progress_bar();
+    let mut progress = |done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    };
+    let opts = AnalyzeOptions { samples, seed: ask.seed };
+    if ask.shard.is_none() && !ask.partial {
+        let lines = analysis.analyze(&opts, &mut progress);
+        bar.finish_and_clear();
+        return print(term, report(compiled.title.as_deref(), path, lines).as_bytes());
+    }
+    let Some(sampled) = analysis.sampled() else {
+        return exact(if ask.partial { "--partial" } else { "--shard" });
+    };
+    let shard = ask.shard.unwrap_or(Shard { index: 1, of: 1 });
+    let range = shard.range(samples);
+    let part = sampled.sample(&opts, range.clone(), &mut progress);
+    bar.finish_and_clear();
+    if ask.partial {
+        let json = serde_json::json!({
+            "kind": PART_KIND,
+            "version": PART_VERSION,
+            "engine": compiled.engine.name,
+            "rules": rules_id(&loaded),
+            "seed": ask.seed,
+            "samples": samples,
+            "shard": [shard.index, shard.of],
+            "from": range.start,
+            "to": range.end,
+            "part": part,
+        });
+        return print(term, format!("{json}\n").as_bytes());
+    }
+    // A shard's own figures: its samples as an analysis of their own.
+    let own = AnalyzeOptions { samples: range.end - range.start, ..opts };
+    match sampled.report(&own, &[part]) {
+        Ok(lines) => print(term, report(compiled.title.as_deref(), path, lines).as_bytes()),
+        Err(e) => unsupported(term, format!("this shard's samples make no report of their own: {e}")),
+    }
+}
+
+/// A progress bar on stderr, drawn only on a terminal.
+pub fn progress_bar() -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(0);
     if !std::io::stderr().is_terminal() {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
@@ -35,19 +117,55 @@ pub fn analyze(term: &Term, path: &Path, samples: Option<u64>, seed: u64) -> u8 
     if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} ({eta})") {
         bar.set_style(style);
     }
-    let opts = AnalyzeOptions { samples, seed };
-    let lines = analysis.analyze(&opts, &mut |done, total| {
-        bar.set_length(total);
-        bar.set_position(done);
-    });
-    bar.finish_and_clear();
+    bar
+}
+
+/// The report as printed: the title line, then the figures aligned.
+pub fn report(title: Option<&str>, path: &Path, lines: Analysis) -> String {
     let width = lines.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     let mut out = String::new();
-    if let Some(title) = &compiled.title {
+    if let Some(title) = title {
         out.push_str(&format!("{} ({})\n", escape_line(title), escape_line(&path.display().to_string())));
     }
     for (k, v) in lines {
         out.push_str(&format!("{k:width$}  {v}\n"));
     }
-    print(term, out.as_bytes())
+    out
+}
+
+/// What identifies the rules of a partial result: a hash (64-bit FNV-1a)
+/// of the text of every file the rule file is made of (its `extends:`
+/// chain), whatever path named them.
+pub fn rules_id(loaded: &Loaded) -> String {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for id in 0..loaded.sources.len() {
+        for &b in loaded.sources.file(id as _).text.as_bytes().iter().chain(&[0xff]) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("fnv1a64:{h:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_cover_every_sample_once() {
+        for n in [0, 1, 7, 1000, 1001] {
+            for k in 1..=9 {
+                let mut next = 0;
+                for i in 1..=k {
+                    let r = Shard { index: i, of: k }.range(n);
+                    assert_eq!(r.start, next, "n {n}, shard {i}/{k}");
+                    next = r.end;
+                }
+                assert_eq!(next, n);
+            }
+        }
+        assert_eq!(Shard::parse("3/8"), Ok(Shard { index: 3, of: 8 }));
+        for bad in ["0/4", "5/4", "4", "a/b", "1/0", "-1/4"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
 }

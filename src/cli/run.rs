@@ -27,20 +27,23 @@ pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<bool
         },
         None => None,
     };
-    let (name, source): (String, Box<dyn io::Read>) = match input {
-        None => ("<stdin>".into(), Box::new(io::stdin().lock())),
-        Some(p) if p.as_os_str() == "-" => ("<stdin>".into(), Box::new(io::stdin().lock())),
-        Some(p) => match open_input(p) {
-            Ok(f) => (p.display().to_string(), Box::new(f)),
+    let (name, source, probe): (String, Box<dyn io::Read>, Probe) = match input {
+        Some(p) if p.as_os_str() != "-" => match open_input(p) {
+            Ok(f) => {
+                let probe = Probe::of(&f);
+                (p.display().to_string(), Box::new(f), probe)
+            }
             Err(e) => return term.fail(codes::IO, format!("cannot read input `{}`: {e}", p.display())),
         },
+        _ => ("<stdin>".into(), Box::new(io::stdin().lock()), Probe::of(&io::stdin())),
     };
     // Finished cases wait in `shared` until written: before each read of
-    // the input (which may block on a pipe), and when SIGINT or SIGTERM
-    // ends the process, they are written out.
+    // the input (which may block on a pipe), every 50 ms while later cases
+    // run, and when SIGINT or SIGTERM ends the process, they are written out.
     let shared = Shared::new(io::stdout());
     on_signals(&shared);
-    let mut input = Input::new(FlushBeforeRead::new(source, shared.clone()));
+    write_every(&shared, WRITE_EVERY);
+    let mut input = probe.apply(Input::new(FlushBeforeRead::new(source, shared.clone())));
     let mut out = Output::shared(shared).eager(term.stdout_is_terminal);
     let result = match explainer {
         None => compiled.game.run(&mut input, &mut out, opts),
@@ -69,6 +72,66 @@ pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<bool
             exit::INPUT
         }
     }
+}
+
+/// How long finished cases may wait while later ones run.
+const WRITE_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Writes the finished cases every `period`, so that a slow case does not
+/// hold back those before it (in a file, a pipe), for the rest of the
+/// process.
+fn write_every(out: &Shared, period: std::time::Duration) {
+    let out = out.clone();
+    std::thread::spawn(move || loop {
+        std::thread::sleep(period);
+        out.write_pending();
+    });
+}
+
+/// What the driver learns of the input's source: whether a read would
+/// return at once, and its size when it is a regular file.
+struct Probe {
+    #[cfg(unix)]
+    fd: Option<std::os::fd::RawFd>,
+    size: Option<usize>,
+}
+
+impl Probe {
+    #[cfg(unix)]
+    fn of(f: &impl std::os::fd::AsFd) -> Probe {
+        use std::os::fd::AsRawFd;
+        let fd = f.as_fd();
+        let meta = fd.try_clone_to_owned().ok().and_then(|owned| std::fs::File::from(owned).metadata().ok());
+        let size = meta.filter(std::fs::Metadata::is_file).and_then(|m| usize::try_from(m.len()).ok());
+        Probe { fd: Some(fd.as_raw_fd()), size }
+    }
+
+    #[cfg(not(unix))]
+    fn of<T>(_: &T) -> Probe {
+        Probe { size: None }
+    }
+
+    fn apply<'r>(self, input: Input<'r>) -> Input<'r> {
+        let input = match self.size {
+            Some(size) => input.size_hint(size),
+            None => input,
+        };
+        #[cfg(unix)]
+        if let Some(fd) = self.fd {
+            return input.ready_when(move || readable(fd));
+        }
+        input
+    }
+}
+
+/// Whether a read of `fd` would return at once (data, the end, or an
+/// error are at hand); a regular file always is.
+#[cfg(unix)]
+fn readable(fd: std::os::fd::RawFd) -> bool {
+    let mut p = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+    // SAFETY: one valid pollfd, a zero timeout; `fd` stays open as long as
+    // the input that reads it.
+    unsafe { libc::poll(&mut p, 1, 0) > 0 }
 }
 
 /// On SIGINT or SIGTERM: write every finished case, then end as the signal

@@ -102,6 +102,7 @@ codes! {
     INPUT = "input", Input;
     INPUT_NOT_UTF8 = "input-not-utf8", Input;
     INPUT_LINE_TOO_LONG = "input-line-too-long", Input;
+    PARTIAL = "partial", Input;
     // Running.
     IO = "io", Io;
     LIMIT = "limit", Limit;

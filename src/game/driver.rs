@@ -1,117 +1,409 @@
-//! The driver of games whose cases are independent ([`Cases`]): read a
-//! case, solve it, write its lines, in input order, on one core or all of
-//! them.
+//! The driver of games whose input divides into independent cases
+//! ([`Split`]: every [`Cases`] game, and the referee's frames): read and
+//! run every case, and write each one's lines in input order, on one thread
+//! or several.
 //!
-//! In parallel (`RunOptions::jobs` above 1), cases are read in batches and
-//! solved in blocks by every thread. While the worker threads solve one
-//! batch, the calling thread reads the next (then solves blocks too), so
-//! reading and solving overlap; between its blocks it writes every block
-//! finished in input order, so finished cases reach the output (and a
-//! signal's last flush) while later ones are still being solved. A batch
-//! stops early when the input has no complete line buffered, and the next
-//! one is read ahead only when its lines are already buffered, so an
-//! interactive input (a terminal, a program feeding cases through a pipe)
-//! gets each answer as soon as its case is sent. Memory holds at most two
-//! batches (of at most `BATCH` cases and about `BATCH_BYTES` of input
-//! each), whatever the input's size. On an error at case k (in the
-//! input, or a search limit), every case before k is written and none
-//! after.
+//! On several threads ([`RunOptions::jobs`]), the calling thread reads the
+//! input in blocks and cuts it into parts between cases, where the game's
+//! `boundary` says cases end (a line count, a count line, a terminator, a
+//! blank line between frames), without reading the cases; a pool of worker
+//! threads, started once for the run, reads and runs whole parts, each
+//! into its own log, while the calling thread reads on (and, once it has
+//! read far enough ahead, runs parts too: `jobs` threads in all); the logs
+//! are written in input order. Parts are sized by the processor time their
+//! cases took so far (about [`PART_TIME`] each, at most [`PART_BYTES`]), and
+//! at most [`IN_FLIGHT`] parts per worker are read ahead: memory holds a few
+//! parts, whatever the input's size.
+//!
+//! The promises of one thread hold:
+//! - *Streaming*: the calling thread reads ahead only while the source has
+//!   data at hand ([`Input::ready`]); before a read that would wait, every
+//!   case read is run and written, and the cases that follow are read on
+//!   this thread, one by one, until data is at hand again. A program that
+//!   feeds cases one at a time through a pipe gets each answer before it
+//!   sends the next.
+//! - *Order and errors*: a part's cases are written only after every case
+//!   before them. A part whose cases do not end where marked, or whose
+//!   input error falls at its end (where the rest of the input might have
+//!   gone on), keeps the cases it read and the rest is read again on this
+//!   thread; so an error at case k is found as one thread finds it, after
+//!   every case before k is written, and none after.
+//! - *Signals*: the cases finished in input order so far, in parts still
+//!   running too, are written by whoever writes the output (a read about
+//!   to wait, a timer, a signal: see [`Output::set_pending`]).
+//!
+//! Where no boundary is found cheaply (a [`Mark::Stop`], a case longer than
+//! `split::GIANT`), the rest is read on this thread, as without threads.
+//!
+//! By default (`RunOptions::adaptive`), cases are run on this thread first,
+//! and threads are started only once the input proves large enough to repay
+//! them: its size (when known) and the processor time per byte so far
+//! promise at least [`WORTH`] more work, or (a stream of unknown size) it has
+//! taken [`WARM_UP`] already.
+//!
+//! [`Mark::Stop`]: super::Mark::Stop
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
 
-use super::{Cases, Explanation, Input, InputError, Output, RunError, RunOptions};
+use super::output::Pending;
+use super::pool::{self, thread_time, InFlight, Job, Outcome, Pool, Status};
+use super::split::{Found, Splitter};
+use super::{Cases, Explanation, Input, Output, RunError, RunOptions, Split};
 
-/// Most cases read ahead in one batch.
-const BATCH: usize = 16384;
-/// Most input bytes read ahead in one batch: cases with many lines (a game
-/// of thousands of moves) make smaller batches, so memory holds at most
-/// about two batches of this size, however large the cases.
-const BATCH_BYTES: usize = 2 << 20;
-/// Batches smaller than this are solved on the calling thread.
-const SMALL: usize = 16;
-/// Cases a thread takes at a time when cases are fast; a slow case (see
-/// `SLOW`) is a block of its own, so that its output is written as soon as
-/// the cases before it are done.
-const BLOCK: usize = 16;
-/// A case slower than this (on average in the last batch) makes blocks of
-/// one case.
-const SLOW: Duration = Duration::from_micros(100);
-/// Cases at least this slow on average repay the threads' own cost.
-const WORTH_THREADS: Duration = Duration::from_micros(20);
-/// How long a run stays on the calling thread before it may use threads: an
-/// input that takes less is answered before threads would have paid for
-/// themselves (starting them, handing cases between cores, a second batch
-/// in memory), and a wall-clock gain below a tenth of a second goes
-/// unnoticed.
-const WARM_UP: Duration = Duration::from_millis(100);
-/// The least processor time between two reads of the clock.
-const WINDOW: Duration = Duration::from_millis(1);
+/// Processor time a part should take: long enough that handing it over
+/// costs little, short enough that the last parts finish together.
+const PART_TIME: Duration = Duration::from_millis(1);
+/// Most input bytes in a part.
+const PART_BYTES: usize = 1 << 19;
+/// Parts in flight per worker: waiting, running, or run and not yet written.
+const IN_FLIGHT: usize = 2;
+/// Cases run on this thread between two looks at the clock and the input,
+/// at most (steps start at one case and double).
+const MAX_STEP: u64 = 1 << 12;
+/// The default starts threads when this much work is left...
+const WORTH: Duration = Duration::from_millis(4);
+/// ...as estimated from at least this much work done,
+const SAMPLE: Duration = Duration::from_micros(500);
+/// ...or, when the input's size is not known, once it has taken this long.
+const WARM_UP: Duration = Duration::from_millis(10);
+/// Parts read again on one thread (their cases did not end where marked,
+/// as when a frame holds a blank line) before the rest of the input is read
+/// on one thread.
+const REREADS: u32 = 4;
 
-/// Reads, solves and writes every case of `input` in order.
-///
-/// With `opts.adaptive`, cases are solved on this thread first: threads
-/// cost time of their own (handing cases and outputs between cores), which
-/// only cases slower than `WORTH_THREADS` repay. Once the input has taken
-/// `WARM_UP` and its recent cases average that long, the rest runs on
-/// `opts.jobs` threads.
-pub fn run_cases<C: Cases>(game: &C, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
-    let mut reader = C::Reader::default();
-    if opts.jobs > 1 && !opts.adaptive {
-        return run_parallel(game, input, &mut reader, out, opts);
+/// Reads, runs and writes every case of `input` in order (see the module's
+/// documentation).
+pub fn run_parts<S: Split>(game: &S, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
+    let mut reader = S::Reader::default();
+    let mut scratch = S::Scratch::default();
+    if opts.jobs <= 1 {
+        game.run_part(input, &mut reader, &mut scratch, None, out, opts)?;
+        return Ok(());
     }
-    let mut case = C::Case::default();
-    let mut scratch = C::Scratch::default();
-    let watch = opts.jobs > 1;
-    let started = thread_time();
-    // Cases since the clock was last read at `since`, and how many there
-    // are between two reads: one at first, doubling until they take
-    // `WINDOW` (a read of the clock costs as much as several fast cases).
-    let (mut since, mut window, mut stride) = (started, 0u32, 1u32);
-    while game.read(input, &mut reader, &mut case)? {
-        game.solve(&case, &mut scratch, opts, out.buffer())?;
-        out.end_case()?;
-        if !watch {
-            continue;
-        }
-        window += 1;
-        if window == stride {
-            let now = thread_time();
-            if now.saturating_sub(started) >= WARM_UP && now.saturating_sub(since) >= WORTH_THREADS * window {
-                return run_parallel(game, input, &mut reader, out, opts);
+    let pool = Pool::new();
+    std::thread::scope(|scope| {
+        // Workers end once the driver is done, however it ends.
+        let _close = Close(&pool);
+        // The calling thread runs parts too, when it has read far enough
+        // ahead: one worker fewer keeps `jobs` threads busy, no more.
+        let start = || {
+            for _ in 1..opts.jobs {
+                scope.spawn(|| pool::work(game, &pool, opts));
             }
-            // Windows grow while they take less than `WINDOW`: reading
-            // this clock is a system call.
-            if now.saturating_sub(since) < WINDOW {
-                stride = stride.saturating_mul(2);
-            }
-            (since, window) = (now, 0);
-        }
-    }
-    Ok(())
+        };
+        let mut driver = Driver {
+            game,
+            opts,
+            pool: &pool,
+            start: &start,
+            started: false,
+            inflight: VecDeque::new(),
+            registry: Arc::new(InFlight::default()),
+            spare_bytes: Vec::new(),
+            spare_outcomes: Vec::new(),
+            want: 1,
+            measured: false,
+            rereads: 0,
+            reader,
+            scratch,
+        };
+        driver.run(input, out)
+    })
 }
 
-/// The processor time this thread has used: unlike the wall clock, it does
-/// not count time spent waiting for input or for a processor, so a busy
-/// machine or a slow pipe does not look like slow cases.
-#[cfg(unix)]
-fn thread_time() -> Duration {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `t` is a valid timespec to write to; the clock id is a
-    // constant every unix libc defines.
-    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    if r != 0 {
-        return Duration::ZERO;
+/// Closes the pool when dropped.
+struct Close<'p, R>(&'p Pool<R>);
+
+impl<R> Drop for Close<'_, R> {
+    fn drop(&mut self) {
+        self.0.close();
     }
-    Duration::new(u64::try_from(t.tv_sec).unwrap_or(0), u32::try_from(t.tv_nsec).unwrap_or(0))
 }
 
-/// Elsewhere, the wall clock since the first call.
-#[cfg(not(unix))]
-fn thread_time() -> Duration {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed()
+/// Why a parallel phase ended.
+enum Leave {
+    /// No boundary from here on: the rest is read on this thread.
+    Done,
+    /// The source has no data at hand.
+    Blocked,
+    /// A case longer than `split::GIANT`, which this thread reads; the
+    /// offset the splitter had scanned to without finding its end.
+    Giant(usize),
+    /// A part's cases did not end where marked.
+    Reread,
+}
+
+struct Driver<'a, S: Split> {
+    game: &'a S,
+    opts: &'a RunOptions,
+    pool: &'a Pool<S::Reader>,
+    /// Starts the workers (once).
+    start: &'a dyn Fn(),
+    started: bool,
+    /// The parts in flight, in input order.
+    inflight: VecDeque<Job<S::Reader>>,
+    /// Their outcomes, for whoever writes the output.
+    registry: Arc<InFlight>,
+    spare_bytes: Vec<Vec<u8>>,
+    spare_outcomes: Vec<Arc<Outcome>>,
+    /// Cases the next part should hold: doubling from one until a part's
+    /// processor time is known, then moved toward [`PART_TIME`] a part at
+    /// a time (by a factor of 4 at most, so that one slow case or the
+    /// costs of a tiny part do not swing it).
+    want: u64,
+    measured: bool,
+    rereads: u32,
+    /// This thread's reader state (at the input's position between
+    /// phases) and working memory.
+    reader: S::Reader,
+    scratch: S::Scratch,
+}
+
+impl<S: Split> Driver<'_, S> {
+    fn run(&mut self, input: &mut Input, out: &mut Output) -> Result<(), RunError> {
+        let (t0, offset0) = (thread_time(), input.offset());
+        let mut may_split = true;
+        // A giant case read here: the offset the splitter had scanned to.
+        let mut giant = None;
+        let mut step = 1;
+        loop {
+            if !may_split {
+                self.game.run_part(input, &mut self.reader, &mut self.scratch, None, out, self.opts)?;
+                return Ok(());
+            }
+            let pays = self.started
+                || !self.opts.adaptive
+                || threads_pay(thread_time().saturating_sub(t0), input.offset() - offset0, input);
+            if pays && (input.has_buffered_line() || input.ready()) {
+                match self.parallel(input, out)? {
+                    Leave::Done => may_split = false,
+                    Leave::Blocked => {}
+                    Leave::Giant(scanned) => giant = Some(scanned),
+                    Leave::Reread => {
+                        self.rereads += 1;
+                        may_split = self.rereads < REREADS;
+                    }
+                }
+                // This thread reads on, a case at least: where the phase
+                // left off, no part could be cut without more input.
+                step = 1;
+                if !may_split {
+                    continue;
+                }
+            }
+            let n = self.game.run_part(input, &mut self.reader, &mut self.scratch, Some(step), out, self.opts)?;
+            if n < step {
+                return Ok(());
+            }
+            if let Some(scanned) = giant.take() {
+                // The case ended before the point the splitter reached
+                // without finding a boundary: its boundaries are not found.
+                may_split = input.offset() >= scanned;
+            }
+            step = (step * 2).min(MAX_STEP);
+        }
+    }
+
+    /// A phase on several threads, from the input's position to where it
+    /// leaves the input again for this thread.
+    fn parallel(&mut self, input: &mut Input, out: &mut Output) -> Result<Leave, RunError> {
+        if !self.started {
+            (self.start)();
+            self.started = true;
+        }
+        let buf = self.spare_bytes.pop().unwrap_or_default();
+        let mut split = Splitter::new(input, self.reader.clone(), buf);
+        out.set_pending(Some(self.registry.clone() as Arc<dyn Pending>));
+        let result = self.split_up(&mut split, input, out);
+        if result.is_err() {
+            self.abandon();
+        }
+        out.set_pending(None);
+        self.spare_bytes.push(split.buf);
+        result
+    }
+
+    /// Cuts the input into parts and writes their cases, until the phase
+    /// ends; the input is left where this thread goes on.
+    fn split_up(
+        &mut self,
+        split: &mut Splitter<S::Reader>,
+        input: &mut Input,
+        out: &mut Output,
+    ) -> Result<Leave, RunError> {
+        let most = IN_FLIGHT * self.opts.jobs + 1;
+        loop {
+            if self.collect(out, most - 1)? {
+                return self.reread(split, input);
+            }
+            let found = split.scan(self.game, self.want_cases(), self.want_bytes(), input.at_end());
+            let leave = match found {
+                Found::Part => {
+                    self.dispatch(split);
+                    continue;
+                }
+                Found::More if input.ready() => {
+                    if let Err(e) = split.read_more(input, self.want_cases()) {
+                        // What was read is still written.
+                        self.finish(split, out)?;
+                        return Err(e.into());
+                    }
+                    continue;
+                }
+                Found::More => Leave::Blocked,
+                Found::Done => Leave::Done,
+                Found::Giant => Leave::Giant(split.scanned_offset()),
+            };
+            if self.finish(split, out)? {
+                return self.reread(split, input);
+            }
+            input.rewind(split.held(), split.offset, split.lines);
+            self.reader = split.start.clone();
+            return Ok(leave);
+        }
+    }
+
+    /// Sends the cases found as a last part, then waits for every part and
+    /// writes it; true when a part must be read again.
+    fn finish(&mut self, split: &mut Splitter<S::Reader>, out: &mut Output) -> Result<bool, RunError> {
+        if split.cases > 0 {
+            self.dispatch(split);
+        }
+        self.collect(out, 0)
+    }
+
+    /// Cuts the cases found into a part for the workers.
+    fn dispatch(&mut self, split: &mut Splitter<S::Reader>) {
+        let part = Arc::new(split.cut(self.spare_bytes.pop().unwrap_or_default()));
+        if !self.measured {
+            self.want = self.want.saturating_mul(2);
+        }
+        let outcome = self.spare_outcomes.pop().unwrap_or_default();
+        self.registry.push(outcome.clone());
+        self.inflight.push_back(Job { part: part.clone(), outcome: outcome.clone() });
+        let job = Job { part, outcome };
+        if self.pool.waiting() + 1 >= self.opts.jobs {
+            // The workers have parts enough: this thread runs the one it
+            // has just cut, its bytes still in this core's cache.
+            pool::run(self.game, job, &mut self.scratch, self.opts);
+        } else {
+            self.pool.push(job);
+        }
+    }
+
+    /// Writes the parts run so far, in order, and waits for the first ones
+    /// until at most `keep` are in flight; true when the first part must be
+    /// read again (its cases before are written). A part's error is the
+    /// run's, after its cases before it are written.
+    fn collect(&mut self, out: &mut Output, keep: usize) -> Result<bool, RunError> {
+        while let Some(head) = self.inflight.front() {
+            let mut status = head.outcome.status();
+            if status == Status::Running && self.inflight.len() > keep {
+                // Rather than wait, this thread runs a part no worker took.
+                if let Some(job) = self.pool.try_take() {
+                    pool::run(self.game, job, &mut self.scratch, self.opts);
+                    continue;
+                }
+                status = self.pool.wait(&head.outcome);
+            }
+            match status {
+                Status::Running => return Ok(false),
+                Status::Done => {
+                    if !head.outcome.log.all_written() {
+                        out.flush()?;
+                    }
+                    self.retire();
+                }
+                Status::Failed => {
+                    out.flush()?;
+                    let e = head.outcome.take_error();
+                    self.abandon();
+                    return Err(e.unwrap_or_else(|| RunError::Limit("a part failed".into())));
+                }
+                Status::Reread => {
+                    out.flush()?;
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// Drops the first part, written, keeping its memory for later parts
+    /// and its processor time for their sizes.
+    fn retire(&mut self) {
+        let Some(Job { part, outcome }) = self.inflight.pop_front() else { return };
+        self.registry.pop();
+        let cpu = outcome.cpu().as_secs_f64().max(1e-7);
+        let aim = (part.cases as f64 * PART_TIME.as_secs_f64() / cpu) as u64;
+        self.want = aim.clamp((self.want / 4).max(1), self.want.saturating_mul(4));
+        self.measured = true;
+        if let Ok(part) = Arc::try_unwrap(part) {
+            self.spare_bytes.push(part.bytes);
+        }
+        let mut outcome = outcome;
+        if let Some(o) = Arc::get_mut(&mut outcome) {
+            o.clear();
+            self.spare_outcomes.push(outcome);
+        }
+    }
+
+    /// Forgets every part in flight (after an error): none is written.
+    fn abandon(&mut self) {
+        self.registry.clear();
+        self.pool.cancel();
+        self.inflight.clear();
+    }
+
+    /// The first part's cases did not end where marked: its cases read so
+    /// far are written; the input is rewound to its start and those cases
+    /// read again unwritten, so that this thread goes on from the first
+    /// case it did not read. Later parts are dropped.
+    fn reread(&mut self, split: &Splitter<S::Reader>, input: &mut Input) -> Result<Leave, RunError> {
+        let Some(Job { part, outcome }) = self.inflight.pop_front() else { return Ok(Leave::Reread) };
+        let written = outcome.log.cases() as u64;
+        self.registry.clear();
+        self.pool.cancel();
+        let mut bytes = part.bytes[..part.len].to_vec();
+        for job in self.inflight.drain(..) {
+            bytes.extend_from_slice(&job.part.bytes[..job.part.len]);
+        }
+        bytes.extend_from_slice(split.held());
+        input.rewind(&bytes, part.offset, part.lines);
+        self.reader = part.reader.clone();
+        let mut sink = std::io::sink();
+        let mut quiet = Output::new(&mut sink);
+        self.game.run_part(input, &mut self.reader, &mut self.scratch, Some(written), &mut quiet, self.opts)?;
+        Ok(Leave::Reread)
+    }
+
+    /// Cases the next part should hold.
+    fn want_cases(&self) -> u64 {
+        self.want.max(1)
+    }
+
+    /// Most bytes of the next part.
+    fn want_bytes(&self) -> usize {
+        match self.opts.part_bytes {
+            0 => PART_BYTES,
+            n => n,
+        }
+    }
+}
+
+/// Whether threads repay their cost, after `work` of processor time on
+/// `consumed` bytes of `input`.
+fn threads_pay(work: Duration, consumed: usize, input: &Input) -> bool {
+    match input.size() {
+        Some(size) if consumed > 0 && work >= SAMPLE => {
+            let left = size.saturating_sub(input.offset()) as f64 / consumed as f64;
+            work.mul_f64(left.min(1e6)) >= WORTH
+        }
+        Some(_) => false,
+        None => work >= WARM_UP,
+    }
 }
 
 /// Reads and explains every case of `input` in order.
@@ -130,261 +422,85 @@ pub fn explain_cases<C: Cases>(
     Ok(())
 }
 
-/// Cases read ahead, with their outputs once solved.
-struct Batch<C: Cases> {
-    cases: Vec<C::Case>,
-    /// Cases in use (the rest are kept for their allocations).
-    len: usize,
-    /// The outputs, a block of cases each (kept for their allocations too).
-    blocks: Vec<BlockOutput>,
-    /// How reading ended: `None` while more cases may follow.
-    end: Option<Result<(), InputError>>,
-    /// The batch was cut by `BATCH_BYTES`: its cases are large.
-    heavy: bool,
-}
-
-/// The output lines of a block of cases.
-#[derive(Default)]
-struct BlockOutput {
-    bytes: Vec<u8>,
-    /// Where each case's lines end in `bytes`.
-    ends: Vec<usize>,
-    /// The error that stopped the block: it comes right after the cases of
-    /// `ends`.
-    error: Option<RunError>,
-}
-
-impl BlockOutput {
-    /// Writes the block's cases in order, then its error, if any.
-    fn write(&mut self, out: &mut Output) -> Result<(), RunError> {
-        let mut from = 0;
-        for &end in &self.ends {
-            out.buffer().extend_from_slice(&self.bytes[from..end]);
-            out.end_case()?;
-            from = end;
-        }
-        self.error.take().map_or(Ok(()), Err)
-    }
-}
-
-impl<C: Cases> Batch<C> {
-    fn new() -> Self {
-        Batch { cases: Vec::new(), len: 0, blocks: Vec::new(), end: None, heavy: false }
-    }
-
-    /// Reads up to `limit` cases, stopping early when the input has no
-    /// complete line at hand.
-    fn fill(&mut self, game: &C, input: &mut Input, reader: &mut C::Reader, limit: usize) {
-        self.len = 0;
-        let start = input.offset();
-        self.heavy = false;
-        while self.len < limit {
-            if input.offset() - start >= BATCH_BYTES {
-                self.heavy = true;
-                return;
-            }
-            if self.len == self.cases.len() {
-                self.cases.push(C::Case::default());
-            }
-            match game.read(input, reader, &mut self.cases[self.len]) {
-                Ok(true) => self.len += 1,
-                Ok(false) => {
-                    self.end = Some(Ok(()));
-                    return;
-                }
-                Err(e) => {
-                    self.end = Some(Err(e));
-                    return;
-                }
-            }
-            if !input.has_buffered_line() {
-                return;
-            }
-        }
-    }
-}
-
-fn run_parallel<C: Cases>(
-    game: &C,
-    input: &mut Input,
-    reader: &mut C::Reader,
-    out: &mut Output,
-    opts: &RunOptions,
-) -> Result<(), RunError> {
-    let scratches: Mutex<Vec<C::Scratch>> = Mutex::new(Vec::new());
-    let (mut current, mut next) = (Batch::<C>::new(), Batch::<C>::new());
-    // Batches grow while the input keeps up, so that a short input is
-    // answered at once and a long one spawns few threads.
-    let mut limit = SMALL;
-    let mut slow = false;
-    current.fill(game, input, reader, limit);
-    loop {
-        let more = current.end.is_none();
-        limit = (limit * 2).min(BATCH);
-        let started = Instant::now();
-        // Read the next batch while this one is solved only when its first
-        // lines are already at hand: a read that has to wait (a program
-        // feeding cases through a pipe, waiting for answers) comes after
-        // this batch's outputs are written.
-        // Large cases are worth a thread each, however few.
-        let few = current.len < if current.heavy { 2 } else { SMALL };
-        let ahead = more && !few && input.has_buffered_line();
-        if few {
-            // Few cases: solved here, each written as soon as it is done.
-            let mut scratch = lock(&scratches).pop().unwrap_or_default();
-            for case in &current.cases[..current.len] {
-                game.solve(case, &mut scratch, opts, out.buffer())?;
-                out.end_case()?;
-            }
-            lock(&scratches).push(scratch);
-        } else {
-            let block = if slow || current.heavy { 1 } else { BLOCK };
-            let read_next = || {
-                if ahead {
-                    next.fill(game, input, reader, limit);
-                }
-            };
-            solve_batch(game, &mut current, &scratches, opts, block, read_next, out)?;
-            slow = started.elapsed() > SLOW * current.len as u32;
-        }
-        if let Some(end) = current.end.take() {
-            return end.map_err(RunError::from);
-        }
-        if !ahead {
-            next.fill(game, input, reader, limit);
-        }
-        std::mem::swap(&mut current, &mut next);
-    }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// A block of cases on its way from the batch to the output.
-enum Slot<'b, C: Cases> {
-    /// Not taken yet: the cases and where their outputs go.
-    Todo(&'b [C::Case], &'b mut BlockOutput),
-    /// Being solved.
-    Taken,
-    /// Solved, waiting to be written.
-    Done(&'b mut BlockOutput),
-}
-
-/// Solves every case of a batch in blocks of `block` cases and writes them
-/// in order: `opts.jobs - 1` threads take blocks while this thread does
-/// `first`, then this thread takes blocks too, and after each one writes
-/// every block finished in order so far (a signal loses no finished case
-/// that is more than a block away). Stops at the first error, after
-/// writing every case before it.
-fn solve_batch<C: Cases>(
-    game: &C,
-    batch: &mut Batch<C>,
-    scratches: &Mutex<Vec<C::Scratch>>,
-    opts: &RunOptions,
-    block: usize,
-    first: impl FnOnce(),
-    out: &mut Output,
-) -> Result<(), RunError> {
-    let cases = &batch.cases[..batch.len];
-    let n_blocks = cases.len().div_ceil(block);
-    if batch.blocks.len() < n_blocks {
-        batch.blocks.resize_with(n_blocks, BlockOutput::default);
-    }
-    let slots: Vec<Mutex<Slot<C>>> =
-        cases.chunks(block).zip(batch.blocks.iter_mut()).map(|(c, o)| Mutex::new(Slot::Todo(c, o))).collect();
-    let taken = AtomicUsize::new(0);
-    // Takes and solves one block; false when none is left.
-    let solve_one = |scratch: &mut C::Scratch| -> bool {
-        let i = taken.fetch_add(1, Ordering::Relaxed);
-        let Some(slot) = slots.get(i) else { return false };
-        let todo = std::mem::replace(&mut *lock(slot), Slot::Taken);
-        if let Slot::Todo(cases, output) = todo {
-            output.bytes.clear();
-            output.ends.clear();
-            output.error = None;
-            for case in cases {
-                if let Err(e) = game.solve(case, scratch, opts, &mut output.bytes) {
-                    // Cases after an error are never written.
-                    output.error = Some(e);
-                    break;
-                }
-                output.ends.push(output.bytes.len());
-            }
-            *lock(slot) = Slot::Done(output);
-        }
-        true
-    };
-    let work = || {
-        let mut scratch = lock(scratches).pop().unwrap_or_default();
-        while solve_one(&mut scratch) {}
-        lock(scratches).push(scratch);
-    };
-    let mut written = 0;
-    // Writes the blocks finished in order so far.
-    let mut write_ready = |out: &mut Output| -> Result<(), RunError> {
-        while let Some(slot) = slots.get(written) {
-            let mut slot = lock(slot);
-            let Slot::Done(output) = &mut *slot else { break };
-            output.write(out)?;
-            written += 1;
-        }
-        Ok(())
-    };
-    let mut result = Ok(());
-    std::thread::scope(|s| {
-        for _ in 1..opts.jobs {
-            s.spawn(work);
-        }
-        first();
-        let mut scratch = lock(scratches).pop().unwrap_or_default();
-        while result.is_ok() && solve_one(&mut scratch) {
-            result = write_ready(out);
-        }
-        if result.is_err() {
-            // No block after the error is needed.
-            taken.store(usize::MAX / 2, Ordering::Relaxed);
-        }
-        lock(scratches).push(scratch);
-    });
-    result.and_then(|()| write_ready(out))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Mark, Shared};
+    use std::sync::{Condvar, Mutex};
 
     /// A game whose cases are lines holding a number of microseconds to
-    /// work; each case prints whether it ran on the thread that called
-    /// `run_cases` (`main`, with that thread's processor time so far in
-    /// microseconds) or on another (`other`).
-    struct Spin(std::thread::ThreadId);
+    /// work (or `wait`: until the test opens the gate); each case prints
+    /// whether it ran on the thread that called `run_parts` (`main`) or on
+    /// another (`other`), after its number.
+    struct Spin {
+        main: std::thread::ThreadId,
+        gate: Mutex<bool>,
+        opened: Condvar,
+        started: Mutex<Option<std::sync::mpsc::Sender<()>>>,
+    }
+
+    impl Spin {
+        fn new() -> Spin {
+            Spin {
+                main: std::thread::current().id(),
+                gate: Mutex::new(false),
+                opened: Condvar::new(),
+                started: Mutex::new(None),
+            }
+        }
+    }
 
     impl Cases for Spin {
-        type Case = u64;
-        type Reader = ();
+        type Case = (u64, Option<u64>);
+        type Reader = u64;
         type Scratch = ();
 
-        fn read(&self, input: &mut Input, _: &mut (), case: &mut u64) -> Result<bool, InputError> {
+        fn read(&self, input: &mut Input, n: &mut u64, case: &mut (u64, Option<u64>)) -> Result<bool, InputError> {
             let Some(line) = input.next_line()? else { return Ok(false) };
-            *case = line.trimmed().parse().map_err(|_| line.error("not a number"))?;
+            *n += 1;
+            let work = match line.trimmed() {
+                "wait" => None,
+                t => Some(t.parse().map_err(|_| line.error("not a number"))?),
+            };
+            *case = (*n, work);
             Ok(true)
         }
 
-        fn solve(&self, case: &u64, _: &mut (), _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {
-            let until = thread_time() + Duration::from_micros(*case);
-            while thread_time() < until {}
-            if std::thread::current().id() == self.0 {
-                out.extend_from_slice(format!("main {}\n", thread_time().as_micros()).as_bytes());
-            } else {
-                out.extend_from_slice(b"other\n");
+        fn boundary(&self, n: &mut u64, _: &mut u64, _: &[u8]) -> Mark {
+            *n += 1;
+            Mark::Last
+        }
+
+        fn solve(
+            &self,
+            case: &(u64, Option<u64>),
+            _: &mut (),
+            _: &RunOptions,
+            out: &mut Vec<u8>,
+        ) -> Result<(), RunError> {
+            match case.1 {
+                Some(micros) => {
+                    let until = thread_time() + Duration::from_micros(micros);
+                    while thread_time() < until {}
+                }
+                None => {
+                    if let Some(tx) = &*self.started.lock().unwrap() {
+                        tx.send(()).unwrap();
+                    }
+                    let mut open = self.gate.lock().unwrap();
+                    while !*open {
+                        open = self.opened.wait(open).unwrap();
+                    }
+                }
             }
+            let on = if std::thread::current().id() == self.main { "main" } else { "other" };
+            out.extend_from_slice(format!("{} {on}\n", case.0).as_bytes());
             Ok(())
         }
 
         fn explain(
             &self,
-            _: &u64,
+            _: &(u64, Option<u64>),
             _: &mut (),
             _: &RunOptions,
             _: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
@@ -393,50 +509,125 @@ mod tests {
         }
     }
 
-    /// How many cases ran on the calling thread before the first that ran
-    /// on another, if any did, and the processor time the calling thread
-    /// had used by the end of the last of them.
-    fn first_on_another_thread(case_micros: u64, cases: usize, opts: RunOptions) -> Option<(usize, Duration)> {
-        let text = format!("{case_micros}\n").repeat(cases);
-        let start = thread_time();
+    use super::super::InputError;
+
+    /// The index of the first case that ran on another thread, if any.
+    fn first_on_another_thread(input: &mut Input, cases: usize, opts: RunOptions) -> Option<usize> {
         let mut printed = Vec::new();
         let mut out = Output::new(&mut printed);
-        run_cases(&Spin(std::thread::current().id()), &mut Input::from_text(&text), &mut out, &opts).unwrap();
+        run_parts(&Spin::new(), input, &mut out, &opts).unwrap();
         out.flush().unwrap();
         drop(out);
         let text = String::from_utf8(printed).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), cases);
-        let first = lines.iter().position(|&l| l == "other")?;
-        let used = match first.checked_sub(1).map(|i| lines[i]) {
-            Some(l) => Duration::from_micros(l["main ".len()..].parse().unwrap()).saturating_sub(start),
-            None => Duration::ZERO,
-        };
-        Some((first, used))
+        for (i, l) in lines.iter().enumerate() {
+            assert!(l.starts_with(&format!("{} ", i + 1)), "case {} printed out of order: {l}", i + 1);
+        }
+        lines.iter().position(|l| l.ends_with("other"))
+    }
+
+    fn default_opts() -> RunOptions {
+        RunOptions { jobs: 2, adaptive: true, ..Default::default() }
     }
 
     #[test]
-    fn by_default_fast_cases_stay_on_the_calling_thread() {
-        let opts = RunOptions { jobs: 2, adaptive: true, ..Default::default() };
-        assert_eq!(first_on_another_thread(0, 100_000, opts), None);
+    fn by_default_a_small_input_stays_on_the_calling_thread() {
+        // 500 cases of a microsecond or two: less work in all than threads
+        // need to pay.
+        let text = "0\n".repeat(500);
+        assert_eq!(first_on_another_thread(&mut Input::from_text(&text), 500, default_opts()), None);
     }
 
     #[test]
-    fn by_default_slow_cases_move_to_threads_after_the_warm_up() {
-        let opts = RunOptions { jobs: 2, adaptive: true, ..Default::default() };
-        let (first, used) = first_on_another_thread(200, 1200, opts).expect("no case on another thread");
-        // The warm-up takes 100 ms of the calling thread's processor time,
-        // at most 500 cases of 200 µs (fewer when the rest of a case costs
-        // time too, as on a busy machine), and the clock is read after
-        // cases 1, 3, 7, then every 8 or 16: the move comes soon after.
-        // (The last case printed its time just before the driver read it.)
-        assert!(used + WINDOW >= WARM_UP, "cases moved to threads after {used:?} of processor time");
-        assert!(first <= 1100, "{first} cases on the calling thread first");
+    fn by_default_an_input_of_known_size_moves_to_threads_once_it_promises_enough_work() {
+        // 400 cases of 100 µs of this thread's processor time: after the
+        // first steps (1, 2, 4 cases: 0.7 ms) the rest promises 39 ms.
+        let text = "100\n".repeat(400);
+        let first = first_on_another_thread(&mut Input::from_text(&text), 400, default_opts());
+        let first = first.expect("no case on another thread");
+        assert!((5..100).contains(&first), "{first} cases on the calling thread first");
+    }
+
+    #[test]
+    fn by_default_a_stream_moves_to_threads_after_the_warm_up() {
+        // Of unknown size: 100 cases (10 ms) at least on this thread, then
+        // the next step's end (127 cases).
+        let text = "100\n".repeat(400);
+        let mut input = Input::new(text.as_bytes()).ready_when(|| true);
+        let first = first_on_another_thread(&mut input, 400, default_opts()).expect("no case on another thread");
+        assert!((100..300).contains(&first), "{first} cases on the calling thread first");
     }
 
     #[test]
     fn a_number_of_jobs_given_uses_threads_at_once() {
+        let text = "0\n".repeat(100_000);
         let opts = RunOptions { jobs: 2, ..Default::default() };
-        assert!(first_on_another_thread(0, 100_000, opts).is_some(), "no case on another thread");
+        assert!(first_on_another_thread(&mut Input::from_text(&text), 100_000, opts).is_some());
+    }
+
+    #[test]
+    fn an_input_that_would_block_is_answered_on_the_calling_thread() {
+        // A source that never says it is ready (a pipe, a terminal): each
+        // case is read here, and answered before the next is read.
+        let text = "0\n".repeat(1000);
+        let mut input = Input::new(text.as_bytes());
+        let opts = RunOptions { jobs: 2, ..Default::default() };
+        let first = first_on_another_thread(&mut input, 1000, opts);
+        assert!(first.is_none_or(|i| i > 0));
+    }
+
+    /// What a signal does while a case runs (write what is finished, in
+    /// order) writes every case before it, in parts still running too, and
+    /// none after it.
+    #[test]
+    fn cases_finished_in_parts_still_running_are_written_while_a_later_one_runs() {
+        #[derive(Clone, Default)]
+        struct Seen(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Seen {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let seen = Seen::default();
+        let shared = Shared::new(seen.clone());
+        let game = Arc::new(Spin::new());
+        let (tx, started) = std::sync::mpsc::channel();
+        *game.started.lock().unwrap() = Some(tx);
+        let text = format!("{}wait\n{}", "1\n".repeat(99), "1\n".repeat(500));
+        let runner = {
+            let (game, shared) = (game.clone(), shared.clone());
+            std::thread::spawn(move || {
+                let mut out = Output::shared(shared);
+                let opts = RunOptions { jobs: 2, ..Default::default() };
+                run_parts(&*game, &mut Input::from_text(&text), &mut out, &opts).unwrap();
+                out.flush().unwrap();
+            })
+        };
+        started.recv().unwrap();
+        let lines = || String::from_utf8(seen.0.lock().unwrap().clone()).unwrap();
+        let since = std::time::Instant::now();
+        while lines().lines().count() < 99 {
+            assert!(shared.write_pending_within(Duration::from_secs(1)));
+            assert!(since.elapsed() < Duration::from_secs(60), "cases 1 to 99 never written: {}", lines());
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let text = lines();
+        assert_eq!(text.lines().count(), 99, "nothing after the waiting case: {text}");
+        for (i, l) in text.lines().enumerate() {
+            assert!(l.starts_with(&format!("{} ", i + 1)), "{text}");
+        }
+        *game.gate.lock().unwrap() = true;
+        game.opened.notify_all();
+        runner.join().unwrap();
+        let text = lines();
+        assert_eq!(text.lines().count(), 600);
+        for (i, l) in text.lines().enumerate() {
+            assert!(l.starts_with(&format!("{} ", i + 1)), "{text}");
+        }
     }
 }

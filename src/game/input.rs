@@ -10,6 +10,7 @@
 //! the line, column and an excerpt of the offending line, so a diagnostic can
 //! be rendered after the line itself is gone from the buffer.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, Read};
 
@@ -455,7 +456,7 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 /// inputs) are searched eight bytes at a time without a call, longer ones
 /// by `memchr`.
 #[inline(always)]
-fn line_break(bytes: &[u8]) -> Option<usize> {
+pub(super) fn line_break(bytes: &[u8]) -> Option<usize> {
     for (k, chunk) in bytes.chunks_exact(8).take(2).enumerate() {
         let found = break_flags(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
         if found != 0 {
@@ -516,7 +517,8 @@ fn digits_value(w: u64, len: usize) -> u64 {
 /// line numbers.
 pub struct Input<'r> {
     src: Box<dyn Read + 'r>,
-    buf: Vec<u8>,
+    /// The bytes read (borrowed whole for a part held in memory).
+    buf: Cow<'r, [u8]>,
     /// Unread bytes are `buf[pos..end]`.
     pos: usize,
     end: usize,
@@ -535,6 +537,11 @@ pub struct Input<'r> {
     /// The last line read: its start in `buf` and length, and number (the
     /// place of errors at the end of the input).
     last: Option<(usize, usize, usize)>,
+    /// Says whether a read of the source would return at once (see
+    /// [`Input::ready`]); `None`: it may block.
+    ready: Option<Box<dyn Fn() -> bool + 'r>>,
+    /// The size of the whole input, when known (a regular file).
+    len_hint: Option<usize>,
 }
 
 impl<'r> Input<'r> {
@@ -542,7 +549,7 @@ impl<'r> Input<'r> {
     pub fn new(src: impl Read + 'r) -> Self {
         Input {
             src: Box::new(src),
-            buf: Vec::new(),
+            buf: Cow::Owned(Vec::new()),
             pos: 0,
             end: 0,
             base: 0,
@@ -553,12 +560,121 @@ impl<'r> Input<'r> {
             valid: 0,
             invalid: false,
             last: None,
+            ready: None,
+            len_hint: None,
         }
     }
 
     /// An input held in memory (tests, worked examples).
     pub fn from_text(text: &'r str) -> Self {
-        Input::new(text.as_bytes())
+        Input::new(text.as_bytes()).ready_when(|| true).size_hint(text.len())
+    }
+
+    /// Part of an input held in memory: `bytes` start at byte `offset` of
+    /// the input, after `lines` lines (each ended by a line terminator),
+    /// and lines, offsets and errors are those of the whole input.
+    pub fn part(bytes: &'r [u8], offset: usize, lines: usize) -> Self {
+        // Read in place: the bytes are all there is.
+        let mut input = Input::new(io::empty());
+        input.buf = Cow::Borrowed(bytes);
+        input.end = bytes.len();
+        input.eof = true;
+        input.position(offset, lines);
+        input
+    }
+
+    /// `probe` says whether a read of the source would return at once
+    /// (data or the end is at hand): the parallel driver reads ahead only
+    /// then, and otherwise answers every case it holds first, so that a
+    /// program feeding cases one at a time gets each answer before it
+    /// sends the next. Without a probe, every read may block.
+    pub fn ready_when(mut self, probe: impl Fn() -> bool + 'r) -> Self {
+        self.ready = Some(Box::new(probe));
+        self
+    }
+
+    /// The size of the whole input in bytes, when it is known (a regular
+    /// file): the default driver estimates from it whether threads pay.
+    pub fn size_hint(mut self, len: usize) -> Self {
+        self.len_hint = Some(len);
+        self
+    }
+
+    /// The size of the whole input, when known.
+    pub fn size(&self) -> Option<usize> {
+        self.len_hint
+    }
+
+    /// Whether a read of the source would return at once: the source's end
+    /// was reached, or its probe says so.
+    pub fn ready(&self) -> bool {
+        self.eof || self.ready.as_ref().is_some_and(|probe| probe())
+    }
+
+    /// Whether the source's end was reached.
+    pub fn at_end(&self) -> bool {
+        self.eof
+    }
+
+    /// Moves the bytes read from the source but not yet taken as lines to
+    /// the end of `into`, and returns where they start: their input offset
+    /// and the lines before them. The input holds nothing unread after this
+    /// (see [`Input::rewind`]). Called between cases, at a line's start.
+    pub fn take_unread(&mut self, into: &mut Vec<u8>) -> (usize, usize) {
+        into.extend_from_slice(&self.buf[self.pos..self.end]);
+        let at = (self.offset(), self.number);
+        self.pos = self.end;
+        at
+    }
+
+    /// Reads more of the source into `into`: the number of bytes read, 0
+    /// at the end of the source.
+    pub fn read_raw(&mut self, into: &mut [u8]) -> Result<usize, InputError> {
+        if self.eof {
+            return Ok(0);
+        }
+        loop {
+            match self.src.read(into) {
+                Ok(n) => {
+                    self.eof = n == 0;
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let at = self.offset();
+                    return Err(InputError::at(at, self.number + 1, 1, format!("cannot read the input: {e}"))
+                        .kind(InputErrorKind::Unreadable(e.kind())));
+                }
+            }
+        }
+    }
+
+    /// Takes reading up again at byte `offset` of the input, after `lines`
+    /// lines, with `bytes` (read from the source earlier, as by
+    /// [`Input::take_unread`] and [`Input::read_raw`]) as what comes next,
+    /// before the rest of the source.
+    pub fn rewind(&mut self, bytes: &[u8], offset: usize, lines: usize) {
+        let buf = self.buf.to_mut();
+        buf.clear();
+        buf.extend_from_slice(bytes);
+        self.end = bytes.len();
+        self.position(offset, lines);
+    }
+
+    /// Places the buffer's first byte at `offset`, after `lines` lines.
+    fn position(&mut self, offset: usize, lines: usize) {
+        self.pos = 0;
+        self.base = offset;
+        self.number = lines;
+        // A byte order mark is looked for only at the very start.
+        self.started = offset > 0;
+        // The line before ended with a terminator: an error at the end of
+        // the input is placed on the line after it.
+        self.last = (lines > 0).then_some((0, 0, lines));
+        self.terminated = true;
+        self.valid = 0;
+        self.invalid = false;
+        self.validate();
     }
 
     /// Byte offset of the next unread line.
@@ -584,8 +700,9 @@ impl<'r> Input<'r> {
             return Ok(false);
         }
         let keep = self.last.map_or(self.pos, |(s, _, _)| s.min(self.pos));
+        let buf = self.buf.to_mut();
         if keep > 0 {
-            self.buf.copy_within(keep..self.end, 0);
+            buf.copy_within(keep..self.end, 0);
             self.base += keep;
             self.pos -= keep;
             self.end -= keep;
@@ -594,11 +711,11 @@ impl<'r> Input<'r> {
                 *s -= keep;
             }
         }
-        if self.buf.len() < self.end + BLOCK {
-            self.buf.resize(self.end + BLOCK, 0);
+        if buf.len() < self.end + BLOCK {
+            buf.resize(self.end + BLOCK, 0);
         }
         loop {
-            match self.src.read(&mut self.buf[self.end..]) {
+            match self.src.read(&mut buf[self.end..]) {
                 Ok(0) => {
                     self.eof = true;
                     return Ok(false);

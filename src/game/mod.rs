@@ -1,19 +1,23 @@
 //! The engine contract: what a compiled rule file offers and how it is
 //! driven. Every engine implements [`Game`]; engines whose cases are
-//! independent implement [`Cases`] and let [`run_cases`] read, solve and
-//! write them. Nothing here renders anything: presentation (miette, JSON,
-//! terminals) lives in `crate::report` and the binary.
+//! independent implement [`Cases`] and let [`run_parts`] read, solve and
+//! write them, on one thread or several. Nothing here renders anything:
+//! presentation (miette, JSON, terminals) lives in `crate::report` and the
+//! binary.
 
 mod driver;
 pub mod explain;
 pub mod figures;
 pub mod input;
+mod log;
 mod output;
+mod pool;
 pub mod records;
+mod split;
 
 use std::io;
 
-pub use driver::{explain_cases, run_cases};
+pub use driver::{explain_cases, run_parts};
 pub use explain::{Explain, Explanation};
 pub use figures::Report;
 pub use input::{Input, InputError, Line, Scan, Token};
@@ -55,9 +59,30 @@ pub struct RunOptions {
     /// Threads that solve cases (`--jobs`); 0 or 1: the calling thread only.
     pub jobs: usize,
     /// `jobs` is a most, not a must: cases are solved on the calling
-    /// thread until they prove slow enough for threads to pay (the default
-    /// when `--jobs` is not given; see [`run_cases`]).
+    /// thread until the input proves large enough for threads to pay (the
+    /// default when `--jobs` is not given; see [`run_parts`]).
     pub adaptive: bool,
+    /// Most bytes of input in one part of a parallel run; 0: the driver's
+    /// own sizes. A test hook (`--part-bytes`): 1 makes every case a part
+    /// of its own.
+    pub part_bytes: usize,
+}
+
+/// What a line of the input is to the parallel driver, which cuts the
+/// input into parts between cases without reading them (see
+/// [`Cases::boundary`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// Inside a case, or before the first one (a blank line, a count
+    /// line): the input is not cut after it.
+    Inside,
+    /// The last line of a case: the input may be cut after it.
+    Last,
+    /// No boundary is found cheaply from this line on: the end of the
+    /// cases (a terminator line, a line after the last counted case) or a
+    /// line the reader will refuse. The rest of the input is read on one
+    /// thread, as it comes.
+    Stop,
 }
 
 /// A rule file compiled for one of the engines, ready to run.
@@ -83,18 +108,39 @@ pub trait Game: Send + Sync {
 }
 
 /// A game whose input is a sequence of independent cases: it says how to
-/// read one case and how to solve it; [`run_cases`] does the rest.
+/// read one case, where a case ends, and how to solve it; [`run_parts`]
+/// does the rest.
 pub trait Cases: Sync {
     /// One case as read (reused from case to case).
-    type Case: Send + Sync + Default;
+    type Case: Send + Default;
     /// What reading carries from case to case (a count from a first line,
-    /// the case number).
-    type Reader: Default;
+    /// the case number). A part of the input run on another thread starts
+    /// from a copy.
+    type Reader: Default + Clone + Send + Sync;
     /// Working memory of a solver (search tables), reused across cases.
     type Scratch: Send + Default;
 
     /// Reads the next case into `case`; false at the end of the input.
     fn read(&self, input: &mut Input, reader: &mut Self::Reader, case: &mut Self::Case) -> Result<bool, InputError>;
+
+    /// Where cases end, found without reading them. The parallel driver
+    /// calls it on every line of the input in order (its bytes without the
+    /// line terminator, a byte order mark left out) and may cut the input
+    /// after a line it marks [`Mark::Last`]: each part is then read by
+    /// [`Cases::read`] on a worker thread, from a copy of `reader` as this
+    /// method left it at the part's start, and must hold exactly the cases
+    /// marked. So it counts cases in `reader` as `read` does (the case
+    /// number at a case's last line, the total at a count line) and
+    /// changes `reader` nowhere else; `within` (0 at the start of each
+    /// case) is its own progress through a case (lines or cards left).
+    ///
+    /// A wrong mark costs time, never a wrong output: a part whose cases
+    /// do not end where marked is read again on one thread. The default
+    /// marks [`Mark::Stop`] at once: the input is read on one thread.
+    fn boundary(&self, reader: &mut Self::Reader, within: &mut u64, line: &[u8]) -> Mark {
+        let _ = (reader, within, line);
+        Mark::Stop
+    }
 
     /// Solves a case and appends its output line(s) to `out`. On an error
     /// nothing is appended.
@@ -127,11 +173,81 @@ pub trait Cases: Sync {
     }
 }
 
-/// A game of independent cases runs them with [`run_cases`] (in parallel
+/// A game whose input the driver can cut into parts between cases, and
+/// run on several threads ([`run_parts`]): every [`Cases`] game is one, and
+/// so is an engine that reads its cases itself (the referee's frames).
+pub trait Split: Sync {
+    /// What reading carries from case to case (see [`Cases::Reader`]).
+    type Reader: Default + Clone + Send + Sync;
+    /// Working memory of one thread, reused from part to part.
+    type Scratch: Default + Send;
+
+    /// Where cases end (see [`Cases::boundary`]).
+    fn boundary(&self, reader: &mut Self::Reader, within: &mut u64, line: &[u8]) -> Mark;
+
+    /// Reads and runs up to `limit` cases of `input` (every one when
+    /// `None`) from the reader state `reader` (left as it is after the last
+    /// one), handing each case's lines to `out` ([`Output::end_case`]);
+    /// the number of cases run, fewer than `limit` only at the end of the
+    /// cases. On an error, every case before it has been handed over.
+    fn run_part(
+        &self,
+        input: &mut Input,
+        reader: &mut Self::Reader,
+        scratch: &mut Self::Scratch,
+        limit: Option<u64>,
+        out: &mut Output,
+        opts: &RunOptions,
+    ) -> Result<u64, RunError>;
+}
+
+/// A case as read and a solver's memory: what a thread of a [`Cases`]
+/// game keeps from case to case.
+pub struct CaseScratch<C: Cases> {
+    case: C::Case,
+    scratch: C::Scratch,
+}
+
+impl<C: Cases> Default for CaseScratch<C> {
+    fn default() -> Self {
+        CaseScratch { case: C::Case::default(), scratch: C::Scratch::default() }
+    }
+}
+
+impl<C: Cases> Split for C {
+    type Reader = C::Reader;
+    type Scratch = CaseScratch<C>;
+
+    #[inline]
+    fn boundary(&self, reader: &mut C::Reader, within: &mut u64, line: &[u8]) -> Mark {
+        Cases::boundary(self, reader, within, line)
+    }
+
+    fn run_part(
+        &self,
+        input: &mut Input,
+        reader: &mut C::Reader,
+        s: &mut CaseScratch<C>,
+        limit: Option<u64>,
+        out: &mut Output,
+        opts: &RunOptions,
+    ) -> Result<u64, RunError> {
+        let limit = limit.unwrap_or(u64::MAX);
+        let mut n = 0;
+        while n < limit && self.read(input, reader, &mut s.case)? {
+            self.solve(&s.case, &mut s.scratch, opts, out.buffer())?;
+            out.end_case()?;
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+/// A game of independent cases runs them with [`run_parts`] (in parallel
 /// when asked) and explains them case by case.
 impl<C: Cases + Send> Game for C {
     fn run(&self, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
-        run_cases(self, input, out, opts)
+        run_parts(self, input, out, opts)
     }
 
     fn analysis(&self) -> Option<&dyn Analyze> {
@@ -201,6 +317,41 @@ pub trait Analyze {
     fn default_samples(&self) -> Option<u64> {
         None
     }
+
+    /// The analysis split into parts of its samples, when it samples.
+    fn sampled(&self) -> Option<&dyn Sampled> {
+        None
+    }
+}
+
+/// A sampled analysis in parts, for batch systems (`arbiter analyze --shard
+/// I/K --partial`, then `arbiter merge`). Sample j is drawn from a random
+/// stream of its own ([`crate::rng::SplitMix64::for_sample`]), so a range
+/// of samples gives the same partial result wherever it is computed, and
+/// the partial results of disjoint ranges that cover every sample, merged
+/// in order, give exactly the figures of the whole analysis.
+pub trait Sampled {
+    /// The exact partial result of the samples `range` (of the
+    /// `opts.samples` of the whole analysis), as JSON (see docs/cli.md).
+    fn sample(
+        &self,
+        opts: &AnalyzeOptions,
+        range: std::ops::Range<u64>,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> serde_json::Value;
+
+    /// The figures of the whole analysis from the partial results of
+    /// every sample, in sample order; an error for data that is not such a
+    /// part.
+    fn report(&self, opts: &AnalyzeOptions, parts: &[serde_json::Value]) -> Result<Analysis, String>;
+}
+
+/// The whole of a sampled analysis: the report of one part of every sample.
+pub fn analyze_sampled(s: &dyn Sampled, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
+    let n = opts.samples.max(1);
+    let part = s.sample(&AnalyzeOptions { samples: n, ..*opts }, 0..n, progress);
+    s.report(&AnalyzeOptions { samples: n, ..*opts }, &[part])
+        .unwrap_or_else(|e| vec![("error".to_string(), format!("a part of the analysis is not its own: {e}"))])
 }
 
 /// Options of `arbiter strategy`.

@@ -5,6 +5,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use super::log::Log;
+
 /// Buffered output that engines write whole lines to. It is flushed when
 /// the buffer grows past a threshold, after every case when the output is
 /// interactive, when the run ends, and before any diagnostic is printed, so
@@ -19,18 +21,55 @@ pub struct Output<'w> {
     sink: Sink<'w>,
     /// Flush after every case (a terminal).
     eager: bool,
+    /// Cases finished on other threads, written after the buffer (a
+    /// borrowed sink's; a shared sink keeps them in its state).
+    pending: Option<Arc<dyn Pending>>,
 }
 
 enum Sink<'w> {
     Borrowed(&'w mut dyn Write),
     Shared(Shared),
+    /// A part's log (see `pool`): finished cases are appended to it, and a
+    /// flush writes nothing (the driver writes parts in input order).
+    Log(&'w Log),
 }
 
+/// Cases finished on other threads that come after everything an
+/// [`Output`] holds: the parts the parallel driver runs. Whoever writes the
+/// output (a flush, a read about to block, a timer, a signal) writes the
+/// ones finished in input order too.
+pub trait Pending: Send + Sync {
+    /// Writes the cases finished in input order that are not written yet;
+    /// true when it wrote any.
+    fn write_new(&self, sink: &mut dyn Write) -> io::Result<bool>;
+}
+
+/// The one flush threshold: the buffer is written when it grows past this
+/// (between cases, and within a long case through [`Output::flush_if_full`]).
 const FLUSH_AT: usize = 1 << 16;
 
 impl<'w> Output<'w> {
     pub fn new(sink: &'w mut dyn Write) -> Self {
-        Output { buf: Vec::with_capacity(FLUSH_AT + 1024), sink: Sink::Borrowed(sink), eager: false }
+        Output { buf: Vec::with_capacity(FLUSH_AT + 1024), sink: Sink::Borrowed(sink), eager: false, pending: None }
+    }
+
+    /// An output that appends each finished case to `log` (one output per
+    /// log), for a part run on a worker thread.
+    pub(crate) fn to_log(log: &'w Log) -> Self {
+        log.attach();
+        Output { buf: Vec::with_capacity(1024), sink: Sink::Log(log), eager: false, pending: None }
+    }
+
+    /// From now on, cases finished elsewhere (`pending`) are written after
+    /// this output's own, by whoever writes them out; `None` stops that.
+    pub(crate) fn set_pending(&mut self, pending: Option<Arc<dyn Pending>>) {
+        match &self.sink {
+            Sink::Shared(shared) => {
+                shared.0.has_pending.store(pending.is_some(), Ordering::Relaxed);
+                shared.lock().pending = pending;
+            }
+            _ => self.pending = pending,
+        }
     }
 
     /// Flush after every case (for terminals and pipes read line by line).
@@ -53,15 +92,34 @@ impl<'w> Output<'w> {
         &mut self.buf
     }
 
+    /// Within a long case (a frame of thousands of strokes): writes the
+    /// lines rendered so far when the buffer has grown past the flush
+    /// threshold, so that memory stays bounded; true when it did (the buffer
+    /// is then empty).
+    pub fn flush_if_full(&mut self) -> io::Result<bool> {
+        if self.buf.len() < FLUSH_AT || matches!(self.sink, Sink::Log(_)) {
+            return Ok(false);
+        }
+        self.flush()?;
+        Ok(true)
+    }
+
     /// Marks the end of a case: its lines are finished; flushes when due.
     #[inline]
     pub fn end_case(&mut self) -> io::Result<()> {
-        // The usual case, without a call: the lines handed over to the ring.
-        if let Sink::Shared(shared) = &self.sink {
-            if !self.eager && shared.0.hand_over(&self.buf) {
+        // The usual cases, without a call: the lines handed over to the
+        // ring, or to a part's log.
+        match &self.sink {
+            Sink::Shared(shared) if !self.eager && shared.0.hand_over(&self.buf) => {
                 self.buf.clear();
                 return Ok(());
             }
+            Sink::Log(log) => {
+                log.push(&self.buf);
+                self.buf.clear();
+                return Ok(());
+            }
+            _ => {}
         }
         self.end_case_now()
     }
@@ -76,7 +134,7 @@ impl<'w> Output<'w> {
                 }
                 Ok(())
             }
-            Sink::Shared(_) => self.flush(),
+            Sink::Shared(_) | Sink::Log(_) => self.flush(),
         }
     }
 
@@ -89,6 +147,9 @@ impl<'w> Output<'w> {
                     self.buf.clear();
                     r?;
                 }
+                if let Some(pending) = &self.pending {
+                    pending.write_new(*sink)?;
+                }
                 sink.flush()
             }
             Sink::Shared(shared) => {
@@ -97,6 +158,9 @@ impl<'w> Output<'w> {
                 self.buf.clear();
                 shared.0.take_error(&mut state)
             }
+            // A part's unfinished case stays in the buffer: the driver
+            // writes parts, whole cases only.
+            Sink::Log(_) => Ok(()),
         }
     }
 }
@@ -107,7 +171,7 @@ impl Output<'static> {
     pub fn shared(shared: Shared) -> Self {
         let taken = shared.0.producer.swap(true, Ordering::Relaxed);
         assert!(!taken, "a Shared sink takes the cases of one Output");
-        Output { buf: Vec::with_capacity(FLUSH_AT + 1024), sink: Sink::Shared(shared), eager: false }
+        Output { buf: Vec::with_capacity(FLUSH_AT + 1024), sink: Sink::Shared(shared), eager: false, pending: None }
     }
 }
 
@@ -142,6 +206,8 @@ struct Inner {
     producer: AtomicBool,
     /// A write failed: `state.error` may hold the error.
     failed: AtomicBool,
+    /// `state.pending` is set.
+    has_pending: AtomicBool,
     state: Mutex<SharedState>,
 }
 
@@ -163,6 +229,8 @@ struct SharedState {
     sink: Box<dyn Write + Send>,
     /// The first write error, until the run reports it.
     error: Option<io::Error>,
+    /// Cases finished on other threads, after those of the ring.
+    pending: Option<Arc<dyn Pending>>,
 }
 
 impl Drop for Inner {
@@ -209,12 +277,24 @@ impl Inner {
         let (a, b) = unsafe {
             (std::slice::from_raw_parts(self.ring.add(at), first), std::slice::from_raw_parts(self.ring, len - first))
         };
-        if state.error.is_none() && (len > 0 || !more.is_empty()) {
-            let r = (state.sink.write_all(a))
-                .and_then(|()| state.sink.write_all(b))
-                .and_then(|()| state.sink.write_all(more))
-                .and_then(|()| state.sink.flush());
-            if let Err(e) = r {
+        if state.error.is_none() {
+            let SharedState { sink, pending, .. } = state;
+            let mut write = || -> io::Result<()> {
+                let mut wrote = len > 0 || !more.is_empty();
+                if wrote {
+                    sink.write_all(a)?;
+                    sink.write_all(b)?;
+                    sink.write_all(more)?;
+                }
+                if let Some(pending) = pending {
+                    wrote |= pending.write_new(&mut **sink)?;
+                }
+                if wrote {
+                    sink.flush()?;
+                }
+                Ok(())
+            };
+            if let Err(e) = write() {
                 state.error = Some(e);
                 self.failed.store(true, Ordering::Relaxed);
             }
@@ -243,7 +323,7 @@ impl Inner {
 /// Copies `src` to `dst` (as long): the lines of a fast case are a few
 /// bytes, copied here in two overlapping words rather than by a call.
 #[inline(always)]
-fn copy(dst: &mut [u8], src: &[u8]) {
+pub(super) fn copy(dst: &mut [u8], src: &[u8]) {
     let n = src.len().min(dst.len());
     let (dst, src) = (&mut dst[..n], &src[..n]);
     match n {
@@ -278,7 +358,8 @@ impl Shared {
             tail: AtomicUsize::new(0),
             producer: AtomicBool::new(false),
             failed: AtomicBool::new(false),
-            state: Mutex::new(SharedState { sink: Box::new(sink), error: None }),
+            has_pending: AtomicBool::new(false),
+            state: Mutex::new(SharedState { sink: Box::new(sink), error: None, pending: None }),
         }))
     }
 
@@ -289,7 +370,9 @@ impl Shared {
     /// Writes the lines of the cases finished so far (before a read that
     /// may block). A write error is kept for the run to report.
     pub fn write_pending(&self) {
-        if self.0.head.load(Ordering::Acquire) != self.0.tail.load(Ordering::Relaxed) {
+        if self.0.head.load(Ordering::Acquire) != self.0.tail.load(Ordering::Relaxed)
+            || self.0.has_pending.load(Ordering::Relaxed)
+        {
             self.0.write_out(&mut self.lock(), &[]);
         }
     }
@@ -356,6 +439,19 @@ mod tests {
         fn flush(&mut self) -> io::Result<()> {
             Ok(())
         }
+    }
+
+    #[test]
+    fn a_long_case_is_written_once_the_buffer_reaches_the_threshold() {
+        let mut sink = Vec::new();
+        let mut out = Output::new(&mut sink);
+        out.buffer().resize(FLUSH_AT - 1, b'x');
+        assert!(!out.flush_if_full().unwrap());
+        out.buffer().push(b'x');
+        assert!(out.flush_if_full().unwrap());
+        assert!(out.buffer().is_empty());
+        drop(out);
+        assert_eq!(sink.len(), FLUSH_AT);
     }
 
     #[test]

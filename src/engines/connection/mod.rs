@@ -47,7 +47,7 @@ pub mod solve;
 use crate::engines::connection::board::{Board, Shape, MAX_SIDE};
 use crate::engines::connection::read::{Case, Format, Reader};
 use crate::engines::connection::solve::Solver;
-use crate::game::{Cases, Explanation, Input, InputError, RunError, RunOptions};
+use crate::game::{Cases, Explanation, Input, InputError, Mark, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::OutputLine;
 
@@ -323,6 +323,10 @@ impl Cases for ConnectionGame {
 
     fn read(&self, input: &mut Input, reader: &mut Reader, case: &mut Case) -> Result<bool, InputError> {
         self.engine.format().read(input, reader, case)
+    }
+
+    fn boundary(&self, reader: &mut Reader, within: &mut u64, line: &[u8]) -> Mark {
+        self.engine.format().boundary(reader, within, line)
     }
 
     fn solve(&self, case: &Case, solver: &mut Solver, _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {

@@ -17,8 +17,8 @@
 //! the moves before k are checked for a repeat, which comes first.
 
 use crate::engines::connection::board::{Board, Shape};
-use crate::game::records::Counted;
-use crate::game::{Input, InputError, Line, Scan, Token};
+use crate::game::records::{self, Counted};
+use crate::game::{Input, InputError, Line, Mark, Scan, Token};
 
 /// Most moves in one case (stone indices are `u32`).
 pub const MAX_MOVES: u64 = u32::MAX as u64 - 1;
@@ -194,6 +194,34 @@ impl Format {
                 None => e,
             }),
         }
+    }
+
+    /// Where cases end, without reading them (see `Cases::boundary`): the
+    /// count line, then per case a line `S M` and M lines that are not
+    /// blank. `within` is the moves left of the case. A case of more than
+    /// [`MAX_CASE_MOVES`] moves is read on one thread (which stops there).
+    #[inline]
+    pub fn boundary(&self, reader: &mut Reader, within: &mut u64, line: &[u8]) -> Mark {
+        if let Some(mark) = reader.cases.boundary(line, MAX_CASES) {
+            return mark;
+        }
+        if records::is_blank(line) {
+            return Mark::Inside;
+        }
+        if *within > 0 {
+            *within -= 1;
+        } else {
+            // `S M`: M move lines follow (the reader checks S).
+            let mut words = line.split(u8::is_ascii_whitespace).filter(|w| !w.is_empty());
+            let (Some(_), Some(m), None) = (words.next(), words.next(), words.next()) else { return Mark::Stop };
+            let Some(m) = records::digits(m).filter(|&m| m <= MAX_CASE_MOVES) else { return Mark::Stop };
+            *within = m;
+        }
+        if *within > 0 {
+            return Mark::Inside;
+        }
+        reader.cases.count_case();
+        Mark::Last
     }
 
     /// The next case's number, side, number of moves and line number.

@@ -1,8 +1,14 @@
 //! `arbiter analyze` for the covering engine: how often a random deck is
-//! played out without overflow, over seeded samples.
+//! played out without overflow, over seeded samples (in parts that merge
+//! exactly: [`Sampled`]).
+
+use std::ops::Range;
+
+use serde_json::{json, Value};
 
 use super::{Covering, Table};
-use crate::game::{Analysis, Analyze, AnalyzeOptions};
+use crate::game::{analyze_sampled, Analysis, Analyze, AnalyzeOptions, Sampled};
+use crate::rng::SplitMix64;
 
 impl Analyze for Covering {
     /// The rate of decks played without overflow over seeded random decks.
@@ -12,24 +18,50 @@ impl Analyze for Covering {
     }
 
     fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
-        let mut rng = crate::rng::SplitMix64::new(opts.seed);
-        // Each card once per pack.
-        let mut deck: Vec<u16> =
+        analyze_sampled(self, opts, progress)
+    }
+
+    fn sampled(&self) -> Option<&dyn Sampled> {
+        Some(self)
+    }
+}
+
+/// A part: the decks played out and their piles, over its samples.
+impl Sampled for Covering {
+    fn sample(&self, opts: &AnalyzeOptions, range: Range<u64>, progress: &mut dyn FnMut(u64, u64)) -> Value {
+        // Each card once per pack, shuffled anew for each sample.
+        let cards: Vec<u16> =
             (0..self.deck.size() as u16).flat_map(|c| std::iter::repeat_n(c, self.deck.packs)).collect();
+        let mut deck = cards.clone();
         let (mut played, mut piles) = (0u64, 0u64);
         let mut table = Table::default();
-        let n = opts.samples.max(1);
-        for i in 0..n {
-            rng.shuffle(&mut deck);
+        let total = range.end - range.start;
+        for j in range.clone() {
+            deck.copy_from_slice(&cards);
+            SplitMix64::for_sample(opts.seed, j).shuffle(&mut deck);
             if self.play_on(&mut table, &deck, &mut |_| {}).is_none() {
                 played += 1;
                 piles += table.piles() as u64;
             }
-            if i % 4096 == 0 {
-                progress(i, n);
+            if (j - range.start).is_multiple_of(4096) {
+                progress(j - range.start, total);
             }
         }
-        progress(n, n);
+        progress(total, total);
+        json!({ "decks": total, "played": played, "piles": piles })
+    }
+
+    fn report(&self, opts: &AnalyzeOptions, parts: &[Value]) -> Result<Analysis, String> {
+        let (mut n, mut played, mut piles) = (0u64, 0u64, 0u64);
+        for part in parts {
+            let field = |name: &str| part[name].as_u64().ok_or_else(|| format!("no count `{name}`"));
+            n += field("decks")?;
+            played += field("played")?;
+            piles += field("piles")?;
+        }
+        if n != opts.samples || played > n {
+            return Err(format!("{n} decks with {played} played out, for {} samples", opts.samples));
+        }
         let mut out = vec![
             ("decks".to_string(), format!("{n} random decks (seed {})", opts.seed)),
             (
@@ -40,6 +72,6 @@ impl Analyze for Covering {
         if played > 0 {
             out.push(("piles when played".to_string(), format!("{:.3} on average", piles as f64 / played as f64)));
         }
-        out
+        Ok(out)
     }
 }

@@ -34,7 +34,7 @@ mod sum;
 mod table;
 
 use crate::engines::cards::{Card, Deck};
-use crate::game::{Cases, Explanation, Input, InputError, RunError, RunOptions};
+use crate::game::{Cases, Explanation, Input, InputError, Mark, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::OutputLine;
 pub use read::DeckReader;
@@ -208,6 +208,10 @@ impl Cases for Covering {
 
     fn read(&self, input: &mut Input, reader: &mut DeckReader, deck: &mut DeckCase) -> Result<bool, InputError> {
         self.read_deck(input, reader, deck)
+    }
+
+    fn boundary(&self, reader: &mut DeckReader, within: &mut u64, line: &[u8]) -> Mark {
+        self.deck_boundary(reader, within, line)
     }
 
     fn solve(&self, deck: &DeckCase, table: &mut Table, _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {

@@ -2,7 +2,7 @@
 //! deck, the terminator line last.
 
 use crate::engines::cards::Dealt;
-use crate::game::{records, Input, InputError};
+use crate::game::{records, Input, InputError, Mark};
 
 use super::{Covering, DeckCase};
 
@@ -14,6 +14,26 @@ pub struct DeckReader {
 }
 
 impl Covering {
+    /// Where decks end, without reading them (see `Cases::boundary`):
+    /// after `lines_per_deck` lines that are not blank, the first of which
+    /// is not the terminator (`within` counts the lines of the deck).
+    #[inline]
+    pub(super) fn deck_boundary(&self, reader: &mut DeckReader, within: &mut u64, line: &[u8]) -> Mark {
+        if *within == 0 {
+            if let Some(mark) = records::before_case(line, &self.terminator) {
+                return mark;
+            }
+        } else if records::is_blank(line) {
+            return Mark::Inside;
+        }
+        *within += 1;
+        if *within < self.lines_per_deck as u64 {
+            return Mark::Inside;
+        }
+        reader.decks += 1;
+        Mark::Last
+    }
+
     /// Reads one deck (`lines_per_deck` lines of cards, no card twice)
     /// into `deck`; false at the terminator line.
     pub(super) fn read_deck(

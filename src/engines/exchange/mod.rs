@@ -36,7 +36,7 @@ use std::cmp::Ordering;
 use std::sync::{Arc, LazyLock, OnceLock};
 
 use crate::engines::cards::{Card, Dealt, Deck};
-use crate::game::{Cases, Explanation, Input, InputError, RunError, RunOptions};
+use crate::game::{Cases, Explanation, Input, InputError, Mark, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::{Fields, OutputLine};
 
@@ -254,11 +254,12 @@ impl Deal {
 pub struct Scratch {
     sums: Vec<i64>,
     idx: Vec<u32>,
+    orders: ranks::Orders,
 }
 
 impl Default for Scratch {
     fn default() -> Scratch {
-        Scratch { sums: vec![0; 1 << MAX_CARD_HAND], idx: vec![0; 1 << MAX_CARD_HAND] }
+        Scratch { sums: vec![0; 1 << MAX_CARD_HAND], idx: vec![0; 1 << MAX_CARD_HAND], orders: Default::default() }
     }
 }
 
@@ -269,6 +270,10 @@ impl Cases for Exchange {
 
     fn read(&self, input: &mut Input, dealt: &mut Dealt, deal: &mut Deal) -> Result<bool, InputError> {
         self.read_deal(input, dealt, deal)
+    }
+
+    fn boundary(&self, _: &mut Dealt, _: &mut u64, line: &[u8]) -> Mark {
+        self.deal_boundary(line)
     }
 
     fn solve(&self, deal: &Deal, scratch: &mut Scratch, _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {
@@ -697,12 +702,12 @@ impl Exchange {
                     8 => self.ranks_order(path, cards, 8, &mut ranks),
                     _ => self.ranks_order(path, cards, h, &mut ranks),
                 };
-                if let Some(mask) = order.and_then(|o| path.chosen(o)) {
+                if let Some(mask) = order.and_then(|o| path.chosen(&mut scratch.orders, o)) {
                     return mask;
                 }
                 let mask = self.best_of_ranks(path, &ranks[..h], scratch);
                 if let Some(o) = order {
-                    path.choose(o, mask);
+                    path.choose(&mut scratch.orders, o, mask);
                 }
                 mask
             }

@@ -23,7 +23,7 @@
 //! which factors rank by rank, so every K of a deal is valued by one pass
 //! per distinct rank over the box of sub-multisets.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
 use super::combi::for_each_multiset;
 use super::eval::{Eval, NONE};
@@ -57,17 +57,26 @@ pub struct RankPath {
     /// Per rank multiset: its optimal discards, as bits over masks of
     /// sorted positions (see [`RankBox::sorted_discard`]); 0 while unknown.
     memo: Vec<AtomicU64>,
-    /// Per sequence of ranks in input order (`sum ranks[i] * n^i`), when
-    /// there are at most [`MAX_ORDERS`] of them: the chosen discard mask
-    /// plus one (0 while unknown). A deal's choice depends on its ranks
-    /// in input order alone.
-    orders: Vec<AtomicU8>,
+    /// The sequences of ranks in input order (`sum ranks[i] * n^i`) whose
+    /// choices are remembered ([`Orders`]), when there are at most
+    /// [`MAX_ORDERS`] of them; 0 otherwise.
+    orders: usize,
     /// The number of ranks (the base of the sequence numbers).
     n_ranks: usize,
 }
 
 /// Most sequences of ranks whose choices are remembered (one byte each).
 pub const MAX_ORDERS: usize = 1 << 20;
+
+/// The choices one thread remembers per sequence of ranks in input order
+/// (the discard mask plus one, 0 while unknown): a deal's choice depends on
+/// its ranks in input order alone. Each thread keeps its own table (in its
+/// scratch), so that no thread writes where another reads: with one shared
+/// table, the first choices written by one core kept evicting the lines
+/// the other core read (Get Straight on two threads took 1.6 times the
+/// processor time of one).
+#[derive(Debug, Default)]
+pub struct Orders(Vec<u8>);
 
 /// A deal's ranks as a box of sub-multisets: the distinct ranks, how many
 /// cards of each, and where those cards are in input order.
@@ -239,7 +248,7 @@ impl RankPath {
             .then(|| (nr as u128).checked_pow(hand as u32))
             .flatten()
             .filter(|&n| n <= MAX_ORDERS as u128)
-            .map_or_else(Vec::new, |n| (0..n).map(|_| AtomicU8::new(0)).collect());
+            .map_or(0, |n| n as usize);
         RankPath { totals, memo, orders, n_ranks: nr }
     }
 
@@ -247,21 +256,27 @@ impl RankPath {
     /// are.
     #[inline]
     pub fn order_of(&self, ranks: &[u8]) -> Option<usize> {
-        if self.orders.is_empty() {
+        if self.orders == 0 {
             return None;
         }
         Some(ranks.iter().rev().fold(0usize, |x, &r| x * self.n_ranks + r as usize))
     }
 
-    /// The discard mask chosen for the sequence numbered `order`, if known.
+    /// The discard mask `mine` remembers for the sequence numbered `order`,
+    /// if it does.
     #[inline]
-    pub fn chosen(&self, order: usize) -> Option<u32> {
-        let v = self.orders[order].load(AtomicOrdering::Relaxed);
+    pub fn chosen(&self, mine: &mut Orders, order: usize) -> Option<u32> {
+        if mine.0.len() != self.orders {
+            // A thread's first deal: its table, zeroed by the allocator.
+            mine.0 = vec![0; self.orders];
+        }
+        let v = mine.0[order];
         (v != 0).then(|| v as u32 - 1)
     }
 
-    pub fn choose(&self, order: usize, mask: u32) {
-        self.orders[order].store(mask as u8 + 1, AtomicOrdering::Relaxed);
+    /// Remembers in `mine` the choice of the sequence numbered `order`.
+    pub fn choose(&self, mine: &mut Orders, order: usize, mask: u32) {
+        mine.0[order] = mask as u8 + 1;
     }
 
     /// The payout sums of keeping each point of the box (points whose

@@ -2,11 +2,18 @@
 //! the input buffer when the line is plain), the terminator line last.
 
 use crate::engines::cards::Dealt;
-use crate::game::{records, Input, InputError};
+use crate::game::{records, Input, InputError, Mark};
 
 use super::{Deal, Exchange};
 
 impl Exchange {
+    /// Where deals end, without reading them (see `Cases::boundary`):
+    /// every line that is neither blank nor the terminator is a deal.
+    #[inline]
+    pub(super) fn deal_boundary(&self, line: &[u8]) -> Mark {
+        records::before_case(line, &self.terminator).unwrap_or(Mark::Last)
+    }
+
     /// Reads one deal into `deal`; false at the terminator line.
     pub(super) fn read_deal(&self, input: &mut Input, dealt: &mut Dealt, deal: &mut Deal) -> Result<bool, InputError> {
         // The usual line (two-byte card names, one space apart, `\n`)

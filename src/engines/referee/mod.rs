@@ -27,7 +27,8 @@ mod read;
 pub mod schema;
 pub mod words;
 
-use crate::game::{Explain, Explanation, Game, RunOptions};
+use crate::game::records::Counted;
+use crate::game::{run_parts, Explain, Explanation, Game, Mark, RunOptions, Split};
 
 use crate::expr::{BoolExpr, Env, IntExpr, SetExpr};
 use crate::game::{Input, Output, RunError};
@@ -40,8 +41,6 @@ use words::Words;
 pub const MAX_BALLS: usize = 64;
 /// Most frames in one input.
 pub const MAX_FRAMES: u64 = 1 << 40;
-/// A frame's lines are handed over when the output's buffer grows past this.
-const FLUSH_AT: usize = 1 << 16;
 
 /// Which sequence ball is on after an alternate ball when the first ball
 /// hit does not name one.
@@ -528,13 +527,6 @@ impl Referee {
         }
         self.out.respot.line(buf, &RespotFields { balls: names });
     }
-
-    /// Runs every frame of the input. On bad input, the lines of the
-    /// frames before it (and of the current frame up to it) are written
-    /// before the error is returned.
-    pub fn run(&self, input: &mut Input, out: &mut Output) -> Result<(), RunError> {
-        self.run_frames::<false>(input, out, &mut |_, _| Ok(()))
-    }
 }
 
 /// Lines rendered once and copied each time they are written.
@@ -612,7 +604,7 @@ impl Referee {
         let mut before: Option<(State, Stroke)> = None;
         let text = |lines: &[u8]| String::from_utf8_lossy(lines).trim_end().to_string();
         let sp = &self.spans;
-        self.run_frames::<true>(input, &mut out, &mut |event, lines| match event {
+        self.run_frames::<true>(input, &mut Counted::default(), None, &mut out, &mut |event, lines| match event {
             Event::Frame { frame } => each(Explanation {
                 output: text(lines),
                 summary: format!("frame {frame} starts: the first player named breaks off, from in hand"),
@@ -718,13 +710,40 @@ impl Referee {
                 ));
                 each(e)
             }
-        })
+        })?;
+        Ok(())
     }
 }
 
+/// Frames are independent cases, but read by refereeing them: the driver
+/// cuts the input between frames where blank lines stand and runs the parts
+/// on several threads.
+impl Split for Referee {
+    type Reader = Counted;
+    type Scratch = ();
+
+    fn boundary(&self, frames: &mut Counted, within: &mut u64, line: &[u8]) -> Mark {
+        self.frame_boundary(frames, within, line)
+    }
+
+    fn run_part(
+        &self,
+        input: &mut Input,
+        frames: &mut Counted,
+        _: &mut (),
+        limit: Option<u64>,
+        out: &mut Output,
+        _: &RunOptions,
+    ) -> Result<u64, RunError> {
+        self.run_frames::<false>(input, frames, limit, out, &mut |_, _| Ok(()))
+    }
+}
+
+/// On bad input, the lines of the frames before it (and of the current
+/// frame up to it) are written before the error is returned.
 impl Game for Referee {
-    fn run(&self, input: &mut Input, out: &mut Output, _: &RunOptions) -> Result<(), RunError> {
-        Referee::run(self, input, out)
+    fn run(&self, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
+        run_parts(self, input, out, opts)
     }
 
     fn explainer(&self) -> Option<&dyn Explain> {

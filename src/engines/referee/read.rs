@@ -3,15 +3,15 @@
 //! are read: a frame ends when the rules say so.
 
 use crate::diag::did_you_mean;
-use crate::game::records::Counted;
-use crate::game::{Input, InputError, Line, Output, RunError, Token};
+use crate::game::records::{self, Counted};
+use crate::game::{Input, InputError, Line, Mark, Output, RunError, Token};
 use crate::template::NoFields;
 
 use super::memo::Memo;
 use super::words::{self, Split, NOT_A_BALL, UNKNOWN};
 use super::{
     Ending, Event, FrameFields, Next, PlayerFields, Referee, Rendered, RespotFields, ScoreFields, ScoreOverflow, State,
-    Stroke, TurnLines, FLUSH_AT, MAX_BALLS, MAX_FRAMES,
+    Stroke, TurnLines, MAX_BALLS, MAX_FRAMES,
 };
 
 impl Referee {
@@ -103,16 +103,42 @@ impl Referee {
         self.play_again.iter().all(|w| toks.next().is_some_and(|t| t.text == w)) && toks.next().is_none()
     }
 
-    /// Reads and referees every frame, rendering the lines straight into
-    /// `out`'s buffer (handed over at the end of each frame, and within a
-    /// frame whenever it grows past [`FLUSH_AT`]) and reporting to `see` as
-    /// it goes, with the lines written since the last report.
+    /// Where frames end, without refereeing them (see `Cases::boundary`):
+    /// the statement puts a blank line before every frame, so a blank line
+    /// after a frame's lines is taken to end it (`within` is 1 inside a
+    /// frame). Blank lines may also stand inside a frame, and a frame may
+    /// come without one: a part cut there does not end where marked, and
+    /// the driver reads it again on one thread.
+    #[inline]
+    pub(super) fn frame_boundary(&self, frames: &mut Counted, within: &mut u64, line: &[u8]) -> Mark {
+        if let Some(mark) = frames.boundary(line, MAX_FRAMES) {
+            return mark;
+        }
+        if !records::is_blank(line) {
+            *within = 1;
+            return Mark::Inside;
+        }
+        if *within == 0 {
+            return Mark::Inside;
+        }
+        frames.count_case();
+        Mark::Last
+    }
+
+    /// Reads and referees up to `limit` frames (every one when `None`),
+    /// from the state `frames` (left after the last one), rendering the
+    /// lines straight into `out`'s buffer (handed over at the end of each
+    /// frame, and within a frame whenever [`Output::flush_if_full`] finds
+    /// it full) and reporting to `see` as it goes, with the lines written
+    /// since the last report. The number of frames refereed.
     pub fn run_frames<const TRACE: bool>(
         &self,
         input: &mut Input,
+        frames: &mut Counted,
+        limit: Option<u64>,
         out: &mut Output,
         see: &mut impl FnMut(Event<'_>, &[u8]) -> Result<(), RunError>,
-    ) -> Result<(), RunError> {
+    ) -> Result<u64, RunError> {
         let mark = std::cell::Cell::new(out.buffer().len());
         // `run` passes TRACE = false: no report costs anything there.
         let mut report = |e: Event<'_>, buf: &[u8]| -> Result<(), RunError> {
@@ -122,7 +148,7 @@ impl Referee {
             }
             Ok(())
         };
-        let mut frames = Counted::default();
+        let (limit, mut done) = (limit.unwrap_or(u64::MAX), 0);
         let mut taken = [0u32; MAX_BALLS];
         let mut stroke = Stroke { first: None, potted: Vec::new() };
         let mut players = [String::new(), String::new()];
@@ -134,7 +160,8 @@ impl Referee {
         for name in &self.names {
             respot_one.push(|buf| self.out.respot.line(buf, &RespotFields { balls: &[name.as_str()] }));
         }
-        while let Some(k) = frames.next(input, "frame", MAX_FRAMES)? {
+        while done < limit {
+            let Some(k) = frames.next(input, "frame", MAX_FRAMES)? else { break };
             let total = frames.total();
             let names_line = input.next_nonblank_or(|input| {
                 input
@@ -186,9 +213,8 @@ impl Referee {
             // After a foul: (offender, in hand) while "play again" may come.
             let mut last_foul: Option<(usize, bool)> = None;
             loop {
-                if out.buffer().len() >= FLUSH_AT {
-                    // A long frame: hand over what is reported so far.
-                    out.flush()?;
+                if out.flush_if_full()? {
+                    // A long frame: what is reported so far is written.
                     mark.set(0);
                 }
                 let line = input.next_nonblank_or(|input| {
@@ -299,7 +325,8 @@ impl Referee {
             // The frame is over: it is one case of the output.
             out.end_case()?;
             mark.set(out.buffer().len());
+            done += 1;
         }
-        Ok(())
+        Ok(done)
     }
 }

@@ -14,7 +14,7 @@ pub mod schema;
 pub mod search;
 
 use crate::engines::cards::Deck;
-use crate::game::{Cases, Explanation, Input, InputError, RunError, RunOptions};
+use crate::game::{Cases, Explanation, Input, InputError, Mark, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::OutputLine;
 
@@ -103,6 +103,10 @@ impl Cases for Tower {
 
     fn read(&self, input: &mut Input, reader: &mut Reader, case: &mut Case) -> Result<bool, InputError> {
         self.read_case(input, reader, case)
+    }
+
+    fn boundary(&self, reader: &mut Reader, within: &mut u64, line: &[u8]) -> Mark {
+        self.case_boundary(reader, within, line)
     }
 
     fn solve(&self, case: &Case, tt: &mut Tt, opts: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {

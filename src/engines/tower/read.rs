@@ -2,7 +2,7 @@
 //! number of lines); the terminator line last.
 
 use crate::engines::cards::Dealt;
-use crate::game::{records, Input, InputError};
+use crate::game::{records, Input, InputError, Mark};
 
 use super::{Case, Tower};
 
@@ -14,6 +14,47 @@ pub struct Reader {
 }
 
 impl Tower {
+    /// Where cases end, without reading them (see `Cases::boundary`): a
+    /// player's line (not the terminator), M, then as many cards as M
+    /// gives. `within` is 0 before the player's line, 1 before M, and 2 + n
+    /// while n cards are left.
+    #[inline]
+    pub(super) fn case_boundary(&self, reader: &mut Reader, within: &mut u64, line: &[u8]) -> Mark {
+        match *within {
+            0 => match records::before_case(line, &self.terminator) {
+                Some(mark) => mark,
+                None => {
+                    *within = 1;
+                    Mark::Inside
+                }
+            },
+            1 if records::is_blank(line) => Mark::Inside,
+            1 => {
+                let (lo, hi) = self.m_range;
+                let m = records::digits(line.trim_ascii()).map_or(0, |m| m as usize);
+                let need = m * self.deck.suits.len();
+                if !(lo..=hi).contains(&m) || need < 2 * self.rules.peaks {
+                    // The reader says what is wrong.
+                    return Mark::Stop;
+                }
+                *within = 2 + need as u64;
+                Mark::Inside
+            }
+            w => {
+                let (left, n) = (w - 2, records::words(line) as u64);
+                if n > left {
+                    return Mark::Stop;
+                }
+                if n < left {
+                    *within = w - n;
+                    return Mark::Inside;
+                }
+                reader.cases += 1;
+                Mark::Last
+            }
+        }
+    }
+
     /// Reads the next case: a player's name, M, then 2M cards (on any
     /// number of lines); false at the terminator line.
     pub(super) fn read_case(

@@ -1,0 +1,324 @@
+//! The worker threads of a parallel run, and the parts they run. A part is
+//! read and run on whichever worker takes it, into its own [`Log`]; the
+//! driver (and a timer or a signal, through [`InFlight`]) writes the logs
+//! in input order.
+//!
+//! A part's run is checked against what the splitter marked: it must read
+//! exactly the cases marked and end at the part's end (blank lines aside).
+//! When it does not (its boundaries were wrong, or an input error falls at
+//! its end, where the rest of the input might have gone on), its cases
+//! read so far are kept and the driver reads the rest again on one thread.
+
+use std::collections::VecDeque;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use super::log::Log;
+use super::output::Pending;
+use super::split::Part;
+use super::{Input, Output, RunError, RunOptions, Split};
+
+/// How a part's run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Running,
+    /// Every case marked, and nothing else.
+    Done,
+    /// An error at a case inside the part: the run's error (its cases
+    /// before it are in the log).
+    Failed,
+    /// The part does not hold the cases marked: the driver reads it again.
+    Reread,
+}
+
+impl Status {
+    fn of(code: u8) -> Status {
+        match code {
+            0 => Status::Running,
+            1 => Status::Done,
+            2 => Status::Failed,
+            _ => Status::Reread,
+        }
+    }
+}
+
+/// What running a part gives.
+#[derive(Default)]
+pub struct Outcome {
+    pub log: Log,
+    status: AtomicU8,
+    error: Mutex<Option<RunError>>,
+    /// Processor time the run took, in nanoseconds.
+    cpu: AtomicU64,
+}
+
+impl Outcome {
+    pub fn status(&self) -> Status {
+        Status::of(self.status.load(Ordering::Acquire))
+    }
+
+    /// The error of a failed part.
+    pub fn take_error(&self) -> Option<RunError> {
+        lock(&self.error).take()
+    }
+
+    /// Processor time the part took.
+    pub fn cpu(&self) -> Duration {
+        Duration::from_nanos(self.cpu.load(Ordering::Relaxed))
+    }
+
+    /// Empties an outcome for another part.
+    pub fn clear(&mut self) {
+        self.log.clear();
+        *self.status.get_mut() = 0;
+        *self.error.get_mut().unwrap_or_else(PoisonError::into_inner) = None;
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A part to run and where its outcome goes.
+pub struct Job<R> {
+    pub part: Arc<Part<R>>,
+    pub outcome: Arc<Outcome>,
+}
+
+struct Queue<R> {
+    jobs: VecDeque<Job<R>>,
+    closing: bool,
+}
+
+/// The parts waiting for a worker, and the signals between the driver and
+/// the workers.
+pub struct Pool<R> {
+    queue: Mutex<Queue<R>>,
+    /// A job came, or the pool closes.
+    work: Condvar,
+    /// A part was run.
+    done: Condvar,
+}
+
+impl<R> Pool<R> {
+    pub fn new() -> Self {
+        Pool {
+            queue: Mutex::new(Queue { jobs: VecDeque::new(), closing: false }),
+            work: Condvar::new(),
+            done: Condvar::new(),
+        }
+    }
+
+    pub fn push(&self, job: Job<R>) {
+        lock(&self.queue).jobs.push_back(job);
+        self.work.notify_one();
+    }
+
+    /// Drops the jobs no worker has taken.
+    pub fn cancel(&self) {
+        lock(&self.queue).jobs.clear();
+    }
+
+    /// Ends the workers once they are done with their parts.
+    pub fn close(&self) {
+        let mut q = lock(&self.queue);
+        q.closing = true;
+        q.jobs.clear();
+        drop(q);
+        self.work.notify_all();
+    }
+
+    /// Waits until `outcome`'s part has run.
+    pub fn wait(&self, outcome: &Outcome) -> Status {
+        let mut q = lock(&self.queue);
+        loop {
+            let status = outcome.status();
+            if status != Status::Running {
+                return status;
+            }
+            q = self.done.wait(q).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// The jobs no worker has taken yet.
+    pub fn waiting(&self) -> usize {
+        lock(&self.queue).jobs.len()
+    }
+
+    /// A job no worker has taken yet, if any (for the driver to run).
+    pub fn try_take(&self) -> Option<Job<R>> {
+        lock(&self.queue).jobs.pop_front()
+    }
+
+    fn next_job(&self) -> Option<Job<R>> {
+        let mut q = lock(&self.queue);
+        loop {
+            if let Some(job) = q.jobs.pop_front() {
+                return Some(job);
+            }
+            if q.closing {
+                return None;
+            }
+            q = self.work.wait(q).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Tells the driver a part has run (under the lock it checks under).
+    pub fn finished(&self) {
+        let _q = lock(&self.queue);
+        self.done.notify_all();
+    }
+}
+
+/// A worker: runs parts until the pool closes.
+pub fn work<S: Split>(game: &S, pool: &Pool<S::Reader>, opts: &RunOptions) {
+    let mut scratch = S::Scratch::default();
+    while let Some(job) = pool.next_job() {
+        run(game, job, &mut scratch, opts);
+        pool.finished();
+    }
+}
+
+/// Runs one part into its outcome.
+pub fn run<S: Split>(game: &S, job: Job<S::Reader>, scratch: &mut S::Scratch, opts: &RunOptions) {
+    let Job { part, outcome } = job;
+    let started = thread_time();
+    let status = {
+        let mut input = Input::part(&part.bytes[..part.len], part.offset, part.lines);
+        let mut reader = part.reader.clone();
+        let mut out = Output::to_log(&outcome.log);
+        let end = part.offset + part.len;
+        match game.run_part(&mut input, &mut reader, scratch, Some(part.cases), &mut out, opts) {
+            Ok(n) if n == part.cases && matches!(input.next_nonblank(), Ok(None)) => Status::Done,
+            // An error at the part's end may be none in the whole input.
+            Ok(_) => Status::Reread,
+            Err(RunError::Input(e)) if e.offset >= end => Status::Reread,
+            Err(e) => {
+                // The lines of the case an error stopped (a frame up to the
+                // bad stroke) come before the error, as on one thread.
+                let partial = std::mem::take(out.buffer());
+                if !partial.is_empty() {
+                    outcome.log.push(&partial);
+                }
+                *lock(&outcome.error) = Some(e);
+                Status::Failed
+            }
+        }
+    };
+    let cpu = thread_time().saturating_sub(started);
+    outcome.cpu.store(u64::try_from(cpu.as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
+    // The driver takes the part's bytes back once the outcome is known.
+    drop(part);
+    let code = match status {
+        Status::Running => 0,
+        Status::Done => 1,
+        Status::Failed => 2,
+        Status::Reread => 3,
+    };
+    outcome.status.store(code, Ordering::Release);
+}
+
+/// The outcomes of the parts in flight, in input order: whoever writes the
+/// output writes the cases finished in order so far.
+#[derive(Default)]
+pub struct InFlight {
+    parts: Mutex<VecDeque<Arc<Outcome>>>,
+}
+
+impl InFlight {
+    pub fn push(&self, outcome: Arc<Outcome>) {
+        lock(&self.parts).push_back(outcome);
+    }
+
+    pub fn pop(&self) {
+        lock(&self.parts).pop_front();
+    }
+
+    pub fn clear(&self) {
+        lock(&self.parts).clear();
+    }
+}
+
+impl Pending for InFlight {
+    fn write_new(&self, sink: &mut dyn Write) -> io::Result<bool> {
+        let parts = lock(&self.parts);
+        let mut wrote = false;
+        for p in parts.iter() {
+            // Known before its cases are written: a part still running may
+            // add cases after them, and the parts after it wait (as after
+            // a part stopped short).
+            let done = p.status() == Status::Done;
+            wrote |= p.log.write_new(sink)?;
+            if !done {
+                break;
+            }
+        }
+        Ok(wrote)
+    }
+}
+
+/// The processor time this thread has used: unlike the wall clock, it does
+/// not count time spent waiting for input or for a processor, so a busy
+/// machine or a slow pipe does not look like slow cases.
+#[cfg(unix)]
+pub fn thread_time() -> Duration {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec to write to; the clock id is a
+    // constant every unix libc defines.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    if r != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(u64::try_from(t.tv_sec).unwrap_or(0), u32::try_from(t.tv_nsec).unwrap_or(0))
+}
+
+/// Elsewhere, the wall clock since the first call.
+#[cfg(not(unix))]
+pub fn thread_time() -> Duration {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parts appended to and finished on one thread while another writes
+    /// what is finished in order: every case comes out once, in order,
+    /// never a later part's case before an earlier part's last one.
+    #[test]
+    fn finished_cases_are_written_in_order_across_parts() {
+        for round in 0..200 {
+            let parts: Vec<Arc<Outcome>> = (0..4).map(|_| Arc::new(Outcome::default())).collect();
+            let flight = Arc::new(InFlight::default());
+            parts.iter().for_each(|p| flight.push(p.clone()));
+            let mut want = Vec::new();
+            for (k, _) in parts.iter().enumerate() {
+                for i in 0..50 + round {
+                    want.extend_from_slice(format!("{k}:{i}\n").as_bytes());
+                }
+            }
+            let appender = {
+                let parts = parts.clone();
+                std::thread::spawn(move || {
+                    for (k, p) in parts.iter().enumerate() {
+                        p.log.attach();
+                        for i in 0..50 + round {
+                            p.log.push(format!("{k}:{i}\n").as_bytes());
+                        }
+                        p.status.store(1, Ordering::Release);
+                    }
+                })
+            };
+            let mut seen = Vec::new();
+            while !appender.is_finished() {
+                flight.write_new(&mut seen).unwrap();
+            }
+            appender.join().unwrap();
+            flight.write_new(&mut seen).unwrap();
+            assert!(seen == want, "round {round}: the cases out of order");
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! Cutting the input into parts between cases without reading them: every
+//! line goes by the game's [`Split::boundary`], and the bytes up to the
+//! last line of a case become a part once they hold enough cases.
+//!
+//! Lines end as [`Input`] ends them (`\n`, `\r\n`, a lone `\r`), and are
+//! counted, so that each part knows the offset and number of its first
+//! line. A part always ends with a line terminator.
+
+use super::input::{line_break, MAX_LINE};
+use super::{Input, InputError, Mark, Split};
+
+/// Bytes read from the source at a time, at least (more when a part is
+/// expected to be larger).
+const READ: usize = 1 << 16;
+
+/// No case ends within this many bytes: the case is read on one thread
+/// (memory then holds what the reader holds, as without threads).
+pub const GIANT: usize = 4 << 20;
+
+// A line too long for the input is found before a giant case.
+const _: () = assert!(GIANT > MAX_LINE);
+
+/// A part of the input: whole cases, and where they start.
+pub struct Part<R> {
+    /// The part is `bytes[..len]` (the rest: old bytes of a buffer used
+    /// again, kept so that it need not be cleared).
+    pub bytes: Vec<u8>,
+    pub len: usize,
+    /// Input offset of the first byte, and lines before it.
+    pub offset: usize,
+    pub lines: usize,
+    /// The reader's state at the part's start.
+    pub reader: R,
+    /// The cases marked in the part.
+    pub cases: u64,
+}
+
+/// What [`Splitter::scan`] stopped at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    /// Enough cases for a part.
+    Part,
+    /// Every whole line is scanned: more input is needed.
+    More,
+    /// No boundary from here on: a [`Mark::Stop`], or the end of the input.
+    Done,
+    /// No case ends within [`GIANT`] bytes.
+    Giant,
+}
+
+/// The input from the last cut on, and the boundaries found in it.
+pub struct Splitter<R> {
+    /// Input bytes from the last cut on: `buf[..filled]`.
+    pub buf: Vec<u8>,
+    pub filled: usize,
+    /// Input offset of `buf[0]`, and lines before it.
+    pub offset: usize,
+    pub lines: usize,
+    /// The reader's state at `buf[0]`.
+    pub start: R,
+    /// The boundary state after the lines scanned.
+    reader: R,
+    within: u64,
+    /// Bytes of `buf` scanned (whole lines), and lines in them.
+    scanned: usize,
+    scanned_lines: usize,
+    /// Where the last case found ends in `buf`: bytes and lines before it,
+    /// and the cases in `buf` up to there.
+    end: usize,
+    end_lines: usize,
+    pub cases: u64,
+    /// A [`Mark::Stop`] was met: no more boundaries.
+    stopped: bool,
+    /// Bytes and cases cut into parts so far (the size of reads).
+    cut_bytes: usize,
+    cut_cases: u64,
+}
+
+impl<R: Clone> Splitter<R> {
+    /// Takes over the unread bytes of `input` (at a case's start, with the
+    /// reader in state `reader`), in `buf` (whatever it holds).
+    pub fn new(input: &mut Input, reader: R, mut buf: Vec<u8>) -> Self {
+        let mut unread = Vec::new();
+        let (offset, lines) = input.take_unread(&mut unread);
+        if buf.len() < unread.len() {
+            buf.resize(unread.len(), 0);
+        }
+        buf[..unread.len()].copy_from_slice(&unread);
+        Splitter {
+            filled: unread.len(),
+            buf,
+            offset,
+            lines,
+            start: reader.clone(),
+            reader,
+            within: 0,
+            scanned: 0,
+            scanned_lines: 0,
+            end: 0,
+            end_lines: 0,
+            cases: 0,
+            stopped: false,
+            cut_bytes: 0,
+            cut_cases: 0,
+        }
+    }
+
+    /// The bytes held.
+    pub fn held(&self) -> &[u8] {
+        &self.buf[..self.filled]
+    }
+
+    /// Reads more of `input` after the bytes held, about what a part of
+    /// `cases` cases holds (so that little is left to copy at a cut);
+    /// false at its end.
+    pub fn read_more(&mut self, input: &mut Input, cases: u64) -> Result<bool, InputError> {
+        let per_case = self.cut_bytes.checked_div(self.cut_cases as usize).unwrap_or(0);
+        let part = per_case.saturating_mul(cases.try_into().unwrap_or(usize::MAX)) / 8 * 9;
+        let want = part.saturating_sub(self.filled - self.end).clamp(READ, GIANT);
+        if self.buf.len() < self.filled + want {
+            self.buf.resize(self.filled + want, 0);
+        }
+        let n = input.read_raw(&mut self.buf[self.filled..self.filled + want])?;
+        self.filled += n;
+        Ok(n > 0)
+    }
+
+    /// Input offset just past the bytes scanned.
+    pub fn scanned_offset(&self) -> usize {
+        self.offset + self.scanned
+    }
+
+    /// Scans the whole lines not scanned yet, until the cases found since
+    /// the last cut number `cases` or reach `bytes` bytes. `eof`: the source
+    /// has ended (a lone `\r` at the end then ends a line).
+    #[inline(never)]
+    pub fn scan<S: Split<Reader = R>>(&mut self, game: &S, cases: u64, bytes: usize, eof: bool) -> Found {
+        if self.stopped {
+            return Found::Done;
+        }
+        // The loop works on locals (a line of a few bytes costs a few
+        // instructions), written back at the end.
+        let buf = &self.buf[..self.filled];
+        let reader = &mut self.reader;
+        let (mut at, mut lines, mut within) = (self.scanned, self.scanned_lines, self.within);
+        let (mut end, mut end_lines, mut found_cases) = (self.end, self.end_lines, self.cases);
+        // A byte order mark is skipped at the very start only.
+        let mut bom = self.offset + at == 0;
+        let mut found = Found::More;
+        while let Some((len, step)) = line_end(&buf[at..], eof) {
+            let mut text = &buf[at..at + len];
+            if bom {
+                text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+                bom = false;
+            }
+            let mark = game.boundary(reader, &mut within, text);
+            at += step;
+            lines += 1;
+            match mark {
+                Mark::Inside => {}
+                Mark::Last => {
+                    within = 0;
+                    (end, end_lines) = (at, lines);
+                    found_cases += 1;
+                    if found_cases >= cases || end >= bytes {
+                        found = Found::Part;
+                        break;
+                    }
+                }
+                Mark::Stop => {
+                    self.stopped = true;
+                    found = Found::Done;
+                    break;
+                }
+            }
+        }
+        (self.scanned, self.scanned_lines, self.within) = (at, lines, within);
+        (self.end, self.end_lines, self.cases) = (end, end_lines, found_cases);
+        if found == Found::More {
+            if eof {
+                found = Found::Done;
+            } else if self.filled - self.end > GIANT {
+                found = Found::Giant;
+            }
+        }
+        found
+    }
+
+    /// Cuts the cases found into a part, and keeps the rest in `spare`
+    /// (empty). Only when cases were found.
+    pub fn cut(&mut self, mut spare: Vec<u8>) -> Part<R> {
+        debug_assert!(self.cases > 0);
+        let tail = self.filled - self.end;
+        if spare.len() < tail {
+            spare.resize(tail, 0);
+        }
+        spare[..tail].copy_from_slice(&self.buf[self.end..self.filled]);
+        let bytes = std::mem::replace(&mut self.buf, spare);
+        // The reader changes only at a case's last line (and at a count
+        // line, before the first case): its state now is that at `end`.
+        let reader = std::mem::replace(&mut self.start, self.reader.clone());
+        let part = Part { bytes, len: self.end, offset: self.offset, lines: self.lines, reader, cases: self.cases };
+        self.cut_bytes += self.end;
+        self.cut_cases += self.cases;
+        self.filled = tail;
+        self.offset += self.end;
+        self.lines += self.end_lines;
+        self.scanned -= self.end;
+        self.scanned_lines -= self.end_lines;
+        (self.end, self.end_lines, self.cases) = (0, 0, 0);
+        part
+    }
+}
+
+/// The length of the line at the start of `bytes` and of it with its
+/// terminator, as [`Input`] reads it; `None` when the line is not whole yet
+/// (no terminator, or a `\r` that a `\n` may follow, unless `eof`).
+#[inline(always)]
+fn line_end(bytes: &[u8], eof: bool) -> Option<(usize, usize)> {
+    let i = line_break(bytes)?;
+    if bytes[i] == b'\n' {
+        return Some((i, i + 1));
+    }
+    match bytes.get(i + 1) {
+        Some(b'\n') => Some((i, i + 2)),
+        Some(_) => Some((i, i + 1)),
+        None => eof.then_some((i, i + 1)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines as `line_end` finds them, against [`Input`]'s own.
+    #[test]
+    fn lines_end_where_the_input_ends_them() {
+        let text = b"ab\r\ncd\n\n\ref\rgh\r\r\nij\r";
+        let mut mine = Vec::new();
+        let mut at = 0;
+        while let Some((len, step)) = line_end(&text[at..], true) {
+            mine.push(String::from_utf8(text[at..at + len].to_vec()).unwrap());
+            at += step;
+        }
+        let mut input = Input::new(&text[..]);
+        let mut theirs = Vec::new();
+        while let Some(l) = input.next_line().unwrap() {
+            theirs.push(l.text.to_string());
+        }
+        assert_eq!(mine, theirs);
+        // Without the end of the input, a last `\r` waits for the next byte.
+        assert_eq!(line_end(b"ab\r", false), None);
+        assert_eq!(line_end(b"ab", true), None);
+    }
+}
