@@ -154,9 +154,11 @@ pub struct Report {
 }
 
 impl Report {
-    /// Labelled texts as figures (the key is the label).
+    /// Labelled texts as figures (the key: the label in lower case, each
+    /// run of other characters than letters and digits an `_`).
     pub fn from_lines(lines: Vec<(String, String)>) -> Report {
-        let figures = lines.into_iter().map(|(k, v)| Figure { key: k.clone(), label: k, value: Value::text(v) }).collect();
+        let figures =
+            lines.into_iter().map(|(k, v)| Figure { key: key_of(&k), label: k, value: Value::text(v) }).collect();
         Report { figures, tables: Vec::new() }
     }
 
@@ -179,6 +181,19 @@ impl Report {
     pub fn figure(&self, key: &str) -> Option<&Figure> {
         self.figures.iter().find(|f| f.key == key)
     }
+}
+
+/// A label as a key: `first mover's advantage` -> `first_mover_s_advantage`.
+pub fn key_of(label: &str) -> String {
+    let mut key = String::new();
+    for c in label.trim().chars() {
+        if c.is_alphanumeric() {
+            key.extend(c.to_lowercase());
+        } else if !key.ends_with('_') {
+            key.push('_');
+        }
+    }
+    key.trim_end_matches('_').to_string()
 }
 
 /// `n/d` (or `n`).
@@ -224,6 +239,7 @@ mod tests {
         assert_eq!(decimal(&q(5, 2), 0), "3");
         assert_eq!(Style::Percent(4).format(&q(1653526326983, 1661102543100)), "99.5439 %");
         assert_eq!(fraction(&q(6, 3)), "2");
+        assert_eq!(key_of("first mover's advantage (1000 deals)"), "first_mover_s_advantage_1000_deals");
     }
 
     #[test]

@@ -100,11 +100,6 @@ pub trait Game: Send + Sync {
     fn explainer(&self) -> Option<&dyn Explain> {
         None
     }
-
-    /// The engine's strategy charts, when it makes them.
-    fn strategist(&self) -> Option<&dyn Strategy> {
-        None
-    }
 }
 
 /// A game whose input is a sequence of independent cases: it says how to
@@ -164,11 +159,6 @@ pub trait Cases: Sync {
 
     /// The engine's analysis, when it has one ([`Game::analysis`]).
     fn analyzer(&self) -> Option<&dyn Analyze> {
-        None
-    }
-
-    /// The engine's strategy charts, when it makes them ([`Game::strategist`]).
-    fn strategist(&self) -> Option<&dyn Strategy> {
         None
     }
 }
@@ -256,10 +246,6 @@ impl<C: Cases + Send> Game for C {
 
     fn explainer(&self) -> Option<&dyn Explain> {
         Some(self)
-    }
-
-    fn strategist(&self) -> Option<&dyn Strategy> {
-        Cases::strategist(self)
     }
 }
 
@@ -352,20 +338,4 @@ pub fn analyze_sampled(s: &dyn Sampled, opts: &AnalyzeOptions, progress: &mut dy
     let part = s.sample(&AnalyzeOptions { samples: n, ..*opts }, 0..n, progress);
     s.report(&AnalyzeOptions { samples: n, ..*opts }, &[part])
         .unwrap_or_else(|e| vec![("error".to_string(), format!("a part of the analysis is not its own: {e}"))])
-}
-
-/// Options of `arbiter strategy`.
-#[derive(Debug, Clone, Copy)]
-pub struct StrategyOptions {
-    /// Most lines of the chart.
-    pub lines: usize,
-}
-
-/// An engine that writes a strategy chart for its rules (`arbiter
-/// strategy`): classes of choices in the rule file's words, in the order a
-/// player follows them, with the exact return of following the chart
-/// literally. An error says why no chart can be made (the message names
-/// the limit).
-pub trait Strategy {
-    fn chart(&self, opts: &StrategyOptions, progress: &mut dyn FnMut(u64, u64)) -> Result<Report, String>;
 }
