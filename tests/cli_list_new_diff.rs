@@ -175,15 +175,30 @@ fn head(s: &Section) -> String {
     t
 }
 
-/// The analysis lines of `arbiter analyze`: (figure, value).
+/// The analysis of `arbiter analyze --format json` as diff pairs it:
+/// (figure label, text), then each table row as (two spaces and its first
+/// cell, the other cells joined by two spaces).
 fn analysis(name: &str, sampled: bool) -> Vec<(String, String)> {
-    let args: Vec<&str> = if sampled { vec!["analyze", name, "--samples", "30"] } else { vec!["analyze", name] };
-    let out = ok(&args);
-    // The first line is the title; figures are `label  value`, the label
-    // padded to one width.
-    let lines: Vec<&str> = out.lines().skip(1).collect();
-    let width = lines.iter().map(|l| l.find("  ").unwrap()).max().unwrap();
-    lines.iter().map(|l| (l[..width].trim_end().to_string(), l[width..].trim().to_string())).collect()
+    let mut args: Vec<&str> = vec!["analyze", name, "--format", "json"];
+    if sampled {
+        args.extend(["--samples", "30"]);
+    }
+    let out: Value = serde_json::from_str(&ok(&args)).unwrap();
+    let mut lines: Vec<(String, String)> = out["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["label"].as_str().unwrap().to_string(), f["text"].as_str().unwrap().to_string()))
+        .collect();
+    for t in out["tables"].as_array().unwrap() {
+        let keys: Vec<&str> = t["columns"].as_array().unwrap().iter().map(|c| c["key"].as_str().unwrap()).collect();
+        for row in t["rows"].as_array().unwrap().iter().chain(t["total"].as_object().map(|_| &t["total"])) {
+            let cell = |k: &&str| row[*k]["text"].as_str().unwrap().to_string();
+            let rest: Vec<String> = keys[1..].iter().map(cell).collect();
+            lines.push((format!("  {}", cell(&keys[0])), rest.join("  ")));
+        }
+    }
+    lines
 }
 
 #[test]

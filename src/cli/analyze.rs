@@ -186,6 +186,16 @@ fn table_text(t: &Table) -> String {
     out
 }
 
+/// A value as a JSON number: a whole number as an integer when it fits 64
+/// bits, any other number as a float; null for text (or no finite float).
+fn number(v: &Value) -> serde_json::Value {
+    use num_traits::ToPrimitive;
+    if let Some(n) = v.exact.as_ref().filter(|x| x.is_integer()).and_then(|x| x.to_integer().to_i64()) {
+        return n.into();
+    }
+    v.number().filter(|x| x.is_finite()).map_or(serde_json::Value::Null, Into::into)
+}
+
 /// `analyze --format json` (docs/cli.md): every figure and table cell as
 /// `{"text", "value", "exact"}`, `value` a JSON number or null, `exact`
 /// an `"n/d"` string or null.
@@ -194,7 +204,7 @@ pub fn json(title: Option<&str>, path: &Path, engine: &str, r: &Report) -> Strin
     let value = |v: &Value| {
         json!({
             "text": v.text,
-            "value": v.number().filter(|x| x.is_finite()),
+            "value": number(v),
             "exact": v.exact.as_ref().map(arbiter::game::figures::fraction),
         })
     };

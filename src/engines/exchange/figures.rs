@@ -115,11 +115,7 @@ impl Exchange {
         }
         let variance = int(squares) / &d - &mean * &mean;
         let sd = variance.to_f64().unwrap_or(f64::NAN).max(0.0).sqrt();
-        f.push(Figure::new(
-            "variance",
-            "variance of the earning of one game",
-            with_fraction(variance, Style::Decimal(6)),
-        ));
+        f.push(Figure::new("variance", "variance", with_fraction(variance, Style::Decimal(6))));
         f.push(Figure::new("standard_deviation", "standard deviation", Value::approx(sd, Style::Decimal(6))));
         f.push(Figure::new(
             "outcomes",
