@@ -1,0 +1,168 @@
+//! The analyst's figures of `arbiter analyze` (issue 29): published pay
+//! tables' variance, counts and returns met exactly, the JSON schema of
+//! `--format json` field by field, and the text layout (a snapshot).
+//! Every figure is also checked against every deal of small games in
+//! `tests/expectation.rs` (`analysis_matches_every_deal`).
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn arbiter(args: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("arbiter")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .args(args)
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+fn json(rules: &str) -> Value {
+    let (code, out, err) = arbiter(&["analyze", rules, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+fn figure<'a>(report: &'a Value, key: &str) -> &'a Value {
+    report["figures"].as_array().unwrap().iter().find(|f| f["key"] == key).unwrap_or_else(|| panic!("no {key}"))
+}
+
+fn row<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["tables"][0]["rows"].as_array().unwrap().iter().find(|r| r["row"]["text"] == name).unwrap()
+}
+
+/// The published figures (the Wizard of Odds' tables): variance to six
+/// places, and Jacks or Better's count of royal flushes over its common
+/// denominator.
+#[test]
+fn published_pay_tables_are_met() {
+    for (rules, variance, rtp) in [
+        ("rules/video_poker.rules", "19.514676", "99.5439 %"),
+        ("tests/fixtures/analyst/double-double-bonus.rules", "41.984981", "98.9808 %"),
+        ("tests/fixtures/analyst/not-so-ugly-ducks.rules", "25.780267", "99.7283 %"),
+    ] {
+        let r = json(rules);
+        let v = figure(&r, "variance");
+        assert!(v["text"].as_str().unwrap().starts_with(&format!("{variance} (")), "{rules}: {v}");
+        assert!((v["value"].as_f64().unwrap() - variance.parse::<f64>().unwrap()).abs() < 5e-7, "{rules}");
+        let sd = figure(&r, "standard_deviation")["value"].as_f64().unwrap();
+        assert!((sd * sd - v["value"].as_f64().unwrap()).abs() < 1e-9, "{rules}");
+        assert!(figure(&r, "return_to_player")["text"].as_str().unwrap().starts_with(rtp), "{rules}");
+    }
+    let r = json("rules/video_poker.rules");
+    assert_eq!(figure(&r, "outcomes")["value"], 19_933_230_517_200u64);
+    assert_eq!(row(&r, "Royal Flush")["count"]["value"], 493_512_264u64);
+    assert_eq!(row(&r, "Nothing")["count"]["value"], 10_872_274_993_896u64);
+    assert_eq!(figure(&r, "hit_frequency")["text"], "45.4565 % (377539813471/830551271550)");
+    // The return share is the row's part of the return: pays x probability.
+    assert_eq!(row(&r, "Royal Flush")["return_share"]["exact"], "15667056/791001211");
+    assert_eq!(row(&r, "Royal Flush")["probability"]["exact"], "979191/39550060550");
+}
+
+/// Every field of the schema in docs/cli.md is present, of its type, on
+/// every engine with an analysis.
+#[test]
+fn analyze_json_has_every_field() {
+    let cell = |v: &Value, at: &str| {
+        let o = v.as_object().unwrap_or_else(|| panic!("{at}: {v}"));
+        let mut keys: Vec<&str> = o.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["exact", "text", "value"], "{at}");
+        assert!(v["text"].is_string(), "{at}");
+        assert!(v["value"].is_number() || v["value"].is_null(), "{at}");
+        assert!(v["exact"].is_null() || v["exact"].as_str().unwrap().split('/').all(|p| p.parse::<i128>().is_ok()), "{at}");
+        // A number that has an exact value has it as a JSON number too.
+        assert!(v["exact"].is_null() || v["value"].is_number(), "{at}");
+    };
+    for (rules, extra) in [
+        ("rules/video_poker.rules", &[][..]),
+        ("rules/get_straight/paytable.rules", &[]),
+        ("rules/house_of_cards.rules", &["--samples", "5"]),
+        ("rules/shuffling_patience.rules", &["--samples", "50"]),
+    ] {
+        let mut args = vec!["analyze", rules, "--format", "json"];
+        args.extend(extra);
+        let (code, out, err) = arbiter(&args);
+        assert_eq!(code, 0, "{err}");
+        let r: Value = serde_json::from_str(&out).unwrap();
+        let mut keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["engine", "figures", "kind", "rules", "tables", "title", "version"], "{rules}");
+        assert_eq!(r["kind"], "arbiter-analysis");
+        assert_eq!(r["version"], 1);
+        assert_eq!(r["rules"], rules);
+        assert!(r["engine"].is_string() && r["title"].is_string(), "{rules}");
+        for f in r["figures"].as_array().unwrap() {
+            assert!(f["key"].as_str().unwrap().chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'));
+            assert!(f["label"].is_string(), "{rules}: {f}");
+            let mut v = f.clone();
+            v.as_object_mut().unwrap().retain(|k, _| k != "key" && k != "label");
+            cell(&v, rules);
+        }
+        for t in r["tables"].as_array().unwrap() {
+            assert!(t["key"].is_string());
+            let columns: Vec<&str> = t["columns"].as_array().unwrap().iter().map(|c| c["key"].as_str().unwrap()).collect();
+            assert!(t["columns"].as_array().unwrap().iter().all(|c| c["label"].is_string()));
+            for row in t["rows"].as_array().unwrap().iter().chain([&t["total"]]) {
+                let mut keys: Vec<&str> = row.as_object().unwrap().keys().map(String::as_str).collect();
+                keys.sort_unstable();
+                let mut want = columns.clone();
+                want.sort_unstable();
+                assert_eq!(keys, want, "{rules}");
+                for c in &columns {
+                    cell(&row[*c], rules);
+                }
+            }
+        }
+    }
+    // Exchange: the row table's columns, in order.
+    let r = json("rules/video_poker.rules");
+    let columns: Vec<&str> =
+        r["tables"][0]["columns"].as_array().unwrap().iter().map(|c| c["key"].as_str().unwrap()).collect();
+    assert_eq!(columns, ["row", "pays", "count", "probability", "cycle", "return_share", "return_share_exact"]);
+    let keys: Vec<&str> = r["figures"].as_array().unwrap().iter().map(|f| f["key"].as_str().unwrap()).collect();
+    assert_eq!(
+        keys,
+        [
+            "deals",
+            "expected_payout",
+            "expected_stake",
+            "expected_earning",
+            "return_to_player",
+            "hit_frequency",
+            "variance",
+            "standard_deviation",
+            "outcomes"
+        ]
+    );
+}
+
+/// The total row adds up the rows, and the counts are over the stated
+/// denominator.
+#[test]
+fn the_total_row_adds_up() {
+    let r = json("tests/fixtures/analyst/double-double-bonus.rules");
+    let t = &r["tables"][0];
+    let counts: u64 = t["rows"].as_array().unwrap().iter().map(|r| r["count"]["value"].as_u64().unwrap()).sum();
+    assert_eq!(t["total"]["count"]["value"].as_u64().unwrap(), counts);
+    assert_eq!(figure(&r, "outcomes")["value"].as_u64().unwrap(), counts);
+    assert_eq!(t["total"]["return_share"]["exact"], figure(&r, "return_to_player")["exact"]);
+}
+
+#[test]
+fn analyze_text_layout() {
+    let (code, out, err) = arbiter(&["analyze", "tests/fixtures/analyst/not-so-ugly-ducks.rules"]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn partial_results_are_json_of_their_own() {
+    let (code, _, err) =
+        arbiter(&["analyze", "rules/house_of_cards.rules", "--samples", "4", "--partial", "--format", "json"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`--partial` prints JSON of its own"), "{err}");
+}
