@@ -73,7 +73,10 @@ fn analyze_json_has_every_field() {
         assert_eq!(keys, ["exact", "text", "value"], "{at}");
         assert!(v["text"].is_string(), "{at}");
         assert!(v["value"].is_number() || v["value"].is_null(), "{at}");
-        assert!(v["exact"].is_null() || v["exact"].as_str().unwrap().split('/').all(|p| p.parse::<i128>().is_ok()), "{at}");
+        assert!(
+            v["exact"].is_null() || v["exact"].as_str().unwrap().split('/').all(|p| p.parse::<i128>().is_ok()),
+            "{at}"
+        );
         // A number that has an exact value has it as a JSON number too.
         assert!(v["exact"].is_null() || v["value"].is_number(), "{at}");
     };
@@ -96,7 +99,11 @@ fn analyze_json_has_every_field() {
         assert_eq!(r["rules"], rules);
         assert!(r["engine"].is_string() && r["title"].is_string(), "{rules}");
         for f in r["figures"].as_array().unwrap() {
-            assert!(f["key"].as_str().unwrap().chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'));
+            assert!(f["key"]
+                .as_str()
+                .unwrap()
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'));
             assert!(f["label"].is_string(), "{rules}: {f}");
             let mut v = f.clone();
             v.as_object_mut().unwrap().retain(|k, _| k != "key" && k != "label");
@@ -104,7 +111,8 @@ fn analyze_json_has_every_field() {
         }
         for t in r["tables"].as_array().unwrap() {
             assert!(t["key"].is_string());
-            let columns: Vec<&str> = t["columns"].as_array().unwrap().iter().map(|c| c["key"].as_str().unwrap()).collect();
+            let columns: Vec<&str> =
+                t["columns"].as_array().unwrap().iter().map(|c| c["key"].as_str().unwrap()).collect();
             assert!(t["columns"].as_array().unwrap().iter().all(|c| c["label"].is_string()));
             for row in t["rows"].as_array().unwrap().iter().chain([&t["total"]]) {
                 let mut keys: Vec<&str> = row.as_object().unwrap().keys().map(String::as_str).collect();
@@ -165,4 +173,26 @@ fn partial_results_are_json_of_their_own() {
         arbiter(&["analyze", "rules/house_of_cards.rules", "--samples", "4", "--partial", "--format", "json"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("`--partial` prints JSON of its own"), "{err}");
+}
+
+/// The analyses shown in docs/engines/exchange.md are what the commands
+/// print.
+#[test]
+fn the_analyses_in_the_exchange_page_are_real() {
+    let doc =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/engines/exchange.md"))
+            .unwrap();
+    let mut shown = 0;
+    for block in doc.split("```text\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        let Some((command, output)) = block.split_once('\n') else { continue };
+        let Some(args) = command.strip_prefix("$ arbiter analyze ") else { continue };
+        let mut argv = vec!["analyze"];
+        argv.extend(args.split_whitespace());
+        let (code, out, err) = arbiter(&argv);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, output, "docs/engines/exchange.md: `arbiter analyze {args}` prints otherwise");
+        shown += 1;
+    }
+    assert_eq!(shown, 2);
 }
