@@ -196,3 +196,56 @@ fn the_analyses_in_the_exchange_page_are_real() {
     }
     assert_eq!(shown, 2);
 }
+
+/// The tower engine's variance per deal is that of the deals' own values
+/// (from the partial result, which lists them), and merges exactly: the
+/// shards' merged figures are the whole analysis's.
+#[test]
+fn sampled_variance_is_that_of_the_values_and_merges_exactly() {
+    let rules = "rules/house_of_cards.rules";
+    let (code, part, err) = arbiter(&["analyze", rules, "--samples", "40", "--seed", "5", "--partial"]);
+    assert_eq!(code, 0, "{err}");
+    let part: Value = serde_json::from_str(&part).unwrap();
+    let values: Vec<i128> =
+        part["part"]["values"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i128).collect();
+    assert_eq!(values.len(), 40);
+    let n = values.len() as i128;
+    let (sum, squares): (i128, i128) = (values.iter().sum(), values.iter().map(|v| v * v).sum());
+    // n * squares - sum^2 over n^2, in lowest terms.
+    let (mut num, mut den) = (n * squares - sum * sum, n * n);
+    let g = {
+        let (mut a, mut b) = (num.abs(), den);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a.max(1)
+    };
+    (num, den) = (num / g, den / g);
+    let want = if den == 1 { num.to_string() } else { format!("{num}/{den}") };
+    let (code, whole, err) = arbiter(&["analyze", rules, "--samples", "40", "--seed", "5", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let whole: Value = serde_json::from_str(&whole).unwrap();
+    assert_eq!(figure(&whole, "variance")["exact"], want.as_str());
+    let sd = figure(&whole, "standard_deviation")["value"].as_f64().unwrap();
+    assert!((sd * sd - num as f64 / den as f64).abs() < 1e-6);
+    // Three shards merged print what the whole analysis prints.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("analyst");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files = Vec::new();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let (code, out, err) =
+            arbiter(&["analyze", rules, "--samples", "40", "--seed", "5", "--shard", &shard, "--partial"]);
+        assert_eq!(code, 0, "{err}");
+        let f = dir.join(format!("part{i}.json"));
+        std::fs::write(&f, out).unwrap();
+        files.push(f.display().to_string());
+    }
+    let mut args = vec!["merge", rules];
+    args.extend(files.iter().map(String::as_str));
+    let (code, merged, err) = arbiter(&args);
+    assert_eq!(code, 0, "{err}");
+    let (_, text, _) = arbiter(&["analyze", rules, "--samples", "40", "--seed", "5"]);
+    assert_eq!(merged, text);
+    assert!(merged.contains(&format!("({want})")), "{merged}");
+}

@@ -117,7 +117,7 @@ pub fn analyze(term: &Term, path: &Path, ask: &Ask) -> u8 {
     // A shard's own figures: its samples as an analysis of their own.
     let own = AnalyzeOptions { samples: range.end - range.start, ..opts };
     match sampled.report(&own, &[part]) {
-        Ok(lines) => print(term, show(&Report::from_lines(lines)).as_bytes()),
+        Ok(lines) => print(term, show(&lines).as_bytes()),
         Err(e) => unsupported(term, format!("this shard's samples make no report of their own: {e}")),
     }
 }

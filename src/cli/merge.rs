@@ -10,8 +10,6 @@ use arbiter::diag::codes;
 use arbiter::game::AnalyzeOptions;
 use serde_json::Value;
 
-use arbiter::game::Report;
-
 use super::analyze::{report, rules_id, PART_KIND, PART_VERSION};
 use super::term::Term;
 use super::{load_and_compile, print, unsupported};
@@ -48,9 +46,7 @@ pub fn merge(term: &Term, path: &Path, files: &[PathBuf]) -> u8 {
         Ok(opts) => {
             let parts: Vec<Value> = found.into_iter().map(|f| f.json["part"].clone()).collect();
             match sampled.report(&opts, &parts) {
-                Ok(lines) => {
-                    print(term, report(compiled.title.as_deref(), path, &Report::from_lines(lines)).as_bytes())
-                }
+                Ok(lines) => print(term, report(compiled.title.as_deref(), path, &lines).as_bytes()),
                 Err(e) => term.fail(codes::PARTIAL, format!("the partial results do not add up: {e}")),
             }
         }

@@ -288,13 +288,13 @@ pub type Analysis = Vec<(String, String)>;
 /// An engine that can analyse its rules as a whole (`arbiter analyze`).
 /// `progress(done, total)` is called now and then for long runs.
 pub trait Analyze {
-    fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis;
-
     /// The analysis as data: figures with their exact values, and tables
-    /// (`--format json`, `arbiter diff`). By default the labelled texts of
-    /// [`Analyze::analyze`], without numbers.
-    fn report(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Report {
-        Report::from_lines(self.analyze(opts, progress))
+    /// (`--format json`, `arbiter diff`).
+    fn report(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Report;
+
+    /// The analysis as labelled texts ([`Report::lines`]).
+    fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
+        self.report(opts, progress).lines()
     }
 
     /// How many random samples an analysis takes when none are asked for
@@ -329,13 +329,14 @@ pub trait Sampled {
     /// The figures of the whole analysis from the partial results of
     /// every sample, in sample order; an error for data that is not such a
     /// part.
-    fn report(&self, opts: &AnalyzeOptions, parts: &[serde_json::Value]) -> Result<Analysis, String>;
+    fn report(&self, opts: &AnalyzeOptions, parts: &[serde_json::Value]) -> Result<Report, String>;
 }
 
 /// The whole of a sampled analysis: the report of one part of every sample.
-pub fn analyze_sampled(s: &dyn Sampled, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
+pub fn analyze_sampled(s: &dyn Sampled, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Report {
     let n = opts.samples.max(1);
     let part = s.sample(&AnalyzeOptions { samples: n, ..*opts }, 0..n, progress);
-    s.report(&AnalyzeOptions { samples: n, ..*opts }, &[part])
-        .unwrap_or_else(|e| vec![("error".to_string(), format!("a part of the analysis is not its own: {e}"))])
+    s.report(&AnalyzeOptions { samples: n, ..*opts }, &[part]).unwrap_or_else(|e| {
+        Report::from_lines(vec![("error".to_string(), format!("a part of the analysis is not its own: {e}"))])
+    })
 }

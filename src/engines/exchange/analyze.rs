@@ -25,7 +25,7 @@ use super::combi::{binom, for_each_multiset, Colex};
 use super::hands::{for_each_added, CardPath, CHUNK_ROWS};
 use super::ranks::RankBox;
 use super::{Exchange, ExpectedReturn, Joint, Path, Value, MAX_CARD_HAND, MAX_HAND};
-use crate::game::{Analysis, Analyze, AnalyzeOptions, Report};
+use crate::game::{Analyze, AnalyzeOptions, Report};
 
 /// Most entries of the row-count tables (rows x sets); above it the
 /// analysis gives the return without the per-row table.
@@ -35,10 +35,6 @@ pub const MAX_ROW_TABLE: u128 = 1 << 26;
 pub const MAX_ANALYSIS: u128 = 1 << 30;
 
 impl Analyze for Exchange {
-    fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
-        self.report(opts, progress).lines()
-    }
-
     fn report(&self, _: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Report {
         match self.expected_return(progress) {
             Ok(r) => self.figures(&r),
