@@ -24,6 +24,7 @@ Examples:
 
 Exit codes:
   0  success (also when the reader of the output closes it early)
+  1  the rules differ (arbiter diff --exit-code)
   2  usage error (bad command line)
   3  invalid rule file (the diagnostics say where)
   4  invalid input (outputs for the cases before it are printed first)
@@ -205,6 +206,10 @@ enum Command {
         /// Seed of the sampler (both files get the same deals).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Exit 1 when the rules differ (as `git diff --exit-code`), 0 when
+        /// they are the same.
+        #[arg(long)]
+        exit_code: bool,
     },
     /// Serve the Language Server Protocol on stdin and stdout, for editors:
     /// diagnostics as you type, hover, completion, go to definition,
@@ -259,8 +264,8 @@ fn main() -> ExitCode {
         Command::Merge { rules, parts } => cli::merge::merge(&term, &rules, &parts),
         Command::List { format } => cli::list::list(&term, format),
         Command::New { path, from } => cli::new::new(&term, &path, &from),
-        Command::Diff { base, variant, format, samples, seed } => {
-            cli::diff::run(&term, &base, &variant, format, samples, seed)
+        Command::Diff { base, variant, format, samples, seed, exit_code } => {
+            cli::diff::run(&term, &base, &variant, &cli::diff::Ask { format, samples, seed, exit_code })
         }
         Command::Lsp => cli::lsp::lsp(&term),
         Command::Completions { shell } => {

@@ -249,3 +249,73 @@ fn sampled_variance_is_that_of_the_values_and_merges_exactly() {
     assert_eq!(merged, text);
     assert!(merged.contains(&format!("({want})")), "{merged}");
 }
+
+/// `diff`: the difference column is the variant's exact value minus the
+/// base's; every JSON field is present for every figure; a row the
+/// variant adds keeps its place in the table.
+#[test]
+fn diff_gives_exact_differences_in_table_order() {
+    let (code, out, err) =
+        arbiter(&["diff", "rules/video_poker.rules", "rules/video_poker/8-5.rules", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let d: Value = serde_json::from_str(&out).unwrap();
+    let figures = d["analysis"].as_array().unwrap();
+    for f in figures {
+        let mut keys: Vec<&str> = f.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            [
+                "base",
+                "base_exact",
+                "base_value",
+                "difference",
+                "difference_exact",
+                "difference_value",
+                "figure",
+                "key",
+                "variant",
+                "variant_exact",
+                "variant_value"
+            ]
+        );
+    }
+    let rtp = figures.iter().find(|f| f["key"] == "return_to_player").unwrap();
+    // 1616226757427/1661102543100 - 1653526326983/1661102543100.
+    assert_eq!(rtp["difference_exact"], "-3108297463/138425211925");
+    assert_eq!(rtp["difference"], "-2.2455 %");
+    let variance = figures.iter().find(|f| f["key"] == "variance").unwrap();
+    let (b, v) = (variance["base_value"].as_f64().unwrap(), variance["variant_value"].as_f64().unwrap());
+    assert!((variance["difference_value"].as_f64().unwrap() - (v - b)).abs() < 1e-12);
+    // A variant with a row of its own between two of the base's.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("analyst");
+    std::fs::create_dir_all(&dir).unwrap();
+    let variant = dir.join("with-row.rules");
+    let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/video_poker.rules");
+    std::fs::write(
+        &variant,
+        format!(
+            "extends: \"{}\"\nremove: combination \"Nothing\"\ncombination \"Tens\" {{ pattern: kind(2 T) pays: 1 }}\ncombination \"Nothing\" {{ pattern: any pays: 0 }}\n",
+            base.display()
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = arbiter(&["diff", "rules/video_poker.rules", variant.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let d: Value = serde_json::from_str(&out).unwrap();
+    let rows: Vec<&str> = d["analysis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["key"].as_str().unwrap().starts_with("rows."))
+        .map(|f| f["figure"].as_str().unwrap())
+        .collect();
+    let at = |n: &str| rows.iter().position(|r| *r == n).unwrap();
+    assert!(
+        at("Jacks or Better") < at("Tens") && at("Tens") < at("Nothing") && at("Nothing") < at("total"),
+        "{rows:?}"
+    );
+    let tens = d["analysis"].as_array().unwrap().iter().find(|f| f["figure"] == "Tens").unwrap();
+    assert_eq!(tens["base"], "-");
+    assert!(tens["difference"].is_null());
+}

@@ -211,6 +211,19 @@ fn analyze_exit_codes() {
 }
 
 #[test]
+fn diff_exit_codes() {
+    let f = files();
+    expect(&["diff", &f.good, &f.good], "", To::Pipes, 0);
+    expect(&["diff", "--exit-code", &f.good, &f.good], "", To::Pipes, 0);
+    expect(&["diff", &f.good, "get_straight/paytable"], "", To::Pipes, 0);
+    expect(&["diff", "--exit-code", &f.good, "get_straight/paytable"], "", To::Pipes, 1);
+    expect(&["diff", "--exit-code", &f.good, "get_straight/paytable", "--format", "json"], "", To::Pipes, 1);
+    // A failure to write is still 5, a broken file still 3.
+    expect(&["diff", "--exit-code", &f.good, "get_straight/paytable"], "", To::Full, 5);
+    expect(&["diff", "--exit-code", &f.good, &f.broken], "", To::Pipes, 3);
+}
+
+#[test]
 fn help_version_completions_and_man_exit_codes() {
     for args in [&["--help"][..], &["--version"], &["run", "--help"], &["completions", "bash"], &["man"]] {
         expect(args, "", To::Pipes, 0);
@@ -231,7 +244,7 @@ fn the_exit_code_table_is_the_same_everywhere() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let cli = std::fs::read_to_string(root.join("docs/cli.md")).unwrap();
-    for code in ["0", "2", "3", "4", "5", "6", "7", "8", "130", "143"] {
+    for code in ["0", "1", "2", "3", "4", "5", "6", "7", "8", "130", "143"] {
         assert!(help.lines().any(|l| l.trim_start().starts_with(code)), "--help lists {code}");
         for (name, doc) in [("README.md", &readme), ("docs/cli.md", &cli)] {
             assert!(doc.lines().any(|l| l.starts_with(&format!("| {code} "))), "{name} lists {code}");

@@ -183,6 +183,94 @@ impl Report {
     }
 }
 
+/// A figure of two reports side by side (`arbiter diff`): a figure paired
+/// by key, or a table row paired by its table and first cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Paired {
+    /// What the text prints first (a table row: two spaces, its name).
+    pub label: String,
+    /// The figure's key, or `TABLE.ROW` for a table row.
+    pub key: String,
+    /// Each side's value (a table row: its other cells, as one text).
+    pub base: Option<Value>,
+    pub variant: Option<Value>,
+    /// `variant - base`, when both are numbers; for a table row, each
+    /// numeric cell's difference, as one text.
+    pub difference: Option<Value>,
+}
+
+/// The figures of two reports paired: the base's figures in order, then
+/// those only the variant has; then each table's rows in table order (the
+/// variant's order, with rows only the base has after the row they follow
+/// there).
+pub fn pair(a: &Report, b: &Report) -> Vec<Paired> {
+    let mut out: Vec<Paired> = Vec::new();
+    let find = |r: &'_ Report, key: &str| r.figures.iter().find(|f| f.key == key).map(|f| f.value.clone());
+    let mut keys: Vec<&Figure> = a.figures.iter().collect();
+    keys.extend(b.figures.iter().filter(|f| a.figure(&f.key).is_none()));
+    for f in keys {
+        let (x, y) = (find(a, &f.key), find(b, &f.key));
+        let difference = match (&x, &y) {
+            (Some(x), Some(y)) => x.difference(y),
+            _ => None,
+        };
+        out.push(Paired { label: f.label.clone(), key: f.key.clone(), base: x, variant: y, difference });
+    }
+    let mut tables: Vec<&Table> = a.tables.iter().collect();
+    tables.extend(b.tables.iter().filter(|t| !a.tables.iter().any(|u| u.key == t.key)));
+    for t in tables {
+        let side = |r: &Report| r.tables.iter().find(|u| u.key == t.key).cloned();
+        let (ta, tb) = (side(a), side(b));
+        let rows = |t: &Option<Table>| -> Vec<Vec<Value>> {
+            t.iter().flat_map(|t| t.rows.iter().chain(t.total.iter()).cloned()).collect()
+        };
+        let (ra, rb) = (rows(&ta), rows(&tb));
+        let name = |row: &Vec<Value>| row.first().map_or(String::new(), |v| v.text.clone());
+        let mut order: Vec<String> = rb.iter().map(name).collect();
+        for (i, row) in ra.iter().enumerate() {
+            let n = name(row);
+            if order.contains(&n) {
+                continue;
+            }
+            let after = ra[..i].iter().rev().map(name).find_map(|p| order.iter().position(|o| *o == p));
+            order.insert(after.map_or(0, |j| j + 1), n);
+        }
+        for n in order {
+            let (x, y) = (ra.iter().find(|r| name(r) == n), rb.iter().find(|r| name(r) == n));
+            let cells =
+                |r: &Vec<Value>| Value::text(r.iter().skip(1).map(|v| v.text.as_str()).collect::<Vec<_>>().join("  "));
+            let difference = match (x, y) {
+                (Some(x), Some(y)) => {
+                    let d: Vec<String> = x
+                        .iter()
+                        .zip(y)
+                        .skip(1)
+                        .filter_map(|(p, q)| {
+                            p.difference(q).map(|d| {
+                                if d.exact.as_ref().is_some_and(Zero::is_zero) {
+                                    "=".to_string()
+                                } else {
+                                    d.text
+                                }
+                            })
+                        })
+                        .collect();
+                    (!d.is_empty()).then(|| Value::text(d.join("  ")))
+                }
+                _ => None,
+            };
+            out.push(Paired {
+                label: format!("  {n}"),
+                key: format!("{}.{}", t.key, key_of(&n)),
+                base: x.map(cells),
+                variant: y.map(cells),
+                difference,
+            });
+        }
+    }
+    out
+}
+
 /// A label as a key: `first mover's advantage` -> `first_mover_s_advantage`.
 pub fn key_of(label: &str) -> String {
     let mut key = String::new();
