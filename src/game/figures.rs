@@ -1,8 +1,8 @@
-//! Figures of a game as a whole, as data: what `arbiter analyze` and
-//! `arbiter strategy` report. Each value keeps its text and, when it is a
-//! number, the number itself (an exact fraction where there is one), so
-//! that `crate::report::figures` can write it as text or as JSON and
-//! `arbiter diff` can subtract two of them exactly.
+//! Figures of a game as a whole, as data: what `arbiter analyze` reports.
+//! Each value keeps its text and, when it is a number, the number itself
+//! (an exact fraction where there is one), so that the command line can
+//! write it as text or as JSON and `arbiter diff` can subtract two of them
+//! exactly ([`pair`]).
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -125,8 +125,8 @@ pub struct Column {
     pub label: String,
 }
 
-/// A table of figures: one row per item (a row of a pay table, a line of
-/// a strategy chart), the first column naming it, and a total row.
+/// A table of figures: one row per item (a row of a pay table), the first
+/// column naming it, and a total row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
     pub key: String,
