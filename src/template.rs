@@ -10,7 +10,7 @@
 //! - `{{` and `}}` (or `\{` and `\}`) print braces.
 //!
 //! Field names are checked when the rule file is loaded against the fields
-//! the engine provides, declared once per line as a struct with [`fields!`]:
+//! the engine provides, declared once per line as a struct with [`fields!`](crate::fields):
 //! the struct's field list is what a template may name, and the compiler
 //! makes the engine give every value (no field can silently render empty).
 //!
@@ -99,7 +99,7 @@ impl IntoVal for &[&str] {
 }
 
 /// The fields one output line provides, by name. Written with
-/// [`fields!`]; a template of the line may name exactly these.
+/// [`fields!`](crate::fields); a template of the line may name exactly these.
 pub trait Fields {
     /// Field names, in index order.
     const NAMES: &'static [&'static str];

@@ -172,3 +172,32 @@ fn the_node_limit_names_the_cases_first_line_after_blank_lines() {
     assert_eq!(stdout, "Case 1: Axel wins 1\n");
     assert!(stderr.contains("case 2 (line 7)"), "{stderr}");
 }
+
+/// `held` and the multipliers say one thing: in a variant, either replaces
+/// its base's other (as a key replaces its base's); in one file both are a
+/// `conflict`.
+#[test]
+fn held_and_the_multipliers_replace_each_other_across_files() {
+    let input = "Axel\n6\n6B 5R 1B 6R 4B 2R 3R 5B 2B 4R 3B 1R\nEnd\n";
+    let run_with = |files: &[(&str, &str)]| {
+        let (code, stdout, stderr) = in_dir(files, &["run", "v.rules"], input);
+        assert_eq!(code, Some(0), "{stderr}");
+        stdout
+    };
+    let zero_formula = "extends: \"@ROOT@/rules/house_of_cards.rules\"\nscoring { held: 0 }\n";
+    let zero_times = "extends: \"@ROOT@/rules/house_of_cards.rules\"\nscoring { held-own: 0  held-other: 0 }\n";
+    // The bundled base gives `held`; the variant's multipliers replace it.
+    assert_eq!(run_with(&[("v.rules", zero_times)]), run_with(&[("v.rules", zero_formula)]));
+    // A base with multipliers, a variant with `held`.
+    let base = "extends: \"@ROOT@/rules/house_of_cards.rules\"\nscoring { held-own: 0  held-other: 0 }\n";
+    let worth = |w: &str| format!("extends: \"base.rules\"\nscoring {{ held: {w} }}\n");
+    let doubled = run_with(&[("base.rules", base), ("v.rules", &worth("if(own, 2 * value, -2 * value)"))]);
+    let as_times = "extends: \"@ROOT@/rules/house_of_cards.rules\"\nscoring { held-own: 2  held-other: -2 }\n";
+    assert_eq!(doubled, run_with(&[("v.rules", as_times)]));
+    assert_ne!(doubled, run_with(&[("v.rules", zero_formula)]), "a deal where held cards count");
+    // Both in one file.
+    let both = "extends: \"@ROOT@/rules/house_of_cards.rules\"\nscoring { held: value  held-other: 0 }\n";
+    let (code, _, stderr) = in_dir(&[("v.rules", both)], &["check", "v.rules"], "");
+    assert_eq!(code, Some(3));
+    assert!(stderr.contains("conflict") && stderr.contains("v.rules:2:"), "{stderr}");
+}

@@ -291,6 +291,39 @@ fn every_engine_has_its_page() {
     }
 }
 
+/// Every engine's folder has the same shape: the files of docs/ARCHITECTURE.md's
+/// "Adding an engine", each in its role, and `analyze.rs` exactly when the
+/// engine's games have an analysis (as every bundled game of it shows).
+#[test]
+fn every_engine_folder_has_the_same_shape() {
+    let architecture = read(&root().join("docs/ARCHITECTURE.md"));
+    const ROLES: [&str; 5] = ["mod.rs", "read.rs", "schema.rs", "lower.rs", "explain.rs"];
+    for role in ROLES.iter().chain(["analyze.rs"].iter()) {
+        assert!(architecture.contains(&format!("`{role}`")), "docs/ARCHITECTURE.md does not give `{role}` its role");
+    }
+    let mut analyses = std::collections::BTreeMap::new();
+    for name in arbiter::load::bundled_names() {
+        let loaded = arbiter::load::load_bundled(name).expect("bundled").expect("loads");
+        let game = compile(&loaded).0.expect("a bundled game compiles");
+        analyses.entry(game.engine.name).or_insert_with(BTreeSet::new).insert(game.game.analysis().is_some());
+    }
+    for e in arbiter::engines::ENGINES {
+        let dir = root().join("src/engines").join(e.name);
+        for role in ROLES {
+            assert!(dir.join(role).is_file(), "src/engines/{}/{role} is missing", e.name);
+        }
+        let analysed = analyses.get(e.name).unwrap_or_else(|| panic!("no bundled game of engine `{}`", e.name));
+        assert_eq!(analysed.len(), 1, "engine `{}` analyses some games and not others", e.name);
+        let analysed = analysed.contains(&true);
+        assert_eq!(
+            dir.join("analyze.rs").is_file(),
+            analysed,
+            "engine `{}`: analyze.rs must exist exactly when its games have an analysis",
+            e.name
+        );
+    }
+}
+
 /// The fuzz targets are one list, fuzz/Cargo.toml: each has its file in
 /// fuzz/fuzz_targets/ and its row in fuzz/README.md, and there are no others.
 #[test]

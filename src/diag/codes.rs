@@ -93,6 +93,7 @@ codes! {
     PEAKS_UNFILLABLE = "peaks-unfillable", Rules;
     HOUSE_FULL = "house-full", Rules;
     SCORING_HOLE = "scoring-hole", Rules;
+    FIRST_MOVER = "first-mover", Rules;
     PENALTY_RANGE = "penalty-range", Rules;
     SEQUENCE = "sequence", Rules;
     SEQUENCE_NEVER_ENDS = "sequence-never-ends", Rules;

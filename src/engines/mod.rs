@@ -1,5 +1,5 @@
 //! The engines: one folder each, holding the engine's runtime type, its
-//! [`Game`](crate::game::Game) implementation, and its lowering
+//! [`crate::game::Game`] implementation, and its lowering
 //! (`lower.rs`, the only file of an engine that sees the syntax tree).
 //! [`ENGINES`] is the registry `engine:` chooses from; [`compile`] checks
 //! and lowers a loaded rule file with the engine it names.

@@ -35,7 +35,7 @@
 //!   every shape.
 //!
 //! Cases are independent: the engine implements [`Cases`], so `run`
-//! solves them on every core (`--jobs`) through [`crate::game::run_cases`].
+//! solves them on every core (`--jobs`) through the parallel driver ([`crate::game::run_parts`]).
 
 pub mod board;
 mod explain;

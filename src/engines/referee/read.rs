@@ -125,6 +125,87 @@ impl Referee {
         Mark::Last
     }
 
+    /// Reads the line naming frame `k`'s two players into `players` (of
+    /// `total` frames): two different names, not a stroke.
+    fn read_players(&self, input: &mut Input, k: u64, total: u64, players: &mut [String; 2]) -> Result<(), RunError> {
+        let names_line = input.next_nonblank_or(|input| {
+            input
+                .error_at_end(format!("expected the players of frame {k}, found end of input"))
+                .with_help(format!("the first line says there are {total} frames"))
+        })?;
+        let mut toks = names_line.tokens();
+        let (Some(a), Some(b)) = (toks.next(), toks.next()) else {
+            let e = names_line.error_at_end(format!("expected the names of the two players of frame {k}"));
+            return Err(
+                if k > 1 && names_line.tokens().all(|t| self.ball(t.text).is_some() || t.text == self.no_hit) {
+                    e.with_help(format!("frame {} has already ended; is this a stroke?", k - 1))
+                } else {
+                    e
+                }
+                .into(),
+            );
+        };
+        if let Some(extra) = toks.next() {
+            return Err(extra.error("expected two player names, found a third word").into());
+        }
+        if self.ball(a.text).is_some() && a.text == b.text {
+            return Err(names_line
+                .error(format!("expected the players of frame {k}, found a stroke"))
+                .with_help(if k > 1 {
+                    format!("frame {} has already ended", k - 1)
+                } else {
+                    "a frame starts with the names of its two players".to_string()
+                })
+                .into());
+        }
+        if a.text == b.text {
+            return Err(b.error(format!("the two players are both named {}", b.quoted())).into());
+        }
+        players[0].clear();
+        players[0].push_str(a.text);
+        players[1].clear();
+        players[1].push_str(b.text);
+        Ok(())
+    }
+
+    /// The line that says how the frame ended (a tie's line, if any, when
+    /// it is replayed).
+    fn ending_line(&self, buf: &mut Vec<u8>, ending: Ending, players: [&str; 2]) {
+        match ending {
+            Ending::Win(w) => self.out.wins.line(buf, &PlayerFields { player: players[w] }),
+            Ending::Draw => {
+                if let Some(d) = &self.out.draw {
+                    d.line(buf, &NoFields);
+                }
+            }
+            Ending::Replay => {
+                if let Some(t) = &self.out.tie {
+                    t.line(buf, &NoFields);
+                }
+            }
+        }
+    }
+
+    /// Who plays again, from in hand or not, when `line` asks the offender
+    /// of the last stroke to: `last_foul`, or an error when the last stroke
+    /// was not one after which that may be asked.
+    fn play_again_after(&self, line: &Line, last_foul: Option<(usize, bool)>) -> Result<(usize, bool), RunError> {
+        last_foul.ok_or_else(|| {
+            line.error(format!("`{}` may not follow this stroke", self.play_again.join(" ")))
+                .with_help("it may follow a stroke after which the rule file's `play-again-after` holds (a foul), once")
+                .into()
+        })
+    }
+
+    /// The respot line of each ball alone, rendered once.
+    fn respot_one_lines(&self) -> Rendered {
+        let mut lines = Rendered::default();
+        for name in &self.names {
+            lines.push(|buf| self.out.respot.line(buf, &RespotFields { balls: &[name.as_str()] }));
+        }
+        lines
+    }
+
     /// Reads and referees up to `limit` frames (every one when `None`),
     /// from the state `frames` (left after the last one), rendering the
     /// lines straight into `out`'s buffer (handed over at the end of each
@@ -156,50 +237,10 @@ impl Referee {
         let mut memo = Memo::default();
         let mut turns = TurnLines::default();
         let mut respotted: Vec<&str> = Vec::new();
-        let mut respot_one = Rendered::default();
-        for name in &self.names {
-            respot_one.push(|buf| self.out.respot.line(buf, &RespotFields { balls: &[name.as_str()] }));
-        }
+        let respot_one = self.respot_one_lines();
         while done < limit {
             let Some(k) = frames.next(input, "frame", MAX_FRAMES)? else { break };
-            let total = frames.total();
-            let names_line = input.next_nonblank_or(|input| {
-                input
-                    .error_at_end(format!("expected the players of frame {k}, found end of input"))
-                    .with_help(format!("the first line says there are {total} frames"))
-            })?;
-            let mut toks = names_line.tokens();
-            let (Some(a), Some(b)) = (toks.next(), toks.next()) else {
-                let e = names_line.error_at_end(format!("expected the names of the two players of frame {k}"));
-                return Err(
-                    if k > 1 && names_line.tokens().all(|t| self.ball(t.text).is_some() || t.text == self.no_hit) {
-                        e.with_help(format!("frame {} has already ended; is this a stroke?", k - 1))
-                    } else {
-                        e
-                    }
-                    .into(),
-                );
-            };
-            if let Some(extra) = toks.next() {
-                return Err(extra.error("expected two player names, found a third word").into());
-            }
-            if self.ball(a.text).is_some() && a.text == b.text {
-                return Err(names_line
-                    .error(format!("expected the players of frame {k}, found a stroke"))
-                    .with_help(if k > 1 {
-                        format!("frame {} has already ended", k - 1)
-                    } else {
-                        "a frame starts with the names of its two players".to_string()
-                    })
-                    .into());
-            }
-            if a.text == b.text {
-                return Err(b.error(format!("the two players are both named {}", b.quoted())).into());
-            }
-            players[0].clear();
-            players[0].push_str(a.text);
-            players[1].clear();
-            players[1].push_str(b.text);
+            self.read_players(input, k, frames.total(), &mut players)?;
             let players = [players[0].as_str(), players[1].as_str()];
             turns.render(self, players);
             let buf = out.buffer();
@@ -228,15 +269,7 @@ impl Referee {
                     words.next_word().map(|(start, end, key)| (start, end, self.words.get(key, &text[start..end])));
                 let first = first.unwrap_or((0, 0, UNKNOWN));
                 if first.2.again && self.is_play_again(&line) {
-                    let Some((offender, in_hand)) = last_foul.take() else {
-                        return Err(line
-                            .error(format!("`{}` may not follow this stroke", self.play_again.join(" ")))
-                            .with_help(
-                                "it may follow a stroke after which the rule file's `play-again-after` holds (a \
-                                 foul), once",
-                            )
-                            .into());
-                    };
+                    let (offender, in_hand) = self.play_again_after(&line, last_foul.take())?;
                     st.player = offender;
                     st.in_hand = in_hand;
                     turns.write(out.buffer(), offender, in_hand);
@@ -246,13 +279,7 @@ impl Referee {
                 self.read_stroke(&line, first, &mut words, &st, &mut taken, &mut stroke)?;
                 let striker = st.player;
                 report(Event::Before { st: &st, stroke: &stroke }, out.buffer())?;
-                let o = self.stroke_memo(&mut st, &stroke, &mut memo).map_err(|ScoreOverflow| {
-                    RunError::Limit(format!(
-                        "line {}: the stroke takes a score past {}, the largest arbiter keeps",
-                        line.number,
-                        i64::MAX
-                    ))
-                })?;
+                let o = self.stroke_memo(&mut st, &stroke, &mut memo).map_err(|ScoreOverflow| overflow(&line))?;
                 let buf = out.buffer();
                 if o.foul {
                     self.out.foul.line(buf, &NoFields);
@@ -262,57 +289,26 @@ impl Referee {
                 let first = std::hint::black_box(st.scores[0]);
                 self.out.score.line(buf, &ScoreFields { first, second: st.scores[1] });
                 last_foul = o.play_again.then_some((striker, st.in_hand));
-                match o.ending {
-                    Some(Ending::Win(w)) => {
-                        self.out.wins.line(buf, &PlayerFields { player: players[w] });
+                if let Some(ending) = o.ending {
+                    self.ending_line(buf, ending, players);
+                    if ending != Ending::Replay {
                         report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
                         break;
                     }
-                    Some(Ending::Draw) => {
-                        if let Some(d) = &self.out.draw {
-                            d.line(buf, &NoFields);
-                        }
+                    if o.respot != 0 {
+                        self.respot_line(buf, &mut respotted, &respot_one, &o, &stroke, &st);
+                    }
+                    if self.tie.next == Next::Lot {
                         report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
-                        break;
+                        let p = read_lot(input, players)?;
+                        st.player = p;
+                        turns.write(out.buffer(), p, st.in_hand);
+                        report(Event::Lot { player: p, players }, out.buffer())?;
+                    } else {
+                        turns.write(buf, st.player, st.in_hand);
+                        report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
                     }
-                    Some(Ending::Replay) => {
-                        if let Some(t) = &self.out.tie {
-                            t.line(buf, &NoFields);
-                        }
-                        if o.respot != 0 {
-                            self.respot_line(buf, &mut respotted, &respot_one, &o, &stroke, &st);
-                        }
-                        if self.tie.next == Next::Lot {
-                            report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
-                            let lot = input.next_nonblank_or(|input| {
-                                input.error_at_end(format!(
-                                    "expected the name of the player who won the lot ({} or {}), found end of input",
-                                    players[0], players[1]
-                                ))
-                            })?;
-                            let name = lot.trimmed();
-                            let Some(p) = players.iter().position(|n| *n == name) else {
-                                return Err(lot
-                                    .error(format!(
-                                        "expected the name of the player who won the lot, found {}",
-                                        crate::game::input::quote(name)
-                                    ))
-                                    .with_help(format!(
-                                        "after a tie, a line names `{}` or `{}`",
-                                        players[0], players[1]
-                                    ))
-                                    .into());
-                            };
-                            st.player = p;
-                            turns.write(out.buffer(), p, st.in_hand);
-                            report(Event::Lot { player: p, players }, out.buffer())?;
-                        } else {
-                            turns.write(buf, st.player, st.in_hand);
-                            report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
-                        }
-                        continue;
-                    }
-                    None => {}
+                    continue;
                 }
                 if o.respot != 0 {
                     self.respot_line(buf, &mut respotted, &respot_one, &o, &stroke, &st);
@@ -329,4 +325,35 @@ impl Referee {
         }
         Ok(done)
     }
+}
+
+/// Reads, after a tie, the line naming the player who won the lot: their
+/// index in `players`.
+fn read_lot(input: &mut Input, players: [&str; 2]) -> Result<usize, RunError> {
+    let lot = input.next_nonblank_or(|input| {
+        input.error_at_end(format!(
+            "expected the name of the player who won the lot ({} or {}), found end of input",
+            players[0], players[1]
+        ))
+    })?;
+    let name = lot.trimmed();
+    let Some(p) = players.iter().position(|n| *n == name) else {
+        return Err(lot
+            .error(format!(
+                "expected the name of the player who won the lot, found {}",
+                crate::game::input::quote(name)
+            ))
+            .with_help(format!("after a tie, a line names `{}` or `{}`", players[0], players[1]))
+            .into());
+    };
+    Ok(p)
+}
+
+/// The error of a stroke on `line` that takes a score past what arbiter keeps.
+fn overflow(line: &Line) -> RunError {
+    RunError::Limit(format!(
+        "line {}: the stroke takes a score past {}, the largest arbiter keeps",
+        line.number,
+        i64::MAX
+    ))
 }

@@ -50,11 +50,11 @@ impl Sampled for Tower {
         for j in range.clone() {
             deck.copy_from_slice(&cards);
             SplitMix64::for_sample(opts.seed, j).shuffle(&mut deck);
-            let Some((v0, n)) = self.rules.solve_with(&deck, &mut tt, DEFAULT_MAX_NODES) else {
+            let Some((v0, n)) = self.rules.solve_with(&deck, 0, &mut tt, DEFAULT_MAX_NODES) else {
                 over = true;
                 break;
             };
-            let first = self.rules.first_by_card[deck[0] as usize];
+            let first = self.rules.first_mover(&deck, 0);
             values.push(if first == 0 { v0 } else { -v0 });
             nodes.push(n);
             spent = spent.saturating_add(n);

@@ -3,13 +3,13 @@
 //! owner entries that gave each triangle away, the held cards' worth, and
 //! the totals.
 
-use super::{Action, Case, Tower, Tt};
+use super::{Action, Case, FirstRule, Tower, Tt};
 use crate::game::Explanation;
 
 impl Tower {
     /// Explains a case worth `v0` to the first player.
     pub(super) fn explain_case(&self, case: &Case, tt: &mut Tt, v0: i32) -> Explanation {
-        let (line, held) = self.rules.principal_line(&case.deck, tt);
+        let (line, held) = self.rules.principal_line(&case.deck, case.player, tt);
         let name = |c: u8| self.deck.card_name(c as u16);
         let sp = &self.spans;
         let mut e = Explanation::default();
@@ -17,14 +17,8 @@ impl Tower {
         self.verdict(&mut buf, case, v0);
         e.output = String::from_utf8_lossy(&buf).trim_end().to_string();
 
-        let first = line.first().map_or(0, |t| t.mover as usize);
-        let by_card = self.rules.first_by_card.iter().any(|&p| p != self.rules.first_by_card[0]);
-        let why = if by_card {
-            format!("moves first: the first card, {}, is of this player's colour", name(case.deck[0]))
-        } else {
-            "moves first".to_string()
-        };
-        e.rules.push((sp.players[first], why));
+        let first = self.rules.first_mover(&case.deck, case.player) as usize;
+        e.rules.push((sp.players[first], self.why_first(case)));
         e.rules.push((sp.first, format!("{} takes the first turn", self.players[first])));
         let peaks: Vec<String> = (0..self.rules.peaks)
             .map(|i| format!("{} {}", name(case.deck[2 * i]), name(case.deck[2 * i + 1])))
@@ -49,11 +43,16 @@ impl Tower {
                     name(turn.card)
                 ),
                 Action::Peak { level, place, left, right } => format!(
-                    "builds the peak {} {} on level {} at place {}",
+                    "builds the peak {} {} on level {} at place {}{}",
                     name(left),
                     name(right),
                     level + 1,
-                    place + 1
+                    place + 1,
+                    if turn.card != left && turn.card != right {
+                        format!(", holds {}", name(turn.card))
+                    } else {
+                        String::new()
+                    }
                 ),
             };
             let scored = match turn.triangle {
@@ -88,15 +87,7 @@ impl Tower {
             let s = if n == 1 { "" } else { "s" };
             e.rules.push((span, format!("gives the points of {n} triangle{s}")));
         }
-        for (p, h) in held.iter().enumerate() {
-            if let Some(c) = h {
-                let v = self.rules.held[p][*c as usize] as i64;
-                scores[p] += v;
-                let span = if sp.colour[*c as usize] == sp.player_colour[p] { sp.held_own } else { sp.held_other };
-                e.rules.push((span, format!("{} holds {} at the end: {v:+}", self.players[p], name(*c))));
-                e.values.push((format!("{} holds at the end", self.players[p]), format!("{} ({v:+})", name(*c))));
-            }
-        }
+        self.explain_held(&held, &mut scores, &mut e);
         let template = match (if case.player == 0 { v0 } else { -v0 }).signum() {
             1 => sp.wins,
             -1 => sp.loses,
@@ -108,5 +99,35 @@ impl Tower {
             case.number, self.players[0], scores[0], self.players[1], scores[1]
         );
         e
+    }
+
+    /// Why the first mover moves first.
+    fn why_first(&self, case: &Case) -> String {
+        let name = |c: u8| self.deck.card_name(c as u16);
+        match (self.spans.first_rule, self.rules.first_varies()) {
+            (_, false) => "moves first".to_string(),
+            (FirstRule::ByColour, true) => {
+                format!("moves first: the first card, {}, is of this player's colour", name(case.deck[0]))
+            }
+            (FirstRule::Expr, true) => format!(
+                "moves first: `first` gives this player when the first card is {} and the case names {}",
+                name(case.deck[0]),
+                self.players[case.player]
+            ),
+        }
+    }
+
+    /// The cards held at the end, each with its worth (added to `scores`).
+    fn explain_held(&self, held: &[Vec<u8>; 2], scores: &mut [i64; 2], e: &mut Explanation) {
+        let sp = &self.spans;
+        for (p, hand) in held.iter().enumerate() {
+            for &c in hand {
+                let (v, card) = (self.rules.held[p][c as usize] as i64, self.deck.card_name(c as u16));
+                scores[p] += v;
+                let span = if sp.colour[c as usize] == sp.player_colour[p] { sp.held_own } else { sp.held_other };
+                e.rules.push((span, format!("{} holds {card} at the end: {v:+}", self.players[p])));
+                e.values.push((format!("{} holds at the end", self.players[p]), format!("{card} ({v:+})")));
+            }
+        }
     }
 }

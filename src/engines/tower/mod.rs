@@ -9,15 +9,19 @@
 mod analyze;
 mod explain;
 pub mod lower;
+mod moves;
 mod read;
 pub mod schema;
+mod scoring;
 pub mod search;
+mod table;
 
 use crate::engines::cards::Deck;
 use crate::game::{Cases, Explanation, Input, InputError, Mark, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::OutputLine;
 
+pub use moves::MAX_HOLD;
 pub use read::Reader;
 pub use search::{Action, TowerRules, Tt, MAX_CARDS, MAX_PEAKS};
 
@@ -67,6 +71,8 @@ pub struct TowerSpans {
     pub players: [Span; 2],
     pub peaks: Span,
     pub first: Span,
+    /// How `first` chooses (for the words of an explanation).
+    pub first_rule: FirstRule,
     /// The owner entry of each sorted colour triple, indexed like
     /// `(a * k + b) * k + c` for `k` colours; the player it names; the
     /// `points` formula that scores it.
@@ -82,6 +88,16 @@ pub struct TowerSpans {
     pub wins: Span,
     pub loses: Span,
     pub tie: Span,
+}
+
+/// How the first mover is chosen.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FirstRule {
+    /// The player whose colour the first card has.
+    #[default]
+    ByColour,
+    /// What the `first` expression gives for the deal.
+    Expr,
 }
 
 /// One case as read.
@@ -136,7 +152,7 @@ impl Tower {
     /// (default [`DEFAULT_MAX_NODES`]).
     fn value(&self, case: &Case, tt: &mut Tt, opts: &RunOptions) -> Result<i32, RunError> {
         let budget = opts.max_nodes.unwrap_or(DEFAULT_MAX_NODES);
-        match self.rules.solve_with(&case.deck, tt, budget) {
+        match self.rules.solve_with(&case.deck, case.player, tt, budget) {
             Some((v0, _)) => Ok(v0),
             None if opts.max_nodes.is_none() => Err(RunError::Limit(format!(
                 "the search of case {} (line {}) needs more than {budget} nodes, the tower engine's default \
