@@ -188,6 +188,15 @@ pub fn bundled_names() -> Vec<&'static str> {
     bundled::BUNDLED.iter().map(|(name, _)| name.strip_suffix(".rules").unwrap_or(name)).collect()
 }
 
+/// The text of a bundled rule file, by name as [`bundled_names`] gives it
+/// (`get_straight`, `get_straight/no-wrap`), with or without `.rules` and
+/// the [`BUNDLED_DIR`] prefix a diagnostic shows.
+pub fn bundled_text(name: &str) -> Option<&'static str> {
+    let name = name.strip_prefix(BUNDLED_DIR).map_or(name, |n| n.trim_start_matches('/'));
+    let file = if name.ends_with(".rules") { name.to_string() } else { format!("{name}.rules") };
+    bundled::BUNDLED.iter().find(|(n, _)| *n == file).map(|(_, text)| *text)
+}
+
 /// Loads a bundled rule file by name (`get_straight`, `get_straight/no-wrap`).
 pub fn load_bundled(name: &str) -> Option<Result<Loaded, LoadError>> {
     let file = format!("{name}.rules");

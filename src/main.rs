@@ -177,6 +177,15 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Print a bundled rule file as it is bundled: a game or a variant by
+    /// the name `arbiter list` shows, or as a diagnostic names it.
+    #[command(after_help = "Examples:\n  arbiter show get_straight\n  arbiter show snooker_referee/six-red\n  \
+                            arbiter show '<bundled>/house_of_cards.rules' > my.rules")]
+    Show {
+        /// The bundled name (`get_straight`, `get_straight/no-wrap`, with or
+        /// without `.rules` and `<bundled>/`).
+        name: String,
+    },
     /// Start a variant: write a rule file that extends GAME, with the
     /// sections a variant usually changes as comments. Never overwrites.
     #[command(after_help = "Examples:\n  arbiter new my-paytable.rules --from get_straight\n  \
@@ -223,7 +232,8 @@ enum Command {
         after_help = "Examples:\n  arbiter completions bash > ~/.local/share/bash-completion/completions/arbiter"
     )]
     Completions { shell: clap_complete::Shell },
-    /// Print the manual page (roff), e.g. `arbiter man > arbiter.1`.
+    /// Print the manual page (roff): every command with its options and
+    /// examples, e.g. `arbiter man > arbiter.1`.
     #[command(after_help = "Examples:\n  arbiter man | man -l -\n  arbiter man > ~/.local/share/man/man1/arbiter.1")]
     Man,
     /// Run the worked examples (`example` sections) of rule files.
@@ -265,6 +275,7 @@ fn main() -> ExitCode {
         }
         Command::Merge { rules, parts } => cli::merge::merge(&term, &rules, &parts),
         Command::List { format } => cli::list::list(&term, format),
+        Command::Show { name } => cli::list::show(&term, &name),
         Command::New { path, from } => cli::new::new(&term, &path, &from),
         Command::Diff { base, variant, format, samples, seed, exit_code } => {
             cli::diff::run(&term, &base, &variant, &cli::diff::Ask { format, samples, seed, exit_code })
@@ -278,9 +289,8 @@ fn main() -> ExitCode {
         }
         Command::Man => {
             use clap::CommandFactory;
-            let mut page = Vec::new();
-            match clap_mangen::Man::new(Cli::command()).render(&mut page) {
-                Ok(()) => cli::print(&term, &page),
+            match cli::man::page(Cli::command()) {
+                Ok(page) => cli::print(&term, &page),
                 Err(e) => term.fail(arbiter::diag::codes::IO, format!("cannot write the manual page: {e}")),
             }
         }

@@ -1,4 +1,4 @@
-//! `arbiter list`, `arbiter new` and `arbiter diff` on every bundled game
+//! `arbiter list`, `arbiter show`, `arbiter new` and `arbiter diff` on every bundled game
 //! and variant, with the real binary; expected values come from the
 //! library (titles, engines, examples, the files' own sections) and from
 //! `arbiter analyze`, never written out here.
@@ -94,6 +94,22 @@ fn list_shows_every_bundled_game_and_variant_with_engine_and_title() {
         assert_eq!(words[2..].join(" "), shown.split_whitespace().collect::<Vec<_>>().join(" "), "{line}");
         assert_eq!(line.starts_with("  "), name.contains('/'), "variants are indented: {line}");
     }
+}
+
+/// `show` prints each bundled file byte for byte as it is in rules/, by
+/// its `list` name and as a diagnostic names it; an unknown name is an
+/// unreadable file with the closest name.
+#[test]
+fn show_prints_every_bundled_file_as_it_is_in_rules() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in names() {
+        let on_disk = std::fs::read_to_string(root.join("rules").join(format!("{name}.rules"))).unwrap();
+        assert_eq!(ok(&["show", name]), on_disk, "show {name}");
+        assert_eq!(ok(&["show", &format!("<bundled>/{name}.rules")]), on_disk, "show <bundled>/{name}.rules");
+    }
+    let (code, out, err) = arbiter(&["show", "get_straight/no-wrapp"]);
+    assert_eq!((code, out.as_str()), (5, ""), "{err}");
+    assert!(err.contains("arbiter::unreadable") && err.contains("did you mean `get_straight/no-wrap`"), "{err}");
 }
 
 /// The commented sections of a new variant, uncommented.

@@ -431,3 +431,59 @@ fn no_game_title_appears_in_src() {
         }
     }
 }
+
+/// Every subcommand `arbiter --help` lists has its row in docs/cli.md's
+/// command table, its line in the README's "Using it" and its section in
+/// the man page, and the table has no
+/// row for a command that does not exist.
+#[test]
+fn every_subcommand_is_in_the_command_table_and_the_man_page() {
+    let run = |args: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("arbiter").unwrap().args(args).output().unwrap();
+        assert!(out.status.success(), "arbiter {args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let help = run(&["--help"]);
+    let listed: BTreeSet<String> = help
+        .split("Commands:")
+        .nth(1)
+        .expect("--help lists the commands")
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|c| c != "help")
+        .collect();
+    assert!(listed.len() >= 10, "{listed:?}");
+    let cli = read(&root().join("docs/cli.md"));
+    let table = cli.split("## Commands").nth(1).unwrap().split("\n## ").next().unwrap();
+    let rows: BTreeSet<String> = table
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `arbiter "))
+        .filter_map(|l| l.split([' ', '`']).next().map(str::to_string))
+        .collect();
+    assert_eq!(rows, listed, "docs/cli.md's command table against `arbiter --help`");
+    let readme = read(&root().join("README.md"));
+    let using = readme.split("## Using it").nth(1).unwrap().split("\n## ").next().unwrap();
+    for command in &listed {
+        assert!(using.contains(&format!("\narbiter {command}")), "README's \"Using it\" lacks `arbiter {command}`");
+    }
+    // The man page has a section per command with every option its
+    // `--help` shows.
+    let man = run(&["man"]);
+    for command in &listed {
+        let heading = format!(".SH \"ARBITER {}\"", command.to_uppercase());
+        let section = man.split(&heading).nth(1).unwrap_or_else(|| panic!("no man section {heading}"));
+        let section = section.split("\n.SH ").next().unwrap();
+        for word in run(&[command, "--help"]).split_whitespace() {
+            let option = word.trim_end_matches([',', '.']).split('=').next().unwrap();
+            if option.starts_with("--")
+                && option.len() > 2
+                && option.chars().skip(2).all(|c| c.is_ascii_lowercase() || c == '-')
+            {
+                assert!(section.contains(&option.replace('-', "\\-")), "the man page's {heading} lacks {option}");
+            }
+        }
+    }
+}

@@ -1,8 +1,8 @@
 //! `arbiter list`: the bundled games and their variants, with their
-//! engines and titles.
+//! engines and titles; `arbiter show`: one bundled file's text.
 
 use arbiter::engines::compile;
-use arbiter::load::{bundled_names, load_bundled};
+use arbiter::load::{bundled_names, bundled_text, load_bundled};
 
 use super::print;
 use super::term::{exit, Term};
@@ -98,4 +98,18 @@ pub fn list(term: &Term, format: Format) -> u8 {
 /// space), or all of it.
 fn first_sentence(text: &str) -> &str {
     text.find(". ").map_or(text, |i| &text[..=i])
+}
+
+/// Prints the bundled rule file `name` as it is bundled; an unknown name is
+/// an unreadable file (exit 5) with the closest bundled name.
+pub fn show(term: &Term, name: &str) -> u8 {
+    if let Some(text) = bundled_text(name) {
+        return print(term, text.as_bytes());
+    }
+    let names = bundled_names();
+    let hint = match arbiter::diag::did_you_mean(name, names.iter().copied()) {
+        Some(close) => format!("did you mean `{close}`? (`arbiter list` names every bundled file)"),
+        None => "`arbiter list` names every bundled file".to_string(),
+    };
+    term.fail(arbiter::diag::codes::UNREADABLE, format!("no bundled rule file is called `{name}`: {hint}"))
 }

@@ -8,6 +8,7 @@ pub mod diff;
 pub mod fmt;
 pub mod list;
 pub mod lsp;
+pub mod man;
 pub mod merge;
 pub mod new;
 pub mod run;
