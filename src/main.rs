@@ -26,7 +26,7 @@ Examples:
 
 Exit codes:
   0  success (also when the reader of the output closes it early)
-  1  the rules differ (arbiter diff --exit-code)
+  1  the files differ (arbiter diff --exit-code)
   2  usage error (bad command line)
   3  invalid rule file (the diagnostics say where)
   4  invalid input (outputs for the cases before it are printed first)
@@ -59,6 +59,16 @@ struct Cli {
 pub enum Format {
     Text,
     Json,
+}
+
+/// How `check` prints diagnostics.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Json,
+    Short,
+    Github,
+    Sarif,
 }
 
 #[derive(Subcommand)]
@@ -100,15 +110,24 @@ enum Command {
     },
     /// Check rule files without running them.
     #[command(after_help = "Examples:\n  arbiter check rules/get_straight.rules\n  \
-                            arbiter check rules/*.rules rules/*/*.rules")]
+                            arbiter check rules/*.rules rules/*/*.rules\n  \
+                            arbiter check --deny-warnings --format github rules/*.rules    (in a CI job)\n  \
+                            arbiter check --format sarif rules/*.rules > arbiter.sarif")]
     Check {
         /// The rule files (paths or bundled names).
         #[arg(required = true)]
         rules: Vec<PathBuf>,
-        /// json: only the diagnostics, one JSON object per line on stdout
-        /// (fields in docs/cli.md), for editors and tools.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// text for people; json: one JSON object per diagnostic and line
+        /// (fields in docs/cli.md); short: one line per diagnostic
+        /// (`FILE:LINE:COLUMN: severity[code]: message`); github: GitHub
+        /// Actions annotations; sarif: one SARIF 2.1.0 log. All but text
+        /// print only the diagnostics, on stdout.
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
+        /// Fail (exit 3) when any warning is left (after each file's
+        /// `allow:`).
+        #[arg(long)]
+        deny_warnings: bool,
     },
     /// Analyse a game as a whole: exact expected return, hit frequency,
     /// variance and per-row counts (games with a pay table), rates over
@@ -217,8 +236,9 @@ enum Command {
         /// Seed of the sampler (both files get the same deals).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Exit 1 when the rules differ (as `git diff --exit-code`), 0 when
-        /// they are the same.
+        /// Exit 1 when the files differ (a section changed, added or
+        /// removed), 0 when they play the same rules, as `git diff
+        /// --exit-code` does.
         #[arg(long)]
         exit_code: bool,
     },
@@ -267,7 +287,7 @@ fn main() -> ExitCode {
             let explain = explain.then_some(format == Format::Json);
             cli::run::run(&term.with_json(format == Format::Json), &rules, input.as_deref(), explain, &opts)
         }
-        Command::Check { rules, format } => cli::check::check(&term, &rules, format == Format::Json),
+        Command::Check { rules, format, deny_warnings } => cli::check::check(&term, &rules, format, deny_warnings),
         Command::Test { rules, max_nodes } => cli::check::test(&term, &rules, max_nodes),
         Command::Fmt { rules, write, check } => cli::fmt::fmt(&term, &rules, write, check),
         Command::Analyze { rules, samples, seed, shard, partial, format } => {

@@ -379,6 +379,12 @@ fn diff_of_two_pay_tables_shows_both_returns() {
     assert_eq!(d["base"]["engine"], "exchange");
     let (code, _, err) = arbiter(&["diff", "get_straight", "no-such-game"]);
     assert_eq!(code, 5, "{err}");
+    // --exit-code: 1 when the files differ, 0 when they are the same rules.
+    let (code, out, _) = arbiter(&["diff", "--exit-code", "get_straight", "get_straight/paytable"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(!out.is_empty());
+    let (code, _, err) = arbiter(&["diff", "--exit-code", "get_straight", "rules/get_straight.rules"]);
+    assert_eq!(code, 0, "{err}");
 }
 
 /// The outputs shown in docs/variants.md are what the commands print.

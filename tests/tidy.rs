@@ -100,6 +100,11 @@ fn the_diagnostic_codes_are_documented_used_and_tested() {
     let reg: BTreeSet<&str> = registry.iter().map(|(_, c)| c.as_str()).collect();
     let doc: BTreeSet<&str> = docs.iter().map(|(c, _)| c.as_str()).collect();
     assert_eq!(reg, doc, "src/diag/codes.rs and docs/diagnostics.md must list the same codes");
+    let table = read(&root().join("docs/diagnostics.md"));
+    let marked: BTreeSet<&str> =
+        table.lines().filter(|l| l.contains("| (warning)")).filter_map(|l| l.split('`').nth(1)).collect();
+    let warnings: BTreeSet<&str> = arbiter::diag::codes::WARNINGS.iter().map(|c| c.as_str()).collect();
+    assert_eq!(marked, warnings, "docs/diagnostics.md's (warning) rows and codes::WARNINGS");
 
     let sources: String =
         files(&root().join("src"), "rs").iter().filter(|p| !p.ends_with("diag/codes.rs")).map(|p| read(p)).collect();

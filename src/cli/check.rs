@@ -9,49 +9,65 @@ use arbiter::game::RunOptions;
 use arbiter::load::load_with;
 use arbiter::report::diag::escape_line;
 
-use super::term::{exit, json_lines, Term};
-use super::{load_and_compile, load_exit, load_failed, print};
+use arbiter::diag::Severity;
 
-/// Checks every file; prints `PATH: ok` for the good ones and every
-/// diagnostic (warnings included) for all. With `json`, prints only the
-/// diagnostics, one JSON object per line, on stdout.
-pub fn check(term: &Term, paths: &[PathBuf], json: bool) -> u8 {
+use super::ci;
+use super::term::{exit, json_values, Term};
+use super::{load_and_compile, load_exit, load_failed, print};
+use crate::CheckFormat;
+
+/// Checks every file. `text` prints `PATH: ok` for the good ones and every
+/// diagnostic (warnings included) on stderr; the other formats print only
+/// the diagnostics, on stdout. With `deny_warnings`, a file with a warning
+/// left after its `allow:` fails (exit 3).
+pub fn check(term: &Term, paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 {
     let mut code = exit::OK;
     let mut out = String::new();
+    let mut found = Vec::new();
     for path in paths {
-        let loaded = match load_with(path, &term.load) {
-            Ok(l) => l,
-            Err(e) if json => {
-                out.push_str(&json_lines(&e.diags, &e.sources));
-                code = exit::worst(code, load_exit(&e));
-                continue;
+        let (diags, sources, ok) = match load_with(path, &term.load) {
+            Ok(loaded) => {
+                let (compiled, diags) = compile(&loaded);
+                (diags, loaded.sources, compiled.is_some())
             }
-            Err(e) => {
+            Err(e) if format == CheckFormat::Text => {
                 code = exit::worst(code, load_failed(term, &e));
                 continue;
             }
-        };
-        let (compiled, diags) = compile(&loaded);
-        if json {
-            out.push_str(&json_lines(&diags, &loaded.sources));
-        } else {
-            term.diags(&diags, &loaded.sources);
-        }
-        let warnings = diags.iter().filter(|d| !d.is_error()).count();
-        if json {
-            if compiled.is_none() {
-                code = exit::worst(code, exit::RULES);
+            Err(e) => {
+                code = exit::worst(code, load_exit(&e));
+                found.extend(json_values(&e.diags, &e.sources));
+                continue;
             }
-        } else if compiled.is_some() {
-            let w = match warnings {
-                0 => String::new(),
-                1 => ", 1 warning".to_string(),
-                n => format!(", {n} warnings"),
-            };
-            let _ = writeln!(out, "{}: ok{w}", escape_line(&path.display().to_string()));
-        } else {
+        };
+        let warnings = diags.iter().filter(|d| d.severity == Severity::Warning).count();
+        let denied = deny_warnings && warnings > 0;
+        if !ok || denied {
             code = exit::worst(code, exit::RULES);
         }
+        if format != CheckFormat::Text {
+            found.extend(json_values(&diags, &sources));
+            continue;
+        }
+        term.diags(&diags, &sources);
+        let w = match warnings {
+            0 => String::new(),
+            1 => " 1 warning".to_string(),
+            n => format!(" {n} warnings"),
+        };
+        let path = escape_line(&path.display().to_string());
+        if denied {
+            let _ = writeln!(out, "{path}:{w}, denied (--deny-warnings)");
+        } else if ok {
+            let _ = writeln!(out, "{path}: ok{}", w.replacen(' ', ", ", 1));
+        }
+    }
+    match format {
+        CheckFormat::Text => {}
+        CheckFormat::Json => found.iter().for_each(|v| out.push_str(&format!("{v}\n"))),
+        CheckFormat::Short => found.iter().for_each(|v| out.push_str(&format!("{}\n", ci::short(v)))),
+        CheckFormat::Github => found.iter().for_each(|v| out.push_str(&format!("{}\n", ci::github(v)))),
+        CheckFormat::Sarif => out = format!("{:#}\n", ci::sarif(&found)),
     }
     exit::worst(code, print(term, out.as_bytes()))
 }

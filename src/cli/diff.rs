@@ -13,7 +13,7 @@ use arbiter::report::diag::escape_line;
 use arbiter::syntax::fmt::values_text;
 use arbiter::syntax::{Item, Section};
 
-use super::term::Term;
+use super::term::{exit, Term};
 use super::{load_and_compile, print};
 use crate::Format;
 
@@ -151,12 +151,12 @@ fn shown(v: &Option<Figured>) -> String {
     v.as_ref().map_or("-".to_string(), |v| v.text.clone())
 }
 
-/// What `arbiter diff` was asked.
+/// What `diff` was asked for.
 pub struct Ask {
     pub format: Format,
     pub samples: Option<u64>,
     pub seed: u64,
-    /// Exit 1 when the rules differ.
+    /// Exit 1 when the files differ.
     pub exit_code: bool,
 }
 
@@ -182,7 +182,7 @@ pub fn run(term: &Term, base: &Path, variant: &Path, ask: &Ask) -> u8 {
         Format::Text => text(&escaped(&d), (&escape_line(&bn), &bc), (&escape_line(&vn), &vc)),
     };
     match print(term, text.as_bytes()) {
-        0 if exit_code && !d.changes.is_empty() => 1,
+        exit::OK if exit_code && !d.changes.is_empty() => exit::DIFFERENT,
         code => code,
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod analyze;
 pub mod check;
+pub mod ci;
 pub mod diff;
 pub mod fmt;
 pub mod list;

@@ -14,6 +14,8 @@ use arbiter::source::SourceMap;
 /// Exit codes, documented in `--help`, the README and docs/cli.md.
 pub mod exit {
     pub const OK: u8 = 0;
+    /// `diff --exit-code`: the files differ.
+    pub const DIFFERENT: u8 = 1;
     pub const USAGE: u8 = 2;
     pub const RULES: u8 = 3;
     pub const INPUT: u8 = 4;
@@ -140,23 +142,23 @@ impl Term {
     }
 }
 
-/// Diagnostics as JSON lines (docs/cli.md), at most a few dozen per file,
-/// then one line per file saying how many more there are.
-pub fn json_lines(diags: &[Diag], sources: &SourceMap) -> String {
+/// Diagnostics as JSON objects (docs/cli.md), at most a few dozen per
+/// file, then one per file saying how many more there are.
+pub fn json_values(diags: &[Diag], sources: &SourceMap) -> Vec<serde_json::Value> {
     let (shown, more) = capped(diags);
-    let mut out = String::new();
-    for d in shown {
-        out.push_str(&diag_json(d, sources).to_string());
-        out.push('\n');
-    }
+    let mut out: Vec<serde_json::Value> = shown.into_iter().map(|d| diag_json(d, sources)).collect();
     for m in more {
         let help = format!("at most {} diagnostics are shown per file", arbiter::report::diag::MAX_PER_FILE);
         let mut v = plain_json(codes::TOO_MANY_DIAGNOSTICS, Severity::Advice, &m.message(sources), Some(&help));
         v["file"] = sources.file(m.file).name.as_str().into();
-        out.push_str(&v.to_string());
-        out.push('\n');
+        out.push(v);
     }
     out
+}
+
+/// [`json_values`] as JSON lines.
+pub fn json_lines(diags: &[Diag], sources: &SourceMap) -> String {
+    json_values(diags, sources).iter().map(|v| format!("{v}\n")).collect()
 }
 
 /// The exit code of an error with this code.

@@ -112,6 +112,11 @@ codes! {
     TOO_MANY_DIAGNOSTICS = "too-many-diagnostics", Rules;
 }
 
+/// The codes of warnings: a file with only these still checks, and a rule
+/// file's `allow:` may silence them (docs/diagnostics.md marks exactly
+/// these "(warning)").
+pub const WARNINGS: &[Code] = &[NEW_SECTION, PAYTABLE_ORDER, UNUSED, OVERLAPPING_GROUPS];
+
 /// The code named `text`, if there is one.
 pub fn find(text: &str) -> Option<Code> {
     ALL.iter().map(|&(c, _)| c).find(|c| c.0 == text)

@@ -55,6 +55,23 @@ pub struct Compiled {
     pub examples: Vec<crate::example::Example>,
 }
 
+/// The codes of the warnings the file's `allow:` silences (errors are
+/// never silenced): each must be a warning's code (`codes::WARNINGS`).
+fn allowed_codes(top: &Block, cx: &mut Cx) -> Vec<crate::diag::codes::Code> {
+    use crate::diag::codes::WARNINGS;
+    let Some(p) = top.prop(cx, "allow") else { return Vec::new() };
+    let mut out = Vec::new();
+    for e in &p.values {
+        let Some(name) = cx.name(e, "a warning's code") else { continue };
+        let name = name.strip_prefix("arbiter::").unwrap_or(&name).to_string();
+        match WARNINGS.iter().find(|c| c.as_str() == name) {
+            Some(code) => out.push(*code),
+            None => cx.unknown(e.span, "a warning's code", &name, WARNINGS.iter().map(|c| c.as_str())),
+        }
+    }
+    out
+}
+
 /// Checks and lowers a loaded rule file. Returns the game when there is no
 /// error, and every diagnostic (warnings included) in source order.
 pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
@@ -70,12 +87,14 @@ pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
         let e = cx.one(p, "an engine name")?;
         cx.choice(e, &names, "an engine").and_then(engine)
     });
+    let allowed = allowed_codes(&top, &mut cx);
     let game = engine.and_then(|e| (e.lower)(&top, &mut cx));
     let examples = crate::example::lower(&top, &mut cx);
     if engine.is_some() {
         top.finish(&mut cx);
     }
     let mut diags = cx.diags;
+    diags.retain(|d| d.is_error() || !allowed.contains(&d.code));
     diags.sort_by_key(|d| (d.span.file, d.span.start));
     let ok = !diags.iter().any(Diag::is_error);
     let compiled = match (game, engine) {

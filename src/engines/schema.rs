@@ -227,6 +227,12 @@ pub const TOP_KEYS: &[Key] = &[
     .example("\"../game.rules\""),
     Key::new("remove", "a section kind and its label", "in a variant: drops a section of the base")
         .example("group \"NAME\""),
+    Key::new(
+        "allow",
+        "diagnostic codes (strings)",
+        "warnings of these codes are not reported (errors always are); a variant's list replaces its base's",
+    )
+    .example("\"unused\""),
 ];
 
 /// Top-level keys that loading handles (before any engine reads the file).
