@@ -129,10 +129,11 @@ enum Command {
         #[arg(long)]
         deny_warnings: bool,
     },
-    /// Analyse a game as a whole: exact expected return (games with a pay
-    /// table), rates over seeded random samples (games with random deals).
+    /// Analyse a game as a whole: exact expected return, hit frequency,
+    /// variance and per-row counts (games with a pay table), rates over
+    /// seeded random samples (games with random deals).
     #[command(after_help = "Examples:\n  arbiter analyze rules/get_straight.rules\n  \
-                            arbiter analyze rules/get_straight/paytable.rules\n  \
+                            arbiter analyze rules/video_poker.rules --format json\n  \
                             arbiter analyze house_of_cards --samples 8000 --shard 3/8 --partial > part3.json\n  \
                             arbiter merge house_of_cards part*.json   (docs/cli.md: GNU parallel, Slurm)")]
     Analyze {
@@ -153,6 +154,11 @@ enum Command {
         /// merge`) instead of the figures.
         #[arg(long)]
         partial: bool,
+        /// json: the figures and tables as one JSON object, numbers as JSON
+        /// numbers and exact values as "n/d" strings (fields in
+        /// docs/cli.md).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// Merge the partial results of an analysis's shards (`analyze --shard
     /// I/K --partial`) into the figures `analyze` prints for the whole.
@@ -287,8 +293,8 @@ fn main() -> ExitCode {
         Command::Check { rules, format, deny_warnings } => cli::check::check(&term, &rules, format, deny_warnings),
         Command::Test { rules, max_nodes } => cli::check::test(&term, &rules, max_nodes),
         Command::Fmt { rules, write, check } => cli::fmt::fmt(&term, &rules, write, check),
-        Command::Analyze { rules, samples, seed, shard, partial } => {
-            cli::analyze::analyze(&term, &rules, &cli::analyze::Ask { samples, seed, shard, partial })
+        Command::Analyze { rules, samples, seed, shard, partial, format } => {
+            cli::analyze::analyze(&term, &rules, &cli::analyze::Ask { samples, seed, shard, partial, format })
         }
         Command::Merge { rules, parts } => cli::merge::merge(&term, &rules, &parts),
         Command::List { format } => cli::list::list(&term, format),

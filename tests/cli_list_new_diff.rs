@@ -191,15 +191,48 @@ fn head(s: &Section) -> String {
     t
 }
 
-/// The analysis lines of `arbiter analyze`: (figure, value).
+/// The analysis of `arbiter analyze --format json` as diff pairs it:
+/// (figure label, text), then each table row as (its first cell, the other
+/// cells joined by two spaces).
 fn analysis(name: &str, sampled: bool) -> Vec<(String, String)> {
-    let args: Vec<&str> = if sampled { vec!["analyze", name, "--samples", "30"] } else { vec!["analyze", name] };
-    let out = ok(&args);
-    // The first line is the title; figures are `label  value`, the label
-    // padded to one width.
-    let lines: Vec<&str> = out.lines().skip(1).collect();
-    let width = lines.iter().map(|l| l.find("  ").unwrap()).max().unwrap();
-    lines.iter().map(|l| (l[..width].trim_end().to_string(), l[width..].trim().to_string())).collect()
+    let mut args: Vec<&str> = vec!["analyze", name, "--format", "json"];
+    if sampled {
+        args.extend(["--samples", "30"]);
+    }
+    let out: Value = serde_json::from_str(&ok(&args)).unwrap();
+    let mut lines: Vec<(String, String)> = out["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["label"].as_str().unwrap().to_string(), f["text"].as_str().unwrap().to_string()))
+        .collect();
+    for t in out["tables"].as_array().unwrap() {
+        let keys: Vec<&str> = t["columns"].as_array().unwrap().iter().map(|c| c["key"].as_str().unwrap()).collect();
+        for row in t["rows"].as_array().unwrap().iter().chain(t["total"].as_object().map(|_| &t["total"])) {
+            let cell = |k: &&str| row[*k]["text"].as_str().unwrap().to_string();
+            let rest: Vec<String> = keys[1..].iter().map(cell).collect();
+            lines.push((cell(&keys[0]), rest.join("  ")));
+        }
+    }
+    lines
+}
+
+/// The names of the rows of `arbiter analyze --format json`'s tables
+/// (with the total row), in order.
+fn analysis_rows(name: &str, sampled: bool) -> Vec<String> {
+    let mut args: Vec<&str> = vec!["analyze", name, "--format", "json"];
+    if sampled {
+        args.extend(["--samples", "30"]);
+    }
+    let out: Value = serde_json::from_str(&ok(&args)).unwrap();
+    let mut names = Vec::new();
+    for t in out["tables"].as_array().unwrap() {
+        let first = t["columns"][0]["key"].as_str().unwrap();
+        for row in t["rows"].as_array().unwrap().iter().chain(t["total"].as_object().map(|_| &t["total"])) {
+            names.push(row[first]["text"].as_str().unwrap().to_string());
+        }
+    }
+    names
 }
 
 #[test]
@@ -304,8 +337,25 @@ fn diff_shows_what_each_variant_writes_and_the_figures_before_and_after() {
                 let find = |side: &[(String, String)], label: &str| {
                     side.iter().find(|(l, _)| l == label).map_or("-".to_string(), |(_, v)| v.clone())
                 };
-                let mut labels: Vec<&String> = before.iter().map(|(l, _)| l).collect();
-                labels.extend(after.iter().map(|(l, _)| l).filter(|l| !before.iter().any(|(b, _)| b == *l)));
+                // Figures in the base's order, then the variant's own; the
+                // rows of a table in the variant's order, a row only the
+                // base has after the row it follows there.
+                let (rows_before, rows_after) = (analysis_rows(game, sampled), analysis_rows(name, sampled));
+                let figures_only = |side: &[(String, String)], rows: &[String]| -> Vec<String> {
+                    side.iter().map(|(l, _)| l.clone()).filter(|l| !rows.contains(l)).collect()
+                };
+                let (fb, fa) = (figures_only(&before, &rows_before), figures_only(&after, &rows_after));
+                let mut owned: Vec<String> = fb.clone();
+                owned.extend(fa.into_iter().filter(|l| !fb.contains(l)));
+                let mut order = rows_after.clone();
+                for (i, r) in rows_before.iter().enumerate() {
+                    if !order.contains(r) {
+                        let at = rows_before[..i].iter().rev().find_map(|p| order.iter().position(|o| o == p));
+                        order.insert(at.map_or(0, |j| j + 1), r.clone());
+                    }
+                }
+                owned.extend(order);
+                let labels: Vec<&String> = owned.iter().collect();
                 assert_eq!(figures.len(), labels.len(), "{name}");
                 for (f, label) in figures.iter().zip(labels) {
                     assert_eq!(f["figure"].as_str().unwrap(), label.as_str(), "{name}");

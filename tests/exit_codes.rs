@@ -211,6 +211,19 @@ fn analyze_exit_codes() {
 }
 
 #[test]
+fn diff_exit_codes() {
+    let f = files();
+    expect(&["diff", &f.good, &f.good], "", To::Pipes, 0);
+    expect(&["diff", "--exit-code", &f.good, &f.good], "", To::Pipes, 0);
+    expect(&["diff", &f.good, "get_straight/paytable"], "", To::Pipes, 0);
+    expect(&["diff", "--exit-code", &f.good, "get_straight/paytable"], "", To::Pipes, 1);
+    expect(&["diff", "--exit-code", &f.good, "get_straight/paytable", "--format", "json"], "", To::Pipes, 1);
+    // A failure to write is still 5, a broken file still 3.
+    expect(&["diff", "--exit-code", &f.good, "get_straight/paytable"], "", To::Full, 5);
+    expect(&["diff", "--exit-code", &f.good, &f.broken], "", To::Pipes, 3);
+}
+
+#[test]
 fn help_version_completions_and_man_exit_codes() {
     for args in [&["--help"][..], &["--version"], &["run", "--help"], &["completions", "bash"], &["man"]] {
         expect(args, "", To::Pipes, 0);

@@ -6,6 +6,7 @@
 use arbiter::engines::compile;
 use arbiter::game::{run_text, RunOptions};
 use arbiter::load::load_path;
+use num_traits::ToPrimitive;
 use proptest::prelude::*;
 
 const RANKS: &str = "A23456789TJQK";
@@ -239,16 +240,30 @@ fn analysis_matches_every_deal(text: &str) {
     let (mut deals, mut stake) = (0i128, 0i128);
     // Per row: the sum over deals of (draws in the row) / (draws).
     let mut probs = vec![num_rational::BigRational::from_integer(0.into()); rows];
+    // The sums over deals of E[X], E[X^2] and P(X's payout > 0) of the deal,
+    // X the earning: the row's payout minus the stake of the choice.
+    let q = |n: i128, d: i128| num_rational::BigRational::new(n.into(), d.into());
+    let (mut mean, mut square, mut hits) = (q(0, 1), q(0, 1), q(0, 1));
     let mut deal: Vec<u16> = (0..h as u16).collect();
     loop {
         let mask = ex.best(&deal);
         let k = mask.count_ones() as i128;
-        stake += ex.entry as i128 + ex.cost as i128 * k;
+        let cost = ex.entry as i128 + ex.cost as i128 * k;
+        stake += cost;
         deals += 1;
         let draws = ex.draw_rows(&deal, mask);
         let total: u64 = draws.iter().sum();
         for (p, &d) in probs.iter_mut().zip(&draws) {
             *p += num_rational::BigRational::new((d as i64).into(), (total as i64).into());
+        }
+        for (row, &d) in draws.iter().enumerate() {
+            let pays = ex.rows.get(row).map_or(0, |r| r.pays) as i128;
+            let x = pays - cost;
+            mean += q(d as i128 * x, total as i128);
+            square += q(d as i128 * x * x, total as i128);
+            if pays > 0 {
+                hits += q(d as i128, total as i128);
+            }
         }
         // Next h-set of 0..n in lexicographic order.
         let mut i = h;
@@ -257,10 +272,33 @@ fn analysis_matches_every_deal(text: &str) {
                 let d = num_rational::BigRational::from_integer(deals.into());
                 assert_eq!(r.deals as i128, deals);
                 assert_eq!(r.stake, num_rational::BigRational::from_integer(stake.into()) / &d, "stake");
-                let got = r.rows.unwrap();
+                let got = r.rows.clone().unwrap();
                 for (i, p) in probs.into_iter().enumerate() {
                     assert_eq!(got[i], p / &d, "row {i}");
                 }
+                let (mean, square, hits) = (mean / &d, square / &d, hits / &d);
+                let variance = square - &mean * &mean;
+                assert_eq!(r.earning(), mean, "earning");
+                // What `analyze` reports, exactly.
+                use arbiter::game::Analyze;
+                let report = ex.report(&arbiter::game::AnalyzeOptions { samples: 0, seed: 0 }, &mut |_, _| {});
+                let exact = |key: &str| report.figure(key).and_then(|f| f.value.exact.clone());
+                assert_eq!(exact("variance"), Some(variance.clone()), "variance");
+                assert_eq!(exact("hit_frequency"), Some(hits), "hit frequency");
+                let sd = report.figure("standard_deviation").and_then(|f| f.value.approx).unwrap();
+                assert!((sd * sd - variance.to_f64().unwrap()).abs() < 1e-9 * (1.0 + sd * sd), "sd {sd}");
+                // Each row's count over the stated denominator is its
+                // probability; the total row counts every outcome.
+                let table = &report.tables[0];
+                let outcomes = exact("outcomes").unwrap();
+                let mut counted = q(0, 1);
+                for (i, cells) in table.rows.iter().enumerate() {
+                    let count = cells[2].exact.clone().unwrap();
+                    assert!(count.is_integer());
+                    assert_eq!(&count / &outcomes, got[i], "count of row {i}");
+                    counted += count;
+                }
+                assert_eq!(Some(counted), table.total.as_ref().unwrap()[2].exact.clone());
                 return;
             }
             i -= 1;

@@ -6,12 +6,14 @@
 use std::io::IsTerminal;
 use std::path::Path;
 
-use arbiter::game::{Analysis, AnalyzeOptions};
+use arbiter::game::figures::{Table, Value};
+use arbiter::game::{AnalyzeOptions, Report};
 use arbiter::load::Loaded;
 use arbiter::report::diag::escape_line;
 
 use super::term::Term;
 use super::{load_and_compile, print, unsupported};
+use crate::Format;
 
 /// The kind and version of a partial result (docs/cli.md).
 pub const PART_KIND: &str = "arbiter-analysis-part";
@@ -49,7 +51,12 @@ pub struct Ask {
     pub seed: u64,
     pub shard: Option<Shard>,
     pub partial: bool,
+    pub format: Format,
 }
+
+/// The kind and version of `analyze --format json` (docs/cli.md).
+pub const REPORT_KIND: &str = "arbiter-analysis";
+pub const REPORT_VERSION: u64 = 1;
 
 pub fn analyze(term: &Term, path: &Path, ask: &Ask) -> u8 {
     let (loaded, compiled) = match load_and_compile(term, path) {
@@ -73,10 +80,17 @@ pub fn analyze(term: &Term, path: &Path, ask: &Ask) -> u8 {
         bar.set_position(done);
     };
     let opts = AnalyzeOptions { samples, seed: ask.seed };
+    let show = |r: &Report| match ask.format {
+        Format::Text => report(compiled.title.as_deref(), path, r),
+        Format::Json => json(compiled.title.as_deref(), path, compiled.engine.name, r),
+    };
     if ask.shard.is_none() && !ask.partial {
-        let lines = analysis.analyze(&opts, &mut progress);
+        let r = analysis.report(&opts, &mut progress);
         bar.finish_and_clear();
-        return print(term, report(compiled.title.as_deref(), path, lines).as_bytes());
+        return print(term, show(&r).as_bytes());
+    }
+    if ask.partial && ask.format == Format::Json {
+        return unsupported(term, "`--partial` prints JSON of its own: `--format` does not apply".to_string());
     }
     let Some(sampled) = analysis.sampled() else {
         return exact(if ask.partial { "--partial" } else { "--shard" });
@@ -103,7 +117,7 @@ pub fn analyze(term: &Term, path: &Path, ask: &Ask) -> u8 {
     // A shard's own figures: its samples as an analysis of their own.
     let own = AnalyzeOptions { samples: range.end - range.start, ..opts };
     match sampled.report(&own, &[part]) {
-        Ok(lines) => print(term, report(compiled.title.as_deref(), path, lines).as_bytes()),
+        Ok(lines) => print(term, show(&lines).as_bytes()),
         Err(e) => unsupported(term, format!("this shard's samples make no report of their own: {e}")),
     }
 }
@@ -120,17 +134,121 @@ pub fn progress_bar() -> indicatif::ProgressBar {
     bar
 }
 
-/// The report as printed: the title line, then the figures aligned.
-pub fn report(title: Option<&str>, path: &Path, lines: Analysis) -> String {
-    let width = lines.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+/// The report as printed: the title line, the figures aligned, then each
+/// table with its column labels, numbers aligned right.
+pub fn report(title: Option<&str>, path: &Path, r: &Report) -> String {
+    let lines: Vec<(String, String)> = r.figures.iter().map(|f| (f.label.clone(), f.value.text.clone())).collect();
+    let width = lines.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
     let mut out = String::new();
     if let Some(title) = title {
         out.push_str(&format!("{} ({})\n", escape_line(title), escape_line(&path.display().to_string())));
     }
     for (k, v) in lines {
-        out.push_str(&format!("{k:width$}  {v}\n"));
+        out.push_str(&format!("{:width$}  {}\n", escape_line(&k), escape_line(&v)));
+    }
+    for t in &r.tables {
+        out.push('\n');
+        out.push_str(&table_text(t));
     }
     out
+}
+
+/// A table as text: a header of column labels, the rows, the total row.
+fn table_text(t: &Table) -> String {
+    let cell = |v: &Value| escape_line(&v.text);
+    let mut grid: Vec<Vec<String>> = vec![t.columns.iter().map(|c| escape_line(&c.label)).collect()];
+    grid.extend(t.rows.iter().chain(t.total.iter()).map(|row| row.iter().map(cell).collect()));
+    let numeric: Vec<bool> = (0..t.columns.len())
+        .map(|c| {
+            t.rows.iter().all(|row| row.get(c).is_none_or(|v| v.exact.is_some() || v.approx.is_some() || v.text == "-"))
+        })
+        .collect();
+    let widths: Vec<usize> = (0..t.columns.len())
+        .map(|c| grid.iter().filter_map(|row| row.get(c)).map(|s| s.chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in &grid {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(c, s)| {
+                let w = widths.get(c).copied().unwrap_or(0);
+                if numeric.get(c).copied().unwrap_or(false) {
+                    format!("{s:>w$}")
+                } else {
+                    format!("{s:w$}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// A value as a JSON number: a whole number as an integer when it fits 64
+/// bits, any other number as a float; null for text (or no finite float).
+fn number(v: &Value) -> serde_json::Value {
+    use num_traits::ToPrimitive;
+    if let Some(n) = v.exact.as_ref().filter(|x| x.is_integer()).and_then(|x| x.to_integer().to_i64()) {
+        return n.into();
+    }
+    v.number().filter(|x| x.is_finite()).map_or(serde_json::Value::Null, Into::into)
+}
+
+/// `analyze --format json` (docs/cli.md): every figure and table cell as
+/// `{"text", "value", "exact"}`, `value` a JSON number or null, `exact`
+/// an `"n/d"` string or null.
+pub fn json(title: Option<&str>, path: &Path, engine: &str, r: &Report) -> String {
+    use serde_json::json;
+    let value = |v: &Value| {
+        json!({
+            "text": v.text,
+            "value": number(v),
+            "exact": v.exact.as_ref().map(arbiter::game::figures::fraction),
+        })
+    };
+    let figures: Vec<serde_json::Value> = r
+        .figures
+        .iter()
+        .map(|f| {
+            let mut o = value(&f.value);
+            o["key"] = json!(f.key);
+            o["label"] = json!(f.label);
+            o
+        })
+        .collect();
+    let row = |t: &Table, cells: &[Value]| {
+        let mut o = serde_json::Map::new();
+        for (c, v) in t.columns.iter().zip(cells) {
+            o.insert(c.key.clone(), value(v));
+        }
+        serde_json::Value::Object(o)
+    };
+    let tables: Vec<serde_json::Value> = r
+        .tables
+        .iter()
+        .map(|t| {
+            json!({
+                "key": t.key,
+                "columns": t.columns.iter().map(|c| json!({ "key": c.key, "label": c.label })).collect::<Vec<_>>(),
+                "rows": t.rows.iter().map(|cells| row(t, cells)).collect::<Vec<_>>(),
+                "total": t.total.as_ref().map(|cells| row(t, cells)),
+            })
+        })
+        .collect();
+    let v = json!({
+        "kind": REPORT_KIND,
+        "version": REPORT_VERSION,
+        "title": title,
+        "rules": path.display().to_string(),
+        "engine": engine,
+        "figures": figures,
+        "tables": tables,
+    });
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+    s.push('\n');
+    s
 }
 
 /// What identifies the rules of a partial result: a hash (64-bit FNV-1a)

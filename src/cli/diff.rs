@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use arbiter::engines::Compiled;
-use arbiter::game::{Analysis, AnalyzeOptions};
+use arbiter::game::figures::{fraction, pair, Paired, Value as Figured};
+use arbiter::game::{AnalyzeOptions, Report};
 use arbiter::load::{Loaded, NOT_INHERITED};
 use arbiter::report::diag::escape_line;
 use arbiter::syntax::fmt::values_text;
@@ -31,8 +32,8 @@ pub struct Diff {
     pub changes: Vec<(String, Change)>,
     /// The sections both have alike.
     pub unchanged: Vec<String>,
-    /// (figure, base, variant), when both have an analysis.
-    pub figures: Option<Vec<(String, String, String)>>,
+    /// The figures of both analyses paired, when both have one.
+    pub figures: Option<Vec<Paired>>,
 }
 
 fn head(s: &Section) -> String {
@@ -139,27 +140,15 @@ pub fn diff(base: &Loaded, variant: &Loaded) -> Diff {
     Diff { changes, unchanged, figures: None }
 }
 
-fn analyse(c: &Compiled, samples: Option<u64>, seed: u64) -> Option<Analysis> {
+fn analyse(c: &Compiled, samples: Option<u64>, seed: u64) -> Option<Report> {
     let a = c.game.analysis()?;
     let samples = a.default_samples().map_or(0, |d| samples.unwrap_or(d).max(1));
-    Some(a.analyze(&AnalyzeOptions { samples, seed }, &mut |_, _| {}))
+    Some(a.report(&AnalyzeOptions { samples, seed }, &mut |_, _| {}))
 }
 
-/// The figures of both analyses, paired by label.
-fn figures(a: &Analysis, b: &Analysis) -> Vec<(String, String, String)> {
-    let mut out: Vec<(String, String, String)> = a
-        .iter()
-        .map(|(k, v)| {
-            let w = b.iter().find(|(k2, _)| k2 == k).map_or("-".to_string(), |(_, w)| w.clone());
-            (k.clone(), v.clone(), w)
-        })
-        .collect();
-    for (k, w) in b {
-        if !a.iter().any(|(k2, _)| k2 == k) {
-            out.push((k.clone(), "-".into(), w.clone()));
-        }
-    }
-    out
+/// A side's text (`-` when it has no such figure).
+fn shown(v: &Option<Figured>) -> String {
+    v.as_ref().map_or("-".to_string(), |v| v.text.clone())
 }
 
 /// What `diff` was asked for.
@@ -184,7 +173,7 @@ pub fn run(term: &Term, base: &Path, variant: &Path, ask: &Ask) -> u8 {
     let mut d = diff(&bl, &vl);
     if bc.engine.name == vc.engine.name {
         if let (Some(a), Some(b)) = (analyse(&bc, samples, seed), analyse(&vc, samples, seed)) {
-            d.figures = Some(figures(&a, &b));
+            d.figures = Some(pair(&a, &b));
         }
     }
     let (bn, vn) = (base.display().to_string(), variant.display().to_string());
@@ -213,10 +202,23 @@ fn json(d: &Diff, (bn, bc): (&str, &Compiled), (vn, vc): (&str, &Compiled)) -> S
             Change::Removed(t) => json!({ "section": h, "change": "removed", "base": t }),
         })
         .collect();
-    let figures = d
-        .figures
-        .as_ref()
-        .map(|f| f.iter().map(|(k, a, b)| json!({ "figure": k, "base": a, "variant": b })).collect::<Vec<_>>());
+    let number = |v: &Option<Figured>| v.as_ref().and_then(Figured::number).filter(|x| x.is_finite());
+    let exact = |v: &Option<Figured>| v.as_ref().and_then(|v| v.exact.as_ref()).map(fraction);
+    let figures = d.figures.as_ref().map(|f| {
+        f.iter()
+            .map(|p| {
+                json!({
+                    "figure": p.label.trim_start(), "key": p.key,
+                    "base": shown(&p.base), "variant": shown(&p.variant),
+                    "difference": p.difference.as_ref().map(|v| v.text.clone()),
+                    "base_value": number(&p.base), "variant_value": number(&p.variant),
+                    "difference_value": number(&p.difference),
+                    "base_exact": exact(&p.base), "variant_exact": exact(&p.variant),
+                    "difference_exact": exact(&p.difference),
+                })
+            })
+            .collect::<Vec<_>>()
+    });
     let v = json!({
         "base": side(bn, bc), "variant": side(vn, vc),
         "changes": changes, "unchanged": d.unchanged, "analysis": figures,
@@ -240,7 +242,23 @@ fn escaped(d: &Diff) -> Diff {
     Diff {
         changes: d.changes.iter().map(|(h, c)| (e(h), change(c))).collect(),
         unchanged: d.unchanged.iter().map(e).collect(),
-        figures: d.figures.as_ref().map(|f| f.iter().map(|(k, a, b)| (e(k), e(a), e(b))).collect()),
+        figures: d.figures.as_ref().map(|f| {
+            let v = |v: &Option<Figured>| {
+                v.clone().map(|mut v| {
+                    v.text = e(&v.text);
+                    v
+                })
+            };
+            f.iter()
+                .map(|p| Paired {
+                    label: e(&p.label),
+                    key: p.key.clone(),
+                    base: v(&p.base),
+                    variant: v(&p.variant),
+                    difference: v(&p.difference),
+                })
+                .collect()
+        }),
     }
 }
 
@@ -262,9 +280,18 @@ fn text(d: &Diff, (bn, bc): (&str, &Compiled), (vn, vc): (&str, &Compiled)) -> S
         }
     }
     // Figures alike in both are printed once, after the others.
-    let all = d.figures.as_deref().unwrap_or(&[]);
-    let figures: Vec<&(String, String, String)> = all.iter().filter(|f| f.1 != f.2).collect();
-    let alike: Vec<&(String, String, String)> = all.iter().filter(|f| f.1 == f.2).collect();
+    let all: Vec<(String, String, String, String)> = d
+        .figures
+        .iter()
+        .flatten()
+        .map(|p| {
+            let diff = p.difference.as_ref().map_or(String::new(), |v| v.text.clone());
+            (p.label.trim_start().to_string(), shown(&p.base), shown(&p.variant), diff)
+        })
+        .collect();
+    let figures: Vec<&(String, String, String, String)> = all.iter().filter(|f| f.1 != f.2).collect();
+    let alike: Vec<&(String, String, String, String)> = all.iter().filter(|f| f.1 == f.2).collect();
+    let vw = figures.iter().map(|f| f.2.chars().count()).max().unwrap_or(0);
     let kw = rows
         .iter()
         .filter(|r| r.1.is_some())
@@ -299,10 +326,12 @@ fn text(d: &Diff, (bn, bc): (&str, &Compiled), (vn, vc): (&str, &Compiled)) -> S
     }
     if d.figures.is_some() {
         out.push_str("analysis\n");
-        for (k, a, b) in &figures {
-            out.push_str(&format!("{:kw$}  {a:bw$}  {b}\n", format!("  {k}")));
+        for (k, a, b, diff) in &figures {
+            let line = format!("{:kw$}  {a:bw$}  {b:vw$}  {diff}", format!("  {k}"));
+            out.push_str(line.trim_end());
+            out.push('\n');
         }
-        for (k, a, _) in &alike {
+        for (k, a, _, _) in &alike {
             out.push_str(&format!("  {k} (alike): {a}\n"));
         }
     }

@@ -46,7 +46,7 @@ pub fn merge(term: &Term, path: &Path, files: &[PathBuf]) -> u8 {
         Ok(opts) => {
             let parts: Vec<Value> = found.into_iter().map(|f| f.json["part"].clone()).collect();
             match sampled.report(&opts, &parts) {
-                Ok(lines) => print(term, report(compiled.title.as_deref(), path, lines).as_bytes()),
+                Ok(lines) => print(term, report(compiled.title.as_deref(), path, &lines).as_bytes()),
                 Err(e) => term.fail(codes::PARTIAL, format!("the partial results do not add up: {e}")),
             }
         }

@@ -7,6 +7,7 @@
 
 mod driver;
 pub mod explain;
+pub mod figures;
 pub mod input;
 mod log;
 mod output;
@@ -18,6 +19,7 @@ use std::io;
 
 pub use driver::{explain_cases, run_parts};
 pub use explain::{Explain, Explanation};
+pub use figures::Report;
 pub use input::{Input, InputError, Line, Scan, Token};
 pub use output::{FlushBeforeRead, Output, Shared};
 
@@ -286,7 +288,14 @@ pub type Analysis = Vec<(String, String)>;
 /// An engine that can analyse its rules as a whole (`arbiter analyze`).
 /// `progress(done, total)` is called now and then for long runs.
 pub trait Analyze {
-    fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis;
+    /// The analysis as data: figures with their exact values, and tables
+    /// (`--format json`, `arbiter diff`).
+    fn report(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Report;
+
+    /// The analysis as labelled texts ([`Report::lines`]).
+    fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
+        self.report(opts, progress).lines()
+    }
 
     /// How many random samples an analysis takes when none are asked for
     /// (a few seconds' work); `None` for an exact analysis, which samples
@@ -320,13 +329,14 @@ pub trait Sampled {
     /// The figures of the whole analysis from the partial results of
     /// every sample, in sample order; an error for data that is not such a
     /// part.
-    fn report(&self, opts: &AnalyzeOptions, parts: &[serde_json::Value]) -> Result<Analysis, String>;
+    fn report(&self, opts: &AnalyzeOptions, parts: &[serde_json::Value]) -> Result<Report, String>;
 }
 
 /// The whole of a sampled analysis: the report of one part of every sample.
-pub fn analyze_sampled(s: &dyn Sampled, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
+pub fn analyze_sampled(s: &dyn Sampled, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Report {
     let n = opts.samples.max(1);
     let part = s.sample(&AnalyzeOptions { samples: n, ..*opts }, 0..n, progress);
-    s.report(&AnalyzeOptions { samples: n, ..*opts }, &[part])
-        .unwrap_or_else(|e| vec![("error".to_string(), format!("a part of the analysis is not its own: {e}"))])
+    s.report(&AnalyzeOptions { samples: n, ..*opts }, &[part]).unwrap_or_else(|e| {
+        Report::from_lines(vec![("error".to_string(), format!("a part of the analysis is not its own: {e}"))])
+    })
 }

@@ -7,7 +7,11 @@ use std::ops::Range;
 use serde_json::{json, Value};
 
 use super::{Covering, Table};
-use crate::game::{analyze_sampled, Analysis, Analyze, AnalyzeOptions, Sampled};
+use num_bigint::BigInt;
+use num_rational::Ratio;
+
+use crate::game::figures::{Figure, Style, Value as Figured};
+use crate::game::{analyze_sampled, Analyze, AnalyzeOptions, Report, Sampled};
 use crate::rng::SplitMix64;
 
 impl Analyze for Covering {
@@ -17,7 +21,7 @@ impl Analyze for Covering {
         Some(100_000)
     }
 
-    fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
+    fn report(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Report {
         analyze_sampled(self, opts, progress)
     }
 
@@ -51,7 +55,7 @@ impl Sampled for Covering {
         json!({ "decks": total, "played": played, "piles": piles })
     }
 
-    fn report(&self, opts: &AnalyzeOptions, parts: &[Value]) -> Result<Analysis, String> {
+    fn report(&self, opts: &AnalyzeOptions, parts: &[Value]) -> Result<Report, String> {
         let (mut n, mut played, mut piles) = (0u64, 0u64, 0u64);
         for part in parts {
             let field = |name: &str| part[name].as_u64().ok_or_else(|| format!("no count `{name}`"));
@@ -62,16 +66,27 @@ impl Sampled for Covering {
         if n != opts.samples || played > n {
             return Err(format!("{n} decks with {played} played out, for {} samples", opts.samples));
         }
+        let rate = Ratio::new(BigInt::from(played), BigInt::from(n));
         let mut out = vec![
-            ("decks".to_string(), format!("{n} random decks (seed {})", opts.seed)),
-            (
-                "played without overflow".to_string(),
-                format!("{played} of {n} = {:.4} %", played as f64 * 100.0 / n as f64),
+            Figure::new("decks", "decks", Figured::text(format!("{n} random decks (seed {})", opts.seed))),
+            Figure::new(
+                "played_without_overflow",
+                "played without overflow",
+                Figured::exact_with(
+                    rate,
+                    Style::Percent(4),
+                    format!("{played} of {n} = {:.4} %", played as f64 * 100.0 / n as f64),
+                ),
             ),
         ];
         if played > 0 {
-            out.push(("piles when played".to_string(), format!("{:.3} on average", piles as f64 / played as f64)));
+            let mean = Ratio::new(BigInt::from(piles), BigInt::from(played));
+            out.push(Figure::new(
+                "piles_when_played",
+                "piles when played",
+                Figured::exact_with(mean, Style::Decimal(3), format!("{:.3} on average", piles as f64 / played as f64)),
+            ));
         }
-        Ok(out)
+        Ok(Report { figures: out, tables: Vec::new() })
     }
 }

@@ -16,6 +16,7 @@
 //! group gets its own choice.
 
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::Zero;
 use rayon::prelude::*;
@@ -23,8 +24,8 @@ use rayon::prelude::*;
 use super::combi::{binom, for_each_multiset, Colex};
 use super::hands::{for_each_added, CardPath, CHUNK_ROWS};
 use super::ranks::RankBox;
-use super::{Exchange, ExpectedReturn, Path, Value, MAX_CARD_HAND, MAX_HAND};
-use crate::game::{Analysis, Analyze, AnalyzeOptions};
+use super::{Exchange, ExpectedReturn, Joint, Path, Value, MAX_CARD_HAND, MAX_HAND};
+use crate::game::{Analyze, AnalyzeOptions, Report};
 
 /// Most entries of the row-count tables (rows x sets); above it the
 /// analysis gives the return without the per-row table.
@@ -34,88 +35,12 @@ pub const MAX_ROW_TABLE: u128 = 1 << 26;
 pub const MAX_ANALYSIS: u128 = 1 << 30;
 
 impl Analyze for Exchange {
-    fn analyze(&self, _: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
-        let r = match self.expected_return(progress) {
-            Ok(r) => r,
-            Err(why) => return vec![("analysis".into(), why)],
-        };
-        let mut out: Analysis = vec![(
-            "deals".into(),
-            format!(
-                "{} (every deal of {} cards, each equally likely; optimal play; ties broken as `run` does for the \
-                 deal written in deck order)",
-                r.deals, self.hand
-            ),
-        )];
-        out.push(("expected payout per game".into(), fraction(&r.payout)));
-        out.push(("expected stake per game".into(), fraction(&r.stake)));
-        out.push(("expected earning per game".into(), fraction(&r.earning())));
-        match r.return_to_player() {
-            Some(rtp) => out.push(("return to player".into(), format!("{} ({})", percent(&rtp, 4), fraction(&rtp)))),
-            None => {
-                out.push(("return to player".into(), "undefined: nothing is staked (`entry` and `cost` are 0)".into()))
-            }
+    fn report(&self, _: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Report {
+        match self.expected_return(progress) {
+            Ok(r) => self.figures(&r),
+            Err(why) => Report::from_lines(vec![("analysis".into(), why)]),
         }
-        match &r.rows {
-            None => out.push((
-                "final rows".into(),
-                format!("not tabulated: the row-count tables would pass {MAX_ROW_TABLE} entries"),
-            )),
-            Some(probs) => {
-                let stake = (!r.stake.is_zero()).then_some(&r.stake);
-                let names: Vec<&str> =
-                    self.rows.iter().map(|row| row.name.as_str()).chain(std::iter::once("(no row)")).collect();
-                let pays: Vec<i64> = self.rows.iter().map(|row| row.pays).chain(std::iter::once(0)).collect();
-                let width = pays.iter().map(|p| p.to_string().len()).max().unwrap_or(1);
-                for (i, p) in probs.iter().enumerate() {
-                    if i == self.rows.len() && p.is_zero() {
-                        continue;
-                    }
-                    let share = match stake {
-                        Some(s) => format!("{:>9}", percent(&(p * BigRational::from_integer(pays[i].into()) / s), 4)),
-                        None => "        -".into(),
-                    };
-                    out.push((
-                        format!("  {}", names[i]),
-                        format!(
-                            "pays {:>width$}  probability {}  return {}  = {}",
-                            pays[i],
-                            decimal(p, 10),
-                            share,
-                            fraction(p)
-                        ),
-                    ));
-                }
-            }
-        }
-        out
     }
-}
-
-/// `n/d` (or `n`).
-fn fraction(x: &BigRational) -> String {
-    if x.denom() == &BigInt::from(1) {
-        x.numer().to_string()
-    } else {
-        format!("{}/{}", x.numer(), x.denom())
-    }
-}
-
-/// The fraction as a decimal with `places` digits, rounded half up.
-fn decimal(x: &BigRational, places: u32) -> String {
-    let scale = BigInt::from(10).pow(places);
-    let neg = x < &BigRational::zero();
-    let x = if neg { -x.clone() } else { x.clone() };
-    let scaled = (x * BigRational::from_integer(scale.clone()) + BigRational::new(1.into(), 2.into())).floor();
-    let n = scaled.to_integer();
-    let int = &n / &scale;
-    let frac = (&n % &scale).to_string();
-    let pad = "0".repeat(places as usize - frac.len().min(places as usize));
-    format!("{}{int}.{pad}{frac}", if neg { "-" } else { "" })
-}
-
-fn percent(x: &BigRational, places: u32) -> String {
-    format!("{} %", decimal(&(x * BigRational::from_integer(100.into())), places))
 }
 
 /// Sums over the deals of one exchange size.
@@ -243,7 +168,21 @@ impl Exchange {
             }
         }
         let rows = tabulated.then(|| rows.into_iter().map(|p| p / &d).collect());
-        Ok(ExpectedReturn { payout: payout / &d, stake: stake / &d, deals, rows })
+        let joint = tabulated.then(|| self.joint(&acc, deals));
+        Ok(ExpectedReturn { payout: payout / &d, stake: stake / &d, deals, rows, joint })
+    }
+
+    /// The draws per exchange size and row over a common denominator.
+    fn joint(&self, acc: &Acc, deals: u128) -> Joint {
+        let used = (0..=self.hand).filter(|&k| acc.deals[k] > 0);
+        let lcm = used.fold(BigInt::from(1), |l, k| l.lcm(&BigInt::from(self.ways[k])));
+        let counts = (0..=self.hand)
+            .map(|k| {
+                let scale = if acc.deals[k] > 0 { &lcm / BigInt::from(self.ways[k]) } else { BigInt::zero() };
+                acc.rows[k].iter().map(|&n| BigInt::from(n) * &scale).collect()
+            })
+            .collect();
+        Joint { denominator: BigInt::from(deals) * lcm, counts }
     }
 
     /// Over every rank multiset, each standing for its deals.

@@ -25,6 +25,7 @@ mod choice;
 mod combi;
 pub mod eval;
 mod explain;
+mod figures;
 mod hands;
 pub mod lower;
 pub mod pattern;
@@ -1258,6 +1259,22 @@ pub struct ExpectedReturn {
     /// Per row (and a last entry for hands that form none): the
     /// probability that the final hand is that row, when tabulated.
     pub rows: Option<Vec<num_rational::BigRational>>,
+    /// The outcomes by exchange size and final row, when the rows are
+    /// tabulated: the figures that need the whole distribution (variance,
+    /// hit frequency) come from it.
+    pub joint: Option<Joint>,
+}
+
+/// Every (deal, draw) outcome as a whole count over one common
+/// denominator: the deals times the least common multiple of the numbers
+/// of draws of the exchange sizes chosen, so that each deal weighs the same
+/// whatever it exchanges.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Joint {
+    pub denominator: num_bigint::BigInt,
+    /// `counts[k][row]`: outcomes that exchange k cards and end in `row`
+    /// (the last row: none).
+    pub counts: Vec<Vec<num_bigint::BigInt>>,
 }
 
 impl ExpectedReturn {

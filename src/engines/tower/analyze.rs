@@ -6,7 +6,12 @@ use std::ops::Range;
 use serde_json::{json, Value};
 
 use super::{Tower, DEFAULT_MAX_NODES};
-use crate::game::{analyze_sampled, Analysis, Analyze, AnalyzeOptions, Sampled};
+use num_bigint::BigInt;
+use num_rational::Ratio;
+use num_traits::ToPrimitive;
+
+use crate::game::figures::{decimal, fraction, key_of, Figure, Style, Value as Figured};
+use crate::game::{analyze_sampled, Analyze, AnalyzeOptions, Report, Sampled};
 use crate::rng::SplitMix64;
 
 impl Analyze for Tower {
@@ -18,7 +23,7 @@ impl Analyze for Tower {
         Some(1_000)
     }
 
-    fn analyze(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Analysis {
+    fn report(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Report {
         analyze_sampled(self, opts, progress)
     }
 
@@ -62,10 +67,11 @@ impl Sampled for Tower {
         json!({ "deals": values.len(), "values": values, "nodes": nodes, "over": over })
     }
 
-    fn report(&self, opts: &AnalyzeOptions, parts: &[Value]) -> Result<Analysis, String> {
+    fn report(&self, opts: &AnalyzeOptions, parts: &[Value]) -> Result<Report, String> {
         let m = self.m_range.1;
         let n = opts.samples;
         let (mut total, mut wins, mut ties, mut done) = (0i64, 0u64, 0u64, 0u64);
+        let mut squares = 0u128;
         let mut left = ANALYZE_NODES;
         let mut stopped = None;
         // The whole analysis searched each deal within what was left of the
@@ -84,6 +90,7 @@ impl Sampled for Tower {
                 }
                 left -= used;
                 total += v;
+                squares += u128::from(v.unsigned_abs()).pow(2);
                 wins += u64::from(v > 0);
                 ties += u64::from(v == 0);
                 done += 1;
@@ -97,31 +104,48 @@ impl Sampled for Tower {
             return Err(format!("{done} deals for {n} samples"));
         }
         let cards = m * self.deck.suits.len();
+        let text = |k: &str, t: String| Figure::new(&key_of(k), k, Figured::text(t));
         let mut out =
-            vec![("deals".to_string(), format!("{done} random deals of M = {m} ({cards} cards, seed {})", opts.seed))];
+            vec![text("deals", format!("{done} random deals of M = {m} ({cards} cards, seed {})", opts.seed))];
         match stopped {
-            Some((i, true)) => out.push((
-                "stopped".to_string(),
+            Some((i, true)) => out.push(text(
+                "stopped",
                 format!(
                     "deal {} of {n} needs more than {DEFAULT_MAX_NODES} search nodes, the limit of one deal",
                     i + 1
                 ),
             )),
-            Some((i, false)) => out.push((
-                "stopped".to_string(),
+            Some((i, false)) => out.push(text(
+                "stopped",
                 format!("after {i} of {n} deals: an analysis searches at most {ANALYZE_NODES} nodes in all"),
             )),
             None => {}
         }
         if done > 0 {
-            let g = gcd(total.unsigned_abs(), done).max(1);
-            out.push((
-                "first mover's advantage".to_string(),
-                format!("{}/{} = {:.4} points per deal", total / g as i64, done / g, total as f64 / done as f64),
+            let mean = Ratio::new(BigInt::from(total), BigInt::from(done));
+            let t = format!("{}/{} = {:.4} points per deal", mean.numer(), mean.denom(), total as f64 / done as f64);
+            out.push(Figure::new(
+                "first_mover_s_advantage",
+                "first mover's advantage",
+                Figured::exact_with(mean.clone(), Style::Decimal(4), t),
             ));
-            out.push(("first mover wins, ties".to_string(), format!("{wins} and {ties} of {done}")));
+            out.push(text("first mover wins, ties", format!("{wins} and {ties} of {done}")));
+            // The spread of the advantage over the deals (exact: the parts
+            // hold every deal's value).
+            let variance = Ratio::new(BigInt::from(squares), BigInt::from(done)) - &mean * &mean;
+            let sd = variance.to_f64().unwrap_or(0.0).max(0.0).sqrt();
+            out.push(Figure::new(
+                "variance",
+                "variance per deal",
+                Figured::exact_with(
+                    variance.clone(),
+                    Style::Decimal(4),
+                    format!("{} ({})", decimal(&variance, 4), fraction(&variance)),
+                ),
+            ));
+            out.push(Figure::new("standard_deviation", "standard deviation", Figured::approx(sd, Style::Decimal(4))));
         }
-        Ok(out)
+        Ok(Report { figures: out, tables: Vec::new() })
     }
 }
 
@@ -135,10 +159,3 @@ fn deals<T: TryFrom<i64>>(part: &Value, name: &str) -> Result<Vec<T>, String> {
 
 /// Search nodes of all the deals of one analysis together (a few seconds).
 pub const ANALYZE_NODES: u64 = 20_000_000;
-
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
