@@ -26,7 +26,7 @@ fn main() {
     let mut files = Vec::new();
     collect(&root, &root, &mut files);
     let mut code = String::from(
-        "/// Rule files bundled from rules/: (path under rules/, text).\npub static BUNDLED: &[(&str, &str)] = &[\n",
+        "/// Rule files bundled from rules/: (path under rules/, text).\npub(super) static BUNDLED: &[(&str, &str)] = &[\n",
     );
     for f in &files {
         println!("cargo:rerun-if-changed=rules/{f}");

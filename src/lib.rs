@@ -12,6 +12,9 @@
 // No function over 100 lines (clippy.toml sets the threshold; CI denies
 // warnings): a long function is split by what it decides.
 #![warn(clippy::too_many_lines)]
+// Items that cannot be reached from outside the crate say so (`pub(crate)`):
+// what is `pub` is what tests, the binary and the fuzz targets may use.
+#![warn(unreachable_pub)]
 
 pub mod cancel;
 pub mod check;

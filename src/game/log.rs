@@ -18,7 +18,7 @@ use super::output::copy;
 const FIRST: usize = 4096;
 
 /// Whole cases, appended by one thread and read by others.
-pub struct Log {
+pub(crate) struct Log {
     /// The buffer: `cap` bytes at `ptr`, from a boxed slice. Replaced only
     /// by the appender, under `lock`.
     ptr: AtomicPtr<u8>,
@@ -83,7 +83,7 @@ impl Log {
     }
 
     /// Empties a log for another part (it keeps its buffer).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         *self.len.get_mut() = 0;
         *self.cases.get_mut() = 0;
         *self.written.get_mut() = 0;
@@ -92,14 +92,14 @@ impl Log {
 
     /// Claims the one appender of this log (the part's run). Panics when
     /// one is attached already: that is a bug of the driver.
-    pub fn attach(&self) {
+    pub(crate) fn attach(&self) {
         let taken = self.attached.swap(true, Ordering::Relaxed);
         assert!(!taken, "a log has one appender");
     }
 
     /// Appends a finished case's bytes. Only the attached appender calls it.
     #[inline]
-    pub fn push(&self, bytes: &[u8]) {
+    pub(crate) fn push(&self, bytes: &[u8]) {
         let len = self.len.load(Ordering::Relaxed);
         let mut cap = self.cap.load(Ordering::Relaxed);
         if cap - len < bytes.len() {
@@ -138,18 +138,18 @@ impl Log {
     }
 
     /// Cases appended so far.
-    pub fn cases(&self) -> usize {
+    pub(crate) fn cases(&self) -> usize {
         self.cases.load(Ordering::Relaxed)
     }
 
     /// Whether every finished byte has been written out.
-    pub fn all_written(&self) -> bool {
+    pub(crate) fn all_written(&self) -> bool {
         self.written.load(Ordering::Relaxed) == self.len.load(Ordering::Acquire)
     }
 
     /// Writes the finished cases not written yet to `sink`; true when it
     /// wrote any. What could not be written (an error) counts as written.
-    pub fn write_new(&self, sink: &mut dyn Write) -> io::Result<bool> {
+    pub(crate) fn write_new(&self, sink: &mut dyn Write) -> io::Result<bool> {
         let _guard = self.lock();
         let len = self.len.load(Ordering::Acquire);
         let from = self.written.load(Ordering::Relaxed);

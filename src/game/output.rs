@@ -38,7 +38,7 @@ enum Sink<'w> {
 /// [`Output`] holds: the parts the parallel driver runs. Whoever writes the
 /// output (a flush, a read about to block, a timer, a signal) writes the
 /// ones finished in input order too.
-pub trait Pending: Send + Sync {
+pub(crate) trait Pending: Send + Sync {
     /// Writes the cases finished in input order that are not written yet;
     /// true when it wrote any.
     fn write_new(&self, sink: &mut dyn Write) -> io::Result<bool>;

@@ -22,7 +22,7 @@ use super::{Input, Output, RunError, RunOptions, Split};
 
 /// How a part's run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
+pub(super) enum Status {
     Running,
     /// Every case marked, and nothing else.
     Done,
@@ -46,7 +46,7 @@ impl Status {
 
 /// What running a part gives.
 #[derive(Default)]
-pub struct Outcome {
+pub(super) struct Outcome {
     pub log: Log,
     status: AtomicU8,
     error: Mutex<Option<RunError>>,
@@ -55,22 +55,22 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    pub fn status(&self) -> Status {
+    pub(super) fn status(&self) -> Status {
         Status::of(self.status.load(Ordering::Acquire))
     }
 
     /// The error of a failed part.
-    pub fn take_error(&self) -> Option<RunError> {
+    pub(super) fn take_error(&self) -> Option<RunError> {
         lock(&self.error).take()
     }
 
     /// Processor time the part took.
-    pub fn cpu(&self) -> Duration {
+    pub(super) fn cpu(&self) -> Duration {
         Duration::from_nanos(self.cpu.load(Ordering::Relaxed))
     }
 
     /// Empties an outcome for another part.
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.log.clear();
         *self.status.get_mut() = 0;
         *self.error.get_mut().unwrap_or_else(PoisonError::into_inner) = None;
@@ -82,7 +82,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// A part to run and where its outcome goes.
-pub struct Job<R> {
+pub(super) struct Job<R> {
     pub part: Arc<Part<R>>,
     pub outcome: Arc<Outcome>,
 }
@@ -94,7 +94,7 @@ struct Queue<R> {
 
 /// The parts waiting for a worker, and the signals between the driver and
 /// the workers.
-pub struct Pool<R> {
+pub(super) struct Pool<R> {
     queue: Mutex<Queue<R>>,
     /// A job came, or the pool closes.
     work: Condvar,
@@ -103,7 +103,7 @@ pub struct Pool<R> {
 }
 
 impl<R> Pool<R> {
-    pub fn new() -> Self {
+    pub(super) fn new() -> Self {
         Pool {
             queue: Mutex::new(Queue { jobs: VecDeque::new(), closing: false }),
             work: Condvar::new(),
@@ -111,18 +111,18 @@ impl<R> Pool<R> {
         }
     }
 
-    pub fn push(&self, job: Job<R>) {
+    pub(super) fn push(&self, job: Job<R>) {
         lock(&self.queue).jobs.push_back(job);
         self.work.notify_one();
     }
 
     /// Drops the jobs no worker has taken.
-    pub fn cancel(&self) {
+    pub(super) fn cancel(&self) {
         lock(&self.queue).jobs.clear();
     }
 
     /// Ends the workers once they are done with their parts.
-    pub fn close(&self) {
+    pub(super) fn close(&self) {
         let mut q = lock(&self.queue);
         q.closing = true;
         q.jobs.clear();
@@ -131,7 +131,7 @@ impl<R> Pool<R> {
     }
 
     /// Waits until `outcome`'s part has run.
-    pub fn wait(&self, outcome: &Outcome) -> Status {
+    pub(super) fn wait(&self, outcome: &Outcome) -> Status {
         let mut q = lock(&self.queue);
         loop {
             let status = outcome.status();
@@ -143,12 +143,12 @@ impl<R> Pool<R> {
     }
 
     /// The jobs no worker has taken yet.
-    pub fn waiting(&self) -> usize {
+    pub(super) fn waiting(&self) -> usize {
         lock(&self.queue).jobs.len()
     }
 
     /// A job no worker has taken yet, if any (for the driver to run).
-    pub fn try_take(&self) -> Option<Job<R>> {
+    pub(super) fn try_take(&self) -> Option<Job<R>> {
         lock(&self.queue).jobs.pop_front()
     }
 
@@ -166,14 +166,14 @@ impl<R> Pool<R> {
     }
 
     /// Tells the driver a part has run (under the lock it checks under).
-    pub fn finished(&self) {
+    pub(super) fn finished(&self) {
         let _q = lock(&self.queue);
         self.done.notify_all();
     }
 }
 
 /// A worker: runs parts until the pool closes.
-pub fn work<S: Split>(game: &S, pool: &Pool<S::Reader>, opts: &RunOptions) {
+pub(super) fn work<S: Split>(game: &S, pool: &Pool<S::Reader>, opts: &RunOptions) {
     let mut scratch = S::Scratch::default();
     while let Some(job) = pool.next_job() {
         run(game, job, &mut scratch, opts);
@@ -182,7 +182,7 @@ pub fn work<S: Split>(game: &S, pool: &Pool<S::Reader>, opts: &RunOptions) {
 }
 
 /// Runs one part into its outcome.
-pub fn run<S: Split>(game: &S, job: Job<S::Reader>, scratch: &mut S::Scratch, opts: &RunOptions) {
+pub(super) fn run<S: Split>(game: &S, job: Job<S::Reader>, scratch: &mut S::Scratch, opts: &RunOptions) {
     let Job { part, outcome } = job;
     let started = thread_time();
     let status = {
@@ -223,20 +223,20 @@ pub fn run<S: Split>(game: &S, job: Job<S::Reader>, scratch: &mut S::Scratch, op
 /// The outcomes of the parts in flight, in input order: whoever writes the
 /// output writes the cases finished in order so far.
 #[derive(Default)]
-pub struct InFlight {
+pub(super) struct InFlight {
     parts: Mutex<VecDeque<Arc<Outcome>>>,
 }
 
 impl InFlight {
-    pub fn push(&self, outcome: Arc<Outcome>) {
+    pub(super) fn push(&self, outcome: Arc<Outcome>) {
         lock(&self.parts).push_back(outcome);
     }
 
-    pub fn pop(&self) {
+    pub(super) fn pop(&self) {
         lock(&self.parts).pop_front();
     }
 
-    pub fn clear(&self) {
+    pub(super) fn clear(&self) {
         lock(&self.parts).clear();
     }
 }
@@ -263,7 +263,7 @@ impl Pending for InFlight {
 /// not count time spent waiting for input or for a processor, so a busy
 /// machine or a slow pipe does not look like slow cases.
 #[cfg(unix)]
-pub fn thread_time() -> Duration {
+pub(super) fn thread_time() -> Duration {
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `t` is a valid timespec to write to; the clock id is a
     // constant every unix libc defines.

@@ -15,13 +15,13 @@ const READ: usize = 1 << 16;
 
 /// No case ends within this many bytes: the case is read on one thread
 /// (memory then holds what the reader holds, as without threads).
-pub const GIANT: usize = 4 << 20;
+pub(super) const GIANT: usize = 4 << 20;
 
 // A line too long for the input is found before a giant case.
 const _: () = assert!(GIANT > MAX_LINE);
 
 /// A part of the input: whole cases, and where they start.
-pub struct Part<R> {
+pub(super) struct Part<R> {
     /// The part is `bytes[..len]` (the rest: old bytes of a buffer used
     /// again, kept so that it need not be cleared).
     pub bytes: Vec<u8>,
@@ -37,7 +37,7 @@ pub struct Part<R> {
 
 /// What [`Splitter::scan`] stopped at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Found {
+pub(super) enum Found {
     /// Enough cases for a part.
     Part,
     /// Every whole line is scanned: more input is needed.
@@ -49,7 +49,7 @@ pub enum Found {
 }
 
 /// The input from the last cut on, and the boundaries found in it.
-pub struct Splitter<R> {
+pub(super) struct Splitter<R> {
     /// Input bytes from the last cut on: `buf[..filled]`.
     pub buf: Vec<u8>,
     pub filled: usize,
@@ -79,7 +79,7 @@ pub struct Splitter<R> {
 impl<R: Clone> Splitter<R> {
     /// Takes over the unread bytes of `input` (at a case's start, with the
     /// reader in state `reader`), in `buf` (whatever it holds).
-    pub fn new(input: &mut Input, reader: R, mut buf: Vec<u8>) -> Self {
+    pub(super) fn new(input: &mut Input, reader: R, mut buf: Vec<u8>) -> Self {
         let mut unread = Vec::new();
         let (offset, lines) = input.take_unread(&mut unread);
         if buf.len() < unread.len() {
@@ -106,14 +106,14 @@ impl<R: Clone> Splitter<R> {
     }
 
     /// The bytes held.
-    pub fn held(&self) -> &[u8] {
+    pub(super) fn held(&self) -> &[u8] {
         &self.buf[..self.filled]
     }
 
     /// Reads more of `input` after the bytes held, about what a part of
     /// `cases` cases holds (so that little is left to copy at a cut);
     /// false at its end.
-    pub fn read_more(&mut self, input: &mut Input, cases: u64) -> Result<bool, InputError> {
+    pub(super) fn read_more(&mut self, input: &mut Input, cases: u64) -> Result<bool, InputError> {
         let per_case = self.cut_bytes.checked_div(self.cut_cases as usize).unwrap_or(0);
         let part = per_case.saturating_mul(cases.try_into().unwrap_or(usize::MAX)) / 8 * 9;
         let want = part.saturating_sub(self.filled - self.end).clamp(READ, GIANT);
@@ -126,7 +126,7 @@ impl<R: Clone> Splitter<R> {
     }
 
     /// Input offset just past the bytes scanned.
-    pub fn scanned_offset(&self) -> usize {
+    pub(super) fn scanned_offset(&self) -> usize {
         self.offset + self.scanned
     }
 
@@ -134,7 +134,7 @@ impl<R: Clone> Splitter<R> {
     /// the last cut number `cases` or reach `bytes` bytes. `eof`: the source
     /// has ended (a lone `\r` at the end then ends a line).
     #[inline(never)]
-    pub fn scan<S: Split<Reader = R>>(&mut self, game: &S, cases: u64, bytes: usize, eof: bool) -> Found {
+    pub(super) fn scan<S: Split<Reader = R>>(&mut self, game: &S, cases: u64, bytes: usize, eof: bool) -> Found {
         if self.stopped {
             return Found::Done;
         }
@@ -188,7 +188,7 @@ impl<R: Clone> Splitter<R> {
 
     /// Cuts the cases found into a part, and keeps the rest in `spare`
     /// (empty). Only when cases were found.
-    pub fn cut(&mut self, mut spare: Vec<u8>) -> Part<R> {
+    pub(super) fn cut(&mut self, mut spare: Vec<u8>) -> Part<R> {
         debug_assert!(self.cases > 0);
         let tail = self.filled - self.end;
         if spare.len() < tail {

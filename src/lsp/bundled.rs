@@ -25,14 +25,14 @@ fn folder() -> Option<&'static Path> {
 
 /// The read-only copy of the bundled file `name` (`get_straight.rules`,
 /// `get_straight/no-wrap.rules`).
-pub fn copy(name: &str) -> Option<PathBuf> {
+pub(super) fn copy(name: &str) -> Option<PathBuf> {
     let name = name.trim_start_matches('/');
     let path = folder()?.join(name);
     path.is_file().then_some(path)
 }
 
 /// Whether `path` is one of the copies (never edited through rename).
-pub fn is_copy(path: &Path) -> bool {
+pub(super) fn is_copy(path: &Path) -> bool {
     folder().is_some_and(|f| path.starts_with(f))
 }
 

@@ -37,7 +37,7 @@ macro_rules! json {
 }
 
 /// What the server announces in its `initialize` answer.
-pub fn capabilities() -> ServerCapabilities {
+pub(super) fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
             open_close: Some(true),

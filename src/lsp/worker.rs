@@ -17,7 +17,7 @@ use crate::load::LoadOptions;
 
 /// The open buffers a job sees, by canonical path: their generation and
 /// their text.
-pub type Overlays = HashMap<PathBuf, (u64, Arc<str>)>;
+pub(super) type Overlays = HashMap<PathBuf, (u64, Arc<str>)>;
 
 /// What a job does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,13 +68,13 @@ struct Queue {
 }
 
 /// The analysis thread and its queue.
-pub struct Worker {
+pub(super) struct Worker {
     queue: Arc<(Mutex<Queue>, Condvar)>,
 }
 
 impl Worker {
     /// Starts the thread; `done` receives every finished job.
-    pub fn start(done: impl Fn(Report) + Send + 'static) -> Worker {
+    pub(super) fn start(done: impl Fn(Report) + Send + 'static) -> Worker {
         let queue: Arc<(Mutex<Queue>, Condvar)> = Arc::default();
         let q = queue.clone();
         std::thread::Builder::new()
@@ -92,7 +92,7 @@ impl Worker {
     }
 
     /// Queues a job, in place of a waiting one for the same buffer.
-    pub fn submit(&self, job: Job) {
+    pub(super) fn submit(&self, job: Job) {
         let (lock, ready) = &*self.queue;
         let mut q = lock.lock().unwrap_or_else(|e| e.into_inner());
         submit_to(&mut q.jobs, job);
@@ -100,7 +100,7 @@ impl Worker {
     }
 
     /// Stops taking jobs (the one running ends on its own).
-    pub fn close(&self) {
+    pub(super) fn close(&self) {
         let (lock, ready) = &*self.queue;
         lock.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
         ready.notify_all();

@@ -17,7 +17,7 @@ use crate::load::LoadOptions;
 use crate::syntax::parse::normalize;
 
 /// An open buffer.
-pub struct Document {
+pub(super) struct Document {
     pub uri: String,
     /// Where `extends:` is resolved from: the file the URI names, or a
     /// name in the current directory for a buffer with no file.
@@ -63,12 +63,12 @@ pub struct Document {
 
 impl Document {
     /// The figures, when they are of the current text.
-    pub fn current_figures(&self) -> Option<&Option<Lines>> {
+    pub(super) fn current_figures(&self) -> Option<&Option<Lines>> {
         self.figures.as_ref().filter(|(g, _)| *g == self.generation).map(|(_, f)| f)
     }
 
     /// The examples' runs, when they are of the current text.
-    pub fn current_examples(&self) -> Option<&[ExampleRun]> {
+    pub(super) fn current_examples(&self) -> Option<&[ExampleRun]> {
         self.examples.as_ref().filter(|(g, _)| *g == self.generation).map(|(_, e)| e.as_slice())
     }
 
@@ -92,14 +92,14 @@ impl Document {
 
 /// One change of a buffer: a range (in the client's positions) and the
 /// text put there, or the whole text.
-pub struct Change {
+pub(super) struct Change {
     pub range: Option<lsp_types::Range>,
     pub text: String,
 }
 
 /// Every open buffer.
 #[derive(Default)]
-pub struct Workspace {
+pub(super) struct Workspace {
     pub docs: HashMap<String, Document>,
     generation: u64,
 }
@@ -111,7 +111,7 @@ impl Workspace {
     }
 
     /// Opens a buffer (or replaces an open one).
-    pub fn open(&mut self, uri: &str, text: String, version: Option<Value>) {
+    pub(super) fn open(&mut self, uri: &str, text: String, version: Option<Value>) {
         let path = uri_to_path(uri);
         let canon = path.as_deref().map(canonical);
         let path = path.unwrap_or_else(|| {
@@ -150,7 +150,7 @@ impl Workspace {
 
     /// Applies a buffer's changes in order (a range out of the text is
     /// clamped to it); `false` when the buffer is not open.
-    pub fn change(&mut self, uri: &str, changes: Vec<Change>, version: Option<Value>) -> bool {
+    pub(super) fn change(&mut self, uri: &str, changes: Vec<Change>, version: Option<Value>) -> bool {
         let generation = self.next_generation();
         let Some(doc) = self.docs.get_mut(uri) else { return false };
         let mut text = doc.text.to_string();
@@ -173,7 +173,7 @@ impl Workspace {
     }
 
     /// Closes a buffer: the disk is the truth for its file again.
-    pub fn close(&mut self, uri: &str) -> bool {
+    pub(super) fn close(&mut self, uri: &str) -> bool {
         let Some(doc) = self.docs.remove(uri) else { return false };
         cancel(&doc.cancel);
         if let Some(canon) = &doc.canon {
@@ -184,7 +184,7 @@ impl Workspace {
 
     /// A buffer was changed (or opened, or saved): it and every buffer
     /// that read its file are checked again.
-    pub fn touched(&mut self, uri: &str) {
+    pub(super) fn touched(&mut self, uri: &str) {
         let Some(doc) = self.docs.get_mut(uri) else { return };
         doc.dirty = true;
         if let Some(canon) = doc.canon.clone() {
@@ -194,7 +194,7 @@ impl Workspace {
 
     /// The file at `path` changed (on disk, or its buffer): every other
     /// buffer that read it is checked again.
-    pub fn file_changed(&mut self, path: &Path) {
+    pub(super) fn file_changed(&mut self, path: &Path) {
         let canon = canonical(path);
         for doc in self.docs.values_mut() {
             if doc.canon.as_ref() != Some(&canon) && doc.deps.contains(&canon) {
@@ -205,7 +205,7 @@ impl Workspace {
 
     /// The jobs for every buffer waiting for an analysis; a job already
     /// running for one of them is cancelled.
-    pub fn jobs(&mut self, opts: LoadOptions) -> Vec<Job> {
+    pub(super) fn jobs(&mut self, opts: LoadOptions) -> Vec<Job> {
         if !self.docs.values().any(|d| d.dirty) {
             return Vec::new();
         }
@@ -255,7 +255,7 @@ impl Workspace {
     /// Takes a finished analysis; returns the buffer when the analysis is
     /// of its current text and of the current texts of the buffers it read
     /// (then its diagnostics are to be published).
-    pub fn finished(&mut self, done: Done) -> Option<&Document> {
+    pub(super) fn finished(&mut self, done: Done) -> Option<&Document> {
         let stale_bases = done.used.iter().any(|(path, generation)| {
             self.docs.values().any(|d| d.canon.as_ref() == Some(path) && d.generation != *generation)
         });
@@ -296,7 +296,7 @@ impl Workspace {
     }
 
     /// Figures are wanted for `uri` as soon as its text is checked.
-    pub fn ask_figures(&mut self, uri: &str) {
+    pub(super) fn ask_figures(&mut self, uri: &str) {
         if let Some(d) = self.docs.get_mut(uri) {
             d.figures_asked = true;
         }
@@ -305,7 +305,7 @@ impl Workspace {
     /// The figures jobs due: for buffers that asked for them, and (after a
     /// pause, `paused`) for every buffer whose figures are not of its
     /// text; only for a text that compiles.
-    pub fn figures_jobs(&mut self, opts: LoadOptions, paused: bool) -> Vec<Job> {
+    pub(super) fn figures_jobs(&mut self, opts: LoadOptions, paused: bool) -> Vec<Job> {
         let due: Vec<String> = self
             .docs
             .values()
@@ -317,12 +317,12 @@ impl Workspace {
     }
 
     /// Whether some buffer's figures would be computed after a pause.
-    pub fn figures_pending(&self) -> bool {
+    pub(super) fn figures_pending(&self) -> bool {
         self.docs.values().any(|d| d.compiles() && d.figures_cancel.is_none() && d.current_figures().is_none())
     }
 
     /// A figures or examples job for the buffer's current text.
-    pub fn extra_job(&mut self, uri: &str, task: Task, opts: LoadOptions) -> Option<Job> {
+    pub(super) fn extra_job(&mut self, uri: &str, task: Task, opts: LoadOptions) -> Option<Job> {
         let overlays = self.overlays();
         let doc = self.docs.get_mut(uri)?;
         let token = Arc::new(AtomicBool::new(false));
@@ -344,7 +344,7 @@ impl Workspace {
     }
 
     /// The text of the open buffer for the file at canonical `path`.
-    pub fn open_text(&self, path: &Path) -> Option<String> {
+    pub(super) fn open_text(&self, path: &Path) -> Option<String> {
         self.docs.values().find(|d| d.canon.as_deref() == Some(path)).map(|d| d.text.to_string())
     }
 
@@ -354,7 +354,7 @@ impl Workspace {
 
     /// Takes a finished figures or examples job; returns the buffer when
     /// it is of its current text.
-    pub fn finished_extra(&mut self, e: Extra) -> Option<&Document> {
+    pub(super) fn finished_extra(&mut self, e: Extra) -> Option<&Document> {
         let doc = self.docs.get_mut(&e.uri)?;
         if e.task == Task::Figures {
             doc.figures_cancel = None;
@@ -370,12 +370,12 @@ impl Workspace {
     }
 
     /// Whether an analysis is waiting or under way for some buffer.
-    pub fn busy(&self) -> bool {
+    pub(super) fn busy(&self) -> bool {
         self.docs.values().any(|d| d.dirty || d.cancel.is_some())
     }
 
     /// The URI of the open buffer for a file, if any.
-    pub fn uri_of_file(&self, path: &Path) -> Option<String> {
+    pub(super) fn uri_of_file(&self, path: &Path) -> Option<String> {
         let canon = canonical(path);
         self.docs.values().find(|d| d.canon.as_ref() == Some(&canon)).map(|d| d.uri.clone())
     }
@@ -389,7 +389,7 @@ fn cancel(token: &Option<Arc<AtomicBool>>) {
 
 /// A file of an `extends:` chain, as rename and references read it.
 #[derive(Clone)]
-pub struct FileText {
+pub(super) struct FileText {
     pub uri: String,
     pub text: Arc<str>,
     /// `None` when it can be edited; else why not (a bundled game).
@@ -405,7 +405,7 @@ impl Workspace {
     /// The files a name of `doc` may be written in: the buffer, its bases,
     /// the open buffers that read any of them, and the rule files beside
     /// them (and one folder down) that extend one of them.
-    pub fn family(&self, doc: &Document) -> Vec<FileText> {
+    pub(super) fn family(&self, doc: &Document) -> Vec<FileText> {
         let mut out = vec![FileText {
             uri: doc.uri.clone(),
             text: doc.text.clone(),

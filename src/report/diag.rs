@@ -73,7 +73,7 @@ pub(crate) fn escape(text: &str) -> String {
 }
 
 /// A name in backquotes longer than this many characters is shown by its
-/// first and last [`NAME_END`] characters.
+/// first and last `NAME_END` characters.
 pub const MAX_NAME_SHOWN: usize = 80;
 const NAME_END: usize = 38;
 

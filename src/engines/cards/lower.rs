@@ -34,17 +34,17 @@ use crate::engines::cards::Deck;
 use crate::syntax::{Expr, ExprKind, Property, Section};
 
 /// Most ranks or suits a deck may have.
-pub const MAX_NAMES: usize = 64;
+pub(crate) const MAX_NAMES: usize = 64;
 
 /// Most jokers a deck may have.
-pub const MAX_JOKERS: usize = 8;
+pub(crate) const MAX_JOKERS: usize = 8;
 
 /// Most packs a deal may shuffle together.
-pub const MAX_PACKS: usize = 8;
+pub(crate) const MAX_PACKS: usize = 8;
 
 /// What a deck may declare beyond ranks, suits, values, wrap and colours.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Extras {
+pub(crate) struct Extras {
     /// `wild:`, `jokers:` and `high:` are read (otherwise they are unknown keys).
     pub wild_cards: bool,
     /// `packs:` is read (otherwise it is an unknown key).
@@ -52,12 +52,12 @@ pub struct Extras {
 }
 
 /// Reads the `deck` section of `top`.
-pub fn lower(top: &Block, cx: &mut Cx) -> Option<Deck> {
+pub(crate) fn lower(top: &Block, cx: &mut Cx) -> Option<Deck> {
     lower_with(top, cx, Extras::default())
 }
 
 /// Reads the `deck` section of `top`, with the keys `extras` allows.
-pub fn lower_with(top: &Block, cx: &mut Cx, extras: Extras) -> Option<Deck> {
+pub(crate) fn lower_with(top: &Block, cx: &mut Cx, extras: Extras) -> Option<Deck> {
     let section = top.require_section(cx, "deck")?;
     let b = Block::of_section(section);
     let ranks = names(&b, cx, "ranks", "rank", "A 2 3 4 5 6 7 8 9 T J Q K");
@@ -303,7 +303,7 @@ fn names(b: &Block, cx: &mut Cx, key: &'static str, what: &str, example: &str) -
 }
 
 /// Resolves a rank name (a word or a number) to its index.
-pub fn rank(deck: &Deck, e: &Expr, cx: &mut Cx) -> Option<usize> {
+pub(crate) fn rank(deck: &Deck, e: &Expr, cx: &mut Cx) -> Option<usize> {
     let name = match &e.kind {
         ExprKind::Word(w) => w.clone(),
         ExprKind::Int(n) => n.to_string(),
@@ -322,7 +322,7 @@ pub fn rank(deck: &Deck, e: &Expr, cx: &mut Cx) -> Option<usize> {
 }
 
 /// Resolves ranks written one by one or as ranges (`A..T`).
-pub fn ranks(deck: &Deck, es: &[Expr], cx: &mut Cx) -> Option<Vec<usize>> {
+pub(crate) fn ranks(deck: &Deck, es: &[Expr], cx: &mut Cx) -> Option<Vec<usize>> {
     let mut out = Vec::new();
     for e in es {
         match &e.kind {

@@ -2,8 +2,8 @@
 //! from the rule file's `deck` section. Cards are numbered
 //! `rank * suits + suit`; engines see only these numbers.
 
-pub mod lower;
-pub mod schema;
+pub(crate) mod lower;
+pub(crate) mod schema;
 
 use std::collections::HashMap;
 

@@ -54,17 +54,17 @@ const PACKS: Key = Key::new(
 const TITLE: &str = "the cards: ranks in order, suits, face values, colours";
 
 /// `deck { ranks suits values wrap colours }`.
-pub const DECK: SectionSchema =
+pub(crate) const DECK: SectionSchema =
     SectionSchema::new("deck", TITLE, &[RANKS, SUITS, VALUES, WRAP, COLOURS]).required().often_changed();
 
 /// The `deck` of engines that deal several packs shuffled together:
 /// `deck { ranks suits values wrap colours packs }`.
-pub const PACKS_DECK: SectionSchema =
+pub(crate) const PACKS_DECK: SectionSchema =
     SectionSchema::new("deck", TITLE, &[RANKS, SUITS, VALUES, WRAP, COLOURS, PACKS]).required().often_changed();
 
 /// The `deck` of engines with wild cards and a high Ace:
 /// `deck { ranks suits values wrap high wild jokers colours }`.
-pub const WILD_DECK: SectionSchema =
+pub(crate) const WILD_DECK: SectionSchema =
     SectionSchema::new("deck", TITLE, &[RANKS, SUITS, VALUES, WRAP, HIGH, WILD, JOKERS, COLOURS])
         .required()
         .often_changed();

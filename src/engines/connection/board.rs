@@ -32,11 +32,11 @@
 /// Largest side of every shape: coordinates (at most `2S - 1` on the
 /// hexagon) stay below 2^21, so a cell packs into one `u64` key and sums
 /// of coordinates never overflow.
-pub const MAX_SIDE: u32 = 1_000_000;
+pub(crate) const MAX_SIDE: u32 = 1_000_000;
 
 /// Smallest side: a board of one cell, which lies on every side and is
 /// every corner.
-pub const MIN_SIDE: u32 = 1;
+pub(crate) const MIN_SIDE: u32 = 1;
 
 /// One side of a shape: the cells with `a·x + b·y <= h·H + w·W + q`.
 #[derive(Debug)]

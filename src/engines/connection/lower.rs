@@ -32,7 +32,7 @@ const PRIMITIVES: [&str; 3] = ["corners", "sides", "sides-with-corners"];
 const ENCLOSES: [&str; 2] = ["empty", "any"];
 
 /// The connection engine in the registry.
-pub const ENGINE: Engine = Engine {
+pub(crate) const ENGINE: Engine = Engine {
     name: "connection",
     summary: "stones placed on a board; the first move that forms a winning structure",
     lower: |top, cx| lower(top, cx).map(|g| Box::new(g) as Box<dyn Game>),
@@ -40,7 +40,7 @@ pub const ENGINE: Engine = Engine {
 };
 
 /// Lowers the file into a [`ConnectionGame`].
-pub fn lower(top: &Block, cx: &mut Cx) -> Option<ConnectionGame> {
+pub(crate) fn lower(top: &Block, cx: &mut Cx) -> Option<ConnectionGame> {
     let board = top.require_section(cx, "board");
     let families = top.sections("cells");
     let structures = top.sections("structure");

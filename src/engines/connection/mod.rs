@@ -39,13 +39,13 @@
 //! Cases are independent: the engine implements [`Cases`], so `run`
 //! solves them on every core (`--jobs`) through the parallel driver ([`crate::game::run_parts`]).
 
-pub mod board;
+pub(crate) mod board;
 mod explain;
-pub mod lower;
+pub(crate) mod lower;
 mod play;
-pub mod read;
-pub mod schema;
-pub mod solve;
+pub(crate) mod read;
+pub(crate) mod schema;
+pub(crate) mod solve;
 
 use crate::engines::connection::board::{Board, Shape, Sizes, MAX_SIDE};
 use crate::engines::connection::read::{Case, Format, Reader};

@@ -38,7 +38,7 @@ pub(crate) struct General {
 
 impl General {
     /// An empty board for `moves` moves.
-    pub fn start(&mut self, extra: &Extra, moves: usize) {
+    pub(super) fn start(&mut self, extra: &Extra, moves: usize) {
         self.holes.clear();
         self.holes.resize(extra.players, 0);
         self.surrounded.clear();
@@ -51,12 +51,19 @@ impl General {
 
     /// `E - V + C - T` of player `p`'s stones (for tests).
     #[cfg(test)]
-    pub fn holes_of(&self, p: usize) -> i64 {
+    pub(super) fn holes_of(&self, p: usize) -> i64 {
         self.holes[p]
     }
 
     /// Places move `k` and returns the structures its player has after it.
-    pub fn place(&mut self, play: &mut Play<'_>, conn: &Connection, extra: &Extra, k: usize, stone: Stone) -> u64 {
+    pub(super) fn place(
+        &mut self,
+        play: &mut Play<'_>,
+        conn: &Connection,
+        extra: &Extra,
+        k: usize,
+        stone: Stone,
+    ) -> u64 {
         let p = k % extra.players;
         let Joined { touched, n, merged, triangles } = play.join(conn, k, stone);
         let m = play.mask[k] as u32;

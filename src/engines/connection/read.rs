@@ -281,7 +281,7 @@ fn size_in(tok: &Token, what: &str, (min, max): (u32, u32)) -> Result<u32, Input
 /// The first repeated cell of `moves` in input order, by sorting: the
 /// move index and that of the move that took the cell first. Only for
 /// errors: the solver finds repeats on its way.
-pub fn first_repeat(moves: &[Stone]) -> Option<(usize, usize)> {
+pub(crate) fn first_repeat(moves: &[Stone]) -> Option<(usize, usize)> {
     let mut keyed: Vec<(u64, usize)> = moves.iter().enumerate().map(|(i, m)| (m.0 & ((1 << 42) - 1), i)).collect();
     keyed.sort_unstable();
     keyed.windows(2).filter(|w| w[0].0 == w[1].0).map(|w| (w[1].1, w[0].1)).min()

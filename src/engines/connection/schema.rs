@@ -2,7 +2,7 @@
 
 use crate::engines::schema::{Key, Schema, SectionSchema};
 
-pub const SCHEMA: Schema = Schema {
+pub(crate) const SCHEMA: Schema = Schema {
     state: &[],
     sections: &[
         SectionSchema::new(

@@ -43,7 +43,7 @@ use crate::engines::connection::{CaseResult, Connection, Win};
 
 /// A repeated cell: the move (0-based) and the move that took the cell
 /// first.
-pub type Repeat = (usize, usize);
+pub(crate) type Repeat = (usize, usize);
 
 /// A sort entry: a cell's key above a move index.
 trait Entry: Copy + Default + Ord {
@@ -496,7 +496,7 @@ const CROWDED: usize = 16;
 /// A bucket of the sort: its entries `start..end` share their key bits
 /// from `shift` up.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Bucket {
+pub(crate) struct Bucket {
     start: u32,
     end: u32,
     shift: u32,

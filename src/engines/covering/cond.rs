@@ -19,7 +19,7 @@ use crate::expr::{BoolExpr, Env};
 
 /// Most steps the exact search of `check` takes for one group before it
 /// gives up proving that the group can never match (it then says nothing).
-pub const CHECK_BUDGET: u64 = 1 << 24;
+pub(crate) const CHECK_BUDGET: u64 = 1 << 24;
 
 /// One thing a condition reads of a card (of `a` or `b` in `between`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub(crate) enum Attr {
 
 impl Attr {
     /// Whether it is a property of the pile rather than of the card.
-    pub fn of_pile(self) -> bool {
+    pub(crate) fn of_pile(self) -> bool {
         matches!(self, Attr::Pile | Attr::Row | Attr::Column)
     }
 }
@@ -50,7 +50,7 @@ pub(crate) struct Attrs {
 }
 
 impl Attrs {
-    pub fn set(&self, a: Attr, card: usize) -> u64 {
+    pub(crate) fn set(&self, a: Attr, card: usize) -> u64 {
         let (sets, _) = self.cards[card];
         match a {
             Attr::Rank => sets[0],
@@ -59,7 +59,7 @@ impl Attrs {
         }
     }
 
-    pub fn int(&self, a: Attr, card: usize, pos: usize) -> i64 {
+    pub(crate) fn int(&self, a: Attr, card: usize, pos: usize) -> i64 {
         match a {
             Attr::Value => self.cards[card].1,
             Attr::Pile => self.places[pos][0],
@@ -80,7 +80,7 @@ pub(crate) struct Slots {
 
 impl Slots {
     /// Evaluates `f` for the cards and positions `at` (one or two).
-    pub fn eval(&self, f: &BoolExpr, attrs: &Attrs, at: [(usize, usize); 2]) -> bool {
+    pub(crate) fn eval(&self, f: &BoolExpr, attrs: &Attrs, at: [(usize, usize); 2]) -> bool {
         let mut sets = [0u64; 8];
         let mut ints = [0i64; 8];
         for (i, &(who, a)) in self.sets.iter().enumerate().take(8) {
@@ -98,11 +98,11 @@ impl Slots {
 pub(crate) struct Bits(Vec<u64>);
 
 impl Bits {
-    pub fn new(n: usize) -> Bits {
+    pub(crate) fn new(n: usize) -> Bits {
         Bits(vec![0; n.div_ceil(64)])
     }
 
-    pub fn from_fn(n: usize, f: impl Fn(usize) -> bool) -> Bits {
+    pub(crate) fn from_fn(n: usize, f: impl Fn(usize) -> bool) -> Bits {
         let mut b = Bits::new(n);
         for i in (0..n).filter(|&i| f(i)) {
             b.0[i / 64] |= 1 << (i % 64);
@@ -111,7 +111,7 @@ impl Bits {
     }
 
     #[inline(always)]
-    pub fn get(&self, i: usize) -> bool {
+    pub(crate) fn get(&self, i: usize) -> bool {
         self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
     }
 }
@@ -127,7 +127,7 @@ pub(crate) struct CardTest {
 
 impl CardTest {
     #[inline(always)]
-    pub fn holds(&self, card: usize, pos: usize) -> bool {
+    pub(crate) fn holds(&self, card: usize, pos: usize) -> bool {
         self.bits.get(if self.per_pile { pos * self.ncards + card } else { card })
     }
 }
@@ -163,7 +163,7 @@ pub(crate) struct PairTest {
 impl PairTest {
     /// Whether card `ca` on position `pa` (scanned first) and card `cb` on
     /// `pb` meet the condition.
-    pub fn holds(&self, ca: usize, pa: usize, cb: usize, pb: usize) -> bool {
+    pub(crate) fn holds(&self, ca: usize, pa: usize, cb: usize, pb: usize) -> bool {
         if let Some(near) = &self.piles {
             if near[pa] >> pb & 1 == 0 {
                 return false;
@@ -255,7 +255,14 @@ impl CondGroup {
     /// exposed piles that meet `each`, of the ranks allowed) that form the
     /// group, when the first is below `below`. A sum group without
     /// `between` is found by the engine's subset-sum tables (`game`).
-    pub fn first(&self, game: &Covering, t: &mut Table, pool: u64, below: usize, found: &mut Vec<usize>) -> bool {
+    pub(crate) fn first(
+        &self,
+        game: &Covering,
+        t: &mut Table,
+        pool: u64,
+        below: usize,
+        found: &mut Vec<usize>,
+    ) -> bool {
         found.clear();
         let n = self.cards;
         if pool.trailing_zeros() as usize >= below || !at_least(pool, n) {
@@ -476,7 +483,7 @@ impl CondGroup {
     /// some `npos` piles form the group, by an exact search of at most
     /// `budget` steps; `None` when the budget ran out first. Positions
     /// matter only when a condition reads the piles.
-    pub fn can_form(&self, packs: usize, npos: usize, budget: &mut u64) -> Option<bool> {
+    pub(crate) fn can_form(&self, packs: usize, npos: usize, budget: &mut u64) -> Option<bool> {
         let reads_piles = self.each.as_ref().is_some_and(|e| e.per_pile)
             || self.between.as_ref().is_some_and(|b| b.piles.is_some() || b.mixed.is_some());
         let mut chosen: Vec<(usize, usize)> = Vec::with_capacity(self.cards);

@@ -20,14 +20,14 @@ use crate::syntax::{Property, Section};
 use crate::template::OutputLine;
 
 /// The covering engine in the registry.
-pub const ENGINE: Engine = Engine {
+pub(crate) const ENGINE: Engine = Engine {
     name: "covering",
     summary: "cards dealt onto piles; exposed groups are covered by the next cards",
     lower: |top, cx| lower(top, cx).map(|g| Box::new(g) as Box<dyn Game>),
     schema: &super::schema::SCHEMA,
 };
 
-pub fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
+pub(crate) fn lower(top: &Block, cx: &mut Cx) -> Option<Covering> {
     let deck = crate::engines::cards::lower::lower_with(top, cx, Extras { packs: true, ..Extras::default() });
     let layout = top.require_section(cx, "layout");
     let groups = top.sections("group");

@@ -27,9 +27,9 @@ mod analyze;
 mod cond;
 mod explain;
 mod fast;
-pub mod lower;
+pub(crate) mod lower;
 mod read;
-pub mod schema;
+pub(crate) mod schema;
 mod sum;
 mod table;
 
@@ -98,7 +98,7 @@ pub enum Group {
     /// of a rank with `allowed[rank]`.
     Same { cards: usize, allowed: Vec<bool>, by: Same },
     /// Any `cards` cards of ranks with `allowed[rank]` (what they are is
-    /// said by their conditions, [`Conds`]).
+    /// said by their conditions, `Conds`).
     Any { cards: usize, allowed: Vec<bool> },
 }
 

@@ -8,7 +8,7 @@ use crate::expr::Ty;
 /// it lies on (`each`; `scan` reads the pile's names only), and of two
 /// cards of a group, `a` on the pile examined first and `b` (`between`).
 /// The lowering builds each place's scope from this list, in this order.
-pub const STATE: &[StateVar] = &[
+pub(crate) const STATE: &[StateVar] = &[
     StateVar::new("rank", Ty::Set, "a set of one rank", "the card's rank (compare with `==` or `in`)")
         .example("rank in [J Q K]"),
     StateVar::new("suit", Ty::Set, "a set of one suit", "the card's suit").example("suit in [H D]"),
@@ -90,7 +90,7 @@ const EACH_NAMES: &[(&str, &str)] = &[
     ("column", "the pile's column, from the left"),
 ];
 
-pub const SCHEMA: Schema = Schema {
+pub(crate) const SCHEMA: Schema = Schema {
     state: STATE,
     sections: &[
         PACKS_DECK,

@@ -29,10 +29,10 @@ use crate::game::{Analyze, AnalyzeOptions, Report};
 
 /// Most entries of the row-count tables (rows x sets); above it the
 /// analysis gives the return without the per-row table.
-pub const MAX_ROW_TABLE: u128 = 1 << 26;
+pub(super) const MAX_ROW_TABLE: u128 = 1 << 26;
 
 /// Most steps of an analysis (groups of deals x choices).
-pub const MAX_ANALYSIS: u128 = 1 << 30;
+pub(super) const MAX_ANALYSIS: u128 = 1 << 30;
 
 impl Analyze for Exchange {
     fn report(&self, _: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Report {
@@ -80,7 +80,7 @@ pub struct RowTables {
 
 impl Exchange {
     /// The row-count tables, built on first use; none when they would pass
-    /// [`MAX_ROW_TABLE`] entries.
+    /// `MAX_ROW_TABLE` entries.
     pub fn row_tables(&self) -> Option<&RowTables> {
         self.row_tables
             .get_or_init(|| {

@@ -2,7 +2,7 @@
 //! combinatorial number system, and sets of cards numbered in colex order.
 
 /// C(n, k) in 128 bits, saturating (0 when k > n).
-pub fn binom(n: u64, k: u64) -> u128 {
+pub(super) fn binom(n: u64, k: u64) -> u128 {
     if k > n {
         return 0;
     }
@@ -61,7 +61,7 @@ impl Ranker {
 }
 
 /// The number of multisets of `k` elements of `n` kinds (saturating).
-pub fn multisets(n: usize, k: usize) -> u128 {
+pub(super) fn multisets(n: usize, k: usize) -> u128 {
     if k == 0 {
         1
     } else if n == 0 {
@@ -72,7 +72,7 @@ pub fn multisets(n: usize, k: usize) -> u128 {
 }
 
 /// Calls `f` with every sorted list of `k` ranks below `n` (with repeats).
-pub fn for_each_multiset(n: usize, k: usize, f: &mut dyn FnMut(&[u8])) {
+pub(super) fn for_each_multiset(n: usize, k: usize, f: &mut dyn FnMut(&[u8])) {
     for_each_multiset_while(n, k, &mut |m| {
         f(m);
         true
@@ -81,7 +81,7 @@ pub fn for_each_multiset(n: usize, k: usize, f: &mut dyn FnMut(&[u8])) {
 
 /// [`for_each_multiset`] until `f` returns false; returns whether every
 /// multiset was seen.
-pub fn for_each_multiset_while(n: usize, k: usize, f: &mut dyn FnMut(&[u8]) -> bool) -> bool {
+pub(super) fn for_each_multiset_while(n: usize, k: usize, f: &mut dyn FnMut(&[u8]) -> bool) -> bool {
     fn rec(start: usize, n: usize, k: usize, cur: &mut Vec<u8>, f: &mut dyn FnMut(&[u8]) -> bool) -> bool {
         if cur.len() == k {
             return f(cur);
@@ -103,7 +103,7 @@ pub fn for_each_multiset_while(n: usize, k: usize, f: &mut dyn FnMut(&[u8]) -> b
 /// Sets of cards numbered in colex order: a sorted set c0 < c1 < ...
 /// maps to sum C(c_i, i + 1), so the k-sets of n cards are 0 .. C(n, k).
 #[derive(Debug, Clone)]
-pub struct Colex {
+pub(super) struct Colex {
     /// `c[k * (n + 1) + x]` = C(x, k), for k up to the hand size.
     c: Vec<u32>,
     n: usize,
@@ -111,7 +111,7 @@ pub struct Colex {
 
 impl Colex {
     /// Sets of up to `most` of `n` cards; the caller checked C(n, k) < 2^32.
-    pub fn new(n: usize, most: usize) -> Colex {
+    pub(super) fn new(n: usize, most: usize) -> Colex {
         let mut c = vec![0u32; (most + 2) * (n + 1)];
         for k in 0..=most + 1 {
             for x in 0..=n {
@@ -123,22 +123,22 @@ impl Colex {
 
     /// C(x, k).
     #[inline]
-    pub fn c(&self, x: usize, k: usize) -> usize {
+    pub(super) fn c(&self, x: usize, k: usize) -> usize {
         self.c[k * (self.n + 1) + x] as usize
     }
 
     /// The number of k-sets.
-    pub fn count(&self, k: usize) -> usize {
+    pub(super) fn count(&self, k: usize) -> usize {
         self.c(self.n, k)
     }
 
     #[inline]
-    pub fn index(&self, sorted: &[u16]) -> usize {
+    pub(super) fn index(&self, sorted: &[u16]) -> usize {
         sorted.iter().enumerate().map(|(i, &x)| self.c(x as usize, i + 1)).sum()
     }
 
     /// The k-set numbered `index`.
-    pub fn unrank(&self, mut index: usize, k: usize, out: &mut [u16]) {
+    pub(super) fn unrank(&self, mut index: usize, k: usize, out: &mut [u16]) {
         let mut x = self.n;
         for i in (0..k).rev() {
             // The largest x with C(x, i + 1) <= index.
@@ -153,7 +153,7 @@ impl Colex {
 
     /// The next k-set in colex order; false after the last.
     #[inline]
-    pub fn next(&self, set: &mut [u16]) -> bool {
+    pub(super) fn next(&self, set: &mut [u16]) -> bool {
         let k = set.len();
         for i in 0..k {
             let limit = if i + 1 < k { set[i + 1] } else { self.n as u16 };
@@ -176,7 +176,9 @@ impl Colex {
 /// insertion sort would mispredict most of its moves; longer hands are
 /// sorted by insertion. (Hands of more than `MAX_HAND` are cut.)
 #[inline]
-pub fn sort_with_positions<T: Copy + Ord + Default>(items: &[T]) -> ([T; super::MAX_HAND], [u8; super::MAX_HAND]) {
+pub(super) fn sort_with_positions<T: Copy + Ord + Default>(
+    items: &[T],
+) -> ([T; super::MAX_HAND], [u8; super::MAX_HAND]) {
     let mut sorted = [T::default(); super::MAX_HAND];
     let mut pos = [0u8; super::MAX_HAND];
     let items = &items[..items.len().min(super::MAX_HAND)];
@@ -228,7 +230,7 @@ fn insertion_sort<T: Copy + Ord>(items: &[T], sorted: &mut [T], pos: &mut [u8]) 
 /// Writes the sorted multiset `m` with `r` inserted (after its equals) to
 /// `merged[..=m.len()]`.
 #[inline]
-pub fn insert_sorted(m: &[u8], r: u8, merged: &mut [u8]) {
+pub(super) fn insert_sorted(m: &[u8], r: u8, merged: &mut [u8]) {
     let at = m.partition_point(|&x| x <= r);
     merged[..at].copy_from_slice(&m[..at]);
     merged[at] = r;

@@ -9,10 +9,10 @@ use super::Row;
 use crate::engines::cards::{Card, Deck};
 
 /// No row: the hand forms none of the combinations.
-pub const NONE: u8 = u8::MAX;
+pub(crate) const NONE: u8 = u8::MAX;
 
 /// Most rows that look at suits.
-pub const MAX_SUITED_ROWS: usize = 64;
+pub(crate) const MAX_SUITED_ROWS: usize = 64;
 
 #[derive(Debug)]
 pub struct Eval {
@@ -74,7 +74,7 @@ impl Eval {
 
     /// Everything but the rank-key tables: the rows and the matchers, for
     /// the row statistics of `check`, which look at a few keys only (see
-    /// [`KeyMemo`]). [`Eval::tabulate`] completes it.
+    /// `KeyMemo`). `Eval::tabulate` completes it.
     pub fn rows_only(deck: &Deck, hand: usize, rows: &[Row]) -> Eval {
         let n_ranks = deck.ranks.len();
         let wild = Eval::symbols(deck) > n_ranks;
@@ -328,7 +328,7 @@ impl Eval {
 /// computed when first asked for: `check` looks at a few keys only
 /// (its scans stop once every row has paid on some hand).
 #[derive(Debug)]
-pub struct KeyMemo {
+pub(crate) struct KeyMemo {
     /// Per key, when there are at most [`DENSE_MEMO`]: the first row plus
     /// one (0 while unknown) and the candidate bits. Zeroed allocations:
     /// only the pages of the keys seen are touched.
@@ -341,7 +341,7 @@ pub struct KeyMemo {
 const DENSE_MEMO: usize = 1 << 22;
 
 impl KeyMemo {
-    pub fn new(eval: &Eval) -> KeyMemo {
+    pub(crate) fn new(eval: &Eval) -> KeyMemo {
         let n = eval.keys.count(eval.hand);
         KeyMemo {
             dense: (n <= DENSE_MEMO).then(|| (vec![0; n], vec![0; n])),
@@ -351,7 +351,7 @@ impl KeyMemo {
     }
 
     /// The table entries of a rank key (sorted symbols).
-    pub fn key_rows(&mut self, eval: &Eval, key: &[u8]) -> (u8, u64) {
+    pub(crate) fn key_rows(&mut self, eval: &Eval, key: &[u8]) -> (u8, u64) {
         let i = eval.keys.rank(key);
         let counts = &mut self.counts;
         match &mut self.dense {
@@ -368,7 +368,7 @@ impl KeyMemo {
     }
 
     /// [`Eval::row_of_cards`] from the memo.
-    pub fn row_of_cards(&mut self, eval: &Eval, cards: &[Card]) -> u8 {
+    pub(crate) fn row_of_cards(&mut self, eval: &Eval, cards: &[Card]) -> u8 {
         let mut syms = [0u8; super::MAX_HAND];
         let (n, w) = eval.key_of_cards(cards, &mut syms);
         let (first, cands) = self.key_rows(eval, &syms[..n]);

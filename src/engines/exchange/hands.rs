@@ -35,10 +35,10 @@ use crate::engines::cards::Deck;
 /// Hands per parallel chunk when tabulating.
 const CHUNK: usize = 1 << 14;
 /// Sets per parallel chunk for the row-count tables of `analyze`.
-pub const CHUNK_ROWS: usize = 1 << 12;
+pub(super) const CHUNK_ROWS: usize = 1 << 12;
 
 #[derive(Debug)]
-pub struct CardPath {
+pub(super) struct CardPath {
     pub colex: Colex,
     /// Cards in the deck, and in a hand.
     pub n: usize,
@@ -51,14 +51,14 @@ pub struct CardPath {
 
 impl CardPath {
     /// Tabulates every hand and the totals down to `min_kept` cards.
-    pub fn new(eval: &Eval, n: usize, hand: usize, min_kept: usize, pays: &[i64; 256]) -> CardPath {
+    pub(super) fn new(eval: &Eval, n: usize, hand: usize, min_kept: usize, pays: &[i64; 256]) -> CardPath {
         let mut path = CardPath::tabulate(eval, n, hand);
         path.fill_totals(min_kept, pays);
         path
     }
 
     /// Every hand's row, without totals.
-    pub fn tabulate(eval: &Eval, n: usize, hand: usize) -> CardPath {
+    pub(super) fn tabulate(eval: &Eval, n: usize, hand: usize) -> CardPath {
         let colex = Colex::new(n, hand);
         let hand_row = hand_rows(eval, &colex, n, hand);
         CardPath { colex, n, hand, hand_row, totals: Vec::new() }
@@ -96,7 +96,7 @@ impl CardPath {
     /// smaller than `min_kept` are left as garbage. `idx` receives the colex
     /// number of every subset within its size.
     #[inline]
-    pub fn sums(&self, sorted: &[u16], min_kept: usize, pays: &[i64; 256], f: &mut [i64], idx: &mut [u32]) {
+    pub(super) fn sums(&self, sorted: &[u16], min_kept: usize, pays: &[i64; 256], f: &mut [i64], idx: &mut [u32]) {
         let h = sorted.len();
         let full = (1usize << h) - 1;
         let (f, idx) = (&mut f[..=full], &mut idx[..=full]);
@@ -115,7 +115,7 @@ impl CardPath {
     }
 
     /// The row of a hand sorted by card number.
-    pub fn row(&self, sorted: &[u16]) -> u8 {
+    pub(super) fn row(&self, sorted: &[u16]) -> u8 {
         self.hand_row[self.colex.index(sorted)]
     }
 }
@@ -123,7 +123,7 @@ impl CardPath {
 /// For every mask m, `f[m] -= f[m | bit]` one bit at a time: afterwards
 /// `f[K]` is the alternating sum over the supersets of K.
 #[inline]
-pub fn subtract_supersets(f: &mut [i64], h: usize) {
+pub(super) fn subtract_supersets(f: &mut [i64], h: usize) {
     for b in 0..h {
         let bit = 1 << b;
         // Blocks of `bit` entries without the bit, each followed by its
@@ -221,7 +221,7 @@ fn hand_rows(eval: &Eval, colex: &Colex, n: usize, hand: usize) -> Vec<u8> {
 /// Calls `f(c, index of set + c)` for every card c not in the sorted
 /// `set`, the index among the sets one larger.
 #[inline]
-pub fn for_each_added(colex: &Colex, n: usize, set: &[u16], mut f: impl FnMut(usize, usize)) {
+pub(super) fn for_each_added(colex: &Colex, n: usize, set: &[u16], mut f: impl FnMut(usize, usize)) {
     let k = set.len();
     // Inserted at position j: sum_{i<j} C(u_i, i+1) + C(c, j+1) + sum_{i>=j} C(u_i, i+2).
     let mut suffix = [0usize; super::MAX_HAND + 1];
@@ -244,7 +244,7 @@ pub fn for_each_added(colex: &Colex, n: usize, set: &[u16], mut f: impl FnMut(us
 /// suit symmetry (sorted by card number) and the number of deals in the
 /// class. Suits with the same ranks are interchangeable, so a class is the
 /// sorted list of the suits' rank masks, plus how many jokers.
-pub fn for_each_class(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128)) {
+pub(super) fn for_each_class(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128)) {
     for_each_class_while(deck, hand, &mut |cards, w| {
         f(cards, w);
         true
@@ -252,7 +252,7 @@ pub fn for_each_class(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128))
 }
 
 /// [`for_each_class`], stopping when `f` returns false.
-pub fn for_each_class_while(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128) -> bool) {
+pub(super) fn for_each_class_while(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128) -> bool) {
     let nr = deck.ranks.len();
     let ns = deck.suits.len();
     let nj = deck.jokers.len();
@@ -273,7 +273,7 @@ pub fn for_each_class_while(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], 
 /// The number of ways to give these (sorted) masks to the suits: the
 /// falling factorial of the suits over the used ones, over the
 /// permutations of equal masks.
-pub fn class_weight(masks: &[u64], suits: usize) -> u128 {
+pub(super) fn class_weight(masks: &[u64], suits: usize) -> u128 {
     let used = masks.iter().filter(|&&m| m != 0).count();
     let mut w: u128 = 1;
     for i in 0..used {
@@ -354,7 +354,7 @@ fn classes_with(
 /// The sample is taken in rounds (the first classes of every group, then
 /// more of each), so that what only some groups hold is met early; each
 /// class is passed once.
-pub fn for_each_class_sample(
+pub(super) fn for_each_class_sample(
     deck: &Deck,
     hand: usize,
     per_group: usize,
@@ -552,7 +552,7 @@ mod tests {
 /// cards take two words (key, then value; 0 means "not yet"). A full table
 /// just stops remembering.
 #[derive(Debug)]
-pub struct ClassMemo {
+pub(super) struct ClassMemo {
     /// Allocated on first use (`check` never uses it).
     slots: super::Lazy<Vec<AtomicU64>>,
     /// Entries of two words (hands of 6 cards).
@@ -569,7 +569,7 @@ pub struct ClassMemo {
 /// A deal relabelled by suit symmetry: its key, its cards sorted, and the
 /// input position of each.
 #[derive(Debug)]
-pub struct Canonical {
+pub(super) struct Canonical {
     pub key: u64,
     pub sorted: [u16; super::MAX_HAND],
     pub pos: [u8; super::MAX_HAND],
@@ -578,7 +578,7 @@ pub struct Canonical {
 impl ClassMemo {
     /// A memo for hands of `hand` cards when every card number fits 6 bits
     /// and the optimal set fits 64 bits.
-    pub fn new(deck: &Deck, hand: usize) -> Option<ClassMemo> {
+    pub(super) fn new(deck: &Deck, hand: usize) -> Option<ClassMemo> {
         let (ranks, suits) = (deck.ranks.len(), deck.suits.len());
         // About hands / suits! classes; twice as many slots.
         let orders: u128 = (1..=suits.min(hand) as u128).product();
@@ -606,7 +606,7 @@ impl ClassMemo {
 
     /// The canonical form of a deal.
     #[inline]
-    pub fn canonical(&self, cards: &[u16]) -> Canonical {
+    pub(super) fn canonical(&self, cards: &[u16]) -> Canonical {
         let ns = self.suits;
         let mut masks = [0u64; 64];
         for &c in cards {
@@ -661,7 +661,7 @@ impl ClassMemo {
 
     /// The optimal set remembered for a key.
     #[inline]
-    pub fn get(&self, key: u64) -> Option<u64> {
+    pub(super) fn get(&self, key: u64) -> Option<u64> {
         let mask = self.entries - 1;
         let mut i = self.slot(key);
         for _ in 0..16 {
@@ -689,7 +689,7 @@ impl ClassMemo {
     }
 
     /// Remembers the optimal set of a key (never 0).
-    pub fn put(&self, key: u64, optimal: u64) {
+    pub(super) fn put(&self, key: u64, optimal: u64) {
         let mask = self.entries - 1;
         let mut i = self.slot(key);
         for _ in 0..16 {

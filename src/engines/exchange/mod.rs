@@ -23,15 +23,15 @@
 mod analyze;
 mod choice;
 mod combi;
-pub mod eval;
+pub(crate) mod eval;
 mod explain;
 mod figures;
 mod hands;
 pub mod lower;
-pub mod pattern;
+pub(crate) mod pattern;
 mod ranks;
 mod read;
-pub mod schema;
+pub(crate) mod schema;
 
 use std::cmp::Ordering;
 use std::sync::{Arc, LazyLock, OnceLock};

@@ -22,7 +22,7 @@ use crate::engines::cards::Deck;
 /// list the lowering accepts, its messages name, and the schema shows
 /// (hover, completion, docs/reference.md). A test ties each word to the
 /// lowering and to the key's description.
-pub const PATTERN_WORDS: &[(&str, &str)] = &[
+pub(crate) const PATTERN_WORDS: &[(&str, &str)] = &[
     ("run", "`run(N)`: N cards of consecutive distinct ranks"),
     ("kind", "`kind(N)`: N cards of one rank; `kind(N RANKS)`: of one of those ranks (`kind(2 J Q K A)`)"),
     ("ranks", "`ranks(A K ...)`: one card of each rank listed"),
@@ -32,7 +32,7 @@ pub const PATTERN_WORDS: &[(&str, &str)] = &[
 ];
 
 /// The pattern every hand forms (a whole pattern, not a part of a sum).
-pub const ANY: &str = "any";
+pub(crate) const ANY: &str = "any";
 
 /// What one part of a pattern asks for.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -92,22 +92,22 @@ impl Part {
 }
 
 /// Puts the parts of a pattern in the order the matchers try them.
-pub fn normalize(parts: &mut [Part]) {
+pub(crate) fn normalize(parts: &mut [Part]) {
     parts.sort_by(|a, b| a.order().cmp(&b.order()).then_with(|| a.cmp(b)));
 }
 
 /// The number of cards a pattern takes.
-pub fn need(parts: &[Part]) -> usize {
+pub(crate) fn need(parts: &[Part]) -> usize {
     parts.iter().map(Part::size).sum()
 }
 
 /// Whether any part needs suits.
-pub fn is_suited(parts: &[Part]) -> bool {
+pub(crate) fn is_suited(parts: &[Part]) -> bool {
     parts.iter().any(|p| p.suited)
 }
 
 /// The same pattern with suits ignored (a necessary condition).
-pub fn relaxed(parts: &[Part]) -> Vec<Part> {
+pub(crate) fn relaxed(parts: &[Part]) -> Vec<Part> {
     let mut out: Vec<Part> = parts.iter().map(|p| Part { shape: p.shape.clone(), suited: false }).collect();
     normalize(&mut out);
     out
@@ -351,7 +351,7 @@ struct At<'p> {
 
 /// Matching over the cards of a hand by suit: `masks[s]` holds the ranks
 /// of suit s, `wild` counts the wild cards.
-pub struct CardMatcher<'a> {
+pub(crate) struct CardMatcher<'a> {
     pub ranks: &'a RankMatcher<'a>,
     pub n_ranks: usize,
 }
@@ -359,7 +359,7 @@ pub struct CardMatcher<'a> {
 impl CardMatcher<'_> {
     /// Does the hand form `parts` (in [`normalize`]d order)? `masks` is
     /// borrowed and restored.
-    pub fn matches(&self, masks: &mut [u64], wild: usize, parts: &[Part]) -> bool {
+    pub(crate) fn matches(&self, masks: &mut [u64], wild: usize, parts: &[Part]) -> bool {
         let cards: usize = masks.iter().map(|m| m.count_ones() as usize).sum::<usize>() + wild;
         let need: usize = parts.iter().map(Part::size).sum();
         if need > cards {

@@ -47,10 +47,10 @@ const PASCAL: [[i64; MAX_HAND + 1]; MAX_HAND + 1] = {
 
 /// Hands up to this size keep their optimal choices per rank multiset
 /// (a bit set over at most 2^6 sub-multisets).
-pub const MEMO_HAND: usize = 6;
+pub(super) const MEMO_HAND: usize = 6;
 
 #[derive(Debug)]
-pub struct RankPath {
+pub(super) struct RankPath {
     /// `totals[k]` for k from the smallest kept size to `hand - 1` (the
     /// levels below are empty).
     totals: Vec<Vec<i64>>,
@@ -66,7 +66,7 @@ pub struct RankPath {
 }
 
 /// Most sequences of ranks whose choices are remembered (one byte each).
-pub const MAX_ORDERS: usize = 1 << 20;
+pub(super) const MAX_ORDERS: usize = 1 << 20;
 
 /// The choices one thread remembers per sequence of ranks in input order
 /// (the discard mask plus one, 0 while unknown): a deal's choice depends on
@@ -76,12 +76,12 @@ pub const MAX_ORDERS: usize = 1 << 20;
 /// the other core read (Get Straight on two threads took 1.6 times the
 /// processor time of one).
 #[derive(Debug, Default)]
-pub struct Orders(Vec<u8>);
+pub(super) struct Orders(Vec<u8>);
 
 /// A deal's ranks as a box of sub-multisets: the distinct ranks, how many
 /// cards of each, and where those cards are in input order.
 #[derive(Debug, Clone, Copy)]
-pub struct RankBox {
+pub(super) struct RankBox {
     /// The distinct ranks, increasing, and how many cards of each.
     pub ranks: [u8; MAX_HAND],
     pub counts: [u8; MAX_HAND],
@@ -102,7 +102,7 @@ impl RankBox {
     /// the next point of the box, counted like an odometer: the first digit
     /// moves fastest. The caller stops after `size` points.
     #[inline]
-    pub fn next_point(&self, digits: &mut [u8; MAX_HAND], kept: &mut usize) {
+    pub(super) fn next_point(&self, digits: &mut [u8; MAX_HAND], kept: &mut usize) {
         let mut i = 0;
         while digits[i] == self.counts[i] {
             *kept -= digits[i] as usize;
@@ -115,7 +115,7 @@ impl RankBox {
 
     /// The deal's box; `ranks[i]` is the rank of the card at input position i.
     #[inline]
-    pub fn of(eval: &Eval, ranks: &[u8]) -> RankBox {
+    pub(super) fn of(eval: &Eval, ranks: &[u8]) -> RankBox {
         let mut b = RankBox::sorted(eval, ranks);
         b.blocks();
         b
@@ -124,7 +124,7 @@ impl RankBox {
     /// The deal's ranks sorted, their positions and key; [`RankBox::blocks`]
     /// completes the box.
     #[inline]
-    pub fn sorted(eval: &Eval, ranks: &[u8]) -> RankBox {
+    pub(super) fn sorted(eval: &Eval, ranks: &[u8]) -> RankBox {
         let (sorted, pos) = super::combi::sort_with_positions(ranks);
         let h = ranks.len();
         RankBox {
@@ -139,7 +139,7 @@ impl RankBox {
     }
 
     /// Groups the sorted ranks into distinct ranks and counts.
-    pub fn blocks(&mut self) {
+    pub(super) fn blocks(&mut self) {
         let (sorted, h) = (self.ranks, self.m);
         let b = self;
         b.m = 0;
@@ -162,7 +162,7 @@ impl RankBox {
     /// The kept counts of box point `x` (mixed radix, lowest rank
     /// fastest); returns how many cards are kept.
     #[inline]
-    pub fn digits(&self, mut x: usize, out: &mut [u8]) -> usize {
+    pub(super) fn digits(&self, mut x: usize, out: &mut [u8]) -> usize {
         let mut kept = 0;
         for (i, &c) in self.counts[..self.m].iter().enumerate() {
             let d = x % (c as usize + 1);
@@ -177,7 +177,7 @@ impl RankBox {
     /// each rank, the cards not kept, taken from the left (or from the
     /// right) in input order (equal ranks keep their input order).
     #[inline]
-    pub fn sorted_discard(&self, x: usize, leftmost: bool) -> u32 {
+    pub(super) fn sorted_discard(&self, x: usize, leftmost: bool) -> u32 {
         let mut digits = [0u8; MAX_HAND];
         self.digits(x, &mut digits);
         let mut mask = 0u32;
@@ -192,7 +192,7 @@ impl RankBox {
 
     /// A mask over sorted positions as a mask over input positions.
     #[inline]
-    pub fn input_mask(&self, mut m: u32) -> u32 {
+    pub(super) fn input_mask(&self, mut m: u32) -> u32 {
         let mut out = 0;
         while m != 0 {
             out |= 1 << self.pos[m.trailing_zeros() as usize];
@@ -203,14 +203,14 @@ impl RankBox {
 
     /// The input discard mask of box point `x` (see [`RankBox::sorted_discard`]).
     #[inline]
-    pub fn discard_mask(&self, x: usize, leftmost: bool) -> u32 {
+    pub(super) fn discard_mask(&self, x: usize, leftmost: bool) -> u32 {
         self.input_mask(self.sorted_discard(x, leftmost))
     }
 }
 
 impl RankPath {
     /// Builds the levels of totals down to `min_kept` cards.
-    pub fn new(eval: &Eval, suits: usize, hand: usize, min_kept: usize, pays: &[i64; 256]) -> RankPath {
+    pub(super) fn new(eval: &Eval, suits: usize, hand: usize, min_kept: usize, pays: &[i64; 256]) -> RankPath {
         let nr = eval.n_ranks;
         let mut totals: Vec<Vec<i64>> = vec![Vec::new(); hand + 1];
         if min_kept < hand {
@@ -255,7 +255,7 @@ impl RankPath {
     /// The number of a sequence of ranks among those remembered, if they
     /// are.
     #[inline]
-    pub fn order_of(&self, ranks: &[u8]) -> Option<usize> {
+    pub(super) fn order_of(&self, ranks: &[u8]) -> Option<usize> {
         if self.orders == 0 {
             return None;
         }
@@ -265,7 +265,7 @@ impl RankPath {
     /// The discard mask `mine` remembers for the sequence numbered `order`,
     /// if it does.
     #[inline]
-    pub fn chosen(&self, mine: &mut Orders, order: usize) -> Option<u32> {
+    pub(super) fn chosen(&self, mine: &mut Orders, order: usize) -> Option<u32> {
         if mine.0.len() != self.orders {
             // A thread's first deal: its table, zeroed by the allocator.
             mine.0 = vec![0; self.orders];
@@ -275,13 +275,21 @@ impl RankPath {
     }
 
     /// Remembers in `mine` the choice of the sequence numbered `order`.
-    pub fn choose(&self, mine: &mut Orders, order: usize, mask: u32) {
+    pub(super) fn choose(&self, mine: &mut Orders, order: usize, mask: u32) {
         mine.0[order] = mask as u8 + 1;
     }
 
     /// The payout sums of keeping each point of the box (points whose
     /// kept size is below the smallest kept size are left as garbage).
-    pub fn sums(&self, eval: &Eval, b: &RankBox, hand: usize, min_kept: usize, pays: &[i64; 256], f: &mut Vec<i64>) {
+    pub(super) fn sums(
+        &self,
+        eval: &Eval,
+        b: &RankBox,
+        hand: usize,
+        min_kept: usize,
+        pays: &[i64; 256],
+        f: &mut Vec<i64>,
+    ) {
         f.clear();
         f.resize(b.size, 0);
         // The digits of each point, counted like an odometer.
@@ -336,23 +344,23 @@ impl RankPath {
 
     /// `totals[k][key]`.
     #[inline]
-    pub fn total(&self, k: usize, key: usize) -> i64 {
+    pub(super) fn total(&self, k: usize, key: usize) -> i64 {
         self.totals[k][key]
     }
 
     /// The optimal discards remembered for this multiset, if any.
-    pub fn remembered(&self, key: usize) -> Option<u64> {
+    pub(super) fn remembered(&self, key: usize) -> Option<u64> {
         let v = self.memo.get(key)?.load(AtomicOrdering::Relaxed);
         (v != 0).then_some(v)
     }
 
-    pub fn remember(&self, key: usize, optimal: u64) {
+    pub(super) fn remember(&self, key: usize, optimal: u64) {
         if let Some(slot) = self.memo.get(key) {
             slot.store(optimal, AtomicOrdering::Relaxed);
         }
     }
 
-    pub fn memo_enabled(&self) -> bool {
+    pub(super) fn memo_enabled(&self) -> bool {
         !self.memo.is_empty()
     }
 }
@@ -418,7 +426,7 @@ fn direct(b: &RankBox, min_kept: usize, f: &mut [i64]) {
 }
 
 /// The row of a rank multiset's hand, or `NONE`.
-pub fn row_of_ranks(eval: &Eval, ranks: &[u8]) -> u8 {
+pub(super) fn row_of_ranks(eval: &Eval, ranks: &[u8]) -> u8 {
     let mut sorted = ranks.to_vec();
     sorted.sort_unstable();
     if sorted.len() != eval.hand {

@@ -4,7 +4,7 @@ use crate::engines::cards::schema::WILD_DECK;
 use crate::engines::exchange::pattern::PATTERN_WORDS;
 use crate::engines::schema::{Key, Schema, SectionSchema};
 
-pub const SCHEMA: Schema = Schema {
+pub(crate) const SCHEMA: Schema = Schema {
     state: &[],
     sections: &[
         WILD_DECK,

@@ -12,7 +12,7 @@
 
 /// Entries of the table (56 bytes each: the table fits in a core's
 /// second-level cache and adds little to the peak memory).
-pub const ENTRIES: usize = 1 << 10;
+pub(crate) const ENTRIES: usize = 1 << 10;
 
 /// What a stroke's verdict depends on: `potted`, `on`, `table`, then
 /// `left`, the ball hit first and the phase packed in one word.

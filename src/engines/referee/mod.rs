@@ -23,10 +23,10 @@
 
 mod explain;
 pub mod lower;
-pub mod memo;
+pub(crate) mod memo;
 mod read;
-pub mod schema;
-pub mod words;
+pub(crate) mod schema;
+pub(crate) mod words;
 
 use crate::game::records::Counted;
 use crate::game::{run_parts, Explain, Explanation, Game, Mark, RunOptions, Split};

@@ -6,7 +6,7 @@ use crate::expr::Ty;
 /// What the referee knows at a stroke: the one list of the names its
 /// expressions read, in the order `Referee::env_of` fills them (sets, then
 /// numbers and conditions).
-pub const STATE: &[StateVar] = &[
+pub(crate) const STATE: &[StateVar] = &[
     StateVar::new("first", Ty::Set, "a set of balls", "the ball hit first (empty when none)").example("first == []"),
     StateVar::new("potted", Ty::Set, "a set of balls", "the balls potted by the stroke").example("White in potted"),
     StateVar::new("on", Ty::Set, "a set of balls", "the ball or balls on for the stroke")
@@ -20,7 +20,7 @@ pub const STATE: &[StateVar] = &[
 ];
 
 /// A foul condition cannot read whether the stroke is a foul.
-pub const NO_FOUL: &[(&str, &str)] =
+pub(crate) const NO_FOUL: &[(&str, &str)] =
     &[("foul", "a foul condition decides whether the stroke is a foul: it cannot depend on it")];
 
 /// The variables of rule expressions, with their meaning.
@@ -42,7 +42,7 @@ const VARIABLES: &[(&str, &str)] = &[
     ("no", "the condition that never holds"),
 ];
 
-pub const SCHEMA: Schema = Schema {
+pub(crate) const SCHEMA: Schema = Schema {
     state: STATE,
     sections: &[
         SectionSchema::new(

@@ -18,10 +18,10 @@ pub struct Meaning {
 }
 
 /// [`Meaning::ball`] of a word that names no ball.
-pub const NOT_A_BALL: u8 = u8::MAX;
+pub(crate) const NOT_A_BALL: u8 = u8::MAX;
 
 /// The meaning of a word that is none of the above.
-pub const UNKNOWN: Meaning = Meaning { ball: NOT_A_BALL, no_hit: false, again: false };
+pub(crate) const UNKNOWN: Meaning = Meaning { ball: NOT_A_BALL, no_hit: false, again: false };
 
 #[derive(Debug, Clone, Copy)]
 struct Slot {
@@ -51,7 +51,7 @@ pub struct Words {
 
 /// Lines up to this long are split a machine word at a time (longer ones a
 /// byte at a time).
-pub const SPAN: usize = 64;
+pub(crate) const SPAN: usize = 64;
 
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
@@ -107,7 +107,7 @@ fn load(bytes: &[u8], at: usize) -> u64 {
 }
 
 /// The key [`Split`] gives the word `bytes`.
-pub fn key_of(bytes: &[u8]) -> u64 {
+pub(crate) fn key_of(bytes: &[u8]) -> u64 {
     let len = bytes.len();
     key_of_parts(load(bytes, 0), load(bytes, len.saturating_sub(8)), len)
 }
@@ -115,7 +115,7 @@ pub fn key_of(bytes: &[u8]) -> u64 {
 /// The words of a line (runs of bytes that are not ASCII whitespace, as
 /// `Line::tokens` splits them), each as its first byte, its end and its
 /// key.
-pub struct Split<'t> {
+pub(crate) struct Split<'t> {
     text: &'t [u8],
     /// Bit i: byte i is in a word not yet returned (when `fast`).
     rest: u64,
@@ -126,7 +126,7 @@ pub struct Split<'t> {
 
 impl<'t> Split<'t> {
     #[inline(always)]
-    pub fn new(text: &'t [u8]) -> Self {
+    pub(crate) fn new(text: &'t [u8]) -> Self {
         let mut s = Split { text, rest: 0, fast: false, at: 0 };
         let len = text.len();
         if len > SPAN {
@@ -158,7 +158,7 @@ impl<'t> Split<'t> {
 
     /// The next word: its first byte, its end and its key.
     #[inline(always)]
-    pub fn next_word(&mut self) -> Option<(usize, usize, u64)> {
+    pub(crate) fn next_word(&mut self) -> Option<(usize, usize, u64)> {
         if self.fast {
             if self.rest == 0 {
                 return None;

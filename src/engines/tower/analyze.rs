@@ -17,7 +17,7 @@ use crate::rng::SplitMix64;
 impl Analyze for Tower {
     /// The first mover's advantage (its final score minus the other's) over
     /// seeded random deals of the largest deck the input allows, within
-    /// [`ANALYZE_NODES`] search nodes in all (the report says where it
+    /// `ANALYZE_NODES` search nodes in all (the report says where it
     /// stopped). About a second for 26 cards and four peaks.
     fn default_samples(&self) -> Option<u64> {
         Some(1_000)
@@ -158,4 +158,4 @@ fn deals<T: TryFrom<i64>>(part: &Value, name: &str) -> Result<Vec<T>, String> {
 }
 
 /// Search nodes of all the deals of one analysis together (a few seconds).
-pub const ANALYZE_NODES: u64 = 20_000_000;
+pub(super) const ANALYZE_NODES: u64 = 20_000_000;

@@ -1,7 +1,7 @@
 //! The tower engine: two players take turns drawing the next card of a known
 //! row and placing it on a house of cards (or holding it); triangles formed
 //! score for the player the rule file's table names. Both play perfectly:
-//! [`search`] finds the value of the game for the first named player.
+//! `search` finds the value of the game for the first named player.
 //!
 //! This module holds the lowered game ([`Tower`]), its input reader and its
 //! output lines; `lower.rs` builds it from the rule file.
@@ -11,9 +11,9 @@ mod explain;
 pub mod lower;
 mod moves;
 mod read;
-pub mod schema;
+pub(crate) mod schema;
 mod scoring;
-pub mod search;
+pub(crate) mod search;
 mod table;
 
 use crate::engines::cards::Deck;

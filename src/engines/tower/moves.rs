@@ -44,15 +44,15 @@ pub(super) fn list<const H: usize>(lists: &mut Lists, ply: usize) -> &mut List {
 }
 
 /// The most bytes a position has (see [`super::search::Search`]).
-pub const POSITION_BYTES: usize = 32;
+pub(super) const POSITION_BYTES: usize = 32;
 
 /// Floors in a full house of `peaks` base peaks.
-pub const fn house_floors(peaks: usize) -> usize {
+pub(super) const fn house_floors(peaks: usize) -> usize {
     peaks * peaks.saturating_sub(1) / 2
 }
 
 /// Bytes of a position: two hands of `hold` cards, two per floor slot.
-pub const fn position_bytes(peaks: usize, hold: usize) -> usize {
+pub(super) const fn position_bytes(peaks: usize, hold: usize) -> usize {
     2 * hold + 2 * house_floors(peaks)
 }
 
@@ -75,7 +75,7 @@ pub(super) const fn moves_cap(h: usize) -> usize {
 }
 
 /// The largest `hold` a rule file may give: its move codes fit in a byte
-/// and its move lists in [`MAX_MOVES`].
+/// and its move lists in `MAX_MOVES`.
 pub const MAX_HOLD: usize = 4;
 const _: () = assert!(moves_cap(MAX_HOLD) <= MAX_MOVES && max_floors(MAX_HOLD) * kinds(MAX_HOLD) < 256);
 

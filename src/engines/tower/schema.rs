@@ -8,7 +8,7 @@ use crate::expr::Ty;
 /// this one list (the others are unavailable to it, with the reason). A
 /// decision's compiled expression reads its names in this order in
 /// `Env` (sets, then numbers and conditions).
-pub const STATE: &[StateVar] = &[
+pub(crate) const STATE: &[StateVar] = &[
     StateVar::new("sum", Ty::Int, "a number", "the sum of the face values of the triangle's three cards")
         .example("[R R R] 2 * sum [B B B] 2 * sum else sum"),
     StateVar::new("low", Ty::Int, "a number", "the lowest face value of the three")
@@ -47,9 +47,9 @@ pub const STATE: &[StateVar] = &[
 
 /// The names a triangle's `points` read, the first mover's and a held
 /// card's (each a part of [`STATE`]).
-pub const POINTS_READ: &[&str] = &["sum", "low", "mid", "high"];
-pub const FIRST_READ: &[&str] = &["named", "first-player", "first-colour", "first-value", "first-rank"];
-pub const HELD_READ: &[&str] = &["value", "rank", "own"];
+pub(crate) const POINTS_READ: &[&str] = &["sum", "low", "mid", "high"];
+pub(crate) const FIRST_READ: &[&str] = &["named", "first-player", "first-colour", "first-value", "first-rank"];
+pub(crate) const HELD_READ: &[&str] = &["value", "rank", "own"];
 
 const AT_LOAD_DEAL: &str =
     "a triangle's points are worked out at load, once per kind of triangle: they cannot depend on \
@@ -57,7 +57,7 @@ const AT_LOAD_DEAL: &str =
 const NOT_HELD: &str = "`value`, `rank` and `own` are a card held at the end; a triangle's cards are `sum`, `low`, \
                         `mid`, `high`";
 /// What `points` cannot read, and why.
-pub const POINTS_CANNOT: &[(&str, &str)] = &[
+pub(crate) const POINTS_CANNOT: &[(&str, &str)] = &[
     ("named", AT_LOAD_DEAL),
     ("first-player", AT_LOAD_DEAL),
     ("first-colour", AT_LOAD_DEAL),
@@ -71,7 +71,7 @@ const NO_TRIANGLE_YET: &str = "no triangle is formed before the first turn";
 const FIRST_NOT_HELD: &str = "`value`, `rank` and `own` are a card held at the end; the first card is `first-value`, \
                               `first-rank`, `first-colour`, `first-player`";
 /// What `first` cannot read, and why.
-pub const FIRST_CANNOT: &[(&str, &str)] = &[
+pub(crate) const FIRST_CANNOT: &[(&str, &str)] = &[
     ("sum", NO_TRIANGLE_YET),
     ("low", NO_TRIANGLE_YET),
     ("mid", NO_TRIANGLE_YET),
@@ -84,7 +84,7 @@ const NO_TRIANGLE: &str = "a card held at the end forms no triangle";
 const HELD_AT_LOAD: &str = "what a held card is worth is worked out at load, once per card and player: it cannot \
                             depend on the deal";
 /// What `held` cannot read, and why.
-pub const HELD_CANNOT: &[(&str, &str)] = &[
+pub(crate) const HELD_CANNOT: &[(&str, &str)] = &[
     ("sum", NO_TRIANGLE),
     ("low", NO_TRIANGLE),
     ("mid", NO_TRIANGLE),
@@ -96,7 +96,7 @@ pub const HELD_CANNOT: &[(&str, &str)] = &[
     ("first-rank", HELD_AT_LOAD),
 ];
 
-pub const SCHEMA: Schema = Schema {
+pub(crate) const SCHEMA: Schema = Schema {
     state: STATE,
     sections: &[
         DECK,

@@ -25,7 +25,7 @@ use super::table::{best_tag, Key, Table};
 
 /// The transposition tables of a game: positions of 16 bytes for small
 /// houses and hands (a house of four peaks with hands of one card, or two),
-/// of 32 bytes above (see [`Search`]); with the rest a search keeps from
+/// of 32 bytes above (see `Search`); with the rest a search keeps from
 /// case to case: its move lists and the numbered house.
 #[derive(Debug, Clone, Default)]
 pub struct Tt {
@@ -76,17 +76,17 @@ impl Tt {
 /// Most base peaks (a position of 32 bytes holds 15 floor slots).
 pub const MAX_PEAKS: usize = 6;
 /// Most cards a case may deal: a position's bytes hold cards below 61;
-/// 61, 62 and 63 are its markers (see [`super::moves::NONE`]). The
+/// 61, 62 and 63 are its markers (see `super::moves::NONE`). The
 /// largest house (six peaks, 57 cards, one more in the row) stays below it.
 pub const MAX_CARDS: usize = 61;
 /// The largest score difference a game may reach: values are `i32`, and
 /// `-i32::MAX` is the search's "minus infinity". `check` refuses scoring
 /// rules that could go beyond it.
-pub const MAX_SCORE: i64 = 1_000_000_000;
+pub(crate) const MAX_SCORE: i64 = 1_000_000_000;
 
 /// Cards in a full house of `peaks` base peaks: the peaks of every level
 /// (`peaks + (peaks - 1) + ... + 1`, two cards each) and the floors.
-pub const fn house_cards(peaks: usize) -> usize {
+pub(crate) const fn house_cards(peaks: usize) -> usize {
     peaks * (peaks + 1) + house_floors(peaks)
 }
 
@@ -96,7 +96,7 @@ pub const fn house_cards(peaks: usize) -> usize {
 const INF: i64 = i32::MAX as i64;
 
 /// Transposition-table entries kept before the table is cleared.
-pub const TT_LIMIT: usize = 1 << 20;
+pub(crate) const TT_LIMIT: usize = 1 << 20;
 
 /// The lowered rules.
 #[derive(Debug, Clone)]
@@ -147,7 +147,7 @@ impl PointTable {
 }
 
 /// An entry type of [`PointTable`].
-pub trait Point: Copy {
+pub(crate) trait Point: Copy {
     /// Whether every gain (a triangle's points or their negation) fits in
     /// an `i16`: the move lists then carry each move's gain (see
     /// [`super::moves::pack`]).
@@ -183,7 +183,7 @@ point!(i32, false);
 /// [`super::moves::FLOORED`] and [`super::moves::BUILT`] once a peak
 /// stands on it; the rest is zero. The turn is not in it: it follows from
 /// the cards placed and held.
-pub struct Search<'a, const W: usize, const H: usize, P> {
+pub(crate) struct Search<'a, const W: usize, const H: usize, P> {
     board: Board<'a, P>,
     row: Vec<u8>,
     tt: &'a mut Table<W>,
@@ -230,7 +230,7 @@ impl TowerRules {
         TowerRules { peaks, hold, triangle, held, first, cards, window }
     }
 
-    /// The points table (see [`PointTable`]).
+    /// The points table (see `PointTable`).
     pub fn points(&self) -> &PointTable {
         &self.triangle
     }

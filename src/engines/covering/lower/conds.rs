@@ -82,7 +82,7 @@ pub(super) struct Vocab {
 }
 
 impl Vocab {
-    pub fn new(deck: &Deck, layout: &Layout) -> Vocab {
+    pub(super) fn new(deck: &Deck, layout: &Layout) -> Vocab {
         let (nr, ns, nc) = (deck.ranks.len(), deck.suits.len(), deck.colours.len());
         let mut elements: Vec<String> = Vec::new();
         let mut clashes = Vec::new();
