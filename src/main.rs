@@ -140,7 +140,7 @@ enum Command {
         /// The rule file.
         rules: PathBuf,
         /// Random samples, for engines that sample.
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         samples: Option<u64>,
         /// Seed of the sampler (the same seed gives the same figures).
         #[arg(long, default_value_t = 1)]

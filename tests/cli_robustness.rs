@@ -96,3 +96,18 @@ fn an_engine_without_an_analysis_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("arbiter::unsupported") && err.contains("has no analysis"), "{err}");
 }
+
+/// `--samples 0` is a bad command line (exit 2), not an analysis of one
+/// sample, for `analyze` and `diff` alike.
+#[test]
+fn zero_samples_are_refused() {
+    for args in [
+        &["analyze", "shuffling_patience", "--samples", "0"][..],
+        &["diff", "shuffling_patience", "shuffling_patience/tens", "--samples", "0"][..],
+    ] {
+        let out = bin().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(out.stdout.is_empty() && err.contains("--samples"), "{args:?}: {err}");
+    }
+}
