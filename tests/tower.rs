@@ -395,3 +395,26 @@ fn nodes_of_an_input() {
     }
     println!("{rules}: {cases} cases, {total} nodes, at most {most} in a case (values' digest {values})");
 }
+
+/// The first movers of the tower's state table, written without a
+/// player's name (tests/fixtures/tower/), check clean and play the base
+/// game's sample.
+#[test]
+fn first_movers_without_names_check_and_play() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let input = std::fs::read_to_string(root.join("tests/cases/house_of_cards/00-sample.in")).unwrap();
+    let cases = std::fs::read_to_string(root.join("tests/cases/house_of_cards/00-sample.out")).unwrap().lines().count();
+    let mut seen = 0;
+    for entry in std::fs::read_dir(root.join("tests/fixtures/tower")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "rules") {
+            continue;
+        }
+        let (game, diags) = compile(&load_path(&path).unwrap());
+        assert!(diags.is_empty(), "{}: {diags:?}", path.display());
+        let (printed, result) = run_text(game.unwrap().game.as_ref(), &input, &RunOptions::default());
+        assert!(result.is_ok() && printed.lines().count() == cases, "{}: {printed}", path.display());
+        seen += 1;
+    }
+    assert_eq!(seen, 3);
+}

@@ -258,7 +258,7 @@ fn structure_sections(
         cx.push(
             Diag::error(codes::MISSING, top.head, "the rule file has no `structure`")
                 .label("nothing can win")
-                .help("add a winning structure such as `structure \"bridge\" { connects: 2 of corner }`"),
+                .help("add a winning structure such as `structure \"NAME\" { connects: 2 of FAMILY }`"),
         );
         return None;
     }

@@ -18,25 +18,25 @@ pub(crate) const STATE: &[StateVar] = &[
     StateVar::new("high", Ty::Int, "a number", "the highest face value of the three")
         .example("[R R R] 3 * high - low  else sum + 1"),
     StateVar::new("named", Ty::Set, "a set of players", "the player the case names")
-        .example("if(first-rank % 2 == 1, named, [Axel Birgit] - named)"),
+        .example("if(first-rank % 2 == 1, named, first-player)"),
     StateVar::new(
         "first-player",
         Ty::Set,
         "a set of players",
         "the players whose colour the first card of the deal has (the left card of the first peak; empty when none)",
     )
-    .example("if(first-value >= 7, first-player, [Axel Birgit] - first-player)"),
+    .example("if(first-value >= 7, first-player, named)"),
     StateVar::new("first-colour", Ty::Set, "a set of colours", "the colour of the first card of the deal")
-        .example("if(first-colour == [R], Birgit, Axel)"),
+        .example("if(first-colour == [R], first-player, named)"),
     StateVar::new("first-value", Ty::Int, "a number", "the face value of the first card of the deal")
-        .example("if(first-value >= 7, first-player, [Axel Birgit] - first-player)"),
+        .example("if(first-value >= 7, first-player, named)"),
     StateVar::new(
         "first-rank",
         Ty::Int,
         "a number",
         "the rank of the first card of the deal, counted from 1 (the deck's first rank)",
     )
-    .example("if(first-rank % 2 == 1, named, [Axel Birgit] - named)"),
+    .example("if(first-rank % 2 == 1, named, first-player)"),
     StateVar::new("value", Ty::Int, "a number", "the face value of a card held at the end")
         .example("if(own, value, -value)"),
     StateVar::new("rank", Ty::Int, "a number", "the rank of a card held at the end, counted from 1")
@@ -134,7 +134,7 @@ pub(crate) const SCHEMA: Schema = Schema {
                     "at load, for every first card and named player (a table read once per deal): who takes the \
                      first turn (one player)",
                     FIRST_CANNOT,
-                    "if(first-value >= 7, first-player, [Axel Birgit] - first-player)",
+                    "if(first-value >= 7, first-player, named)",
                 ),
             ],
         )
