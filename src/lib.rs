@@ -22,7 +22,7 @@ pub mod diag;
 pub mod engines;
 pub mod example;
 pub mod expr;
-#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
 pub mod fuzz;
 pub mod game;
 pub mod load;
