@@ -287,6 +287,13 @@ pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
     load_read(path, read_rule_file(path), &LoadOptions::default())
 }
 
+/// Loads a rule file whose bytes were read as `read` (from standard input,
+/// say; at most the size limit plus one byte), named `path` in diagnostics,
+/// its `extends:` resolved from `path`'s folder.
+pub fn load_bytes(path: &Path, read: std::io::Result<Vec<u8>>, opts: &LoadOptions) -> Result<Loaded, LoadError> {
+    load_read(path, read, opts)
+}
+
 /// Loads the rule file at `path`, whose bytes were read as `read`.
 fn load_read(path: &Path, read: std::io::Result<Vec<u8>>, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let mut sources = SourceMap::new();

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use clap_complete::engine::ArgValueCompleter;
 
 use cli::term::{ColorChoice, Term};
 
@@ -40,7 +41,13 @@ When files fail differently, the most serious failure decides: 5, 8, 3, 4, 6, 7.
 Limits, the JSON diagnostics format and every option: docs/cli.md (or `arbiter man`).";
 
 #[derive(Parser)]
-#[command(name = "arbiter", version, about = "Check and run game rule files", after_help = AFTER_HELP)]
+#[command(
+    name = "arbiter",
+    version,
+    about = "Check and run game rule files",
+    after_help = AFTER_HELP,
+    disable_help_subcommand = true
+)]
 struct Cli {
     /// When to use colours in diagnostics (NO_COLOR is honoured).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
@@ -50,6 +57,16 @@ struct Cli {
     /// they do not trust).
     #[arg(long, global = true)]
     restrict_extends: bool,
+    /// Print only what failed: no `ok` lines, warnings, summaries of
+    /// passing tests, progress bars or notes (results and errors are
+    /// printed as always).
+    #[arg(long, short = 'q', global = true)]
+    quiet: bool,
+    /// The name of a rule file given as `-` (read from standard input) in
+    /// diagnostics; its `extends:` are resolved from that name's folder.
+    /// Default `<stdin>`, resolved from the current folder.
+    #[arg(long, global = true, value_name = "PATH")]
+    stdin_name: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -78,6 +95,7 @@ enum Command {
                             cat deals.txt | arbiter run rules/get_straight.rules")]
     Run {
         /// The rule file, or the name of a bundled game (`get_straight/no-wrap`).
+        #[arg(add = ArgValueCompleter::new(cli::complete::rule_files))]
         rules: PathBuf,
         /// The input file; standard input when absent or `-`. It is read as
         /// a stream: each case is printed as soon as it is solved.
@@ -115,7 +133,7 @@ enum Command {
                             arbiter check --format sarif rules/*.rules > arbiter.sarif")]
     Check {
         /// The rule files (paths or bundled names).
-        #[arg(required = true)]
+        #[arg(required = true, add = ArgValueCompleter::new(cli::complete::rule_files))]
         rules: Vec<PathBuf>,
         /// text for people; json: one JSON object per diagnostic and line
         /// (fields in docs/cli.md); short: one line per diagnostic
@@ -138,6 +156,7 @@ enum Command {
                             arbiter merge house_of_cards part*.json   (docs/cli.md: GNU parallel, Slurm)")]
     Analyze {
         /// The rule file.
+        #[arg(add = ArgValueCompleter::new(cli::complete::rule_files))]
         rules: PathBuf,
         /// Random samples, for engines that sample.
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -168,6 +187,7 @@ enum Command {
                             cat p*.json | arbiter merge shuffling_patience -")]
     Merge {
         /// The rule file the analysis was run on.
+        #[arg(add = ArgValueCompleter::new(cli::complete::rule_files))]
         rules: PathBuf,
         /// Files of partial results (one JSON object a line); `-` reads
         /// standard input.
@@ -180,7 +200,7 @@ enum Command {
                             arbiter fmt --check rules/*.rules rules/*/*.rules")]
     Fmt {
         /// The rule files; `-` reads standard input and prints the result.
-        #[arg(required = true)]
+        #[arg(required = true, add = ArgValueCompleter::new(cli::complete::rule_files))]
         rules: Vec<PathBuf>,
         /// Rewrite the files in place instead of printing them.
         #[arg(long, conflicts_with = "check")]
@@ -203,6 +223,7 @@ enum Command {
     Show {
         /// The bundled name (`get_straight`, `get_straight/no-wrap`, with or
         /// without `.rules` and `<bundled>/`).
+        #[arg(add = ArgValueCompleter::new(cli::complete::bundled))]
         name: String,
     },
     /// Start a variant: write a rule file that extends GAME, with the
@@ -214,7 +235,7 @@ enum Command {
         /// The file to write (`-` prints it).
         path: PathBuf,
         /// The game to extend: a rule file, or a bundled game's name.
-        #[arg(long, value_name = "GAME")]
+        #[arg(long, value_name = "GAME", add = ArgValueCompleter::new(cli::complete::rule_files))]
         from: PathBuf,
     },
     /// Show what a variant changes: both files merged and compared section
@@ -224,8 +245,10 @@ enum Command {
                             arbiter diff rules/snooker_referee.rules my-variant.rules --format json")]
     Diff {
         /// The base rule file (a path or a bundled name).
+        #[arg(add = ArgValueCompleter::new(cli::complete::rule_files))]
         base: PathBuf,
         /// The variant (any rule file: it need not extend BASE).
+        #[arg(add = ArgValueCompleter::new(cli::complete::rule_files))]
         variant: PathBuf,
         /// text (side by side) for people, json for tools.
         #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -264,7 +287,7 @@ enum Command {
                             arbiter test rules/*.rules rules/*/*.rules")]
     Test {
         /// The rule files.
-        #[arg(required = true)]
+        #[arg(required = true, add = ArgValueCompleter::new(cli::complete::rule_files))]
         rules: Vec<PathBuf>,
         /// Stop a search engine's case after this many nodes: the example
         /// is reported as stopped by a limit, with exit 8 (at least 1;
@@ -272,16 +295,36 @@ enum Command {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         max_nodes: Option<u64>,
     },
+    /// Print this message or the help of the given command (`arbiter help
+    /// run` is `arbiter run --help`).
+    #[command(after_help = "Examples:\n  arbiter help\n  arbiter help run")]
+    Help {
+        /// The command (and its subcommand, if any) to explain.
+        command: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
+    cli::complete::answer_if_asked(<Cli as clap::CommandFactory>::command);
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return ExitCode::from(cli::help(&e)),
     };
     let mut term = Term::new(cli.color);
     term.load.restrict_extends = cli.restrict_extends;
+    term.quiet = cli.quiet;
+    // Leaked once: the terminal settings are `Copy` and live as long as the
+    // process.
+    term.stdin_name = cli.stdin_name.map(|n| &*Box::leak(n.into_boxed_str()));
     let code = match cli.command {
+        Command::Run { rules, input, .. }
+            if rules.as_os_str() == "-" && input.as_ref().is_none_or(|i| i.as_os_str() == "-") =>
+        {
+            term.fail(
+                arbiter::diag::codes::UNSUPPORTED,
+                "the rule file and the input cannot both be read from standard input: give the input as a file",
+            )
+        }
         Command::Run { rules, input, explain, format, max_nodes, jobs, part_bytes } => {
             let adaptive = jobs.is_none();
             let jobs = jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |n| n as usize);
@@ -304,11 +347,10 @@ fn main() -> ExitCode {
             cli::diff::run(&term, &base, &variant, &cli::diff::Ask { format, samples, seed, exit_code })
         }
         Command::Lsp => cli::lsp::lsp(&term),
-        Command::Completions { shell } => {
+        Command::Completions { shell } => cli::complete::script(&term, shell),
+        Command::Help { command } => {
             use clap::CommandFactory;
-            let mut script = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "arbiter", &mut script);
-            cli::print(&term, &script)
+            cli::help_of(&term, Cli::command(), &command)
         }
         Command::Man => {
             use clap::CommandFactory;

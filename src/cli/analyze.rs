@@ -11,7 +11,7 @@ use arbiter::game::{AnalyzeOptions, Report};
 use arbiter::load::Loaded;
 use arbiter::report::diag::escape_line;
 
-use super::term::Term;
+use super::term::{fit, Term};
 use super::{load_and_compile, print, unsupported};
 use crate::Format;
 
@@ -74,14 +74,14 @@ pub fn analyze(term: &Term, path: &Path, ask: &Ask) -> u8 {
         (None, None) => 0,
         (Some(default), asked) => asked.unwrap_or(default).max(1),
     };
-    let bar = progress_bar();
+    let bar = progress_bar(term.quiet);
     let mut progress = |done, total| {
         bar.set_length(total);
         bar.set_position(done);
     };
     let opts = AnalyzeOptions { samples, seed: ask.seed };
     let show = |r: &Report| match ask.format {
-        Format::Text => report(compiled.title.as_deref(), path, r),
+        Format::Text => fit(&report(compiled.title.as_deref(), path, r), term.columns),
         Format::Json => json(compiled.title.as_deref(), path, compiled.engine.name, r),
     };
     if ask.shard.is_none() && !ask.partial {
@@ -122,10 +122,10 @@ pub fn analyze(term: &Term, path: &Path, ask: &Ask) -> u8 {
     }
 }
 
-/// A progress bar on stderr, drawn only on a terminal.
-pub fn progress_bar() -> indicatif::ProgressBar {
+/// A progress bar on stderr, drawn only on a terminal and not `--quiet`.
+pub fn progress_bar(quiet: bool) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(0);
-    if !std::io::stderr().is_terminal() {
+    if quiet || !std::io::stderr().is_terminal() {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
     if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} ({eta})") {

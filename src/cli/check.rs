@@ -6,14 +6,13 @@ use std::path::PathBuf;
 use arbiter::engines::compile;
 use arbiter::example::{diff, run_with as run_example, Verdict, TEST_MAX_NODES};
 use arbiter::game::RunOptions;
-use arbiter::load::load_with;
 use arbiter::report::diag::escape_line;
 
 use arbiter::diag::Severity;
 
 use super::ci;
 use super::term::{exit, json_values, Term};
-use super::{load_and_compile, load_exit, load_failed, print};
+use super::{load_and_compile, load_exit, load_failed, load_rules, print};
 use crate::CheckFormat;
 
 /// Checks every file. `text` prints `PATH: ok` for the good ones and every
@@ -25,7 +24,7 @@ pub fn check(term: &Term, paths: &[PathBuf], format: CheckFormat, deny_warnings:
     let mut out = String::new();
     let mut found = Vec::new();
     for path in paths {
-        let (diags, sources, ok) = match load_with(path, &term.load) {
+        let (diags, sources, ok) = match load_rules(term, path) {
             Ok(loaded) => {
                 let (compiled, diags) = compile(&loaded);
                 (diags, loaded.sources, compiled.is_some())
@@ -49,16 +48,22 @@ pub fn check(term: &Term, paths: &[PathBuf], format: CheckFormat, deny_warnings:
             found.extend(json_values(&diags, &sources));
             continue;
         }
-        term.diags(&diags, &sources);
+        if term.quiet {
+            // Errors only; a denied file's warnings are why it failed.
+            let shown: Vec<_> = diags.iter().filter(|d| denied || d.is_error()).cloned().collect();
+            term.diags(&shown, &sources);
+        } else {
+            term.diags(&diags, &sources);
+        }
         let w = match warnings {
             0 => String::new(),
             1 => " 1 warning".to_string(),
             n => format!(" {n} warnings"),
         };
-        let path = escape_line(&path.display().to_string());
+        let path = escape_line(&super::shown_name(term, path));
         if denied {
             let _ = writeln!(out, "{path}:{w}, denied (--deny-warnings)");
-        } else if ok {
+        } else if ok && !term.quiet {
             let _ = writeln!(out, "{path}: ok{}", w.replacen(' ', ", ", 1));
         }
     }
@@ -95,19 +100,27 @@ pub fn test(term: &Term, paths: &[PathBuf], max_nodes: Option<u64>) -> u8 {
                 continue;
             }
         };
-        let _ = writeln!(out, "{}", escape_line(&path.display().to_string()));
+        let mut file = format!("{}\n", escape_line(&super::shown_name(term, path)));
         if compiled.examples.is_empty() {
-            let _ = writeln!(out, "  (no examples)");
+            let _ = writeln!(file, "  (no examples)");
         }
+        let before = (tally.failed, tally.limited);
         for ex in &compiled.examples {
-            test_one(&mut out, &mut tally, run_example(compiled.game.as_ref(), ex, &opts), &ex.name, max_nodes);
+            let verdict = run_example(compiled.game.as_ref(), ex, &opts);
+            test_one(&mut file, &mut tally, verdict, &ex.name, max_nodes, term.quiet);
+        }
+        // Quiet: only the files with a failed or stopped example.
+        if !term.quiet || (tally.failed, tally.limited) != before {
+            out.push_str(&file);
         }
     }
-    let _ = write!(out, "{} passed, {} failed", tally.passed, tally.failed);
-    if tally.limited > 0 {
-        let _ = write!(out, ", {} stopped by a limit", tally.limited);
+    if !term.quiet || tally.failed + tally.limited > 0 {
+        let _ = write!(out, "{} passed, {} failed", tally.passed, tally.failed);
+        if tally.limited > 0 {
+            let _ = write!(out, ", {} stopped by a limit", tally.limited);
+        }
+        out.push('\n');
     }
-    out.push('\n');
     if tally.failed > 0 {
         code = exit::worst(code, exit::EXAMPLE);
     }
@@ -117,13 +130,15 @@ pub fn test(term: &Term, paths: &[PathBuf], max_nodes: Option<u64>) -> u8 {
     exit::worst(code, print(term, out.as_bytes()))
 }
 
-/// Reports one example's verdict.
-fn test_one(out: &mut String, tally: &mut Tally, verdict: Verdict, name: &str, max_nodes: Option<u64>) {
+/// Reports one example's verdict (a passed one only when not `quiet`).
+fn test_one(out: &mut String, tally: &mut Tally, verdict: Verdict, name: &str, max_nodes: Option<u64>, quiet: bool) {
     let name = escape_line(name);
     match verdict {
         Verdict::Pass => {
             tally.passed += 1;
-            let _ = writeln!(out, "  ok    {name}");
+            if !quiet {
+                let _ = writeln!(out, "  ok    {name}");
+            }
         }
         Verdict::Differs(want, got) => {
             tally.failed += 1;

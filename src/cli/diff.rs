@@ -13,7 +13,7 @@ use arbiter::report::diag::escape_line;
 use arbiter::syntax::fmt::values_text;
 use arbiter::syntax::{Item, Section};
 
-use super::term::{exit, Term};
+use super::term::{exit, fit, Term};
 use super::{load_and_compile, print};
 use crate::Format;
 
@@ -179,7 +179,17 @@ pub fn run(term: &Term, base: &Path, variant: &Path, ask: &Ask) -> u8 {
     let (bn, vn) = (base.display().to_string(), variant.display().to_string());
     let text = match format {
         Format::Json => json(&d, (&bn, &bc), (&vn, &vc)),
-        Format::Text => text(&escaped(&d), (&escape_line(&bn), &bc), (&escape_line(&vn), &vc)),
+        Format::Text => {
+            let d = escaped(&d);
+            let (bn, vn) = (escape_line(&bn), escape_line(&vn));
+            let wide = text(&d, (&bn, &bc), (&vn, &vc));
+            match term.columns {
+                Some(c) if wide.lines().any(|l| l.chars().count() > c) => {
+                    fit(&stacked(&d, (&bn, &bc), (&vn, &vc)), Some(c))
+                }
+                _ => wide,
+            }
+        }
     };
     match print(term, text.as_bytes()) {
         exit::OK if exit_code && !d.changes.is_empty() => exit::DIFFERENT,
@@ -262,6 +272,61 @@ fn escaped(d: &Diff) -> Diff {
     }
 }
 
+/// The engines of both files, as the first line names them.
+fn engines(bc: &Compiled, vc: &Compiled) -> String {
+    if bc.engine.name == vc.engine.name {
+        bc.engine.name.to_string()
+    } else {
+        format!("{} -> {}", bc.engine.name, vc.engine.name)
+    }
+}
+
+/// The comparison for a narrow terminal: each value under its key, the
+/// base's, the variant's and the difference on lines of their own.
+fn stacked(d: &Diff, (bn, bc): (&str, &Compiled), (vn, vc): (&str, &Compiled)) -> String {
+    let mut out = format!("engine {}\nbase     {bn}\nvariant  {vn}\n", engines(bc, vc));
+    if d.changes.is_empty() {
+        out.push_str("(the rules are the same)\n");
+    }
+    let pair = |out: &mut String, indent: &str, a: &str, b: &str| {
+        out.push_str(&format!("{indent}base     {a}\n{indent}variant  {b}\n"));
+    };
+    for (h, c) in &d.changes {
+        let name = if h.is_empty() { "(top level)" } else { h.as_str() };
+        out.push_str(&format!("{name}\n"));
+        match c {
+            Change::Changed(keys) => {
+                for (k, a, b) in keys {
+                    let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(not set)".into());
+                    out.push_str(&format!("  {k}\n"));
+                    pair(&mut out, "    ", &show(a), &show(b));
+                }
+            }
+            Change::Added(t) => pair(&mut out, "  ", "(not in base)", t),
+            Change::Removed(t) => pair(&mut out, "  ", t, "(removed)"),
+        }
+    }
+    if let Some(figures) = &d.figures {
+        out.push_str("analysis\n");
+        for p in figures {
+            let (a, b) = (shown(&p.base), shown(&p.variant));
+            out.push_str(&format!("  {}\n", p.label.trim_start()));
+            if a == b {
+                out.push_str(&format!("    alike    {a}\n"));
+                continue;
+            }
+            pair(&mut out, "    ", &a, &b);
+            if let Some(diff) = &p.difference {
+                out.push_str(&format!("    change   {}\n", diff.text));
+            }
+        }
+    }
+    if !d.unchanged.is_empty() {
+        out.push_str(&format!("\nunchanged: {}\n", d.unchanged.join(", ")));
+    }
+    out
+}
+
 fn text(d: &Diff, (bn, bc): (&str, &Compiled), (vn, vc): (&str, &Compiled)) -> String {
     // Rows: (left column, base, variant); a row with no values is a heading.
     let mut rows: Vec<(String, Option<String>, Option<String>)> = Vec::new();
@@ -309,12 +374,7 @@ fn text(d: &Diff, (bn, bc): (&str, &Compiled), (vn, vc): (&str, &Compiled)) -> S
         .max()
         .unwrap_or(0);
     let mut out = String::new();
-    let engines = if bc.engine.name == vc.engine.name {
-        bc.engine.name.to_string()
-    } else {
-        format!("{} -> {}", bc.engine.name, vc.engine.name)
-    };
-    out.push_str(&format!("{:kw$}  {:bw$}  {vn}\n", format!("engine {engines}"), bn));
+    out.push_str(&format!("{:kw$}  {:bw$}  {vn}\n", format!("engine {}", engines(bc, vc)), bn));
     if d.changes.is_empty() {
         out.push_str("(the rules are the same)\n");
     }

@@ -19,7 +19,7 @@ pub fn fmt(term: &Term, paths: &[PathBuf], write: bool, check: bool) -> u8 {
     let mut out = Vec::new();
     for path in paths {
         let stdin = path.as_os_str() == "-";
-        let name = if stdin { "<stdin>".to_string() } else { path.display().to_string() };
+        let name = super::shown_name(term, path);
         let bytes = if stdin { read_stdin() } else { read_rule_file(path) };
         let text = match bytes.map(String::from_utf8) {
             Ok(Ok(t)) if t.len() <= MAX_FILE_SIZE => t,

@@ -5,7 +5,7 @@ use arbiter::engines::compile;
 use arbiter::load::{bundled_names, bundled_text, load_bundled};
 
 use super::print;
-use super::term::{exit, Term};
+use super::term::{cut, exit, fit, Term};
 use crate::Format;
 
 /// One bundled rule file.
@@ -80,12 +80,16 @@ pub fn list(term: &Term, format: Format) -> u8 {
                 // tells it apart.
                 // Its first sentence; `--format json` gives all of it.
                 let title = if e.base.is_some() && !e.about.is_empty() { first_sentence(&e.about) } else { &e.title };
+                // Cut to the terminal's width (`--format json` has it all).
+                let title = term
+                    .columns
+                    .map_or_else(|| title.to_string(), |c| cut(title, c.saturating_sub(w + ew + 4).max(12)));
                 s.push_str(&format!("{:w$}  {:ew$}  {title}\n", shown(e), e.engine));
             }
             s.push_str(
                 "\nRun one with `arbiter run NAME INPUT`; start a variant with `arbiter new FILE --from NAME`.\n",
             );
-            s
+            fit(&s, term.columns)
         }
     };
     if entries.is_empty() {

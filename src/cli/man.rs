@@ -12,7 +12,7 @@ pub fn page(cmd: clap::Command) -> std::io::Result<Vec<u8>> {
     cmd.build();
     let mut page = Vec::new();
     Man::new(cmd.clone()).render(&mut page)?;
-    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+    for sub in cmd.get_subcommands() {
         let name = format!("{} {}", cmd.get_name(), sub.get_name());
         let man = Man::new(sub.clone().bin_name(name.clone()).display_name(name.clone()));
         let mut part = Vec::new();

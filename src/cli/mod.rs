@@ -5,6 +5,7 @@
 pub mod analyze;
 pub mod check;
 pub mod ci;
+pub mod complete;
 pub mod diff;
 pub mod fmt;
 pub mod list;
@@ -21,7 +22,7 @@ use std::path::Path;
 
 use arbiter::diag::codes;
 use arbiter::engines::{compile, Compiled};
-use arbiter::load::{load_with, LoadError, Loaded};
+use arbiter::load::{load_bytes, load_with, LoadError, Loaded};
 
 use term::{exit, Term};
 
@@ -39,6 +40,27 @@ pub fn help(e: &clap::Error) -> u8 {
             Err(_) => exit::IO,
         }
     }
+}
+
+/// `arbiter help [COMMAND...]`: the `--help` of the command named (the
+/// whole program's when none is), exit 0; an unknown command is a usage
+/// error (exit 2) that lists the commands.
+pub fn help_of(term: &Term, mut cmd: clap::Command, path: &[String]) -> u8 {
+    cmd.build();
+    let mut at = &mut cmd;
+    for name in path {
+        let known: Vec<String> = at.get_subcommands().map(|c| c.get_name().to_string()).collect();
+        match at.find_subcommand_mut(name) {
+            Some(sub) => at = sub,
+            None => {
+                let list = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+                let _ = writeln!(io::stderr(), "error: no command `{name}` (commands: {list})");
+                return exit::USAGE;
+            }
+        }
+    }
+    let text = at.render_help().to_string();
+    print(term, text.as_bytes())
 }
 
 /// Writes `bytes` to stdout: exit 0, or the code of the write error.
@@ -68,10 +90,36 @@ pub fn load_exit(e: &LoadError) -> u8 {
     }
 }
 
+/// Loads the rule file an argument names (a path or a bundled name); `-`
+/// reads it from standard input, named `--stdin-name` (default `<stdin>`)
+/// in diagnostics, its `extends:` resolved from that name's folder.
+pub fn load_rules(term: &Term, path: &Path) -> Result<Loaded, LoadError> {
+    if path.as_os_str() != "-" {
+        return load_with(path, &term.load);
+    }
+    let limit = arbiter::syntax::parse::MAX_FILE_SIZE as u64 + 1;
+    let read = (|| -> io::Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut io::Read::take(io::stdin().lock(), limit), &mut bytes)?;
+        Ok(bytes)
+    })();
+    load_bytes(Path::new(term.stdin_name.unwrap_or("<stdin>")), read, &term.load)
+}
+
+/// How a rule-file argument is named in messages: its path, or for `-`
+/// the `--stdin-name` (default `<stdin>`).
+pub fn shown_name(term: &Term, path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        term.stdin_name.unwrap_or("<stdin>").to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
 /// Loads and compiles a rule file; on failure prints every error and
 /// returns the exit code.
 pub fn load_and_compile(term: &Term, path: &Path) -> Result<(Loaded, Compiled), u8> {
-    let loaded = load_with(path, &term.load).map_err(|e| load_failed(term, &e))?;
+    let loaded = load_rules(term, path).map_err(|e| load_failed(term, &e))?;
     let (compiled, diags) = compile(&loaded);
     match compiled {
         Some(c) => Ok((loaded, c)),

@@ -34,6 +34,7 @@ pub fn new(term: &Term, path: &Path, from: &Path) -> u8 {
         return print(term, text.as_bytes());
     }
     match super::write::create(path, text.as_bytes()) {
+        Ok(()) if term.quiet => exit::OK,
         Ok(()) => {
             let _ = writeln!(
                 io::stderr(),

@@ -66,7 +66,19 @@ pub struct Term {
     pub json: bool,
     /// How rule files are loaded (`--restrict-extends`).
     pub load: arbiter::load::LoadOptions,
+    /// Columns of diagnostics: stderr's terminal width, else 100 (so that
+    /// what a pipe or a file gets does not depend on `COLUMNS`).
     width: usize,
+    /// Columns that text results on stdout must fit (`list`, `diff`,
+    /// `analyze`): stdout's terminal width, else `COLUMNS`; `None` (no
+    /// limit) when stdout is not a terminal and `COLUMNS` is not set.
+    pub columns: Option<usize>,
+    /// `--quiet`: no progress bars, no `ok` or summary lines on success;
+    /// errors are still printed.
+    pub quiet: bool,
+    /// `--stdin-name`: what a rule file read from standard input (`-`) is
+    /// called in diagnostics, and where its `extends:` are resolved from.
+    pub stdin_name: Option<&'static str>,
 }
 
 impl Term {
@@ -77,12 +89,17 @@ impl Term {
             ColorChoice::Never => false,
             ColorChoice::Auto => !no_color && io::stderr().is_terminal(),
         };
+        let columns_env = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok()).filter(|&c| c > 0);
+        let width_of = |w: Option<(terminal_size::Width, terminal_size::Height)>| w.map(|(w, _)| usize::from(w.0));
         Term {
             colour,
             stdout_is_terminal: io::stdout().is_terminal(),
             json: false,
             load: Default::default(),
-            width: 100,
+            width: width_of(terminal_size::terminal_size_of(io::stderr())).unwrap_or(100).clamp(40, 400),
+            columns: width_of(terminal_size::terminal_size_of(io::stdout())).or(columns_env).map(|c| c.clamp(40, 1000)),
+            quiet: false,
+            stdin_name: None,
         }
     }
 
@@ -164,6 +181,77 @@ pub fn json_lines(diags: &[Diag], sources: &SourceMap) -> String {
     json_values(diags, sources).iter().map(|v| format!("{v}\n")).collect()
 }
 
+/// `text` with every line longer than `columns` wrapped at spaces (a word
+/// longer than a line is cut), the continuation lines indented four columns
+/// past the line's own indentation; unchanged when `columns` is `None`.
+pub fn fit(text: &str, columns: Option<usize>) -> String {
+    let Some(columns) = columns else { return text.to_string() };
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let (body, end) = line.strip_suffix('\n').map_or((line, ""), |b| (b, "\n"));
+        if body.chars().count() <= columns {
+            out.push_str(line);
+            continue;
+        }
+        let indent = body.len() - body.trim_start_matches(' ').len();
+        let hang = " ".repeat((indent + 4).min(columns / 2));
+        let mut current = body[..indent].to_string();
+        let mut used = indent;
+        let mut first_word = true;
+        // Words with the spaces before each (kept inside a line, so that
+        // aligned columns stay aligned; dropped where a line breaks).
+        let mut rest = &body[indent..];
+        while !rest.is_empty() {
+            let gap = rest.len() - rest.trim_start_matches(' ').len();
+            let after = &rest[gap..];
+            let len_bytes = after.find(' ').unwrap_or(after.len());
+            let (word, gap) = (&after[..len_bytes], &rest[..gap]);
+            rest = &after[len_bytes..];
+            if word.is_empty() {
+                break;
+            }
+            let len = word.chars().count();
+            if !first_word && used + gap.len() + len > columns {
+                out.push_str(current.trim_end());
+                out.push('\n');
+                current = hang.clone();
+                used = hang.len();
+                first_word = true;
+            }
+            if !first_word {
+                current.push_str(gap);
+                used += gap.len();
+            }
+            let mut chars: Vec<char> = word.chars().collect();
+            while used + chars.len() > columns && used < columns {
+                let take = columns - used;
+                current.extend(&chars[..take]);
+                out.push_str(&current);
+                out.push('\n');
+                chars.drain(..take);
+                current = hang.clone();
+                used = hang.len();
+            }
+            used += chars.len();
+            current.extend(chars);
+            first_word = false;
+        }
+        out.push_str(current.trim_end());
+        out.push_str(end);
+    }
+    out
+}
+
+/// `s` cut to `columns` characters, its last one `…` when cut.
+pub fn cut(s: &str, columns: usize) -> String {
+    if s.chars().count() <= columns {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(columns.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
 /// The exit code of an error with this code.
 pub fn exit_of(code: Code) -> u8 {
     match codes::family(code) {
@@ -188,7 +276,32 @@ pub fn write_failed(term: &Term, e: &io::Error) -> u8 {
 
 #[cfg(test)]
 mod tests {
-    use super::exit;
+    use super::{cut, exit, fit};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Every line fits, and the words are those of the text, in order
+        /// (a cut word joined again).
+        #[test]
+        fn fitted_text_fits_and_keeps_its_words(text in "( {0,3}[a-z]{1,30}( {1,2}[a-z]{1,12}){0,20}\n){1,4}", columns in 40usize..90) {
+            let fitted = fit(&text, Some(columns));
+            for line in fitted.lines() {
+                prop_assert!(line.chars().count() <= columns, "{line:?} over {columns}");
+            }
+            let letters = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+            prop_assert_eq!(letters(&fitted), letters(&text));
+            prop_assert_eq!(fitted.lines().count() >= text.lines().count(), true);
+        }
+    }
+
+    #[test]
+    fn text_that_fits_is_unchanged() {
+        let text = "a line\n  an indented line\n";
+        assert_eq!(fit(text, Some(40)), text);
+        assert_eq!(fit(text, None), text);
+        assert_eq!(cut("abcdef", 4), "abc…");
+        assert_eq!(cut("abc", 4), "abc");
+    }
 
     #[test]
     fn the_most_serious_failure_decides() {
