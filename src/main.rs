@@ -34,7 +34,7 @@ Exit codes:
   5  a file could not be read or the output could not be written
   6  a worked example failed (arbiter test)
   7  a file is not in canonical layout (arbiter fmt --check)
-  8  a resource limit was reached (run or test --max-nodes); outputs before it are printed
+  8  a resource limit was reached (run, test, analyze or diff --max-nodes); outputs before it are printed
   130  run ended by SIGINT (Ctrl-C), after printing every finished case
   143  run ended by SIGTERM, after printing every finished case
 When files fail differently, the most serious failure decides: 5, 8, 3, 4, 6, 7.
@@ -173,6 +173,12 @@ enum Command {
         /// merge`) instead of the figures.
         #[arg(long)]
         partial: bool,
+        /// Search nodes of the whole analysis, for engines whose analysis
+        /// searches (the tower engine: 20,000,000 by default). An analysis
+        /// that needs more prints the figures of the deals done, then a
+        /// limit diagnostic (exit 8).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        max_nodes: Option<u64>,
         /// json: the figures and tables as one JSON object, numbers as JSON
         /// numbers and exact values as "n/d" strings (fields in
         /// docs/cli.md).
@@ -264,6 +270,11 @@ enum Command {
         /// --exit-code` does.
         #[arg(long)]
         exit_code: bool,
+        /// Search nodes of each analysis, for engines whose analysis
+        /// searches (as `analyze --max-nodes`). When one stops short, both
+        /// are compared on the samples it did, then exit 8.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        max_nodes: Option<u64>,
     },
     /// Serve the Language Server Protocol on stdin and stdout, for editors:
     /// diagnostics as you type, hover, completion, go to definition,
@@ -336,15 +347,17 @@ fn main() -> ExitCode {
         Command::Check { rules, format, deny_warnings } => cli::check::check(&term, &rules, format, deny_warnings),
         Command::Test { rules, max_nodes } => cli::check::test(&term, &rules, max_nodes),
         Command::Fmt { rules, write, check } => cli::fmt::fmt(&term, &rules, write, check),
-        Command::Analyze { rules, samples, seed, shard, partial, format } => {
-            cli::analyze::analyze(&term, &rules, &cli::analyze::Ask { samples, seed, shard, partial, format })
-        }
+        Command::Analyze { rules, samples, seed, shard, partial, format, max_nodes } => cli::analyze::analyze(
+            &term,
+            &rules,
+            &cli::analyze::Ask { samples, seed, shard, partial, format, max_nodes },
+        ),
         Command::Merge { rules, parts } => cli::merge::merge(&term, &rules, &parts),
         Command::List { format } => cli::list::list(&term, format),
         Command::Show { name } => cli::list::show(&term, &name),
         Command::New { path, from } => cli::new::new(&term, &path, &from),
-        Command::Diff { base, variant, format, samples, seed, exit_code } => {
-            cli::diff::run(&term, &base, &variant, &cli::diff::Ask { format, samples, seed, exit_code })
+        Command::Diff { base, variant, format, samples, seed, exit_code, max_nodes } => {
+            cli::diff::run(&term, &base, &variant, &cli::diff::Ask { format, samples, seed, exit_code, max_nodes })
         }
         Command::Lsp => cli::lsp::lsp(&term),
         Command::Completions { shell } => cli::complete::script(&term, shell),

@@ -201,3 +201,69 @@ fn held_and_the_multipliers_replace_each_other_across_files() {
     assert_eq!(code, Some(3));
     assert!(stderr.contains("conflict") && stderr.contains("v.rules:2:"), "{stderr}");
 }
+
+fn arbiter(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::cargo_bin("arbiter")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+/// The number of deals an analysis's `deals` line says it did.
+fn deals_done(stdout: &str) -> u64 {
+    let line = stdout.lines().find(|l| l.contains("random deals")).expect(stdout);
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "random").unwrap();
+    words[at - 1].parse().unwrap()
+}
+
+// Issue 28: an analysis analyses the samples asked or says it stopped, with
+// the budget and the option that raises it; the figures done are kept.
+#[test]
+fn an_analysis_short_of_its_samples_is_a_limit() {
+    let (code, stdout, stderr) = arbiter(&["analyze", "house_of_cards", "--samples", "500", "--max-nodes", "300000"]);
+    assert_eq!(code, Some(8), "{stderr}");
+    let done = deals_done(&stdout);
+    assert!(done > 0 && done < 500, "{stdout}");
+    assert!(stdout.contains("first mover"), "{stdout}");
+    let said = stderr.replace('│', " ").split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(said.contains("stopped short of its 500 samples"), "{stderr}");
+    assert!(said.contains("--max-nodes N"), "{stderr}");
+    assert!(said.contains("at most 300000 nodes"), "{stderr}");
+    // Those deals, asked for, are the same deals, all done, exit 0.
+    let (code, again, stderr) =
+        arbiter(&["analyze", "house_of_cards", "--samples", &done.to_string(), "--max-nodes", "300000"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(deals_done(&again), done);
+    let first = |s: &str| s.lines().find(|l| l.starts_with("first mover's advantage")).map(str::to_string);
+    assert_eq!(first(&again), first(&stdout));
+    // An analysis that searches nothing takes no node budget.
+    let (code, _, stderr) = arbiter(&["analyze", "get_straight", "--max-nodes", "5"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("searches nothing"), "{stderr}");
+}
+
+// `diff` compares equal sets of deals: when one side stops short, both are
+// compared on the deals it did.
+#[test]
+fn diff_compares_the_same_deals_when_one_side_stops() {
+    let (code, stdout, stderr) =
+        arbiter(&["diff", "house_of_cards", "house_of_cards/five-peaks", "--samples", "400", "--max-nodes", "300000"]);
+    assert_eq!(code, Some(8), "{stderr}");
+    let line = stdout.lines().find(|l| l.contains("deals (alike)")).expect(&stdout);
+    let compared: u64 = line.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(compared > 0 && compared < 400, "{line}");
+    let said = stderr.replace('│', " ").split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(said.contains(&format!("compared on the first {compared};")), "{stderr}");
+    // Each side over those deals alone finishes.
+    for side in ["house_of_cards", "house_of_cards/five-peaks"] {
+        let (code, out, stderr) =
+            arbiter(&["analyze", side, "--samples", &compared.to_string(), "--max-nodes", "300000"]);
+        assert_eq!(code, Some(0), "{side}: {stderr}");
+        assert_eq!(deals_done(&out), compared);
+    }
+}

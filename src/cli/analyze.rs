@@ -11,7 +11,7 @@ use arbiter::game::{AnalyzeOptions, Report};
 use arbiter::load::Loaded;
 use arbiter::report::diag::escape_line;
 
-use super::term::{fit, Term};
+use super::term::{exit, fit, Term};
 use super::{load_and_compile, print, unsupported};
 use crate::Format;
 
@@ -52,6 +52,8 @@ pub struct Ask {
     pub shard: Option<Shard>,
     pub partial: bool,
     pub format: Format,
+    /// `--max-nodes`: the node budget of an analysis that searches.
+    pub max_nodes: Option<u64>,
 }
 
 /// The kind and version of `analyze --format json` (docs/cli.md).
@@ -74,12 +76,18 @@ pub fn analyze(term: &Term, path: &Path, ask: &Ask) -> u8 {
         (None, None) => 0,
         (Some(default), asked) => asked.unwrap_or(default).max(1),
     };
+    if ask.max_nodes.is_some() && analysis.node_budget().is_none() {
+        return unsupported(
+            term,
+            format!("the `{}` engine's analysis searches nothing: `--max-nodes` does not apply", compiled.engine.name),
+        );
+    }
     let bar = progress_bar(term.quiet);
     let mut progress = |done, total| {
         bar.set_length(total);
         bar.set_position(done);
     };
-    let opts = AnalyzeOptions { samples, seed: ask.seed };
+    let opts = AnalyzeOptions { samples, seed: ask.seed, max_nodes: ask.max_nodes };
     let show = |r: &Report| match ask.format {
         Format::Text => fit(&report(compiled.title.as_deref(), path, r), term.columns),
         Format::Json => json(compiled.title.as_deref(), path, compiled.engine.name, r),
@@ -87,7 +95,7 @@ pub fn analyze(term: &Term, path: &Path, ask: &Ask) -> u8 {
     if ask.shard.is_none() && !ask.partial {
         let r = analysis.report(&opts, &mut progress);
         bar.finish_and_clear();
-        return print(term, show(&r).as_bytes());
+        return exit::worst(print(term, show(&r).as_bytes()), stopped(term, &r, samples));
     }
     if ask.partial && ask.format == Format::Json {
         return unsupported(term, "`--partial` prints JSON of its own: `--format` does not apply".to_string());
@@ -107,6 +115,7 @@ pub fn analyze(term: &Term, path: &Path, ask: &Ask) -> u8 {
             "rules": rules_id(&loaded),
             "seed": ask.seed,
             "samples": samples,
+            "max_nodes": ask.max_nodes,
             "shard": [shard.index, shard.of],
             "from": range.start,
             "to": range.end,
@@ -117,9 +126,23 @@ pub fn analyze(term: &Term, path: &Path, ask: &Ask) -> u8 {
     // A shard's own figures: its samples as an analysis of their own.
     let own = AnalyzeOptions { samples: range.end - range.start, ..opts };
     match sampled.report(&own, &[part]) {
-        Ok(lines) => print(term, show(&lines).as_bytes()),
+        Ok(lines) => exit::worst(print(term, show(&lines).as_bytes()), stopped(term, &lines, own.samples)),
         Err(e) => unsupported(term, format!("this shard's samples make no report of their own: {e}")),
     }
+}
+
+/// After the figures of an analysis that stopped short of its samples (a
+/// figure `stopped`, which says where and why): a limit diagnostic naming
+/// the budget and the option that raises it (exit 8); else 0.
+pub fn stopped(term: &Term, r: &Report, samples: u64) -> u8 {
+    let Some(why) = r.figures.iter().find(|f| f.key == "stopped") else { return exit::OK };
+    term.fail(
+        arbiter::diag::codes::LIMIT,
+        format!(
+            "the analysis stopped short of its {samples} samples ({}): `--max-nodes N` raises its node budget; the figures above are those of the deals done",
+            why.value.text
+        ),
+    )
 }
 
 /// A progress bar on stderr, drawn only on a terminal and not `--quiet`.

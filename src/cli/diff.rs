@@ -140,10 +140,38 @@ pub fn diff(base: &Loaded, variant: &Loaded) -> Diff {
     Diff { changes, unchanged, figures: None }
 }
 
-fn analyse(c: &Compiled, samples: Option<u64>, seed: u64) -> Option<Report> {
+fn analyse(c: &Compiled, samples: Option<u64>, ask: &Ask) -> Option<Report> {
     let a = c.game.analysis()?;
     let samples = a.default_samples().map_or(0, |d| samples.unwrap_or(d).max(1));
-    Some(a.report(&AnalyzeOptions { samples, seed }, &mut |_, _| {}))
+    Some(a.report(&AnalyzeOptions { samples, seed: ask.seed, max_nodes: ask.max_nodes }, &mut |_, _| {}))
+}
+
+/// How many samples an analysis that stopped short did (the value of its
+/// figure `stopped`).
+fn done(r: &Report) -> Option<u64> {
+    let f = r.figures.iter().find(|f| f.key == "stopped")?;
+    f.value.number().map(|n| n as u64)
+}
+
+/// Samples asked of an analysis, and how many both files' analyses were
+/// compared on when one stopped short.
+type Short = (u64, u64);
+
+/// Both files' analyses over the same samples: when one stopped short of
+/// them (its node budget), both are analysed again over the samples the
+/// shorter one did (sample j is the same deal in both), and the numbers of
+/// samples asked and compared come back with them.
+fn analyse_alike(bc: &Compiled, vc: &Compiled, ask: &Ask) -> Option<(Report, Report, Option<Short>)> {
+    let (a, b) = (analyse(bc, ask.samples, ask)?, analyse(vc, ask.samples, ask)?);
+    let short = match (done(&a), done(&b)) {
+        (None, None) => return Some((a, b, None)),
+        (x, y) => x.into_iter().chain(y).min().unwrap_or(0),
+    };
+    let asked = bc.game.analysis()?.default_samples().map_or(0, |d| ask.samples.unwrap_or(d));
+    if short == 0 {
+        return Some((a, b, Some((asked, 0))));
+    }
+    Some((analyse(bc, Some(short), ask)?, analyse(vc, Some(short), ask)?, Some((asked, short))))
 }
 
 /// A side's text (`-` when it has no such figure).
@@ -158,10 +186,12 @@ pub struct Ask {
     pub seed: u64,
     /// Exit 1 when the files differ.
     pub exit_code: bool,
+    /// `--max-nodes`: the node budget of analyses that search.
+    pub max_nodes: Option<u64>,
 }
 
 pub fn run(term: &Term, base: &Path, variant: &Path, ask: &Ask) -> u8 {
-    let Ask { format, samples, seed, exit_code } = *ask;
+    let Ask { format, exit_code, .. } = *ask;
     let (bl, bc) = match load_and_compile(term, base) {
         Ok(x) => x,
         Err(code) => return code,
@@ -171,9 +201,11 @@ pub fn run(term: &Term, base: &Path, variant: &Path, ask: &Ask) -> u8 {
         Err(code) => return code,
     };
     let mut d = diff(&bl, &vl);
+    let mut short = None;
     if bc.engine.name == vc.engine.name {
-        if let (Some(a), Some(b)) = (analyse(&bc, samples, seed), analyse(&vc, samples, seed)) {
+        if let Some((a, b, s)) = analyse_alike(&bc, &vc, ask) {
             d.figures = Some(pair(&a, &b));
+            short = s;
         }
     }
     let (bn, vn) = (base.display().to_string(), variant.display().to_string());
@@ -191,9 +223,21 @@ pub fn run(term: &Term, base: &Path, variant: &Path, ask: &Ask) -> u8 {
             }
         }
     };
-    match print(term, text.as_bytes()) {
+    let code = match print(term, text.as_bytes()) {
         exit::OK if exit_code && !d.changes.is_empty() => exit::DIFFERENT,
         code => code,
+    };
+    match short {
+        Some((asked, compared)) => exit::worst(
+            code,
+            term.fail(
+                arbiter::diag::codes::LIMIT,
+                format!(
+                    "an analysis stopped short of its {asked} samples (its node budget): both files are compared on the first {compared}; `--max-nodes N` raises the budget"
+                ),
+            ),
+        ),
+        None => code,
     }
 }
 

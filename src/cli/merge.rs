@@ -46,7 +46,10 @@ pub fn merge(term: &Term, path: &Path, files: &[PathBuf]) -> u8 {
         Ok(opts) => {
             let parts: Vec<Value> = found.into_iter().map(|f| f.json["part"].clone()).collect();
             match sampled.report(&opts, &parts) {
-                Ok(lines) => print(term, report(compiled.title.as_deref(), path, &lines).as_bytes()),
+                Ok(lines) => super::term::exit::worst(
+                    print(term, report(compiled.title.as_deref(), path, &lines).as_bytes()),
+                    super::analyze::stopped(term, &lines, opts.samples),
+                ),
                 Err(e) => term.fail(codes::PARTIAL, format!("the partial results do not add up: {e}")),
             }
         }
@@ -96,11 +99,19 @@ fn check(found: &mut [Found], expected: &(&str, String)) -> Result<AnalyzeOption
     let (Some(seed), Some(samples)) = (seed, samples) else {
         return Err(format!("{}: no seed or number of samples", first.place));
     };
+    let budget = first.json["max_nodes"].clone();
+    let max_nodes = budget.as_u64();
     for f in found.iter() {
         if f.json["engine"] != expected.0 || f.json["rules"] != expected.1.as_str() {
             return Err(format!(
                 "{}: a partial result of other rules (engine {}, rules {}; these are {} and {})",
                 f.place, f.json["engine"], f.json["rules"], expected.0, expected.1
+            ));
+        }
+        if f.json["max_nodes"] != budget {
+            return Err(format!(
+                "{}: of an analysis with another node budget (--max-nodes {}; the first has {budget})",
+                f.place, f.json["max_nodes"]
             ));
         }
         if f.json["seed"].as_u64() != Some(seed) || f.json["samples"].as_u64() != Some(samples) {
@@ -124,5 +135,5 @@ fn check(found: &mut [Found], expected: &(&str, String)) -> Result<AnalyzeOption
     if next != samples {
         return Err(format!("samples {next}..{samples} are in no partial result (a shard is missing)"));
     }
-    Ok(AnalyzeOptions { samples, seed })
+    Ok(AnalyzeOptions { samples, seed, max_nodes })
 }

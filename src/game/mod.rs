@@ -280,6 +280,10 @@ pub struct AnalyzeOptions {
     pub samples: u64,
     /// Seed of the sampler: the same seed gives the same figures.
     pub seed: u64,
+    /// Most search nodes of the whole analysis, for engines that search
+    /// (`analyze --max-nodes`); `None`: the engine's own budget. An
+    /// analysis that reaches it reports the figure `stopped`.
+    pub max_nodes: Option<u64>,
 }
 
 /// What `arbiter analyze` reports: labelled figures, in order.
@@ -301,6 +305,12 @@ pub trait Analyze {
     /// (a few seconds' work); `None` for an exact analysis, which samples
     /// nothing.
     fn default_samples(&self) -> Option<u64> {
+        None
+    }
+
+    /// The node budget of the whole analysis when it searches (`analyze
+    /// --max-nodes` changes it); `None` when it does not search.
+    fn node_budget(&self) -> Option<u64> {
         None
     }
 

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use serde_json::{json, Value};
 
-use super::{Tower, DEFAULT_MAX_NODES};
+use super::Tower;
 use num_bigint::BigInt;
 use num_rational::Ratio;
 use num_traits::ToPrimitive;
@@ -23,6 +23,10 @@ impl Analyze for Tower {
         Some(1_000)
     }
 
+    fn node_budget(&self) -> Option<u64> {
+        Some(ANALYZE_NODES)
+    }
+
     fn report(&self, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Report {
         analyze_sampled(self, opts, progress)
     }
@@ -33,11 +37,10 @@ impl Analyze for Tower {
 }
 
 /// A part: each deal's value for the first mover and the nodes its search
-/// took, each within one deal's limit ([`DEFAULT_MAX_NODES`]). The report
-/// replays the budget of the whole analysis over them in order, so a part
-/// ends where the whole analysis must have stopped: at a deal that needs
-/// more than one deal's limit (`"over"`), or once its own deals took more
-/// than the whole budget.
+/// took, each within the analysis's whole budget. The report replays that
+/// budget over them in order, so a part ends where the whole analysis must
+/// have stopped: at a deal that needs more than the budget (`"over"`), or
+/// once its own deals took more than the budget.
 impl Sampled for Tower {
     fn sample(&self, opts: &AnalyzeOptions, range: Range<u64>, progress: &mut dyn FnMut(u64, u64)) -> Value {
         let m = self.m_range.1;
@@ -47,10 +50,11 @@ impl Sampled for Tower {
         let (mut values, mut nodes, mut over) = (Vec::new(), Vec::new(), false);
         let total = range.end - range.start;
         let mut spent = 0u64;
+        let budget = budget(opts);
         for j in range.clone() {
             deck.copy_from_slice(&cards);
             SplitMix64::for_sample(opts.seed, j).shuffle(&mut deck);
-            let Some((v0, n)) = self.rules.solve_with(&deck, 0, &mut tt, DEFAULT_MAX_NODES) else {
+            let Some((v0, n)) = self.rules.solve_with(&deck, 0, &mut tt, budget) else {
                 over = true;
                 break;
             };
@@ -59,7 +63,7 @@ impl Sampled for Tower {
             nodes.push(n);
             spent = spent.saturating_add(n);
             progress(j - range.start, total);
-            if spent > ANALYZE_NODES {
+            if spent > budget {
                 break;
             }
         }
@@ -72,7 +76,8 @@ impl Sampled for Tower {
         let n = opts.samples;
         let (mut total, mut wins, mut ties, mut done) = (0i64, 0u64, 0u64, 0u64);
         let mut squares = 0u128;
-        let mut left = ANALYZE_NODES;
+        let all = budget(opts);
+        let mut left = all;
         let mut stopped = None;
         // The whole analysis searched each deal within what was left of the
         // budget (at most one deal's limit) and stopped at the first deal
@@ -83,9 +88,8 @@ impl Sampled for Tower {
                 return Err("as many values as node counts".into());
             }
             for (v, used) in values.into_iter().zip(nodes) {
-                let budget = left.min(DEFAULT_MAX_NODES);
-                if used > budget {
-                    stopped = Some((done, budget == DEFAULT_MAX_NODES));
+                if used > left {
+                    stopped = Some((done, left == all));
                     break 'parts;
                 }
                 left -= used;
@@ -96,7 +100,7 @@ impl Sampled for Tower {
                 done += 1;
             }
             if part["over"].as_bool() == Some(true) {
-                stopped = Some((done, left >= DEFAULT_MAX_NODES));
+                stopped = Some((done, left == all));
                 break;
             }
         }
@@ -107,19 +111,19 @@ impl Sampled for Tower {
         let text = |k: &str, t: String| Figure::new(&key_of(k), k, Figured::text(t));
         let mut out =
             vec![text("deals", format!("{done} random deals of M = {m} ({cards} cards, seed {})", opts.seed))];
-        match stopped {
-            Some((i, true)) => out.push(text(
-                "stopped",
-                format!(
-                    "deal {} of {n} needs more than {DEFAULT_MAX_NODES} search nodes, the limit of one deal",
-                    i + 1
-                ),
-            )),
-            Some((i, false)) => out.push(text(
-                "stopped",
-                format!("after {i} of {n} deals: an analysis searches at most {ANALYZE_NODES} nodes in all"),
-            )),
-            None => {}
+        // `stopped`: why, and (its value) how many deals were done.
+        let why = match stopped {
+            Some((i, true)) => {
+                Some(format!("deal {} of {n} needs more than {all} search nodes, the analysis's budget", i + 1))
+            }
+            Some((i, false)) => {
+                Some(format!("after {i} of {n} deals: the analysis searches at most {all} nodes in all"))
+            }
+            None => None,
+        };
+        if let Some(why) = why {
+            let done = Ratio::from_integer(BigInt::from(done));
+            out.push(Figure::new("stopped", "stopped", Figured::exact_with(done, Style::Text, why)));
         }
         if done > 0 {
             let mean = Ratio::new(BigInt::from(total), BigInt::from(done));
@@ -157,5 +161,11 @@ fn deals<T: TryFrom<i64>>(part: &Value, name: &str) -> Result<Vec<T>, String> {
         .collect()
 }
 
-/// Search nodes of all the deals of one analysis together (a few seconds).
+/// Search nodes of all the deals of one analysis together (a few seconds),
+/// unless `analyze --max-nodes` gives another budget.
 pub(super) const ANALYZE_NODES: u64 = 20_000_000;
+
+/// The node budget of the whole analysis; one deal may use all of it.
+fn budget(opts: &AnalyzeOptions) -> u64 {
+    opts.max_nodes.unwrap_or(ANALYZE_NODES)
+}
