@@ -163,3 +163,33 @@ fn text_results_fit_the_terminal() {
         }
     }
 }
+
+// A problem a variant causes in its base is reported in the variant, with
+// the base's place related, and the help's fix works.
+#[test]
+fn a_variant_s_mistake_is_shown_in_the_variant_with_its_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let variant = dir.path().join("three.rules");
+    std::fs::write(&variant, "extends: \"house_of_cards\"\ntower { peaks: 3 }\n").unwrap();
+    let out = arbiter().args(["check", "--format", "json"]).arg(&variant).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let diags: Vec<serde_json::Value> = text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    let d = &diags[0];
+    assert_eq!(d["file"], variant.display().to_string());
+    assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(2), Some(16)), "{d}");
+    let related = d["related"].as_array().unwrap();
+    assert!(related.iter().any(|r| r["file"] == "<bundled>/house_of_cards.rules"), "{d}");
+    // Every place named can be opened: the base by `arbiter show`.
+    let shown = arbiter().args(["show", "<bundled>/house_of_cards.rules"]).output().unwrap();
+    assert_eq!(shown.status.code(), Some(0));
+    let line = related[0]["line"].as_u64().unwrap() as usize;
+    assert!(text(&shown.stdout).lines().nth(line - 1).unwrap().contains("ranks:"), "{d}");
+    // The help says what to write; written, the file checks.
+    let help = d["help"].as_str().unwrap();
+    let fix = help.split('`').nth(1).expect(help);
+    assert!(fix.starts_with("input { ranks: "), "{help}");
+    std::fs::write(&variant, format!("extends: \"house_of_cards\"\ntower {{ peaks: 3 }}\n{fix}\n")).unwrap();
+    let out = arbiter().arg("check").arg(&variant).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

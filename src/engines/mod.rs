@@ -74,6 +74,21 @@ fn allowed_codes(top: &Block, cx: &mut Cx) -> Vec<crate::diag::codes::Code> {
 
 /// Checks and lowers a loaded rule file. Returns the game when there is no
 /// error, and every diagnostic (warnings included) in source order.
+/// A problem a variant causes in its base is shown in the variant, the file
+/// checked (file 0), where the user can change it: when a diagnostic's
+/// place is in a base file and one of its notes is in the file checked,
+/// the two change places (the base's place becomes the related one).
+fn in_checked_file(d: &mut Diag) {
+    if d.span.file == 0 {
+        return;
+    }
+    if let Some(i) = d.notes.iter().position(|(s, _)| s.file == 0) {
+        let (span, label) = d.notes.remove(i);
+        let base = (std::mem::replace(&mut d.span, span), std::mem::replace(&mut d.label, label));
+        d.notes.insert(0, base);
+    }
+}
+
 pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
     let mut cx = Cx::new();
     cx.diags.extend(loaded.warnings.iter().cloned());
@@ -94,6 +109,7 @@ pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
         top.finish(&mut cx);
     }
     let mut diags = cx.diags;
+    diags.iter_mut().for_each(in_checked_file);
     diags.retain(|d| d.is_error() || !allowed.contains(&d.code));
     diags.sort_by_key(|d| (d.span.file, d.span.start));
     let ok = !diags.iter().any(Diag::is_error);

@@ -408,8 +408,8 @@ fn check_deck_fits(cx: &mut Cx, house: &House, deals: &Deals, suits: usize) {
     }
     cx.push(d.help(if max_m >= m_lo {
         format!(
-            "with {peaks} peaks{with}, M can be at most {max_m}: the row must run out before a player with a full \
-             hand finds the house full"
+            "with {peaks} peaks{with}, M can be at most {max_m} (the row must run out before a player with a full \
+             hand finds the house full): write `input {{ ranks: {m_lo}..{max_m} }}`"
         )
     } else {
         format!("a house of {peaks} peaks{with} takes at most {room} cards ({more} than it holds): use more peaks or a smaller M")
