@@ -193,3 +193,21 @@ fn a_variant_s_mistake_is_shown_in_the_variant_with_its_fix() {
     let out = arbiter().arg("check").arg(&variant).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+// Leftover diagnostics (issue 28): swapped arguments get a note.
+#[test]
+fn swapped_arguments_are_pointed_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("deals.txt");
+    std::fs::write(&input, "2H TC 5D 3S 6C\n#\n").unwrap();
+    let out = arbiter().arg("run").arg(&input).arg("get_straight").output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("the rule file comes first (`arbiter run RULES INPUT`)"), "{stderr}");
+    // Not when the rule file is one.
+    let bad = dir.path().join("bad.rules");
+    std::fs::write(&bad, "engine: nope\n").unwrap();
+    let out = arbiter().arg("run").arg(&bad).arg(&input).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(!text(&out.stderr).contains("comes first"), "{}", text(&out.stderr));
+}

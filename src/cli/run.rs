@@ -1,22 +1,46 @@
 //! `arbiter run`: a rule file on an input, streamed case by case; with
 //! `--explain`, each output line with the rules that produced it.
 
-use std::io;
+use std::io::{self, Write};
 use std::path::Path;
 
 use arbiter::diag::codes;
 use arbiter::game::{FlushBeforeRead, Input, Output, RunError, RunOptions, Shared};
+use arbiter::report::diag::escape_line;
 use arbiter::report::explain::{render, to_json};
 
 use super::term::{exit, Term};
 use super::{load_and_compile, unsupported};
+
+/// After a rule file that did not load: when the input looks like the rule
+/// file (a `.rules` path or a bundled name) and the rule file does not, a
+/// note that the rule file comes first.
+fn swapped_hint(term: &Term, rules: &Path, input: Option<&Path>) {
+    let Some(input) = input else { return };
+    let looks_like_rules = |p: &Path| {
+        p.extension().is_some_and(|x| x == "rules")
+            || p.to_str().is_some_and(|n| arbiter::load::bundled_text(n).is_some() && !p.exists())
+    };
+    if term.json || !looks_like_rules(input) || looks_like_rules(rules) {
+        return;
+    }
+    let _ = writeln!(
+        io::stderr(),
+        "note: `{}` looks like a rule file and `{}` like an input: the rule file comes first (`arbiter run RULES INPUT`)",
+        escape_line(&input.display().to_string()),
+        escape_line(&rules.display().to_string())
+    );
+}
 
 /// Runs `rules` on `input` (a path; stdin when absent or `-`).
 /// `explain`: `Some(json)` to explain every output line.
 pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<bool>, opts: &RunOptions) -> u8 {
     let (loaded, compiled) = match load_and_compile(term, rules) {
         Ok(x) => x,
-        Err(code) => return code,
+        Err(code) => {
+            swapped_hint(term, rules, input);
+            return code;
+        }
     };
     let explainer = match explain {
         Some(_) => match compiled.game.explainer() {

@@ -416,12 +416,49 @@ fn syntax_help(text: &str, pos: usize, found: &str) -> Option<String> {
         return Some("a section is written `kind \"label\" { ... }`; a property is written `key: value`".into());
     }
     if found.is_empty() {
-        return Some("is a `}` missing?".into());
+        return Some(match unclosed_brace(text) {
+            Some((line, head)) => format!("is a `}}` missing? The `{{` of `{head}` on line {line} is never closed"),
+            None => "is a `}` missing?".into(),
+        });
     }
     if before.ends_with(':') || found.starts_with(':') {
         return Some("a property is written `key: value ...`".into());
     }
     None
+}
+
+/// The innermost `{` that no `}` closes (strings and comments skipped): its
+/// line (from 1) and the text before it on that line (`section "x"`).
+fn unclosed_brace(text: &str) -> Option<(usize, String)> {
+    let bytes = text.as_bytes();
+    let mut open = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => i += bytes[i..].iter().position(|&b| b == b'\n').unwrap_or(bytes.len() - i),
+            b'"' if bytes[i..].starts_with(b"\"\"\"") => {
+                i += 3 + text[i + 3..].find("\"\"\"").map_or(bytes.len(), |e| e + 3);
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'{' => open.push(i),
+            b'}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let at = *open.last()?;
+    let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    let head = text[line_start..at].trim();
+    let head = if head.is_empty() { "the section" } else { head };
+    Some((text[..at].matches('\n').count() + 1, head.chars().take(40).collect()))
 }
 
 /// The digits of a negative number that `found` starts with (`-3` gives

@@ -199,8 +199,21 @@ impl Deck {
         format!("{}{}", self.ranks[self.rank(card)], self.suits[self.suit(card)])
     }
 
-    /// Why `token` is not a card, in the deck's terms.
+    /// Why `token` is not a card, in the deck's terms (and the card it
+    /// would be in the other case of letters, when that is one).
     pub fn explain_bad_card(&self, token: &str) -> String {
+        let why = self.why_not_a_card(token);
+        let other = if token.chars().any(|c| c.is_lowercase()) { token.to_uppercase() } else { token.to_lowercase() };
+        match self.parse_card(&other) {
+            Some(card) => format!(
+                "{why}; did you mean {}? (cards are written as the `deck` writes them)",
+                quote(&self.card_name(card))
+            ),
+            None => why,
+        }
+    }
+
+    fn why_not_a_card(&self, token: &str) -> String {
         let rank = self.ranks.iter().filter(|r| token.starts_with(r.as_str())).max_by_key(|r| r.len());
         match rank {
             Some(r) => format!(
