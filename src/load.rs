@@ -215,7 +215,7 @@ pub fn load_bundled(name: &str) -> Option<Result<Loaded, LoadError>> {
     let items = cx.load_file(Files::Bundled, &path, None, None);
     Some(match items {
         Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items, warnings: diags }),
-        _ => Err(LoadError { sources, diags }),
+        _ => Err(LoadError::new(sources, diags, items)),
     })
 }
 
@@ -280,6 +280,23 @@ fn is_bundled(name: &str) -> bool {
 pub struct LoadError {
     pub sources: SourceMap,
     pub diags: Vec<Diag>,
+    /// The items merged in spite of the errors, when every error is one of
+    /// merging (a key or section twice, a `remove:` or `replace` of nothing,
+    /// ...): each file was read and parsed, so `check` can go on and report
+    /// the rules' own errors in the same run.
+    pub merged: Option<Vec<Item>>,
+}
+
+impl LoadError {
+    fn new(sources: SourceMap, diags: Vec<Diag>, items: Option<Vec<Item>>) -> LoadError {
+        const MERGING: [crate::diag::codes::Code; 5] =
+            [codes::DUPLICATE, codes::NOTHING_TO_REPLACE, codes::UNKNOWN_NAME, codes::CONFLICT, codes::TYPE];
+        // An `extends:` that names no base leaves the variant alone: its
+        // rules' errors would be noise.
+        let of_extends = |d: &Diag| [&d.message, &d.label].iter().any(|t| t.contains("extends"));
+        let only_merging = diags.iter().filter(|d| d.is_error()).all(|d| MERGING.contains(&d.code) && !of_extends(d));
+        LoadError { merged: items.filter(|_| only_merging), sources, diags }
+    }
 }
 
 /// Reads and merges the rule file at `path`.
@@ -303,7 +320,7 @@ fn load_read(path: &Path, read: std::io::Result<Vec<u8>>, opts: &LoadOptions) ->
     let items = cx.load_file(Files::Disk, path, None, Some(read));
     match items {
         Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items, warnings: diags }),
-        _ => Err(LoadError { sources, diags }),
+        _ => Err(LoadError::new(sources, diags, items)),
     }
 }
 
@@ -331,7 +348,7 @@ pub fn load_text(name: &str, text: &str, dir: &Path) -> Result<Loaded, LoadError
     };
     match items {
         Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items, warnings: diags }),
-        _ => Err(LoadError { sources, diags }),
+        _ => Err(LoadError::new(sources, diags, items)),
     }
 }
 
@@ -354,7 +371,7 @@ pub fn load_buffer(path: &Path, text: &str, opts: &LoadOptions, overlay: Overlay
     let items = cx.load_root(id, &text, &dir);
     match items {
         Some(items) if !diags.iter().any(Diag::is_error) => Ok(Loaded { sources, items, warnings: diags }),
-        _ => Err(LoadError { sources, diags }),
+        _ => Err(LoadError::new(sources, diags, items)),
     }
 }
 

@@ -211,3 +211,31 @@ fn swapped_arguments_are_pointed_out() {
     assert_eq!(out.status.code(), Some(3));
     assert!(!text(&out.stderr).contains("comes first"), "{}", text(&out.stderr));
 }
+
+// One run of `check` shows every problem: errors of merging a variant no
+// longer hide the errors of the rules as merged.
+#[test]
+fn merge_errors_do_not_hide_the_rules_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let variant = dir.path().join("many.rules");
+    std::fs::write(
+        &variant,
+        "extends: \"get_straight\"\ncombination \"Nope\" { pays: 3 }\nremove: combination \"Missing\"\n\
+         deck { rankz: A 2 }\nplay { hand: 5 hand: 6 }\n",
+    )
+    .unwrap();
+    let out = arbiter().args(["check", "--format", "short"]).arg(&variant).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stdout = text(&out.stdout);
+    let codes: Vec<&str> =
+        stdout.lines().map(|l| l.split("error[").nth(1).unwrap().split(']').next().unwrap()).collect();
+    assert_eq!(codes, ["missing", "unknown-name", "unknown-key", "duplicate"], "{stdout}");
+    // The text format shows the same, once each.
+    let out = arbiter().arg("check").arg(&variant).output().unwrap();
+    assert_eq!(text(&out.stderr).matches("arbiter::").count(), 4, "{}", text(&out.stderr));
+    // A base that cannot be found is the one error: the variant alone would
+    // only draw noise.
+    std::fs::write(&variant, "extends: \"no-such-base.rules\"\ndeck { rankz: A 2 }\n").unwrap();
+    let out = arbiter().args(["check", "--format", "short"]).arg(&variant).output().unwrap();
+    assert_eq!(text(&out.stdout).lines().count(), 1, "{}", text(&out.stdout));
+}

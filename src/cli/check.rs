@@ -35,7 +35,7 @@ pub fn check(term: &Term, paths: &[PathBuf], format: CheckFormat, deny_warnings:
             }
             Err(e) => {
                 code = exit::worst(code, load_exit(&e));
-                found.extend(json_values(&e.diags, &e.sources));
+                found.extend(json_values(&super::all_errors(&e), &e.sources));
                 continue;
             }
         };

@@ -76,8 +76,26 @@ pub fn print(term: &Term, bytes: &[u8]) -> u8 {
 /// Prints every diagnostic of a failed load; returns its exit code (5 when
 /// a file cannot be read, else 3).
 pub fn load_failed(term: &Term, e: &LoadError) -> u8 {
-    term.diags(&e.diags, &e.sources);
+    term.diags(&all_errors(e), &e.sources);
     load_exit(e)
+}
+
+/// A failed load's diagnostics, and when only merging failed, the errors
+/// of the rules as merged too (each place and code once): one run of
+/// `check` shows them all.
+pub fn all_errors(e: &LoadError) -> Vec<arbiter::diag::Diag> {
+    let mut diags = e.diags.clone();
+    if let Some(items) = &e.merged {
+        let loaded = Loaded { sources: e.sources.clone(), items: items.clone(), warnings: Vec::new() };
+        let (_, more) = compile(&loaded);
+        for d in more.into_iter().filter(|d| d.is_error()) {
+            if !diags.iter().any(|o| o.span == d.span && o.code == d.code) {
+                diags.push(d);
+            }
+        }
+        diags.sort_by_key(|d| (d.span.file, d.span.start));
+    }
+    diags
 }
 
 /// The exit code of a failed load: 5 when a file cannot be read, else 3.
