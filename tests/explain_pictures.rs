@@ -226,10 +226,11 @@ fn the_svg_board_has_its_stones_where_the_geometry_says() {
 fn the_svg_house_colours_each_triangle_by_its_owner() {
     let svg = ok(&["run", "--explain", "--format", "svg", "rules/house_of_cards.rules"], TOWER);
     let r = render(&svg);
-    // Peak i of level 0 stands on [i W, (i + 1) W] at the base line; the
-    // floor on valley i lies across the apexes of peaks i and i + 1, its
-    // triangle pointing down to the valley between them.
-    let base = 4.0 * LEVEL_HEIGHT + 4.0;
+    // Peak i of level 0 stands on [i W, (i + 1) W] at the base line, one
+    // level and a label's room (18 pixels) down from the top: the house
+    // has one level; the floor on valley i lies across the apexes of peaks
+    // i and i + 1, its triangle pointing down to the valley between them.
+    let base = LEVEL_HEIGHT + 18.0;
     let valley_centroid = |i: f64| ((i + 1.0) * PEAK_WIDTH, base - LEVEL_HEIGHT * 2.0 / 3.0);
     // The line of perfect play: Axel's floor on valley 2, Birgit's on 3.
     r.at(valley_centroid(1.0), OWNER_FILL[0], "the first player's triangle on valley 2");

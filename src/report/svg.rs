@@ -201,9 +201,10 @@ pub fn peak_corners(level: usize, place: usize, base_y: f64) -> [(f64, f64); 3] 
     [(cx - PEAK_WIDTH / 2.0, foot), (cx, foot - LEVEL_HEIGHT), (cx + PEAK_WIDTH / 2.0, foot)]
 }
 
-/// The height of a house of `base` peaks' picture (its base line).
-pub fn tower_base(base: usize) -> f64 {
-    base as f64 * LEVEL_HEIGHT + 4.0
+/// The base line of a house picture whose highest card is on `levels`
+/// levels (room above it for the labels of its top floors).
+pub fn tower_base(levels: usize) -> f64 {
+    levels as f64 * LEVEL_HEIGHT + 18.0
 }
 
 fn polygon(out: &mut String, pts: &[(f64, f64)], fill: &str) {
@@ -220,7 +221,9 @@ fn line(out: &mut String, a: (f64, f64), b: (f64, f64), colour: &str) {
 }
 
 fn tower(out: &mut String, t: &Tower) -> (f64, f64, String) {
-    let base_y = tower_base(t.base);
+    // Levels with a card: a floor lies at the top of its level.
+    let levels = t.peaks.iter().map(|p| p.level).chain(t.floors.iter().map(|f| f.level)).max().unwrap_or(0) + 1;
+    let base_y = tower_base(levels);
     let card = |c: usize| CARD_COLOUR[c % CARD_COLOUR.len()];
     let owner = |o: usize| OWNER_FILL[o % OWNER_FILL.len()];
     // Triangles first, cards over them.
