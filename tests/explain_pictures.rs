@@ -260,3 +260,21 @@ fn the_svg_document_is_whole_when_an_input_error_ends_the_run() {
     assert_eq!(svg.matches("<g id=\"case-").count(), 1, "{svg}");
     render(&svg);
 }
+
+#[test]
+fn an_svg_document_past_its_limit_is_written_whole_then_the_limit_is_reported() {
+    // Boards of side 20, the largest drawn: each section is about 150 KB,
+    // so 64 MiB fill up before the 600th case.
+    let mut input = String::from("600\n");
+    for _ in 0..600 {
+        input.push_str("20 1\n10 10\n");
+    }
+    let out = arbiter(&["run", "--explain", "--format", "svg", "rules/havannah.rules"], &input);
+    assert_eq!(out.status.code(), Some(8), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("64 MiB"), "{}", String::from_utf8_lossy(&out.stderr));
+    let svg = String::from_utf8(out.stdout).unwrap();
+    let sections = svg.matches("<g id=\"case-").count();
+    assert!((100..600).contains(&sections), "{sections} sections");
+    assert!(svg.len() <= (64 << 20) + (1 << 20), "{} bytes", svg.len());
+    assert!(svg.ends_with("</svg>\n"));
+}
