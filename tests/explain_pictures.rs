@@ -225,6 +225,7 @@ fn the_svg_board_has_its_stones_where_the_geometry_says() {
 #[test]
 fn the_svg_house_colours_each_triangle_by_its_owner() {
     let svg = ok(&["run", "--explain", "--format", "svg", "rules/house_of_cards.rules"], TOWER);
+    assert!(svg.contains("<title>turn 1: Axel, 11 points</title>"), "{svg}");
     let r = render(&svg);
     // Peak i of level 0 stands on [i W, (i + 1) W] at the base line, one
     // level and a label's room (18 pixels) down from the top: the house

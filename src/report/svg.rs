@@ -207,9 +207,11 @@ pub fn tower_base(levels: usize) -> f64 {
     levels as f64 * LEVEL_HEIGHT + 18.0
 }
 
-fn polygon(out: &mut String, pts: &[(f64, f64)], fill: &str) {
+/// A filled polygon with a tooltip.
+fn polygon(out: &mut String, pts: &[(f64, f64)], fill: &str, title: &str) {
     let pts: Vec<String> = pts.iter().map(|(x, y)| format!("{x:.2},{y:.2}")).collect();
-    let _ = writeln!(out, r#"<polygon points="{}" fill="{fill}"/>"#, pts.join(" "));
+    let _ =
+        writeln!(out, r#"<polygon points="{}" fill="{fill}"><title>{}</title></polygon>"#, pts.join(" "), esc(title));
 }
 
 fn line(out: &mut String, a: (f64, f64), b: (f64, f64), colour: &str) {
@@ -226,18 +228,22 @@ fn tower(out: &mut String, t: &Tower) -> (f64, f64, String) {
     let base_y = tower_base(levels);
     let card = |c: usize| CARD_COLOUR[c % CARD_COLOUR.len()];
     let owner = |o: usize| OWNER_FILL[o % OWNER_FILL.len()];
+    let says = |tri: &crate::game::picture::Triangle| {
+        let name = t.players.get(tri.owner).map_or("?", String::as_str);
+        format!("turn {}: {name}, {} points", tri.turn, tri.points)
+    };
     // Triangles first, cards over them.
     for f in &t.floors {
         if let Some(tri) = &f.triangle {
             let [_, a, _] = peak_corners(f.level, f.place, base_y);
             let [_, b, _] = peak_corners(f.level, f.place + 1, base_y);
             let valley = peak_corners(f.level, f.place, base_y)[2];
-            polygon(out, &[a, b, valley], owner(tri.owner));
+            polygon(out, &[a, b, valley], owner(tri.owner), &says(tri));
         }
     }
     for p in &t.peaks {
         if let Some(tri) = &p.triangle {
-            polygon(out, &peak_corners(p.level, p.place, base_y), owner(tri.owner));
+            polygon(out, &peak_corners(p.level, p.place, base_y), owner(tri.owner), &says(tri));
         }
     }
     for p in &t.peaks {
