@@ -34,7 +34,7 @@ Exit codes:
   5  a file could not be read or the output could not be written
   6  a worked example failed (arbiter test)
   7  a file is not in canonical layout (arbiter fmt --check)
-  8  a resource limit was reached (run, test, analyze or diff --max-nodes); outputs before it are printed
+  8  a resource limit was reached (run, test, analyze or diff --max-nodes; an SVG past 64 MiB); outputs before it are printed
   130  run ended by SIGINT (Ctrl-C), after printing every finished case
   143  run ended by SIGTERM, after printing every finished case
 When files fail differently, the most serious failure decides: 5, 8, 3, 4, 6, 7.
@@ -78,6 +78,15 @@ pub enum Format {
     Json,
 }
 
+/// What `run` writes: its outputs, or with `--explain` its explanations
+/// as text, JSON lines or one SVG document of pictures.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RunFormat {
+    Text,
+    Json,
+    Svg,
+}
+
 /// How `check` prints diagnostics.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CheckFormat {
@@ -110,9 +119,11 @@ enum Command {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         max_nodes: Option<u64>,
         /// json: diagnostics on stderr as JSON lines (and --explain's
-        /// explanations on stdout as JSON lines), for tools.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// explanations on stdout as JSON lines), for tools. svg (with
+        /// --explain, for engines that draw): one SVG document of every
+        /// case's picture on stdout, for documents.
+        #[arg(long, value_enum, default_value_t = RunFormat::Text)]
+        format: RunFormat,
         /// Threads that read and solve cases (at most 1024), besides the one
         /// that reads the input ahead and writes. Default: the cases run on
         /// one thread until the input proves large enough to repay threads
@@ -341,8 +352,18 @@ fn main() -> ExitCode {
             let jobs = jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |n| n as usize);
             let part_bytes = part_bytes.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
             let opts = arbiter::game::RunOptions { max_nodes, jobs, adaptive, part_bytes };
-            let explain = explain.then_some(format == Format::Json);
-            cli::run::run(&term.with_json(format == Format::Json), &rules, input.as_deref(), explain, &opts)
+            use cli::run::Explaining;
+            let explain = explain.then_some(match format {
+                RunFormat::Text => Explaining::Text,
+                RunFormat::Json => Explaining::Json,
+                RunFormat::Svg => Explaining::Svg,
+            });
+            if format == RunFormat::Svg && explain.is_none() {
+                let why = "`--format svg` draws the pictures of `--explain`: add `--explain`";
+                term.fail(arbiter::diag::codes::UNSUPPORTED, why)
+            } else {
+                cli::run::run(&term.with_json(format == RunFormat::Json), &rules, input.as_deref(), explain, &opts)
+            }
         }
         Command::Check { rules, format, deny_warnings } => cli::check::check(&term, &rules, format, deny_warnings),
         Command::Test { rules, max_nodes } => cli::check::test(&term, &rules, max_nodes),

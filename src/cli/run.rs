@@ -5,9 +5,10 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use arbiter::diag::codes;
-use arbiter::game::{FlushBeforeRead, Input, Output, RunError, RunOptions, Shared};
+use arbiter::game::{Explain, Explanation, FlushBeforeRead, Input, Output, RunError, RunOptions, Shared};
 use arbiter::report::diag::escape_line;
 use arbiter::report::explain::{render, to_json};
+use arbiter::report::{picture, svg};
 
 use super::term::{exit, Term};
 use super::{load_and_compile, unsupported};
@@ -32,9 +33,25 @@ fn swapped_hint(term: &Term, rules: &Path, input: Option<&Path>) {
     );
 }
 
-/// Runs `rules` on `input` (a path; stdin when absent or `-`).
-/// `explain`: `Some(json)` to explain every output line.
-pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<bool>, opts: &RunOptions) -> u8 {
+/// How `--explain` writes its explanations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Explaining {
+    /// For people: the rules as labels on the rule file, the values, and
+    /// the engine's picture drawn in the terminal.
+    Text,
+    /// One JSON object per line.
+    Json,
+    /// One SVG document of the engine's pictures, written at the end.
+    Svg,
+}
+
+/// The most bytes of SVG one run writes: a document holds the pictures
+/// of about a thousand of the largest boards.
+const MAX_SVG_BYTES: usize = 64 << 20;
+
+/// Runs `rules` on `input` (a path; stdin when absent or `-`), explaining
+/// every output line when `explain` says how.
+pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<Explaining>, opts: &RunOptions) -> u8 {
     let (loaded, compiled) = match load_and_compile(term, rules) {
         Ok(x) => x,
         Err(code) => {
@@ -44,6 +61,16 @@ pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<bool
     };
     let explainer = match explain {
         Some(_) => match compiled.game.explainer() {
+            Some(e) if explain == Some(Explaining::Svg) && !e.pictures() => {
+                return unsupported(
+                    term,
+                    format!(
+                        "the `{}` engine draws no pictures: `--format svg` applies to the engines that do \
+                         (connection, tower, covering); use `--explain` alone for its explanations",
+                        compiled.engine.name
+                    ),
+                )
+            }
             Some(e) => Some(e),
             None => {
                 return unsupported(term, format!("the `{}` engine cannot explain its outputs", compiled.engine.name))
@@ -71,11 +98,11 @@ pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<bool
     let mut out = Output::shared(shared).eager(term.stdout_is_terminal);
     let result = match explainer {
         None => compiled.game.run(&mut input, &mut out, opts),
+        Some(explainer) if explain == Some(Explaining::Svg) => explain_svg(explainer, &mut input, &mut out, opts),
         Some(explainer) => {
-            let json = explain == Some(true);
+            let json = explain == Some(Explaining::Json);
             explainer.explain(&mut input, opts, &mut |e| {
-                let mut text =
-                    if json { to_json(&e, &loaded.sources) } else { term.render(&render(&e, &loaded.sources)) };
+                let mut text = if json { to_json(&e, &loaded.sources) } else { as_text(term, &e, &loaded.sources) };
                 text.push('\n');
                 out.write(text.as_bytes())?;
                 Ok(out.end_case()?)
@@ -96,6 +123,48 @@ pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<bool
             exit::INPUT
         }
     }
+}
+
+/// An explanation for people: the miette report, then the picture.
+fn as_text(term: &Term, e: &Explanation, sources: &arbiter::source::SourceMap) -> String {
+    let mut text = term.render(&render(e, sources));
+    if let Some(p) = &e.picture {
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push('\n');
+        text.push_str(&picture::text(p, term.colour));
+    }
+    text
+}
+
+/// Every explanation's picture, as sections of one SVG document written
+/// when the run ends: whole, also when an error or a limit ends it (the
+/// sections before it), so that what was computed is not lost.
+fn explain_svg(
+    explainer: &dyn Explain,
+    input: &mut Input,
+    out: &mut Output,
+    opts: &RunOptions,
+) -> Result<(), RunError> {
+    let mut sections = Vec::new();
+    let mut bytes = 0;
+    let result = explainer.explain(input, opts, &mut |e| {
+        let s = svg::section(&e);
+        bytes += s.bytes();
+        if bytes > MAX_SVG_BYTES {
+            return Err(RunError::Limit(format!(
+                "the SVG document would pass {} MiB after {} cases; explain fewer cases at a time",
+                MAX_SVG_BYTES >> 20,
+                sections.len()
+            )));
+        }
+        sections.push(s);
+        Ok(())
+    });
+    out.write(svg::document(&sections).as_bytes())?;
+    out.end_case()?;
+    result
 }
 
 /// How long finished cases may wait while later ones run.

@@ -3,6 +3,7 @@
 //! contributed, and the values that decided. Rendering them is
 //! `crate::report`'s business.
 
+use crate::game::picture::Picture;
 use crate::game::{Input, RunError, RunOptions};
 use crate::source::Span;
 
@@ -17,6 +18,9 @@ pub struct Explanation {
     pub rules: Vec<(Span, String)>,
     /// The values that decided, in order: (what, exact value).
     pub values: Vec<(String, String)>,
+    /// What the engine's state looks like at the end of the case, when
+    /// the engine draws it.
+    pub picture: Option<Picture>,
 }
 
 /// An engine that can explain its outputs.
@@ -29,4 +33,11 @@ pub trait Explain {
         opts: &RunOptions,
         each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
     ) -> Result<(), RunError>;
+
+    /// Whether its explanations come with a picture
+    /// ([`Explanation::picture`]), so that `--format svg` has something to
+    /// draw.
+    fn pictures(&self) -> bool {
+        false
+    }
 }

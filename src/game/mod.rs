@@ -11,6 +11,7 @@ pub mod figures;
 pub mod input;
 mod log;
 mod output;
+pub mod picture;
 mod pool;
 pub mod records;
 mod split;
@@ -157,6 +158,11 @@ pub trait Cases: Sync {
         each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
     ) -> Result<(), RunError>;
 
+    /// Whether its explanations come with a picture ([`Explanation::picture`]).
+    fn pictures(&self) -> bool {
+        false
+    }
+
     /// The engine's analysis, when it has one ([`Game::analysis`]).
     fn analyzer(&self) -> Option<&dyn Analyze> {
         None
@@ -257,6 +263,10 @@ impl<C: Cases> Explain for C {
         each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
     ) -> Result<(), RunError> {
         explain_cases(self, input, opts, each)
+    }
+
+    fn pictures(&self) -> bool {
+        Cases::pictures(self)
     }
 }
 

@@ -4,4 +4,6 @@
 
 pub mod diag;
 pub mod explain;
+pub mod picture;
 pub mod snippet;
+pub mod svg;

@@ -13,8 +13,10 @@
 use std::collections::HashSet;
 
 use super::board::Board;
+use super::picture::{draw, Marks};
 use super::read::Case;
 use super::{CaseResult, ConnectionGame, Goal, Primitive};
+use crate::game::picture::Picture;
 use crate::game::Explanation;
 
 type Cell = (u32, u32);
@@ -209,8 +211,9 @@ impl View<'_> {
         }
     }
 
-    /// The rules and values behind structure `i`, formed by the last move.
-    fn formed(&self, e: &mut Explanation, i: usize) {
+    /// The rules and values behind structure `i`, formed by the last move;
+    /// its stones and the cells it encloses go to `marks`.
+    fn formed(&self, e: &mut Explanation, i: usize, marks: &mut Marks) {
         let (sp, names) = (&self.game.spans, &self.game.names);
         let last = self.moves[self.moves.len() - 1];
         match self.game.engine.spec.structures[i] {
@@ -226,6 +229,7 @@ impl View<'_> {
                 e.rules.push((sp.structures[i], says));
                 e.rules.push((sp.families[family], self.members(&t, family)));
                 e.values.push((format!("{} group", names[i]), format!("{} stones: {}", g.len(), cells(&g, 24, true))));
+                marks.stones.extend(g);
             }
             Goal::Encloses(_) => match enclosed_near(&self.board, &self.stones, last, &mut 0) {
                 Some(Enclosure { region, complete, wall }) => {
@@ -233,6 +237,8 @@ impl View<'_> {
                     e.rules.push((sp.structures[i], says));
                     e.values.push((format!("{} encloses", names[i]), cells(&region, 24, complete)));
                     e.values.push((format!("{} stones around", names[i]), cells(&wall, 24, true)));
+                    marks.stones.extend(wall);
+                    marks.enclosed.extend(region);
                 }
                 None => {
                     // `any`: a stone with six stone neighbours.
@@ -243,6 +249,10 @@ impl View<'_> {
                     let says = inner.map_or("formed".to_string(), |c| {
                         format!("formed: the stone at {} is surrounded by stones", cell(c))
                     });
+                    if let Some(c) = inner {
+                        marks.stones.insert(c);
+                        marks.stones.extend(board.around(c.0, c.1));
+                    }
                     e.rules.push((sp.structures[i], says));
                 }
             },
@@ -251,6 +261,7 @@ impl View<'_> {
                 let says = format!("formed: {} stones in a row ({length} needed)", row.len());
                 e.rules.push((sp.structures[i], says));
                 e.values.push((format!("{} line", names[i]), cells(&row, 24, true)));
+                marks.stones.extend(row);
             }
         }
     }
@@ -335,6 +346,8 @@ impl ConnectionGame {
         let side = view.board.dims();
         let (number, n) = (case.number, view.moves.len());
         let mut e = Explanation::default();
+        let mut marks =
+            Marks { moves: case.moves[..played].iter().map(|s| s.cell()).collect(), players, ..Marks::default() };
         let mut buf = Vec::new();
         self.line(&mut buf, number, outcome);
         match outcome.win {
@@ -346,8 +359,9 @@ impl ConnectionGame {
                 let whose = if players > 1 { " of the player's" } else { "" };
                 e.values.push(("board".into(), format!("{side}, {n} stones{whose} after move {}", w.turn)));
                 for i in w.indices() {
-                    view.formed(&mut e, i);
+                    view.formed(&mut e, i, &mut marks);
                 }
+                (marks.last, marks.names) = (Some(last), names.join(", "));
                 e.rules.push((self.spans.win, "writes the line".into()));
             }
             None => {
@@ -361,6 +375,10 @@ impl ConnectionGame {
             }
         }
         e.output = String::from_utf8_lossy(&buf).trim_end().to_string();
+        match draw(&view.board, &marks) {
+            Ok(cells) => e.picture = Some(Picture::Cells(cells)),
+            Err(why) => e.values.push(("picture".into(), why)),
+        }
         e
     }
 }

@@ -42,6 +42,7 @@
 pub(crate) mod board;
 mod explain;
 pub(crate) mod lower;
+mod picture;
 mod play;
 pub(crate) mod read;
 pub(crate) mod schema;
@@ -400,6 +401,10 @@ impl Cases for ConnectionGame {
         }
         let outcome = self.engine.solve(case, solver)?;
         each(self.explain_case(case, outcome))
+    }
+
+    fn pictures(&self) -> bool {
+        true
     }
 }
 

@@ -3,6 +3,7 @@
 //! formed no group.
 
 use super::{Card, Covering, DeckCase, Step, Table};
+use crate::game::picture::Picture;
 use crate::game::Explanation;
 
 impl Covering {
@@ -76,6 +77,8 @@ impl Covering {
             };
             e.rules.push((self.spans.groups[g], says));
         }
+        let left_over = ended.map(|card| (card, deck.cards[card - 1]));
+        e.picture = Some(Picture::Piles(self.piles_picture(table, &tops, left_over)));
         let template = if ended.is_none() { self.spans.played } else { self.spans.overflow };
         e.rules.push((template, "writes the line".to_string()));
         e.output = String::from_utf8_lossy(&line).trim_end().to_string();

@@ -28,6 +28,7 @@ mod cond;
 mod explain;
 mod fast;
 pub(crate) mod lower;
+mod picture;
 mod read;
 pub(crate) mod schema;
 mod sum;
@@ -228,6 +229,10 @@ impl Cases for Covering {
         each: &mut dyn FnMut(Explanation) -> Result<(), RunError>,
     ) -> Result<(), RunError> {
         each(self.explain_deck(deck, table))
+    }
+
+    fn pictures(&self) -> bool {
+        true
     }
 
     fn analyzer(&self) -> Option<&dyn crate::game::Analyze> {

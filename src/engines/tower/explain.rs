@@ -4,6 +4,7 @@
 //! the totals.
 
 use super::{Action, Case, FirstRule, Tower, Tt};
+use crate::game::picture::Picture;
 use crate::game::Explanation;
 
 impl Tower {
@@ -28,6 +29,7 @@ impl Tower {
         let k = sp.colours;
         let mut scores = [0i64; 2];
         let mut used: Vec<(usize, usize, i64)> = Vec::new(); // (owner entry, triangles, points)
+        let mut scored: Vec<Option<(usize, i64)>> = Vec::new(); // per turn: (owner, points)
         for (i, turn) in line.iter().enumerate() {
             let who = &self.players[turn.mover as usize];
             let what = match turn.action {
@@ -64,13 +66,17 @@ impl Tower {
                     // The turn's gain is the mover's: the owner's points.
                     let pts = if owner == turn.mover as usize { turn.gain } else { -turn.gain } as i64;
                     scores[owner] += pts;
+                    scored.push(Some((owner, pts)));
                     match used.iter_mut().find(|u| u.0 == entry) {
                         Some(u) => (u.1, u.2) = (u.1 + 1, u.2 + pts),
                         None => used.push((entry, 1, pts)),
                     }
                     format!(": triangle {} scores {pts} for {}", tri.map(name).join(" "), self.players[owner])
                 }
-                None => String::new(),
+                None => {
+                    scored.push(None);
+                    String::new()
+                }
             };
             e.values.push((format!("turn {}: {who} draws {}", i + 1, name(turn.card)), format!("{what}{scored}")));
         }
@@ -98,6 +104,7 @@ impl Tower {
             "case {}: both play perfectly; {} scores {} and {} scores {}",
             case.number, self.players[0], scores[0], self.players[1], scores[1]
         );
+        e.picture = Some(Picture::Tower(self.house(case, &line, &scored)));
         e
     }
 

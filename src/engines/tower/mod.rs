@@ -10,6 +10,7 @@ mod analyze;
 mod explain;
 pub mod lower;
 mod moves;
+mod picture;
 mod read;
 pub(crate) mod schema;
 mod scoring;
@@ -140,6 +141,10 @@ impl Cases for Tower {
     ) -> Result<(), RunError> {
         let v0 = self.value(case, tt, opts)?;
         each(self.explain_case(case, tt, v0))
+    }
+
+    fn pictures(&self) -> bool {
+        true
     }
 
     fn analyzer(&self) -> Option<&dyn crate::game::Analyze> {
