@@ -89,7 +89,7 @@ impl Referee {
     fn stroke_explanation(&self, p: &Played) -> Explanation {
         let (o, players) = (p.outcome, p.players);
         let (sets, mut ints) = self.env_of(p.was, p.stroke);
-        ints[1] = o.foul as i64;
+        ints[super::var::FOUL] = o.foul as i64;
         let env = Env { sets: &sets, ints: &ints };
         let on = sets[2];
         let mut e = Explanation::default();
@@ -159,6 +159,14 @@ impl Referee {
                 vec![(sp.respot[which], format!("{} back on the table", self.list(o.respot)))]
             }
             None => Vec::new(),
+            Some(Ending::Rule { rule, winner }) => {
+                let r = &self.endings[rule];
+                let says = match winner {
+                    Some(w) => format!("holds after this stroke: player {} wins", w + 1),
+                    None => "holds after this stroke: the frame is drawn".to_string(),
+                };
+                vec![(r.span, says)]
+            }
             Some(ending) => {
                 let (span, says) = match ending {
                     Ending::Win(_) => (sp.wins, "the scores differ: the higher one wins".to_string()),
@@ -166,6 +174,7 @@ impl Referee {
                     Ending::Replay => {
                         (sp.tie, format!("the scores are level: {} back, the frame goes on", self.list(o.respot)))
                     }
+                    Ending::Rule { .. } => return Vec::new(),
                 };
                 vec![(sp.end, "holds: this stroke ends the frame".to_string()), (span, says)]
             }

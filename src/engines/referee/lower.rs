@@ -7,13 +7,18 @@ use crate::diag::codes;
 use crate::diag::Diag;
 use crate::engines::referee::schema::{NO_FOUL, SCHEMA};
 use crate::engines::referee::words::Words;
-use crate::engines::referee::{Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS};
+use crate::engines::referee::{
+    var, Foul, Ints, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, MAX_SCORE,
+};
 use crate::engines::Engine;
 use crate::expr::{compile_bool, compile_int, compile_set, BoolExpr, Env, IntExpr, Scope, SetExpr, Ty};
 use crate::game::Game;
 use crate::source::Span;
 use crate::syntax::{Expr, Property, Section};
 use crate::template::OutputLine;
+
+mod endings;
+use endings::{comes_back, lower_endings, reads_frame, Stuck};
 
 /// Most balls of one kind.
 pub const MAX_COUNT: i64 = 1000;
@@ -40,10 +45,22 @@ struct Ball {
 /// One set of values of the expression variables, for the static checks.
 struct Probe {
     sets: [u64; 4],
-    ints: [i64; 2],
+    ints: Ints,
 }
 
 impl Probe {
+    /// The sets, `left` balls before the stroke, at the start of a frame
+    /// otherwise (the first stroke of player 1, scores 0).
+    fn new(sets: [u64; 4], left: i64) -> Probe {
+        let mut ints = [0; var::INTS];
+        ints[var::LEFT] = left;
+        ints[var::STRIKER] = 1;
+        ints[var::OPPONENT] = 2;
+        ints[var::STROKES] = 1;
+        ints[var::VISITS] = 1;
+        Probe { sets, ints }
+    }
+
     fn env(&self) -> Env<'_> {
         Env { sets: &self.sets, ints: &self.ints }
     }
@@ -53,11 +70,12 @@ impl Probe {
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let balls = balls(top, cx);
     let play = top.require_section(cx, "play");
-    let fouls = top.sections("foul");
+    let foul_sections = top.sections("foul");
     let penalty = top.require_section(cx, "penalty");
     let respot = top.require_section(cx, "respot");
     let end = top.require_section(cx, "end");
     let tie = top.require_section(cx, "tie");
+    let ending_sections = top.named_sections(cx, "ending", "ending");
     let input = top.require_section(cx, "input");
     let output = top.require_section(cx, "output");
     let out = output.and_then(|s| output_section(s, cx));
@@ -66,11 +84,12 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let cue = balls.iter().position(|b| b.cue)?;
     let x = Exprs::new(&balls);
     let (play, phases) = lower_play(cx, play?, &x, &balls, cue)?;
-    let fouls = lower_fouls(cx, &fouls, &x);
+    let fouls = lower_fouls(cx, &foul_sections, &x);
     let (penalty, penalty_rule) = lower_penalty(cx, penalty?, &x)?;
     let (respot, respots) = lower_respot(cx, respot?, &x, &phases)?;
     let (end, ends, end_prop) = lower_end(cx, end?, &x);
     let (tie, tie_rule) = lower_tie(cx, tie?, &x);
+    let endings = lower_endings(cx, &ending_sections, &x);
     let (ends, mut out) = (ends?, out?);
     // The ball left last, when the second phase runs to its end.
     let last = phases.sequence.last().copied().or_else(|| {
@@ -81,9 +100,15 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         check_last_pot_ends(cx, &x, b, &ends, end_prop);
     }
     let tie_rule = tie_rule.settle(cx, tie, output, &mut out, &x, last)?;
+    let endings = endings?;
+    let stuck = Stuck { x: &x, phases: &phases, respots: &respots, fouls: &fouls, end: &ends, endings: &endings, cue };
+    stuck.check(cx, (respot, end), &ending_sections);
     if cx.has_errors() {
         return None;
     }
+    let full: i64 = balls.iter().filter(|b| !b.cue).map(|b| i64::from(b.count)).sum();
+    let comes_back = comes_back(&x, &phases, &respots.first_phase, full);
+    let reads_frame = [play.section, penalty, respot, end].into_iter().chain(foul_sections).any(reads_frame);
     let mut by_value: Vec<usize> = (0..balls.len()).collect();
     by_value.sort_by_key(|&i| (x.values[i], i));
     let (no_hit, play_again) = (no_hit?, play_again?);
@@ -113,6 +138,9 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         play_again_after: play.again_after,
         end: ends,
         tie: tie_rule,
+        endings,
+        reads_frame,
+        comes_back,
         by_value,
         no_hit,
         play_again,
@@ -151,7 +179,7 @@ impl Exprs {
             elements: &self.names,
             weights: &self.values,
             element: "a ball",
-            int_range: (0, Self::INT_MAX),
+            int_range: (0, MAX_SCORE),
             unavailable: &[],
         }
     }
@@ -387,7 +415,7 @@ fn lower_respot<'a>(cx: &mut Cx, respot: &'a Section, x: &Exprs, phases: &Phases
 /// sequence from ending.
 fn check_respots_end(cx: &mut Cx, x: &Exprs, phases: &Phases, first: (&SetExpr, Span), second: (&SetExpr, Span)) {
     let names = &x.names;
-    let worst = Probe { sets: [x.objects; 4], ints: [Exprs::INT_MAX, 0] };
+    let worst = Probe::new([x.objects; 4], Exprs::INT_MAX);
     let back = first.0.eval(&worst.env()) & phases.alternate;
     if back != 0 {
         let b = back.trailing_zeros() as usize;
@@ -407,7 +435,7 @@ fn check_respots_end(cx: &mut Cx, x: &Exprs, phases: &Phases, first: (&SetExpr, 
     }
     for &b in &phases.sequence {
         let one = 1u64 << b;
-        let fair = Probe { sets: [one; 4], ints: [1, 0] };
+        let fair = Probe::new([one; 4], 1);
         if second.0.eval(&fair.env()) & one != 0 {
             cx.push(
                 Diag::error(
@@ -434,7 +462,7 @@ fn lower_end<'a>(cx: &mut Cx, end: &'a Section, x: &Exprs) -> (&'a Section, Opti
 
 /// Potting the last ball fairly must end the frame.
 fn check_last_pot_ends(cx: &mut Cx, x: &Exprs, b: usize, ends: &BoolExpr, end_when: Option<&Property>) {
-    let probe = Probe { sets: [1 << b; 4], ints: [1, 0] };
+    let probe = Probe::new([1 << b; 4], 1);
     if ends.eval(&probe.env()) {
         return;
     }
@@ -522,7 +550,7 @@ impl TieKeys {
         let (respot, respot_span) = self.respot.flatten()?;
         let rule = Tie { draw: false, respot, next: self.next.flatten()?, in_hand: self.in_hand.flatten()? };
         let Some(b) = last else { return Some(rule) };
-        let probe = Probe { sets: [1 << b; 4], ints: [1, 0] };
+        let probe = Probe::new([1 << b; 4], 1);
         if rule.respot.eval(&probe.env()) >> b & 1 == 0 {
             cx.push(
                 Diag::error(

@@ -10,8 +10,8 @@ use crate::template::NoFields;
 use super::memo::Memo;
 use super::words::{self, Split, NOT_A_BALL, UNKNOWN};
 use super::{
-    Ending, Event, FrameFields, Next, PlayerFields, Referee, Rendered, RespotFields, ScoreFields, ScoreOverflow, State,
-    Stroke, TurnLines, MAX_BALLS, MAX_FRAMES,
+    Ending, EndingFields, Event, FrameFields, Next, PlayerFields, Referee, Rendered, RespotFields, ScoreFields,
+    ScoreOverflow, State, Stroke, TurnLines, MAX_BALLS, MAX_FRAMES, MAX_SCORE,
 };
 
 impl Referee {
@@ -170,8 +170,12 @@ impl Referee {
 
     /// The line that says how the frame ended (a tie's line, if any, when
     /// it is replayed).
-    fn ending_line(&self, buf: &mut Vec<u8>, ending: Ending, players: [&str; 2]) {
+    fn ending_line(&self, buf: &mut Vec<u8>, ending: Ending, players: [&str; 2], scores: [i64; 2]) {
         match ending {
+            Ending::Rule { rule, winner } => {
+                let player = winner.map_or("", |w| players[w]);
+                self.endings[rule].output.line(buf, &EndingFields { player, first: scores[0], second: scores[1] });
+            }
             Ending::Win(w) => self.out.wins.line(buf, &PlayerFields { player: players[w] }),
             Ending::Draw => {
                 if let Some(d) = &self.out.draw {
@@ -272,6 +276,7 @@ impl Referee {
                     let (offender, in_hand) = self.play_again_after(&line, last_foul.take())?;
                     st.player = offender;
                     st.in_hand = in_hand;
+                    st.visit_over = true;
                     turns.write(out.buffer(), offender, in_hand);
                     report(Event::PlayAgain { player: offender, players }, out.buffer())?;
                     continue;
@@ -289,8 +294,11 @@ impl Referee {
                 let first = std::hint::black_box(st.scores[0]);
                 self.out.score.line(buf, &ScoreFields { first, second: st.scores[1] });
                 last_foul = o.play_again.then_some((striker, st.in_hand));
+                if o.ending.is_none() && st.left == 0 {
+                    return Err(stuck(&line));
+                }
                 if let Some(ending) = o.ending {
-                    self.ending_line(buf, ending, players);
+                    self.ending_line(buf, ending, players, st.scores);
                     if ending != Ending::Replay {
                         report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
                         break;
@@ -352,8 +360,17 @@ fn read_lot(input: &mut Input, players: [&str; 2]) -> Result<usize, RunError> {
 /// The error of a stroke on `line` that takes a score past what arbiter keeps.
 fn overflow(line: &Line) -> RunError {
     RunError::Limit(format!(
-        "line {}: the stroke takes a score past {}, the largest arbiter keeps",
-        line.number,
-        i64::MAX
+        "line {}: the stroke takes a score past {MAX_SCORE}, the largest arbiter keeps",
+        line.number
+    ))
+}
+
+/// The error of a stroke on `line` that empties the table without ending
+/// the frame (`check` refuses the rule files it finds can do this).
+fn stuck(line: &Line) -> RunError {
+    RunError::Limit(format!(
+        "line {}: the stroke leaves no object ball on the table, and neither the rule file's `end` nor an `ending` \
+         ends the frame: it could never end",
+        line.number
     ))
 }
