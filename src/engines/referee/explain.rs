@@ -90,6 +90,7 @@ impl Referee {
         let (o, players) = (p.outcome, p.players);
         let (sets, mut ints) = self.env_of(p.was, p.stroke);
         ints[super::var::FOUL] = o.foul as i64;
+        let ints = self.with_counts(&ints, &p.was.counts, p.stroke);
         let env = Env { sets: &sets, ints: &ints };
         let on = sets[2];
         let mut e = Explanation::default();

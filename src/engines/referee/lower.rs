@@ -8,7 +8,7 @@ use crate::diag::Diag;
 use crate::engines::referee::schema::{NO_FOUL, SCHEMA};
 use crate::engines::referee::words::Words;
 use crate::engines::referee::{
-    var, Foul, Ints, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, MAX_SCORE,
+    var, Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, MAX_SCORE,
 };
 use crate::engines::Engine;
 use crate::expr::{compile_bool, compile_int, compile_set, BoolExpr, Env, IntExpr, Scope, SetExpr, Ty};
@@ -18,7 +18,7 @@ use crate::syntax::{Expr, Property, Section};
 use crate::template::OutputLine;
 
 mod endings;
-use endings::{comes_back, lower_endings, reads_frame, Stuck};
+use endings::{comes_back, counts_balls, lower_endings, reads_frame, Stuck};
 
 /// Most balls of one kind.
 pub const MAX_COUNT: i64 = 1000;
@@ -45,14 +45,18 @@ struct Ball {
 /// One set of values of the expression variables, for the static checks.
 struct Probe {
     sets: [u64; 4],
-    ints: Ints,
+    ints: [i64; var::ALL],
 }
 
 impl Probe {
     /// The sets, `left` balls before the stroke, at the start of a frame
     /// otherwise (the first stroke of player 1, scores 0).
     fn new(sets: [u64; 4], left: i64) -> Probe {
-        let mut ints = [0; var::INTS];
+        let mut ints = [0; var::ALL];
+        for b in 0..MAX_BALLS {
+            ints[var::TABLE_COUNTS + b] = i64::from(sets[3] >> b & 1 == 1);
+            ints[var::POTTED_COUNTS + b] = i64::from(sets[1] >> b & 1 == 1);
+        }
         ints[var::LEFT] = left;
         ints[var::STRIKER] = 1;
         ints[var::OPPONENT] = 2;
@@ -108,7 +112,10 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     }
     let full: i64 = balls.iter().filter(|b| !b.cue).map(|b| i64::from(b.count)).sum();
     let comes_back = comes_back(&x, &phases, &respots.first_phase, full);
-    let reads_frame = [play.section, penalty, respot, end].into_iter().chain(foul_sections).any(reads_frame);
+    let stroke_rules = || [play.section, penalty, respot, end].into_iter().chain(foul_sections.iter().copied());
+    let reads_frame = stroke_rules().any(reads_frame);
+    let counts_balls =
+        stroke_rules().chain([tie]).chain(ending_sections.iter().map(|(s, _)| *s)).any(counts_balls);
     let mut by_value: Vec<usize> = (0..balls.len()).collect();
     by_value.sort_by_key(|&i| (x.values[i], i));
     let (no_hit, play_again) = (no_hit?, play_again?);
@@ -140,6 +147,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         tie: tie_rule,
         endings,
         reads_frame,
+        counts_balls,
         comes_back,
         by_value,
         no_hit,
@@ -181,6 +189,9 @@ impl Exprs {
             element: "a ball",
             int_range: (0, MAX_SCORE),
             unavailable: &[],
+            // `first`: one ball; `potted`: the balls potted; `on` and
+            // `table`: the balls of those kinds on the table.
+            counts: &[None, Some(var::POTTED_COUNTS), Some(var::TABLE_COUNTS), Some(var::TABLE_COUNTS)],
         }
     }
 

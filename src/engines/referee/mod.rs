@@ -64,6 +64,12 @@ pub(crate) mod var {
     pub(crate) const FOUL: usize = 12;
     /// How many numbers the state has.
     pub(crate) const INTS: usize = 13;
+    /// With `count` of balls: the balls of each kind on the table (for
+    /// `table` and `on`), then of each kind potted, after the state.
+    pub(crate) const TABLE_COUNTS: usize = INTS;
+    pub(crate) const POTTED_COUNTS: usize = INTS + super::MAX_BALLS;
+    /// The numbers with the counts.
+    pub(crate) const ALL: usize = INTS + 2 * super::MAX_BALLS;
 }
 
 /// The numbers of the state, in `Env::ints` order.
@@ -185,9 +191,11 @@ crate::fields! {
 }
 
 crate::fields! {
-    /// The line of an `ending`: the winner (empty for a draw) and the scores.
+    /// The line of an `ending`: the winner and the other player (both
+    /// empty for a draw) and the scores.
     pub struct EndingFields<'a> {
         "player" player: &'a str,
+        "loser" loser: &'a str,
         "first" first: i64,
         "second" second: i64,
     }
@@ -259,6 +267,9 @@ pub struct Referee {
     /// table and `left` (scores, fouls in a row, ...): verdicts are not
     /// remembered, since their key does not hold that state.
     pub reads_frame: bool,
+    /// Some expression counts balls (`count` of `potted`, `on` or
+    /// `table`): the counts of each kind follow the state in `Env::ints`.
+    pub counts_balls: bool,
     /// Sequence balls that come back after a fair pot following an
     /// alternate ball (the first phase's respot rule, judged at load on the
     /// full table): each alternate ball left may be followed by the most
@@ -496,13 +507,39 @@ impl Referee {
         }
     }
 
+    /// The numbers of the state (`ints`) followed by the balls of each kind
+    /// in `counts` (on the table) and potted by `s`.
+    pub(crate) fn with_counts(&self, ints: &Ints, counts: &[u32], s: &Stroke) -> [i64; var::ALL] {
+        let mut all = [0; var::ALL];
+        all[..var::INTS].copy_from_slice(ints);
+        for (k, &c) in counts.iter().enumerate() {
+            all[var::TABLE_COUNTS + k] = i64::from(c);
+        }
+        for &b in &s.potted {
+            all[var::POTTED_COUNTS + b] += 1;
+        }
+        all
+    }
+
+    /// The verdict of stroke `s` from `st` (`sets` as [`Referee::sets_of`]
+    /// gives them).
+    fn judge_stroke(&self, st: &State, s: &Stroke, sets: &[u64; 4], first_phase: bool) -> Verdict {
+        let mut ints = self.ints_of(st, st.player, false, false);
+        if self.counts_balls {
+            let mut all = self.with_counts(&ints, &st.counts, s);
+            self.judge(sets, &mut all, first_phase)
+        } else {
+            self.judge(sets, &mut ints, first_phase)
+        }
+    }
+
     /// What the rule expressions say about a stroke whose variables have
-    /// these values (`sets`: `first`, `potted`, `on`, `table`; `ints` with
-    /// `foul` 0).
-    pub fn judge(&self, sets: &[u64; 4], mut ints: Ints, first_phase: bool) -> Verdict {
-        let foul = self.is_foul(&Env { sets, ints: &ints });
+    /// these values (`sets`: `first`, `potted`, `on`, `table`; `ints`: the
+    /// state with `foul` 0, and the counts when the rules count balls).
+    pub fn judge(&self, sets: &[u64; 4], ints: &mut [i64], first_phase: bool) -> Verdict {
+        let foul = self.is_foul(&Env { sets, ints });
         ints[var::FOUL] = foul as i64;
-        let env = Env { sets, ints: &ints };
+        let env = Env { sets, ints };
         let ends = self.end.eval(&env);
         let object_potted = sets[1] & !(1u64 << self.cue);
         Verdict {
@@ -520,8 +557,8 @@ impl Referee {
     /// Plays one stroke: updates the state and says what happened. The
     /// stroke must be possible (its balls on the table); the reader checks.
     pub fn stroke(&self, st: &mut State, s: &Stroke) -> Result<StrokeResult, ScoreOverflow> {
-        let (sets, ints) = self.env_of(st, s);
-        let verdict = self.judge(&sets, ints, !st.second_phase);
+        let sets = self.sets_of(st, s);
+        let verdict = self.judge_stroke(st, s, &sets, !st.second_phase);
         self.apply(st, s, &sets, &verdict)
     }
 
@@ -531,10 +568,10 @@ impl Referee {
         let sets = self.sets_of(st, s);
         let first_phase = !st.second_phase;
         let verdict = if self.reads_frame {
-            self.judge(&sets, self.ints_of(st, st.player, false, false), first_phase)
+            self.judge_stroke(st, s, &sets, first_phase)
         } else {
             let key = Key::new(s.first, &sets, st.left, first_phase);
-            memo.get(key, || self.judge(&sets, self.ints_of(st, st.player, false, false), first_phase))
+            memo.get(key, || self.judge_stroke(st, s, &sets, first_phase))
         };
         self.apply(st, s, &sets, &verdict)
     }
@@ -551,7 +588,7 @@ impl Referee {
         let tie_ints = (v.ends && !self.tie.draw).then(|| {
             let mut ints = self.ints_of(st, st.player, v.foul, false);
             ints[var::FOUL] = i64::from(v.foul);
-            ints
+            self.with_counts(&ints, &st.counts, s)
         });
         let striker = st.player;
         st.strokes = st.strokes.saturating_add(1);
@@ -602,7 +639,7 @@ impl Referee {
                 Ending::Draw
             } else {
                 // The tie's balls are back as they were before the stroke.
-                let ints = tie_ints.unwrap_or([0; var::INTS]);
+                let ints = tie_ints.unwrap_or([0; var::ALL]);
                 let back = self.tie.respot.eval(&Env { sets, ints: &ints }) & sets[3];
                 for &b in &s.potted {
                     if back >> b & 1 == 1 {
@@ -640,7 +677,7 @@ impl Referee {
             st.visit_over = true;
         }
         if !self.endings.is_empty() {
-            out.ending = self.ending_rule(st, sets, striker, v.foul);
+            out.ending = self.ending_rule(st, s, sets, striker, v.foul);
         }
         Ok(out)
     }
@@ -648,10 +685,17 @@ impl Referee {
     /// The first `ending` whose condition holds on the state a stroke by
     /// `striker` left (`sets`: the stroke's, its `table` replaced by the
     /// table after it), with its winner.
-    fn ending_rule(&self, st: &State, sets: &[u64; 4], striker: usize, foul: bool) -> Option<Ending> {
+    fn ending_rule(&self, st: &State, s: &Stroke, sets: &[u64; 4], striker: usize, foul: bool) -> Option<Ending> {
         let after = [sets[0], sets[1], sets[2], st.table];
         let ints = self.ints_of(st, striker, foul, true);
-        let env = Env { sets: &after, ints: &ints };
+        let all;
+        let ints: &[i64] = if self.counts_balls {
+            all = self.with_counts(&ints, &st.counts, s);
+            &all
+        } else {
+            &ints
+        };
+        let env = Env { sets: &after, ints };
         let rule = self.endings.iter().position(|e| e.when.eval(&env))?;
         let winner = self.endings[rule].winner.as_ref().and_then(|w| match w.eval(&env) {
             1 => Some(0),

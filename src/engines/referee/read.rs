@@ -173,8 +173,9 @@ impl Referee {
     fn ending_line(&self, buf: &mut Vec<u8>, ending: Ending, players: [&str; 2], scores: [i64; 2]) {
         match ending {
             Ending::Rule { rule, winner } => {
-                let player = winner.map_or("", |w| players[w]);
-                self.endings[rule].output.line(buf, &EndingFields { player, first: scores[0], second: scores[1] });
+                let (player, loser) = winner.map_or(("", ""), |w| (players[w], players[1 - w]));
+                let fields = EndingFields { player, loser, first: scores[0], second: scores[1] };
+                self.endings[rule].output.line(buf, &fields);
             }
             Ending::Win(w) => self.out.wins.line(buf, &PlayerFields { player: players[w] }),
             Ending::Draw => {
@@ -298,6 +299,10 @@ impl Referee {
                     return Err(stuck(&line));
                 }
                 if let Some(ending) = o.ending {
+                    // An `ending` is judged after the stroke's respots.
+                    if matches!(ending, Ending::Rule { .. }) && o.respot != 0 {
+                        self.respot_line(buf, &mut respotted, &respot_one, &o, &stroke, &st);
+                    }
                     self.ending_line(buf, ending, players, st.scores);
                     if ending != Ending::Replay {
                         report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;

@@ -259,11 +259,11 @@ pub(crate) const SCHEMA: Schema = Schema {
                     .example("yes"),
                 Key::new(
                     "output",
-                    "a template; fields `player`, `first` and `second`",
-                    "the frame's last line: the winner (empty for a draw) and the scores",
+                    "a template; fields `player`, `loser`, `first` and `second`",
+                    "the frame's last line: the winner and the other player (both empty for a draw), the scores",
                 )
                 .required()
-                .example("\"{player} wins: the other player concedes\""),
+                .example("\"{loser} concedes, {player} wins\""),
             ],
         )
         .named("ending"),

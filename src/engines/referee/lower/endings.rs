@@ -70,26 +70,44 @@ pub(super) fn lower_endings(cx: &mut Cx, sections: &[(&Section, &Label)], x: &Ex
     ok.then_some(out)
 }
 
-/// Whether an expression of `s` (or of a section inside it) reads a name
-/// of the frame's state other than the stroke's sets, `left` and `foul`.
+/// Whether an expression of `s` (or of a section inside it) reads more
+/// than a remembered verdict's key holds: a name of the frame's state other
+/// than the stroke's sets, `left` and `foul`, or `count` (which counts
+/// balls, not kinds).
 pub(super) fn reads_frame(s: &Section) -> bool {
-    s.items.iter().any(|i| match i {
-        Item::Property(p) => p.values.iter().any(reads_frame_expr),
-        Item::Section(inner) => reads_frame(inner),
+    any_expr(s, &|e| match &e.kind {
+        ExprKind::Word(w) => {
+            let i = STATE.iter().position(|v| v.name == w);
+            i.is_some_and(|i| i >= 4 && i != 4 + var::LEFT && i != 4 + var::FOUL)
+        }
+        ExprKind::Call(f, _) => f.name == "count",
+        _ => false,
     })
 }
 
-fn reads_frame_expr(e: &Expr) -> bool {
+/// Whether an expression of `s` counts balls (`count`).
+pub(super) fn counts_balls(s: &Section) -> bool {
+    any_expr(s, &|e| matches!(&e.kind, ExprKind::Call(f, _) if f.name == "count"))
+}
+
+/// Whether `hit` holds for a node of an expression of `s` (or of a
+/// section inside it).
+fn any_expr(s: &Section, hit: &dyn Fn(&Expr) -> bool) -> bool {
+    s.items.iter().any(|i| match i {
+        Item::Property(p) => p.values.iter().any(|e| any_node(e, hit)),
+        Item::Section(inner) => any_expr(inner, hit),
+    })
+}
+
+fn any_node(e: &Expr, hit: &dyn Fn(&Expr) -> bool) -> bool {
     // An explicit stack: expressions may be deep.
     let mut todo = vec![e];
     while let Some(e) = todo.pop() {
+        if hit(e) {
+            return true;
+        }
         match &e.kind {
-            ExprKind::Word(w) => {
-                let i = STATE.iter().position(|v| v.name == w);
-                if i.is_some_and(|i| i >= 4 && i != 4 + var::LEFT && i != 4 + var::FOUL) {
-                    return true;
-                }
-            }
+            ExprKind::Word(_) => {}
             ExprKind::Call(_, args) | ExprKind::List(args) => todo.extend(args),
             ExprKind::Range(a, b) | ExprKind::Binary(_, a, b) => todo.extend([&**a, &**b]),
             ExprKind::Unary(_, a) | ExprKind::Field(a, _) => todo.push(a),
