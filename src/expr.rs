@@ -131,13 +131,13 @@ compiled_expr!(
 /// the sets, where their counts are in `Env::ints`) may hold several of:
 /// each element as many times as the largest count among those holding it,
 /// once when none does.
-fn count_many(env: &Env, mut set: u64, counted: &[(usize, usize)]) -> i64 {
+fn count_many(env: &Env, mut set: u64, counted: &[(usize, usize, i64)]) -> i64 {
     let mut total = 0i64;
     while set != 0 {
         let i = set.trailing_zeros() as usize;
         set &= set - 1;
         let mut n: Option<i64> = None;
-        for &(k, at) in counted {
+        for &(k, at, _) in counted {
             if env.sets[k] >> i & 1 == 1 {
                 n = Some(n.unwrap_or(0).max(env.ints[at + i]));
             }
@@ -264,10 +264,10 @@ pub struct Scope<'s> {
     /// Names that exist but cannot be used here, with the reason.
     pub unavailable: &'s [(&'s str, &'s str)],
     /// Set variables that hold several of an element (balls of a kind):
-    /// for the n-th set variable, `Some(at)` when the count of element i
-    /// in it is `Env::ints[at + i]`. Absent (or `None`): each element once.
-    /// `count(s)` adds up these counts.
-    pub counts: &'s [Option<usize>],
+    /// for the n-th set variable, `Some((at, most))` when the count of
+    /// element i in it is `Env::ints[at + i]`, at most `most`. Absent (or
+    /// `None`): each element once. `count(s)` adds up these counts.
+    pub counts: &'s [Option<(usize, i64)>],
 }
 
 /// Compiles `e`, which must have type `want`.
@@ -699,11 +699,12 @@ impl Compiler<'_, '_> {
         if name == "count" {
             let counted = self.counted_vars(a);
             if !counted.is_empty() {
-                let hi = (scope.elements.len() as i64).saturating_mul(scope.int_range.1.max(1));
-                return Some(AnyExpr::Int(IntExpr::Fn(Box::new(move |env| count_many(env, s.eval(env), &counted))), Range {
-                    lo: 0,
-                    hi,
-                }));
+                let most = counted.iter().map(|c| c.2).max().unwrap_or(1).max(1);
+                let hi = (scope.elements.len() as i64).saturating_mul(most);
+                return Some(AnyExpr::Int(
+                    IntExpr::Fn(Box::new(move |env| count_many(env, s.eval(env), &counted))),
+                    Range { lo: 0, hi },
+                ));
             }
             return Some(AnyExpr::Int(
                 lift1!(IntExpr, SetExpr, s, |a| a.count_ones() as i64),
@@ -733,8 +734,9 @@ impl Compiler<'_, '_> {
     }
 
     /// The set variables `e` reads that hold several of an element: their
-    /// index among the sets and where their counts are in `Env::ints`.
-    fn counted_vars(&self, e: &Expr) -> Vec<(usize, usize)> {
+    /// index among the sets, where their counts are in `Env::ints`, and
+    /// the most of one element.
+    fn counted_vars(&self, e: &Expr) -> Vec<(usize, usize, i64)> {
         let scope = self.scope;
         let mut out = Vec::new();
         let mut todo = vec![e];
@@ -743,9 +745,9 @@ impl Compiler<'_, '_> {
                 ExprKind::Word(w) => {
                     let sets = scope.vars.iter().filter(|(_, t)| *t == Ty::Set);
                     if let Some(k) = sets.clone().position(|(n, _)| n == w) {
-                        if let Some(Some(at)) = scope.counts.get(k) {
-                            if !out.contains(&(k, *at)) {
-                                out.push((k, *at));
+                        if let Some(&Some((at, most))) = scope.counts.get(k) {
+                            if !out.contains(&(k, at, most)) {
+                                out.push((k, at, most));
                             }
                         }
                     }

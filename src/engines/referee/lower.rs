@@ -7,9 +7,7 @@ use crate::diag::codes;
 use crate::diag::Diag;
 use crate::engines::referee::schema::{NO_FOUL, SCHEMA};
 use crate::engines::referee::words::Words;
-use crate::engines::referee::{
-    var, Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, MAX_SCORE,
-};
+use crate::engines::referee::{var, Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, MAX_SCORE};
 use crate::engines::Engine;
 use crate::expr::{compile_bool, compile_int, compile_set, BoolExpr, Env, IntExpr, Scope, SetExpr, Ty};
 use crate::game::Game;
@@ -114,8 +112,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let comes_back = comes_back(&x, &phases, &respots.first_phase, full);
     let stroke_rules = || [play.section, penalty, respot, end].into_iter().chain(foul_sections.iter().copied());
     let reads_frame = stroke_rules().any(reads_frame);
-    let counts_balls =
-        stroke_rules().chain([tie]).chain(ending_sections.iter().map(|(s, _)| *s)).any(counts_balls);
+    let counts_balls = stroke_rules().chain([tie]).chain(ending_sections.iter().map(|(s, _)| *s)).any(counts_balls);
     let mut by_value: Vec<usize> = (0..balls.len()).collect();
     by_value.sort_by_key(|&i| (x.values[i], i));
     let (no_hit, play_again) = (no_hit?, play_again?);
@@ -191,7 +188,12 @@ impl Exprs {
             unavailable: &[],
             // `first`: one ball; `potted`: the balls potted; `on` and
             // `table`: the balls of those kinds on the table.
-            counts: &[None, Some(var::POTTED_COUNTS), Some(var::TABLE_COUNTS), Some(var::TABLE_COUNTS)],
+            counts: &[
+                None,
+                Some((var::POTTED_COUNTS, MAX_COUNT)),
+                Some((var::TABLE_COUNTS, MAX_COUNT)),
+                Some((var::TABLE_COUNTS, MAX_COUNT)),
+            ],
         }
     }
 

@@ -15,8 +15,13 @@ pub(crate) const STATE: &[StateVar] = &[
         .example("table"),
     StateVar::new("left", Ty::Int, "a number", "how many object balls were on the table before the stroke")
         .example("left == 1 and (foul or potted - White != [])"),
-    StateVar::new("striker", Ty::Int, "1 or 2", "the striker: 1 for the player named first (who breaks off), 2 for the other")
-        .example("striker"),
+    StateVar::new(
+        "striker",
+        Ty::Int,
+        "1 or 2",
+        "the striker: 1 for the player named first (who breaks off), 2 for the other",
+    )
+    .example("striker"),
     StateVar::new("opponent", Ty::Int, "1 or 2", "the striker's opponent (3 - `striker`)").example("opponent"),
     StateVar::new("score", Ty::Int, "a number, 0 or more", "the striker's score").example("score > opponent_score"),
     StateVar::new("opponent_score", Ty::Int, "a number, 0 or more", "the opponent's score")
@@ -33,13 +38,23 @@ pub(crate) const STATE: &[StateVar] = &[
     )
     .example("lead > remaining"),
     StateVar::new("fouls", Ty::Int, "a number, 0 or more", "the striker's fouls in a row (a fair stroke resets them)")
-        .example("fouls >= 3"),
+        .example("highest(on + first + potted) + fouls"),
     StateVar::new("opponent_fouls", Ty::Int, "a number, 0 or more", "the opponent's fouls in a row")
-        .example("opponent_fouls >= 3"),
-    StateVar::new("strokes", Ty::Int, "a number, 1 or more", "the number of the stroke in the frame (1 for the break-off)")
-        .example("strokes >= 50"),
-    StateVar::new("visits", Ty::Int, "a number, 1 or more", "the number of the stroke's visit in the frame (1 for the first)")
-        .example("visits >= 20"),
+        .example("opponent_fouls >= 2"),
+    StateVar::new(
+        "strokes",
+        Ty::Int,
+        "a number, 1 or more",
+        "the number of the stroke in the frame (1 for the break-off)",
+    )
+    .example("strokes >= 50"),
+    StateVar::new(
+        "visits",
+        Ty::Int,
+        "a number, 1 or more",
+        "the number of the stroke's visit in the frame (1 for the first)",
+    )
+    .example("visits >= 20"),
     StateVar::new("foul", Ty::Bool, "a condition", "whether the stroke is a foul (not in a foul's own condition)")
         .example("not foul and potted - White != []"),
 ];

@@ -158,9 +158,13 @@ impl Stuck<'_> {
     fn respot(&self, first_phase: bool, foul: bool) -> (&SetExpr, &'static str) {
         let r = self.respots;
         match (first_phase, foul) {
-            (true, true) if r.first_foul.is_some() => (r.first_foul.as_ref().unwrap_or(&r.first_phase), "first-phase-foul"),
+            (true, true) if r.first_foul.is_some() => {
+                (r.first_foul.as_ref().unwrap_or(&r.first_phase), "first-phase-foul")
+            }
             (true, _) => (&r.first_phase, "first-phase"),
-            (false, true) if r.second_foul.is_some() => (r.second_foul.as_ref().unwrap_or(&r.second), "second-phase-foul"),
+            (false, true) if r.second_foul.is_some() => {
+                (r.second_foul.as_ref().unwrap_or(&r.second), "second-phase-foul")
+            }
             (false, _) => (&r.second, "second-phase"),
         }
     }
@@ -245,7 +249,8 @@ impl Stuck<'_> {
             if rule.eval(&probe.env()) & objects != 0 {
                 continue;
             }
-            let names: Vec<&str> = (0..64).filter(|b| objects >> b & 1 == 1).map(|b| self.x.names[b].as_str()).collect();
+            let names: Vec<&str> =
+                (0..64).filter(|b| objects >> b & 1 == 1).map(|b| self.x.names[b].as_str()).collect();
             let stroke = format!(
                 "a {} that pots {} ({} ball{} left)",
                 if foul { "foul" } else { "fair stroke" },
