@@ -155,7 +155,8 @@ proptest! {
     /// played so far.
     #[test]
     fn fouls_strokes_and_visits_are_recounted(choices in proptest::collection::vec(any::<u32>(), 0..300)) {
-        let r = referee("snooker_referee.rules");
+        // A file that reads them (they are kept only then).
+        let r = variant("long-frame", "ending \"long\" { when: strokes > 100000 and visits > 100000 and fouls > 1000  draw: yes  output: \"\" }");
         let mut st = r.start();
         // (striker, foul, the visit ended) of each stroke.
         let mut played: Vec<(usize, bool, bool)> = Vec::new();
@@ -249,6 +250,36 @@ fn an_ending_after_a_run_of_fouls() {
         }
         assert_eq!(o.ending, None);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// `play { on }` names the lowest-valued ball on the table, whatever
+    /// strokes came before (the oracle: the least value among the balls
+    /// left).
+    #[test]
+    fn the_ball_on_by_rule_is_the_lowest_on_the_table(choices in proptest::collection::vec(any::<u32>(), 0..200)) {
+        let r = referee_at(&root().join("tests/fixtures/referee/lowest-ball-on.rules"));
+        let mut st = r.start();
+        let mut it = choices.iter().copied();
+        while let Some(c) = it.next() {
+            let lowest = (0..r.names.len()).filter(|&b| b != r.cue && st.counts[b] > 0).min_by_key(|&b| r.values[b]);
+            prop_assert_eq!(r.on(&st, None), lowest.map_or(0, |b| 1u64 << b));
+            let s = some_stroke(&r, &st, c, it.next().unwrap_or(0));
+            if r.stroke(&mut st, &s).unwrap().ending.is_some() {
+                break;
+            }
+        }
+    }
+}
+
+/// The test rule files with worked examples pass them (`arbiter test`).
+#[test]
+fn the_fixtures_pass_their_examples() {
+    let o = bin().args(["test", "tests/fixtures/referee/lowest-ball-on.rules"]).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && out.contains("2 passed, 0 failed"), "{out}");
 }
 
 fn bin() -> Command {

@@ -127,7 +127,9 @@ impl Referee {
     /// The rule that made `on` the balls on for this stroke.
     fn why_on(&self, was: &State, stroke: &Stroke, on: u64) -> (Span, String) {
         let sp = &self.spans;
-        if was.second_phase {
+        if self.on_rule.is_some() {
+            (sp.on, format!("{} on: the `on` rule", self.list(on)))
+        } else if was.second_phase {
             (sp.sequence, format!("{} is on: the first of the sequence still on the table", self.list(on)))
         } else if !was.after_alternate {
             (sp.alternate, format!("{} on: a visit starts on these", self.list(on)))

@@ -5,7 +5,7 @@
 use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
-use crate::engines::referee::schema::{NO_FOUL, SCHEMA};
+use crate::engines::referee::schema::{NO_FOUL, NO_ON, SCHEMA};
 use crate::engines::referee::words::Words;
 use crate::engines::referee::{var, Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, MAX_SCORE};
 use crate::engines::Engine;
@@ -103,6 +103,9 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     }
     let tie_rule = tie_rule.settle(cx, tie, output, &mut out, &x, last)?;
     let endings = endings?;
+    if let Some((on, span)) = &play.on {
+        endings::check_on(cx, &x, &phases, on, *span);
+    }
     let stuck = Stuck { x: &x, phases: &phases, respots: &respots, fouls: &fouls, end: &ends, endings: &endings, cue };
     stuck.check(cx, (respot, end), &ending_sections);
     if cx.has_errors() {
@@ -111,7 +114,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let full: i64 = balls.iter().filter(|b| !b.cue).map(|b| i64::from(b.count)).sum();
     let comes_back = comes_back(&x, &phases, &respots.first_phase, full);
     let stroke_rules = || [play.section, penalty, respot, end].into_iter().chain(foul_sections.iter().copied());
-    let reads_frame = stroke_rules().any(reads_frame);
+    let stroke_reads = stroke_rules().any(reads_frame);
+    let tracks = !endings.is_empty() || stroke_rules().chain([tie]).any(reads_frame);
     let counts_balls = stroke_rules().chain([tie]).chain(ending_sections.iter().map(|(s, _)| *s)).any(counts_balls);
     let mut by_value: Vec<usize> = (0..balls.len()).collect();
     by_value.sort_by_key(|&i| (x.values[i], i));
@@ -143,8 +147,10 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         end: ends,
         tie: tie_rule,
         endings,
-        reads_frame,
+        reads_frame: stroke_reads,
+        tracks,
         counts_balls,
+        on_rule: play.on.map(|(on, _)| on),
         comes_back,
         by_value,
         no_hit,
@@ -158,6 +164,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
 struct Exprs {
     /// The state the expressions read (the schema's), in `Env` order.
     vars: Vec<(&'static str, Ty)>,
+    /// The same, the names the `on` rule cannot read made empty.
+    on_vars: Vec<(&'static str, Ty)>,
     names: Vec<String>,
     values: Vec<i64>,
     /// Every object ball (a mask).
@@ -167,8 +175,11 @@ struct Exprs {
 impl Exprs {
     fn new(balls: &[Ball]) -> Self {
         let objects = (0..balls.len()).filter(|&i| !balls[i].cue).fold(0, |m, i| m | 1 << i);
+        let vars = SCHEMA.vars();
+        let on_vars = vars.iter().map(|&(n, t)| (if NO_ON.iter().any(|(m, _)| *m == n) { "" } else { n }, t)).collect();
         Exprs {
-            vars: SCHEMA.vars(),
+            on_vars,
+            vars,
             names: balls.iter().map(|b| b.name.clone()).collect(),
             values: balls.iter().map(|b| b.value).collect(),
             objects,
@@ -197,6 +208,13 @@ impl Exprs {
         }
     }
 
+    /// The scope of the `on` rule: the state less `potted`, `on` and
+    /// `foul` (not known before the stroke), which keep their places in
+    /// `Env` under names no rule can write.
+    fn on_scope(&self) -> Scope<'_> {
+        Scope { vars: &self.on_vars, unavailable: NO_ON, ..self.scope() }
+    }
+
     /// The scope of a foul condition: every variable but `foul`, which
     /// comes last in the state (a test holds it there), so the others keep
     /// their places in `Env`.
@@ -222,6 +240,8 @@ struct Play<'a> {
     continues: BoolExpr,
     in_hand: BoolExpr,
     again_after: BoolExpr,
+    /// The ball on by rule, where it is written.
+    on: Option<(SetExpr, Span)>,
 }
 
 /// The two phases of a frame: the alternate balls (a mask), the sequence
@@ -248,6 +268,10 @@ fn lower_play<'a>(cx: &mut Cx, play: &'a Section, x: &Exprs, balls: &[Ball], cue
             Some("highest") => Some(Nominate::Highest),
             _ => ball(e, names, cx).map(Nominate::Ball),
         }
+    });
+    let on = pb.prop(cx, "on").map(|p| {
+        let e = cx.one(p, "a set of balls")?;
+        compile_set(e, &x.on_scope(), cx).map(|f| (f, p.span))
     });
     let mut cond = |key: &'static str, example: &str| {
         let p = pb.require(cx, key, example);
@@ -278,7 +302,11 @@ fn lower_play<'a>(cx: &mut Cx, play: &'a Section, x: &Exprs, balls: &[Ball], cue
             return None;
         }
     }
-    let play = Play { section: play, continues: continues?, in_hand: in_hand?, again_after: again_after? };
+    let on = match on {
+        Some(on) => Some(on?),
+        None => None,
+    };
+    let play = Play { section: play, continues: continues?, in_hand: in_hand?, again_after: again_after?, on };
     Some((play, Phases { alternate, sequence, nominate }))
 }
 
@@ -595,6 +623,7 @@ fn spans(
     };
     RefereeSpans {
         alternate: play.span_of("alternate"),
+        on: play.span_of("on"),
         sequence: play.span_of("sequence"),
         nominate: play.span_of("nominate"),
         penalty: penalty.span_of("value"),

@@ -134,6 +134,8 @@ pub struct EndingRule {
 #[derive(Debug, Clone, Default)]
 pub struct RefereeSpans {
     pub alternate: Span,
+    /// The `on` rule (empty when the file has none).
+    pub on: Span,
     pub sequence: Span,
     pub nominate: Span,
     pub penalty: Span,
@@ -267,6 +269,12 @@ pub struct Referee {
     /// table and `left` (scores, fouls in a row, ...): verdicts are not
     /// remembered, since their key does not hold that state.
     pub reads_frame: bool,
+    /// Some expression reads the frame's state, or the file has endings:
+    /// fouls in a row, strokes and visits are kept (else they stay 0, and
+    /// a stroke costs nothing more than before they existed).
+    pub tracks: bool,
+    /// The ball on by rule (`play { on }`), instead of the phases'.
+    pub on_rule: Option<SetExpr>,
     /// Some expression counts balls (`count` of `potted`, `on` or
     /// `table`): the counts of each kind follow the state in `Env::ints`.
     pub counts_balls: bool,
@@ -300,7 +308,8 @@ pub struct State {
     pub player: usize,
     pub in_hand: bool,
     pub scores: [i64; 2],
-    /// Each player's fouls in a row (a fair stroke of theirs resets them).
+    /// Each player's fouls in a row (a fair stroke of theirs resets them);
+    /// this and the next two are kept when `Referee::tracks`.
     pub fouls: [u32; 2],
     /// Strokes played in the frame.
     pub strokes: i64,
@@ -458,6 +467,9 @@ impl Referee {
 
     /// The balls on for a stroke whose first ball hit is `first`.
     pub fn on(&self, st: &State, first: Option<usize>) -> u64 {
+        if let Some(rule) = &self.on_rule {
+            return self.on_by_rule(rule, st, first);
+        }
         if st.second_phase {
             return self.sequence.iter().find(|&&b| st.counts[b] > 0).map_or(0, |&b| 1 << b);
         }
@@ -476,6 +488,20 @@ impl Referee {
             Nominate::Highest => on_table.max_by_key(|&b| (self.values[b], usize::MAX - b)),
         };
         pick.map_or(0, |b| 1 << b)
+    }
+
+    /// The ball on by the file's `on` rule, read before the stroke (no
+    /// ball potted, `on` and `foul` unknown).
+    #[cold]
+    fn on_by_rule(&self, rule: &SetExpr, st: &State, first: Option<usize>) -> u64 {
+        let sets = [first.map_or(0, |b| 1u64 << b), 0, 0, st.table];
+        let ints = self.ints_of(st, st.player, false, false);
+        if self.counts_balls {
+            let none = Stroke { first, potted: Vec::new() };
+            rule.eval(&Env { sets: &sets, ints: &self.with_counts(&ints, &st.counts, &none) })
+        } else {
+            rule.eval(&Env { sets: &sets, ints: &ints })
+        }
     }
 
     /// The sets the rule expressions read for a stroke from `st`:
@@ -591,12 +617,14 @@ impl Referee {
             self.with_counts(&ints, &st.counts, s)
         });
         let striker = st.player;
-        st.strokes = st.strokes.saturating_add(1);
-        if st.visit_over {
-            st.visits = st.visits.saturating_add(1);
-            st.visit_over = false;
+        if self.tracks {
+            st.strokes = st.strokes.saturating_add(1);
+            if st.visit_over {
+                st.visits = st.visits.saturating_add(1);
+                st.visit_over = false;
+            }
+            st.fouls[striker] = if v.foul { st.fouls[striker].saturating_add(1) } else { 0 };
         }
-        st.fouls[striker] = if v.foul { st.fouls[striker].saturating_add(1) } else { 0 };
         for &b in &s.potted {
             if b != self.cue {
                 st.counts[b] -= 1;

@@ -63,6 +63,13 @@ pub(crate) const STATE: &[StateVar] = &[
 pub(crate) const NO_FOUL: &[(&str, &str)] =
     &[("foul", "a foul condition decides whether the stroke is a foul: it cannot depend on it")];
 
+/// What the `on` rule cannot read: it decides the ball on before the stroke.
+pub(crate) const NO_ON: &[(&str, &str)] = &[
+    ("potted", "the ball on is decided before the stroke: no ball is potted yet"),
+    ("on", "this rule decides the ball on"),
+    ("foul", "the ball on is decided before the stroke, which decides whether it is a foul"),
+];
+
 /// The variables of rule expressions, with their meaning.
 const VARIABLES: &[(&str, &str)] = &[
     ("first", "the ball hit first (empty when none)"),
@@ -138,6 +145,19 @@ pub(crate) const SCHEMA: Schema = Schema {
                     ("lowest", "the least valuable ball on the table"),
                     ("highest", "the most valuable ball on the table"),
                 ])
+                .refers(&["ball"]),
+                Key::new(
+                    "on",
+                    "a set of balls",
+                    "the ball or balls on for a stroke, instead of the phases' alternation and sequence",
+                )
+                .example("if(One in table, One, if(Two in table, Two, Three))")
+                .decides_without(
+                    "before each stroke: the ball or balls on",
+                    NO_ON,
+                    "if(One in table, One, if(Two in table, Two, Three))",
+                )
+                .words(VARIABLES)
                 .refers(&["ball"]),
                 Key::new("continue", "a condition", "the striker's visit goes on after the stroke")
                     .required()

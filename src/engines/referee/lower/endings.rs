@@ -12,6 +12,7 @@ use crate::diag::Diag;
 use crate::engines::referee::schema::STATE;
 use crate::engines::referee::{var, EndingRule, Foul};
 use crate::expr::{compile_int, BoolExpr, Env, SetExpr};
+use crate::source::Span;
 use crate::syntax::{Expr, ExprKind, Item, Label, Section};
 
 /// The `ending` sections: a condition, a winner or a draw, an output line.
@@ -274,5 +275,36 @@ impl Stuck<'_> {
             ));
             return;
         }
+    }
+}
+
+/// The `on` rule must name a ball on the table whenever one is there: on
+/// the full table and on every table of one ball (before any ball is hit).
+pub(super) fn check_on(cx: &mut Cx, x: &Exprs, phases: &Phases, on: &SetExpr, span: Span) {
+    let singles = (0..64).filter(|b| x.objects >> b & 1 == 1).map(|b| (1u64 << b, 1));
+    let full = x.objects.count_ones() as i64;
+    for (table, left) in std::iter::once((x.objects, full)).chain(singles) {
+        let probe = Probe::new([0, 0, 0, table], left);
+        let mut p = probe;
+        p.ints[var::STROKES] = 2;
+        let _ = phases;
+        if on.eval(&p.env()) & table != 0 {
+            continue;
+        }
+        let what = if table == x.objects {
+            "the full table".to_string()
+        } else {
+            format!("a table of `{}` alone", x.names[table.trailing_zeros() as usize])
+        };
+        cx.push(
+            Diag::error(
+                codes::FRAME_STUCK,
+                span,
+                format!("the frame can get stuck: on {what}, no ball on the table is on"),
+            )
+            .label("names no ball of the table then")
+            .help("the ball on must be on the table whenever a ball is: e.g. `if(Red in table, Red, ...)`"),
+        );
+        return;
     }
 }
