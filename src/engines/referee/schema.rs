@@ -151,11 +151,11 @@ pub(crate) const SCHEMA: Schema = Schema {
                     "a set of balls",
                     "the ball or balls on for a stroke, instead of the phases' alternation and sequence",
                 )
-                .example("if(One in table, One, if(Two in table, Two, Three))")
+                .example("if(Seven in table, Seven, if(Eight in table, Eight, Nine))")
                 .decides_without(
                     "before each stroke: the ball or balls on",
                     NO_ON,
-                    "if(One in table, One, if(Two in table, Two, Three))",
+                    "if(Seven in table, Seven, if(Eight in table, Eight, Nine))",
                 )
                 .words(VARIABLES)
                 .refers(&["ball"]),
