@@ -90,7 +90,7 @@ fn seq(r: &Referee, b: usize) -> bool {
 /// A legal stroke from `st` chosen by two numbers.
 fn some_stroke(r: &Referee, st: &State, c: u32, d: u32) -> Stroke {
     let table: Vec<usize> = (0..r.names.len()).filter(|&i| i != r.cue && st.counts[i] > 0).collect();
-    let first = if c % 11 == 0 { None } else { Some(table[(c as usize / 11) % table.len()]) };
+    let first = if c.is_multiple_of(11) { None } else { Some(table[(c as usize / 11) % table.len()]) };
     let mut potted = Vec::new();
     if let Some(f) = first {
         for _ in 0..(d % 3).min(st.counts[f]) {

@@ -11,7 +11,7 @@ use super::memo::Memo;
 use super::words::{self, Split, NOT_A_BALL, UNKNOWN};
 use super::{
     Ending, EndingFields, Event, FrameFields, Next, PlayerFields, Referee, Rendered, RespotFields, ScoreFields,
-    ScoreOverflow, State, Stroke, TurnLines, MAX_BALLS, MAX_FRAMES, MAX_SCORE,
+    ScoreOverflow, State, Stroke, StrokeResult, TurnLines, MAX_BALLS, MAX_FRAMES, MAX_SCORE,
 };
 
 impl Referee {
@@ -202,6 +202,24 @@ impl Referee {
         })
     }
 
+    /// The foul and score lines of a stroke on `line`; then, when the
+    /// stroke left no object ball on the table and did not end the frame,
+    /// the run's error.
+    #[inline(always)]
+    fn score_lines(&self, buf: &mut Vec<u8>, o: &StrokeResult, st: &State, line: &Line) -> Result<(), RunError> {
+        if o.foul {
+            self.out.foul.line(buf, &NoFields);
+        }
+        // The scores are read one at a time: one was just stored, and a
+        // load of both would wait for that store.
+        let first = std::hint::black_box(st.scores[0]);
+        self.out.score.line(buf, &ScoreFields { first, second: st.scores[1] });
+        if o.ending.is_none() && st.left == 0 {
+            return Err(stuck(line));
+        }
+        Ok(())
+    }
+
     /// The respot line of each ball alone, rendered once.
     fn respot_one_lines(&self) -> Rendered {
         let mut lines = Rendered::default();
@@ -287,17 +305,8 @@ impl Referee {
                 report(Event::Before { st: &st, stroke: &stroke }, out.buffer())?;
                 let o = self.stroke_memo(&mut st, &stroke, &mut memo).map_err(|ScoreOverflow| overflow(&line))?;
                 let buf = out.buffer();
-                if o.foul {
-                    self.out.foul.line(buf, &NoFields);
-                }
-                // The scores are read one at a time: one was just stored,
-                // and a load of both would wait for that store.
-                let first = std::hint::black_box(st.scores[0]);
-                self.out.score.line(buf, &ScoreFields { first, second: st.scores[1] });
+                self.score_lines(buf, &o, &st, &line)?;
                 last_foul = o.play_again.then_some((striker, st.in_hand));
-                if o.ending.is_none() && st.left == 0 {
-                    return Err(stuck(&line));
-                }
                 if let Some(ending) = o.ending {
                     // An `ending` is judged after the stroke's respots.
                     if matches!(ending, Ending::Rule { .. }) && o.respot != 0 {
