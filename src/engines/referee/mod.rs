@@ -13,7 +13,10 @@
 //! when a visit goes on, when the cue ball is in hand, when the offender may
 //! be asked to play again, which stroke ends the frame and what a tie does
 //! (a draw, or a replay after respotting a set and naming the next player),
-//! and every output line's wording. See docs/engines/referee.md.
+//! other endings over the frame's state (`ending`: a condition, a winner or
+//! a draw, a line), the ball on when the file gives it as an expression
+//! (`play { on }`), and every output line's wording. See
+//! docs/engines/referee.md.
 //!
 //! Balls are indices; sets of balls are `u64` bitmasks; rule expressions
 //! are closures over an [`Env`] holding the sets `first`, `potted`, `on`,
