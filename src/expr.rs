@@ -11,6 +11,11 @@
 //! | --- | --- |
 //! | `12`, `a + b`, `a - b`, `a * b`, `a / b`, `a % b`, `-a` | number |
 //! | `count(s)`, `highest(s)`, `lowest(s)`, `min(a, b..)`, `max(a, b..)`, `abs(a)` | number |
+//!
+//! `count(s)` counts elements; where an engine's set variables hold several
+//! of an element (`Scope::counts`: balls of a kind), it counts those: each
+//! element of `s` as many times as the largest count among the variables
+//! `s` is made from that hold it (once when none does: a named element).
 //! | an element name, `[x y]`, `s + t` (union), `s - t` (difference) | set |
 //! | a variable: `potted`, or with a dot `a.row` (one of several things) | its type |
 //! | `a == b`, `a != b` (numbers or sets), `a < b` ... (numbers) | condition |
@@ -121,6 +126,26 @@ compiled_expr!(
     /// A compiled condition.
     BoolExpr, bool, BoolFn, flag
 );
+
+/// `count(s)` of a set whose elements the variables `counted` (index among
+/// the sets, where their counts are in `Env::ints`) may hold several of:
+/// each element as many times as the largest count among those holding it,
+/// once when none does.
+fn count_many(env: &Env, mut set: u64, counted: &[(usize, usize, i64)]) -> i64 {
+    let mut total = 0i64;
+    while set != 0 {
+        let i = set.trailing_zeros() as usize;
+        set &= set - 1;
+        let mut n: Option<i64> = None;
+        for &(k, at, _) in counted {
+            if env.sets[k] >> i & 1 == 1 {
+                n = Some(n.unwrap_or(0).max(env.ints[at + i]));
+            }
+        }
+        total = total.saturating_add(n.unwrap_or(1));
+    }
+    total
+}
 
 /// `f(x)` for a compiled operand of type `$xt`, folded when it is a
 /// constant; a variable operand is read in the closure itself.
@@ -238,6 +263,11 @@ pub struct Scope<'s> {
     pub int_range: (i64, i64),
     /// Names that exist but cannot be used here, with the reason.
     pub unavailable: &'s [(&'s str, &'s str)],
+    /// Set variables that hold several of an element (balls of a kind):
+    /// for the n-th set variable, `Some((at, most))` when the count of
+    /// element i in it is `Env::ints[at + i]`, at most `most`. Absent (or
+    /// `None`): each element once. `count(s)` adds up these counts.
+    pub counts: &'s [Option<(usize, i64)>],
 }
 
 /// Compiles `e`, which must have type `want`.
@@ -667,6 +697,15 @@ impl Compiler<'_, '_> {
         let s = self.set(a, depth + 1)?;
         let w = scope.weights.to_vec();
         if name == "count" {
+            let counted = self.counted_vars(a);
+            if !counted.is_empty() {
+                let most = counted.iter().map(|c| c.2).max().unwrap_or(1).max(1);
+                let hi = (scope.elements.len() as i64).saturating_mul(most);
+                return Some(AnyExpr::Int(
+                    IntExpr::Fn(Box::new(move |env| count_many(env, s.eval(env), &counted))),
+                    Range { lo: 0, hi },
+                ));
+            }
             return Some(AnyExpr::Int(
                 lift1!(IntExpr, SetExpr, s, |a| a.count_ones() as i64),
                 Range { lo: 0, hi: scope.elements.len() as i64 },
@@ -692,6 +731,34 @@ impl Compiler<'_, '_> {
             None => IntExpr::Fn(Box::new(move |env| weigh(s.eval(env)))),
         };
         Some(AnyExpr::Int(f, range))
+    }
+
+    /// The set variables `e` reads that hold several of an element: their
+    /// index among the sets, where their counts are in `Env::ints`, and
+    /// the most of one element.
+    fn counted_vars(&self, e: &Expr) -> Vec<(usize, usize, i64)> {
+        let scope = self.scope;
+        let mut out = Vec::new();
+        let mut todo = vec![e];
+        while let Some(e) = todo.pop() {
+            match &e.kind {
+                ExprKind::Word(w) => {
+                    let sets = scope.vars.iter().filter(|(_, t)| *t == Ty::Set);
+                    if let Some(k) = sets.clone().position(|(n, _)| n == w) {
+                        if let Some(&Some((at, most))) = scope.counts.get(k) {
+                            if !out.contains(&(k, at, most)) {
+                                out.push((k, at, most));
+                            }
+                        }
+                    }
+                }
+                ExprKind::Call(_, args) | ExprKind::List(args) => todo.extend(args),
+                ExprKind::Range(a, b) | ExprKind::Binary(_, a, b) => todo.extend([&**a, &**b]),
+                ExprKind::Unary(_, a) | ExprKind::Field(a, _) => todo.push(a),
+                ExprKind::Int(_) | ExprKind::Str(_) => {}
+            }
+        }
+        out
     }
 
     /// `min(a, b, ...)`, `max(a, b, ...)` of numbers.
@@ -911,6 +978,7 @@ mod tests {
             element: "an element",
             int_range: (0, 1000),
             unavailable: &unavailable,
+            counts: &[],
         };
         run(&scope, &mut Cx::new())
     }
@@ -1013,6 +1081,7 @@ mod tests {
             element: "a card",
             int_range: (1, 64),
             unavailable: &[],
+            counts: &[],
         };
         let mut cx = Cx::new();
         let field = |base: &str, f: &str| Expr {

@@ -356,7 +356,9 @@ fn on_a_terminal_each_frame_is_out_before_the_next_is_read() {
 
 /// W5 (hardening): a ball worth 2^62 made the scores wrap to a negative
 /// number. Values are bounded by `check`, and scores are added with a
-/// check: a penalty of 2^62 twice stops the run (exit 8) at the stroke.
+/// check: a score past 2^53 (the most the referee keeps, so that every
+/// number an expression reads is bounded), here a penalty of 2^52 + 1
+/// twice, stops the run (exit 8) at the stroke.
 #[test]
 fn scores_cannot_wrap() {
     let dir = std::env::temp_dir().join(format!("arbiter-cli-referee-{}", std::process::id()));
@@ -368,7 +370,7 @@ fn scores_cannot_wrap() {
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("a ball is worth at most 1000000000 points"), "{err}");
     let pen = dir.join("bigpen.rules");
-    let p = 1i64 << 62;
+    let p = (1i64 << 52) + 1;
     std::fs::write(&pen, format!("extends: \"{RULES}\"\npenalty {{ min: {p}  max: {p} }}\n")).unwrap();
     let out = Command::cargo_bin("arbiter")
         .unwrap()
@@ -380,7 +382,7 @@ fn scores_cannot_wrap() {
     let (stdout, err) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert_eq!(out.status.code(), Some(8), "{err}");
     assert!(stdout.ends_with(&format!("Foul!\n0 : {p}\nBob's turn\nAnn's turn\n")), "{stdout}");
-    assert!(err.contains("line 5: the stroke takes a score past 9223372036854775807"), "{err}");
+    assert!(err.contains("line 5: the stroke takes a score past 9007199254740992"), "{err}");
     assert!(!stdout.lines().any(|l| l.starts_with('-') || l.contains(": -")), "no negative score: {stdout}");
 }
 

@@ -101,6 +101,7 @@ codes! {
     SEQUENCE_NEVER_ENDS = "sequence-never-ends", Rules;
     PHASE_NEVER_LEFT = "phase-never-left", Rules;
     FRAME_NEVER_ENDS = "frame-never-ends", Rules;
+    FRAME_STUCK = "frame-stuck", Rules;
     // Inputs.
     INPUT = "input", Input;
     INPUT_NOT_UTF8 = "input-not-utf8", Input;

@@ -89,7 +89,8 @@ impl Referee {
     fn stroke_explanation(&self, p: &Played) -> Explanation {
         let (o, players) = (p.outcome, p.players);
         let (sets, mut ints) = self.env_of(p.was, p.stroke);
-        ints[1] = o.foul as i64;
+        ints[super::var::FOUL] = o.foul as i64;
+        let ints = self.with_counts(&ints, &p.was.counts, p.stroke);
         let env = Env { sets: &sets, ints: &ints };
         let on = sets[2];
         let mut e = Explanation::default();
@@ -126,7 +127,9 @@ impl Referee {
     /// The rule that made `on` the balls on for this stroke.
     fn why_on(&self, was: &State, stroke: &Stroke, on: u64) -> (Span, String) {
         let sp = &self.spans;
-        if was.second_phase {
+        if self.on_rule.is_some() {
+            (sp.on, format!("{} on: the `on` rule", self.list(on)))
+        } else if was.second_phase {
             (sp.sequence, format!("{} is on: the first of the sequence still on the table", self.list(on)))
         } else if !was.after_alternate {
             (sp.alternate, format!("{} on: a visit starts on these", self.list(on)))
@@ -159,6 +162,14 @@ impl Referee {
                 vec![(sp.respot[which], format!("{} back on the table", self.list(o.respot)))]
             }
             None => Vec::new(),
+            Some(Ending::Rule { rule, winner }) => {
+                let r = &self.endings[rule];
+                let says = match winner {
+                    Some(w) => format!("holds after this stroke: player {} wins", w + 1),
+                    None => "holds after this stroke: the frame is drawn".to_string(),
+                };
+                vec![(r.span, says)]
+            }
             Some(ending) => {
                 let (span, says) = match ending {
                     Ending::Win(_) => (sp.wins, "the scores differ: the higher one wins".to_string()),
@@ -166,6 +177,7 @@ impl Referee {
                     Ending::Replay => {
                         (sp.tie, format!("the scores are level: {} back, the frame goes on", self.list(o.respot)))
                     }
+                    Ending::Rule { .. } => return Vec::new(),
                 };
                 vec![(sp.end, "holds: this stroke ends the frame".to_string()), (span, says)]
             }

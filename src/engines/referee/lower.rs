@@ -5,15 +5,18 @@
 use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
-use crate::engines::referee::schema::{NO_FOUL, SCHEMA};
+use crate::engines::referee::schema::{NO_FOUL, NO_ON, SCHEMA};
 use crate::engines::referee::words::Words;
-use crate::engines::referee::{Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS};
+use crate::engines::referee::{var, Foul, Next, Nominate, Referee, RefereeSpans, Tie, Wording, MAX_BALLS, MAX_SCORE};
 use crate::engines::Engine;
 use crate::expr::{compile_bool, compile_int, compile_set, BoolExpr, Env, IntExpr, Scope, SetExpr, Ty};
 use crate::game::Game;
 use crate::source::Span;
 use crate::syntax::{Expr, Property, Section};
 use crate::template::OutputLine;
+
+mod endings;
+use endings::{comes_back, counts_balls, lower_endings, reads_frame, Stuck};
 
 /// Most balls of one kind.
 pub const MAX_COUNT: i64 = 1000;
@@ -40,10 +43,26 @@ struct Ball {
 /// One set of values of the expression variables, for the static checks.
 struct Probe {
     sets: [u64; 4],
-    ints: [i64; 2],
+    ints: [i64; var::ALL],
 }
 
 impl Probe {
+    /// The sets, `left` balls before the stroke, at the start of a frame
+    /// otherwise (the first stroke of player 1, scores 0).
+    fn new(sets: [u64; 4], left: i64) -> Probe {
+        let mut ints = [0; var::ALL];
+        for b in 0..MAX_BALLS {
+            ints[var::TABLE_COUNTS + b] = i64::from(sets[3] >> b & 1 == 1);
+            ints[var::POTTED_COUNTS + b] = i64::from(sets[1] >> b & 1 == 1);
+        }
+        ints[var::LEFT] = left;
+        ints[var::STRIKER] = 1;
+        ints[var::OPPONENT] = 2;
+        ints[var::STROKES] = 1;
+        ints[var::VISITS] = 1;
+        Probe { sets, ints }
+    }
+
     fn env(&self) -> Env<'_> {
         Env { sets: &self.sets, ints: &self.ints }
     }
@@ -53,11 +72,12 @@ impl Probe {
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let balls = balls(top, cx);
     let play = top.require_section(cx, "play");
-    let fouls = top.sections("foul");
+    let foul_sections = top.sections("foul");
     let penalty = top.require_section(cx, "penalty");
     let respot = top.require_section(cx, "respot");
     let end = top.require_section(cx, "end");
     let tie = top.require_section(cx, "tie");
+    let ending_sections = top.named_sections(cx, "ending", "ending");
     let input = top.require_section(cx, "input");
     let output = top.require_section(cx, "output");
     let out = output.and_then(|s| output_section(s, cx));
@@ -66,11 +86,12 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let cue = balls.iter().position(|b| b.cue)?;
     let x = Exprs::new(&balls);
     let (play, phases) = lower_play(cx, play?, &x, &balls, cue)?;
-    let fouls = lower_fouls(cx, &fouls, &x);
+    let fouls = lower_fouls(cx, &foul_sections, &x);
     let (penalty, penalty_rule) = lower_penalty(cx, penalty?, &x)?;
     let (respot, respots) = lower_respot(cx, respot?, &x, &phases)?;
     let (end, ends, end_prop) = lower_end(cx, end?, &x);
     let (tie, tie_rule) = lower_tie(cx, tie?, &x);
+    let endings = lower_endings(cx, &ending_sections, &x);
     let (ends, mut out) = (ends?, out?);
     // The ball left last, when the second phase runs to its end.
     let last = phases.sequence.last().copied().or_else(|| {
@@ -81,9 +102,21 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         check_last_pot_ends(cx, &x, b, &ends, end_prop);
     }
     let tie_rule = tie_rule.settle(cx, tie, output, &mut out, &x, last)?;
+    let endings = endings?;
+    if let Some((on, span)) = &play.on {
+        endings::check_on(cx, &x, &phases, on, *span);
+    }
+    let stuck = Stuck { x: &x, phases: &phases, respots: &respots, fouls: &fouls, end: &ends, endings: &endings, cue };
+    stuck.check(cx, (respot, end), &ending_sections);
     if cx.has_errors() {
         return None;
     }
+    let full: i64 = balls.iter().filter(|b| !b.cue).map(|b| i64::from(b.count)).sum();
+    let comes_back = comes_back(&x, &phases, &respots.first_phase, full);
+    let stroke_rules = || [play.section, penalty, respot, end].into_iter().chain(foul_sections.iter().copied());
+    let stroke_reads = stroke_rules().any(reads_frame);
+    let tracks = !endings.is_empty() || stroke_rules().chain([tie]).any(reads_frame);
+    let counts_balls = stroke_rules().chain([tie]).chain(ending_sections.iter().map(|(s, _)| *s)).any(counts_balls);
     let mut by_value: Vec<usize> = (0..balls.len()).collect();
     by_value.sort_by_key(|&i| (x.values[i], i));
     let (no_hit, play_again) = (no_hit?, play_again?);
@@ -113,6 +146,12 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         play_again_after: play.again_after,
         end: ends,
         tie: tie_rule,
+        endings,
+        reads_frame: stroke_reads,
+        tracks,
+        counts_balls,
+        on_rule: play.on.map(|(on, _)| on),
+        comes_back,
         by_value,
         no_hit,
         play_again,
@@ -125,6 +164,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
 struct Exprs {
     /// The state the expressions read (the schema's), in `Env` order.
     vars: Vec<(&'static str, Ty)>,
+    /// The same, the names the `on` rule cannot read made empty.
+    on_vars: Vec<(&'static str, Ty)>,
     names: Vec<String>,
     values: Vec<i64>,
     /// Every object ball (a mask).
@@ -134,8 +175,11 @@ struct Exprs {
 impl Exprs {
     fn new(balls: &[Ball]) -> Self {
         let objects = (0..balls.len()).filter(|&i| !balls[i].cue).fold(0, |m, i| m | 1 << i);
+        let vars = SCHEMA.vars();
+        let on_vars = vars.iter().map(|&(n, t)| (if NO_ON.iter().any(|(m, _)| *m == n) { "" } else { n }, t)).collect();
         Exprs {
-            vars: SCHEMA.vars(),
+            on_vars,
+            vars,
             names: balls.iter().map(|b| b.name.clone()).collect(),
             values: balls.iter().map(|b| b.value).collect(),
             objects,
@@ -151,9 +195,24 @@ impl Exprs {
             elements: &self.names,
             weights: &self.values,
             element: "a ball",
-            int_range: (0, Self::INT_MAX),
+            int_range: (0, MAX_SCORE),
             unavailable: &[],
+            // `first`: one ball; `potted`: the balls potted; `on` and
+            // `table`: the balls of those kinds on the table.
+            counts: &[
+                None,
+                Some((var::POTTED_COUNTS, MAX_COUNT)),
+                Some((var::TABLE_COUNTS, MAX_COUNT)),
+                Some((var::TABLE_COUNTS, MAX_COUNT)),
+            ],
         }
+    }
+
+    /// The scope of the `on` rule: the state less `potted`, `on` and
+    /// `foul` (not known before the stroke), which keep their places in
+    /// `Env` under names no rule can write.
+    fn on_scope(&self) -> Scope<'_> {
+        Scope { vars: &self.on_vars, unavailable: NO_ON, ..self.scope() }
     }
 
     /// The scope of a foul condition: every variable but `foul`, which
@@ -181,6 +240,8 @@ struct Play<'a> {
     continues: BoolExpr,
     in_hand: BoolExpr,
     again_after: BoolExpr,
+    /// The ball on by rule, where it is written.
+    on: Option<(SetExpr, Span)>,
 }
 
 /// The two phases of a frame: the alternate balls (a mask), the sequence
@@ -207,6 +268,10 @@ fn lower_play<'a>(cx: &mut Cx, play: &'a Section, x: &Exprs, balls: &[Ball], cue
             Some("highest") => Some(Nominate::Highest),
             _ => ball(e, names, cx).map(Nominate::Ball),
         }
+    });
+    let on = pb.prop(cx, "on").map(|p| {
+        let e = cx.one(p, "a set of balls")?;
+        compile_set(e, &x.on_scope(), cx).map(|f| (f, p.span))
     });
     let mut cond = |key: &'static str, example: &str| {
         let p = pb.require(cx, key, example);
@@ -237,7 +302,11 @@ fn lower_play<'a>(cx: &mut Cx, play: &'a Section, x: &Exprs, balls: &[Ball], cue
             return None;
         }
     }
-    let play = Play { section: play, continues: continues?, in_hand: in_hand?, again_after: again_after? };
+    let on = match on {
+        Some(on) => Some(on?),
+        None => None,
+    };
+    let play = Play { section: play, continues: continues?, in_hand: in_hand?, again_after: again_after?, on };
     Some((play, Phases { alternate, sequence, nominate }))
 }
 
@@ -387,7 +456,7 @@ fn lower_respot<'a>(cx: &mut Cx, respot: &'a Section, x: &Exprs, phases: &Phases
 /// sequence from ending.
 fn check_respots_end(cx: &mut Cx, x: &Exprs, phases: &Phases, first: (&SetExpr, Span), second: (&SetExpr, Span)) {
     let names = &x.names;
-    let worst = Probe { sets: [x.objects; 4], ints: [Exprs::INT_MAX, 0] };
+    let worst = Probe::new([x.objects; 4], Exprs::INT_MAX);
     let back = first.0.eval(&worst.env()) & phases.alternate;
     if back != 0 {
         let b = back.trailing_zeros() as usize;
@@ -407,7 +476,7 @@ fn check_respots_end(cx: &mut Cx, x: &Exprs, phases: &Phases, first: (&SetExpr, 
     }
     for &b in &phases.sequence {
         let one = 1u64 << b;
-        let fair = Probe { sets: [one; 4], ints: [1, 0] };
+        let fair = Probe::new([one; 4], 1);
         if second.0.eval(&fair.env()) & one != 0 {
             cx.push(
                 Diag::error(
@@ -434,7 +503,7 @@ fn lower_end<'a>(cx: &mut Cx, end: &'a Section, x: &Exprs) -> (&'a Section, Opti
 
 /// Potting the last ball fairly must end the frame.
 fn check_last_pot_ends(cx: &mut Cx, x: &Exprs, b: usize, ends: &BoolExpr, end_when: Option<&Property>) {
-    let probe = Probe { sets: [1 << b; 4], ints: [1, 0] };
+    let probe = Probe::new([1 << b; 4], 1);
     if ends.eval(&probe.env()) {
         return;
     }
@@ -522,7 +591,7 @@ impl TieKeys {
         let (respot, respot_span) = self.respot.flatten()?;
         let rule = Tie { draw: false, respot, next: self.next.flatten()?, in_hand: self.in_hand.flatten()? };
         let Some(b) = last else { return Some(rule) };
-        let probe = Probe { sets: [1 << b; 4], ints: [1, 0] };
+        let probe = Probe::new([1 << b; 4], 1);
         if rule.respot.eval(&probe.env()) >> b & 1 == 0 {
             cx.push(
                 Diag::error(
@@ -554,6 +623,7 @@ fn spans(
     };
     RefereeSpans {
         alternate: play.span_of("alternate"),
+        on: play.span_of("on"),
         sequence: play.span_of("sequence"),
         nominate: play.span_of("nominate"),
         penalty: penalty.span_of("value"),

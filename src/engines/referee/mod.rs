@@ -13,13 +13,16 @@
 //! when a visit goes on, when the cue ball is in hand, when the offender may
 //! be asked to play again, which stroke ends the frame and what a tie does
 //! (a draw, or a replay after respotting a set and naming the next player),
-//! and every output line's wording. See docs/engines/referee.md.
+//! other endings over the frame's state (`ending`: a condition, a winner or
+//! a draw, a line), the ball on when the file gives it as an expression
+//! (`play { on }`), and every output line's wording. See
+//! docs/engines/referee.md.
 //!
 //! Balls are indices; sets of balls are `u64` bitmasks; rule expressions
 //! are closures over an [`Env`] holding the sets `first`, `potted`, `on`,
-//! `table` and the numbers `left`, `foul` (`schema::STATE`, in that order:
-//! the sets are `Env::sets[0..4]`, `left` is `Env::ints[0]` and `foul` (1
-//! for a foul) `Env::ints[1]`).
+//! `table` and the numbers of the frame's state, `foul` last
+//! (`schema::STATE`, in that order: the sets are `Env::sets[0..4]`, the
+//! numbers `Env::ints`, indexed by the constants of [`var`]).
 
 mod explain;
 pub mod lower;
@@ -40,6 +43,40 @@ use words::Words;
 
 /// Most balls a rule file may name (one bit each in a set).
 pub const MAX_BALLS: usize = 64;
+/// The largest score (and count of strokes or visits) the referee keeps:
+/// 2^53. Every number an expression reads lies in `0..=MAX_SCORE`, so the
+/// expressions' overflow bounds hold; a stroke that takes a score past it
+/// stops the run with a limit error.
+pub const MAX_SCORE: i64 = 1 << 53;
+
+/// Where each number of the state is in `Env::ints` (the order of
+/// `schema::STATE`'s numbers; a test holds them together).
+pub(crate) mod var {
+    pub(crate) const LEFT: usize = 0;
+    pub(crate) const STRIKER: usize = 1;
+    pub(crate) const OPPONENT: usize = 2;
+    pub(crate) const SCORE: usize = 3;
+    pub(crate) const OPPONENT_SCORE: usize = 4;
+    pub(crate) const LEAD: usize = 5;
+    pub(crate) const LEADER: usize = 6;
+    pub(crate) const REMAINING: usize = 7;
+    pub(crate) const FOULS: usize = 8;
+    pub(crate) const OPPONENT_FOULS: usize = 9;
+    pub(crate) const STROKES: usize = 10;
+    pub(crate) const VISITS: usize = 11;
+    pub(crate) const FOUL: usize = 12;
+    /// How many numbers the state has.
+    pub(crate) const INTS: usize = 13;
+    /// With `count` of balls: the balls of each kind on the table (for
+    /// `table` and `on`), then of each kind potted, after the state.
+    pub(crate) const TABLE_COUNTS: usize = INTS;
+    pub(crate) const POTTED_COUNTS: usize = INTS + super::MAX_BALLS;
+    /// The numbers with the counts.
+    pub(crate) const ALL: usize = INTS + 2 * super::MAX_BALLS;
+}
+
+/// The numbers of the state, in `Env::ints` order.
+pub(crate) type Ints = [i64; var::INTS];
 /// Most frames in one input.
 pub const MAX_FRAMES: u64 = 1 << 40;
 
@@ -82,10 +119,26 @@ pub struct Tie {
     pub in_hand: bool,
 }
 
+/// A frame ending of the rule file (an `ending` section): after a stroke
+/// the `end` rule does not end the frame, the first ending whose condition
+/// holds on the state the stroke left ends it.
+pub struct EndingRule {
+    pub name: String,
+    pub when: BoolExpr,
+    /// The winner's number (1: the player named first, 2: the other); any
+    /// other value, or `None` (`draw: yes`), is a drawn frame.
+    pub winner: Option<IntExpr>,
+    pub output: OutputLine<EndingFields<'static>>,
+    /// The section's header (for explanations).
+    pub span: Span,
+}
+
 /// Where the rules an explanation cites are written.
 #[derive(Debug, Clone, Default)]
 pub struct RefereeSpans {
     pub alternate: Span,
+    /// The `on` rule (empty when the file has none).
+    pub on: Span,
     pub sequence: Span,
     pub nominate: Span,
     pub penalty: Span,
@@ -137,6 +190,17 @@ crate::fields! {
 crate::fields! {
     /// The score line: each player's score, in the order the frame named them.
     pub struct ScoreFields {
+        "first" first: i64,
+        "second" second: i64,
+    }
+}
+
+crate::fields! {
+    /// The line of an `ending`: the winner and the other player (both
+    /// empty for a draw) and the scores.
+    pub struct EndingFields<'a> {
+        "player" player: &'a str,
+        "loser" loser: &'a str,
         "first" first: i64,
         "second" second: i64,
     }
@@ -202,6 +266,26 @@ pub struct Referee {
     /// The stroke ends the frame (or ties it).
     pub end: BoolExpr,
     pub tie: Tie,
+    /// The `ending` sections, in file order.
+    pub endings: Vec<EndingRule>,
+    /// Some stroke rule reads the frame's state beyond the stroke, the
+    /// table and `left` (scores, fouls in a row, ...): verdicts are not
+    /// remembered, since their key does not hold that state.
+    pub reads_frame: bool,
+    /// Some expression reads the frame's state, or the file has endings:
+    /// fouls in a row, strokes and visits are kept (else they stay 0, and
+    /// a stroke costs nothing more than before they existed).
+    pub tracks: bool,
+    /// The ball on by rule (`play { on }`), instead of the phases'.
+    pub on_rule: Option<SetExpr>,
+    /// Some expression counts balls (`count` of `potted`, `on` or
+    /// `table`): the counts of each kind follow the state in `Env::ints`.
+    pub counts_balls: bool,
+    /// Sequence balls that come back after a fair pot following an
+    /// alternate ball (the first phase's respot rule, judged at load on the
+    /// full table): each alternate ball left may be followed by the most
+    /// valuable of them (`remaining`).
+    pub comes_back: u64,
     /// Ball indices in ascending value (the order of respot lists).
     pub by_value: Vec<usize>,
     /// The input word for "no ball hit".
@@ -227,6 +311,15 @@ pub struct State {
     pub player: usize,
     pub in_hand: bool,
     pub scores: [i64; 2],
+    /// Each player's fouls in a row (a fair stroke of theirs resets them);
+    /// this and the next two are kept when `Referee::tracks`.
+    pub fouls: [u32; 2],
+    /// Strokes played in the frame.
+    pub strokes: i64,
+    /// Visits begun in the frame.
+    pub visits: i64,
+    /// The next stroke begins a visit.
+    pub visit_over: bool,
 }
 
 /// A stroke: the ball hit first (if any) and the balls potted (with
@@ -246,6 +339,9 @@ pub enum Ending {
     Draw,
     /// Level scores: the tie's balls are back, the frame goes on.
     Replay,
+    /// The `ending` section `rule` ended the frame: won by `winner`, or
+    /// drawn (`None`).
+    Rule { rule: usize, winner: Option<usize> },
 }
 
 /// What a stroke did.
@@ -282,6 +378,10 @@ impl Referee {
             player: 0,
             in_hand: true,
             scores: [0, 0],
+            fouls: [0, 0],
+            strokes: 0,
+            visits: 0,
+            visit_over: true,
         };
         self.restart(&mut st);
         st
@@ -304,10 +404,75 @@ impl Referee {
         st.player = 0;
         st.in_hand = true;
         st.scores = [0, 0];
+        st.fouls = [0, 0];
+        st.strokes = 0;
+        st.visits = 0;
+        st.visit_over = true;
+    }
+
+    /// The points still on the table (`remaining`): the most that fair
+    /// pots of one ball at a time can still score. Every object ball on the
+    /// table once at its value; and, while alternate balls are on the
+    /// table, each of them (and the ball on after one just potted) may be
+    /// followed by the most valuable sequence ball on the table that comes
+    /// back after such a pot.
+    pub fn remaining(&self, st: &State) -> i64 {
+        let mut sum = 0i64;
+        let mut best = 0i64;
+        let mut alternates = i64::from(st.after_alternate);
+        let mut m = st.table;
+        while m != 0 {
+            let b = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (n, v) = (i64::from(st.counts[b]), self.values[b]);
+            sum += n * v;
+            if self.alternate >> b & 1 == 1 {
+                alternates += n;
+            } else if self.comes_back >> b & 1 == 1 {
+                best = best.max(v);
+            }
+        }
+        sum + alternates * best
+    }
+
+    /// The numbers of the state for a stroke by `striker` (`foul`: the
+    /// stroke is one). Before the stroke (`played` false) `strokes` and
+    /// `visits` count the stroke and its visit; after it (in an `ending`)
+    /// every number is as the stroke left it.
+    pub(crate) fn ints_of(&self, st: &State, striker: usize, foul: bool, played: bool) -> Ints {
+        let (mine, theirs) = (st.scores[striker], st.scores[1 - striker]);
+        let leader = match st.scores[0].cmp(&st.scores[1]) {
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Less => 2,
+            std::cmp::Ordering::Equal => 0,
+        };
+        let (strokes, visits) = if played {
+            (st.strokes, st.visits)
+        } else {
+            (st.strokes.saturating_add(1), st.visits.saturating_add(i64::from(st.visit_over)))
+        };
+        let mut ints = [0; var::INTS];
+        ints[var::LEFT] = i64::from(st.left);
+        ints[var::STRIKER] = striker as i64 + 1;
+        ints[var::OPPONENT] = 2 - striker as i64;
+        ints[var::SCORE] = mine;
+        ints[var::OPPONENT_SCORE] = theirs;
+        ints[var::LEAD] = (mine - theirs).abs();
+        ints[var::LEADER] = leader;
+        ints[var::REMAINING] = self.remaining(st);
+        ints[var::FOULS] = i64::from(st.fouls[striker]);
+        ints[var::OPPONENT_FOULS] = i64::from(st.fouls[1 - striker]);
+        ints[var::STROKES] = strokes.min(MAX_SCORE);
+        ints[var::VISITS] = visits.min(MAX_SCORE);
+        ints[var::FOUL] = i64::from(foul);
+        ints
     }
 
     /// The balls on for a stroke whose first ball hit is `first`.
     pub fn on(&self, st: &State, first: Option<usize>) -> u64 {
+        if let Some(rule) = &self.on_rule {
+            return self.on_by_rule(rule, st, first);
+        }
         if st.second_phase {
             return self.sequence.iter().find(|&&b| st.counts[b] > 0).map_or(0, |&b| 1 << b);
         }
@@ -328,12 +493,32 @@ impl Referee {
         pick.map_or(0, |b| 1 << b)
     }
 
-    /// The values of the rule expressions' variables for a stroke from
-    /// `st` (`foul` unknown yet: 0).
-    pub fn env_of(&self, st: &State, s: &Stroke) -> ([u64; 4], [i64; 2]) {
+    /// The ball on by the file's `on` rule, read before the stroke (no
+    /// ball potted, `on` and `foul` unknown).
+    #[cold]
+    fn on_by_rule(&self, rule: &SetExpr, st: &State, first: Option<usize>) -> u64 {
+        let sets = [first.map_or(0, |b| 1u64 << b), 0, 0, st.table];
+        let ints = self.ints_of(st, st.player, false, false);
+        if self.counts_balls {
+            let none = Stroke { first, potted: Vec::new() };
+            rule.eval(&Env { sets: &sets, ints: &self.with_counts(&ints, &st.counts, &none) })
+        } else {
+            rule.eval(&Env { sets: &sets, ints: &ints })
+        }
+    }
+
+    /// The sets the rule expressions read for a stroke from `st`:
+    /// `first`, `potted`, `on`, `table`.
+    pub fn sets_of(&self, st: &State, s: &Stroke) -> [u64; 4] {
         let first = s.first.map_or(0, |b| 1u64 << b);
         let potted = s.potted.iter().fold(0u64, |m, &b| m | 1 << b);
-        ([first, potted, self.on(st, s.first), st.table], [st.left as i64, 0])
+        [first, potted, self.on(st, s.first), st.table]
+    }
+
+    /// The values of the rule expressions' variables for a stroke from
+    /// `st` (`foul` unknown yet: 0).
+    pub fn env_of(&self, st: &State, s: &Stroke) -> ([u64; 4], Ints) {
+        (self.sets_of(st, s), self.ints_of(st, st.player, false, false))
     }
 
     /// True when one of the foul conditions holds.
@@ -351,13 +536,39 @@ impl Referee {
         }
     }
 
+    /// The numbers of the state (`ints`) followed by the balls of each kind
+    /// in `counts` (on the table) and potted by `s`.
+    pub(crate) fn with_counts(&self, ints: &Ints, counts: &[u32], s: &Stroke) -> [i64; var::ALL] {
+        let mut all = [0; var::ALL];
+        all[..var::INTS].copy_from_slice(ints);
+        for (k, &c) in counts.iter().enumerate() {
+            all[var::TABLE_COUNTS + k] = i64::from(c);
+        }
+        for &b in &s.potted {
+            all[var::POTTED_COUNTS + b] += 1;
+        }
+        all
+    }
+
+    /// The verdict of stroke `s` from `st` (`sets` as [`Referee::sets_of`]
+    /// gives them).
+    fn judge_stroke(&self, st: &State, s: &Stroke, sets: &[u64; 4], first_phase: bool) -> Verdict {
+        let mut ints = self.ints_of(st, st.player, false, false);
+        if self.counts_balls {
+            let mut all = self.with_counts(&ints, &st.counts, s);
+            self.judge(sets, &mut all, first_phase)
+        } else {
+            self.judge(sets, &mut ints, first_phase)
+        }
+    }
+
     /// What the rule expressions say about a stroke whose variables have
-    /// these values (`sets`: `first`, `potted`, `on`, `table`).
-    pub fn judge(&self, sets: &[u64; 4], left: i64, first_phase: bool) -> Verdict {
-        let mut ints = [left, 0];
-        let foul = self.is_foul(&Env { sets, ints: &ints });
-        ints[1] = foul as i64;
-        let env = Env { sets, ints: &ints };
+    /// these values (`sets`: `first`, `potted`, `on`, `table`; `ints`: the
+    /// state with `foul` 0, and the counts when the rules count balls).
+    pub fn judge(&self, sets: &[u64; 4], ints: &mut [i64], first_phase: bool) -> Verdict {
+        let foul = self.is_foul(&Env { sets, ints });
+        ints[var::FOUL] = foul as i64;
+        let env = Env { sets, ints };
         let ends = self.end.eval(&env);
         let object_potted = sets[1] & !(1u64 << self.cue);
         Verdict {
@@ -375,36 +586,48 @@ impl Referee {
     /// Plays one stroke: updates the state and says what happened. The
     /// stroke must be possible (its balls on the table); the reader checks.
     pub fn stroke(&self, st: &mut State, s: &Stroke) -> Result<StrokeResult, ScoreOverflow> {
-        let (sets, ints) = self.env_of(st, s);
-        let verdict = self.judge(&sets, ints[0], !st.second_phase);
-        self.apply(st, s, &sets, ints[0], &verdict)
+        let sets = self.sets_of(st, s);
+        let verdict = self.judge_stroke(st, s, &sets, !st.second_phase);
+        self.apply(st, s, &sets, &verdict)
     }
 
     /// [`Referee::stroke`], the verdict looked up in `memo` first.
     #[inline(always)]
     pub fn stroke_memo(&self, st: &mut State, s: &Stroke, memo: &mut Memo) -> Result<StrokeResult, ScoreOverflow> {
-        let (sets, ints) = self.env_of(st, s);
+        let sets = self.sets_of(st, s);
         let first_phase = !st.second_phase;
-        let key = Key::new(s.first, &sets, st.left, first_phase);
-        let verdict = memo.get(key, || self.judge(&sets, ints[0], first_phase));
-        self.apply(st, s, &sets, ints[0], &verdict)
+        let verdict = if self.reads_frame {
+            self.judge_stroke(st, s, &sets, first_phase)
+        } else {
+            let key = Key::new(s.first, &sets, st.left, first_phase);
+            memo.get(key, || self.judge_stroke(st, s, &sets, first_phase))
+        };
+        self.apply(st, s, &sets, &verdict)
     }
 
-    /// Plays a stroke whose verdict is known (`sets` and `left`: the
-    /// variables of the expressions, as [`Referee::env_of`] gives them).
+    /// Plays a stroke whose verdict is known (`sets`: the sets of the
+    /// expressions, as [`Referee::sets_of`] gives them).
     #[inline(always)]
-    fn apply(
-        &self,
-        st: &mut State,
-        s: &Stroke,
-        sets: &[u64; 4],
-        left: i64,
-        v: &Verdict,
-    ) -> Result<StrokeResult, ScoreOverflow> {
+    fn apply(&self, st: &mut State, s: &Stroke, sets: &[u64; 4], v: &Verdict) -> Result<StrokeResult, ScoreOverflow> {
         let object_potted = sets[1] & !(1u64 << self.cue);
         let mut out =
             StrokeResult { foul: v.foul, turn_ends: v.turn_ends, play_again: v.play_again, ..StrokeResult::default() };
         let first_phase = !st.second_phase;
+        // A replayed tie reads the state before the stroke.
+        let tie_ints = (v.ends && !self.tie.draw).then(|| {
+            let mut ints = self.ints_of(st, st.player, v.foul, false);
+            ints[var::FOUL] = i64::from(v.foul);
+            self.with_counts(&ints, &st.counts, s)
+        });
+        let striker = st.player;
+        if self.tracks {
+            st.strokes = st.strokes.saturating_add(1);
+            if st.visit_over {
+                st.visits = st.visits.saturating_add(1);
+                st.visit_over = false;
+            }
+            st.fouls[striker] = if v.foul { st.fouls[striker].saturating_add(1) } else { 0 };
+        }
         for &b in &s.potted {
             if b != self.cue {
                 st.counts[b] -= 1;
@@ -429,7 +652,7 @@ impl Referee {
             let p = v.penalty;
             out.penalty = p;
             let other = &mut st.scores[1 - st.player];
-            *other = other.checked_add(p).ok_or(ScoreOverflow)?;
+            *other = other.checked_add(p).filter(|&x| x <= MAX_SCORE).ok_or(ScoreOverflow)?;
         } else {
             let mut points = 0i64;
             for &b in &s.potted {
@@ -437,18 +660,18 @@ impl Referee {
             }
             out.points = points;
             let mine = &mut st.scores[st.player];
-            *mine = mine.checked_add(points).ok_or(ScoreOverflow)?;
+            *mine = mine.checked_add(points).filter(|&x| x <= MAX_SCORE).ok_or(ScoreOverflow)?;
         }
         st.in_hand = v.in_hand;
         if v.ends {
-            let striker = st.player;
             let ending = if st.scores[0] != st.scores[1] {
                 Ending::Win(if st.scores[0] > st.scores[1] { 0 } else { 1 })
             } else if self.tie.draw {
                 Ending::Draw
             } else {
                 // The tie's balls are back as they were before the stroke.
-                let back = self.tie.respot.eval(&Env { sets, ints: &[left, v.foul as i64] }) & sets[3];
+                let ints = tie_ints.unwrap_or([0; var::ALL]);
+                let back = self.tie.respot.eval(&Env { sets, ints: &ints }) & sets[3];
                 for &b in &s.potted {
                     if back >> b & 1 == 1 {
                         st.counts[b] += 1;
@@ -464,6 +687,7 @@ impl Referee {
                     Next::Opponent => 1 - striker,
                 };
                 st.in_hand = self.tie.in_hand;
+                st.visit_over = true;
                 out.play_again = false;
                 Ending::Replay
             };
@@ -481,8 +705,35 @@ impl Referee {
         }
         if out.turn_ends {
             st.player = 1 - st.player;
+            st.visit_over = true;
+        }
+        if !self.endings.is_empty() {
+            out.ending = self.ending_rule(st, s, sets, striker, v.foul);
         }
         Ok(out)
+    }
+
+    /// The first `ending` whose condition holds on the state a stroke by
+    /// `striker` left (`sets`: the stroke's, its `table` replaced by the
+    /// table after it), with its winner.
+    fn ending_rule(&self, st: &State, s: &Stroke, sets: &[u64; 4], striker: usize, foul: bool) -> Option<Ending> {
+        let after = [sets[0], sets[1], sets[2], st.table];
+        let ints = self.ints_of(st, striker, foul, true);
+        let all;
+        let ints: &[i64] = if self.counts_balls {
+            all = self.with_counts(&ints, &st.counts, s);
+            &all
+        } else {
+            &ints
+        };
+        let env = Env { sets: &after, ints };
+        let rule = self.endings.iter().position(|e| e.when.eval(&env))?;
+        let winner = self.endings[rule].winner.as_ref().and_then(|w| match w.eval(&env) {
+            1 => Some(0),
+            2 => Some(1),
+            _ => None,
+        });
+        Some(Ending::Rule { rule, winner })
     }
 
     /// The balls of the kinds in `mask`, `times(kind)` of each, in

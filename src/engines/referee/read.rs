@@ -10,8 +10,8 @@ use crate::template::NoFields;
 use super::memo::Memo;
 use super::words::{self, Split, NOT_A_BALL, UNKNOWN};
 use super::{
-    Ending, Event, FrameFields, Next, PlayerFields, Referee, Rendered, RespotFields, ScoreFields, ScoreOverflow, State,
-    Stroke, TurnLines, MAX_BALLS, MAX_FRAMES,
+    Ending, EndingFields, Event, FrameFields, Next, PlayerFields, Referee, Rendered, RespotFields, ScoreFields,
+    ScoreOverflow, State, Stroke, StrokeResult, TurnLines, MAX_BALLS, MAX_FRAMES, MAX_SCORE,
 };
 
 impl Referee {
@@ -170,8 +170,13 @@ impl Referee {
 
     /// The line that says how the frame ended (a tie's line, if any, when
     /// it is replayed).
-    fn ending_line(&self, buf: &mut Vec<u8>, ending: Ending, players: [&str; 2]) {
+    fn ending_line(&self, buf: &mut Vec<u8>, ending: Ending, players: [&str; 2], scores: [i64; 2]) {
         match ending {
+            Ending::Rule { rule, winner } => {
+                let (player, loser) = winner.map_or(("", ""), |w| (players[w], players[1 - w]));
+                let fields = EndingFields { player, loser, first: scores[0], second: scores[1] };
+                self.endings[rule].output.line(buf, &fields);
+            }
             Ending::Win(w) => self.out.wins.line(buf, &PlayerFields { player: players[w] }),
             Ending::Draw => {
                 if let Some(d) = &self.out.draw {
@@ -195,6 +200,24 @@ impl Referee {
                 .with_help("it may follow a stroke after which the rule file's `play-again-after` holds (a foul), once")
                 .into()
         })
+    }
+
+    /// The foul and score lines of a stroke on `line`; then, when the
+    /// stroke left no object ball on the table and did not end the frame,
+    /// the run's error.
+    #[inline(always)]
+    fn score_lines(&self, buf: &mut Vec<u8>, o: &StrokeResult, st: &State, line: &Line) -> Result<(), RunError> {
+        if o.foul {
+            self.out.foul.line(buf, &NoFields);
+        }
+        // The scores are read one at a time: one was just stored, and a
+        // load of both would wait for that store.
+        let first = std::hint::black_box(st.scores[0]);
+        self.out.score.line(buf, &ScoreFields { first, second: st.scores[1] });
+        if o.ending.is_none() && st.left == 0 {
+            return Err(stuck(line));
+        }
+        Ok(())
     }
 
     /// The respot line of each ball alone, rendered once.
@@ -272,6 +295,7 @@ impl Referee {
                     let (offender, in_hand) = self.play_again_after(&line, last_foul.take())?;
                     st.player = offender;
                     st.in_hand = in_hand;
+                    st.visit_over = true;
                     turns.write(out.buffer(), offender, in_hand);
                     report(Event::PlayAgain { player: offender, players }, out.buffer())?;
                     continue;
@@ -281,16 +305,14 @@ impl Referee {
                 report(Event::Before { st: &st, stroke: &stroke }, out.buffer())?;
                 let o = self.stroke_memo(&mut st, &stroke, &mut memo).map_err(|ScoreOverflow| overflow(&line))?;
                 let buf = out.buffer();
-                if o.foul {
-                    self.out.foul.line(buf, &NoFields);
-                }
-                // The scores are read one at a time: one was just stored,
-                // and a load of both would wait for that store.
-                let first = std::hint::black_box(st.scores[0]);
-                self.out.score.line(buf, &ScoreFields { first, second: st.scores[1] });
+                self.score_lines(buf, &o, &st, &line)?;
                 last_foul = o.play_again.then_some((striker, st.in_hand));
                 if let Some(ending) = o.ending {
-                    self.ending_line(buf, ending, players);
+                    // An `ending` is judged after the stroke's respots.
+                    if matches!(ending, Ending::Rule { .. }) && o.respot != 0 {
+                        self.respot_line(buf, &mut respotted, &respot_one, &o, &stroke, &st);
+                    }
+                    self.ending_line(buf, ending, players, st.scores);
                     if ending != Ending::Replay {
                         report(Event::Stroke { outcome: &o, striker, st: &st, players }, buf)?;
                         break;
@@ -352,8 +374,17 @@ fn read_lot(input: &mut Input, players: [&str; 2]) -> Result<usize, RunError> {
 /// The error of a stroke on `line` that takes a score past what arbiter keeps.
 fn overflow(line: &Line) -> RunError {
     RunError::Limit(format!(
-        "line {}: the stroke takes a score past {}, the largest arbiter keeps",
-        line.number,
-        i64::MAX
+        "line {}: the stroke takes a score past {MAX_SCORE}, the largest arbiter keeps",
+        line.number
+    ))
+}
+
+/// The error of a stroke on `line` that empties the table without ending
+/// the frame (`check` refuses the rule files it finds can do this).
+fn stuck(line: &Line) -> RunError {
+    RunError::Limit(format!(
+        "line {}: the stroke leaves no object ball on the table, and neither the rule file's `end` nor an `ending` \
+         ends the frame: it could never end",
+        line.number
     ))
 }

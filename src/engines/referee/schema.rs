@@ -15,6 +15,46 @@ pub(crate) const STATE: &[StateVar] = &[
         .example("table"),
     StateVar::new("left", Ty::Int, "a number", "how many object balls were on the table before the stroke")
         .example("left == 1 and (foul or potted - White != [])"),
+    StateVar::new(
+        "striker",
+        Ty::Int,
+        "1 or 2",
+        "the striker: 1 for the player named first (who breaks off), 2 for the other",
+    )
+    .example("striker"),
+    StateVar::new("opponent", Ty::Int, "1 or 2", "the striker's opponent (3 - `striker`)").example("opponent"),
+    StateVar::new("score", Ty::Int, "a number, 0 or more", "the striker's score").example("score > opponent_score"),
+    StateVar::new("opponent_score", Ty::Int, "a number, 0 or more", "the opponent's score")
+        .example("score > opponent_score"),
+    StateVar::new("lead", Ty::Int, "a number, 0 or more", "how many points the leader is ahead (0 when level)")
+        .example("lead > remaining"),
+    StateVar::new("leader", Ty::Int, "0, 1 or 2", "the player with the higher score (0 when the scores are level)")
+        .example("leader"),
+    StateVar::new(
+        "remaining",
+        Ty::Int,
+        "a number, 0 or more",
+        "the points still on the table: the most that fair pots can still score (see the engine's page)",
+    )
+    .example("lead > remaining"),
+    StateVar::new("fouls", Ty::Int, "a number, 0 or more", "the striker's fouls in a row (a fair stroke resets them)")
+        .example("highest(on + first + potted) + fouls"),
+    StateVar::new("opponent_fouls", Ty::Int, "a number, 0 or more", "the opponent's fouls in a row")
+        .example("opponent_fouls >= 2"),
+    StateVar::new(
+        "strokes",
+        Ty::Int,
+        "a number, 1 or more",
+        "the number of the stroke in the frame (1 for the break-off)",
+    )
+    .example("strokes >= 50"),
+    StateVar::new(
+        "visits",
+        Ty::Int,
+        "a number, 1 or more",
+        "the number of the stroke's visit in the frame (1 for the first)",
+    )
+    .example("visits >= 20"),
     StateVar::new("foul", Ty::Bool, "a condition", "whether the stroke is a foul (not in a foul's own condition)")
         .example("not foul and potted - White != []"),
 ];
@@ -22,6 +62,13 @@ pub(crate) const STATE: &[StateVar] = &[
 /// A foul condition cannot read whether the stroke is a foul.
 pub(crate) const NO_FOUL: &[(&str, &str)] =
     &[("foul", "a foul condition decides whether the stroke is a foul: it cannot depend on it")];
+
+/// What the `on` rule cannot read: it decides the ball on before the stroke.
+pub(crate) const NO_ON: &[(&str, &str)] = &[
+    ("potted", "the ball on is decided before the stroke: no ball is potted yet"),
+    ("on", "this rule decides the ball on"),
+    ("foul", "the ball on is decided before the stroke, which decides whether it is a foul"),
+];
 
 /// The variables of rule expressions, with their meaning.
 const VARIABLES: &[(&str, &str)] = &[
@@ -36,6 +83,17 @@ const VARIABLES: &[(&str, &str)] = &[
     ("foul", "whether the stroke is a foul (not in a foul's own condition)"),
     ("table", "the object balls on the table before the stroke"),
     ("left", "how many object balls were on the table before the stroke"),
+    ("striker", "the striker: 1 for the player named first (who breaks off), 2 for the other"),
+    ("opponent", "the striker's opponent (3 - `striker`)"),
+    ("score", "the striker's score"),
+    ("opponent_score", "the opponent's score"),
+    ("lead", "how many points the leader is ahead (0 when level)"),
+    ("leader", "the player with the higher score (0 when the scores are level)"),
+    ("remaining", "the points still on the table: the most that fair pots can still score (see the engine's page)"),
+    ("fouls", "the striker's fouls in a row (a fair stroke resets them)"),
+    ("opponent_fouls", "the opponent's fouls in a row"),
+    ("strokes", "the number of the stroke in the frame (1 for the break-off)"),
+    ("visits", "the number of the stroke's visit in the frame (1 for the first)"),
     ("if", "`if(CONDITION, A, B)`: A when the condition holds, else B"),
     ("abs", "`abs(A)`: the number A without its sign"),
     ("yes", "the condition that always holds"),
@@ -87,6 +145,19 @@ pub(crate) const SCHEMA: Schema = Schema {
                     ("lowest", "the least valuable ball on the table"),
                     ("highest", "the most valuable ball on the table"),
                 ])
+                .refers(&["ball"]),
+                Key::new(
+                    "on",
+                    "a set of balls",
+                    "the ball or balls on for a stroke, instead of the phases' alternation and sequence",
+                )
+                .example("if(Seven in table, Seven, if(Eight in table, Eight, Nine))")
+                .decides_without(
+                    "before each stroke: the ball or balls on",
+                    NO_ON,
+                    "if(Seven in table, Seven, if(Eight in table, Eight, Nine))",
+                )
+                .words(VARIABLES)
                 .refers(&["ball"]),
                 Key::new("continue", "a condition", "the striker's visit goes on after the stroke")
                     .required()
@@ -198,6 +269,39 @@ pub(crate) const SCHEMA: Schema = Schema {
                 .refers(&["ball"])],
         )
         .required(),
+        SectionSchema::new(
+            "ending",
+            "a frame ending: after a stroke that `end` does not end, the first ending whose condition holds on the \
+             state the stroke left ends the frame",
+            &[
+                Key::new("when", "a condition", "the frame ends after the stroke when this holds")
+                    .required()
+                    .example("lead > remaining")
+                    .decides("after each stroke `end` does not end: the frame ends here", "lead > remaining")
+                    .words(VARIABLES)
+                    .refers(&["ball"]),
+                Key::new(
+                    "winner",
+                    "a number: 1 or 2",
+                    "the winner: 1 for the player named first, 2 for the other (any other value: a draw)",
+                )
+                .example("leader")
+                .decides("when the ending holds: who wins the frame", "leader")
+                .words(VARIABLES)
+                .refers(&["ball"]),
+                Key::new("draw", "`yes` or `no`", "the ending is a drawn frame (instead of a `winner`)")
+                    .default("no")
+                    .example("yes"),
+                Key::new(
+                    "output",
+                    "a template; fields `player`, `loser`, `first` and `second`",
+                    "the frame's last line: the winner and the other player (both empty for a draw), the scores",
+                )
+                .required()
+                .example("\"{loser} concedes, {player} wins\""),
+            ],
+        )
+        .named("ending"),
         SectionSchema::new(
             "tie",
             "what level scores do when the frame ends",

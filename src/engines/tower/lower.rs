@@ -112,7 +112,7 @@ impl Reads {
         element: &'s str,
         int_range: (i64, i64),
     ) -> Scope<'s> {
-        Scope { vars: &self.vars, elements, weights, element, int_range, unavailable: self.cannot }
+        Scope { vars: &self.vars, elements, weights, element, int_range, unavailable: self.cannot, counts: &[] }
     }
 
     /// The values of the names into `sets` and `ints`, in `Env` order

@@ -209,6 +209,7 @@ impl Vocab {
             element: "a rank, suit or colour name",
             int_range: (lo, hi),
             unavailable,
+            counts: &[],
         }
     }
 
