@@ -24,6 +24,7 @@ mod analyze;
 mod choice;
 mod combi;
 pub(crate) mod eval;
+mod exchanged;
 mod explain;
 mod figures;
 mod hands;
@@ -44,6 +45,7 @@ use crate::template::{Fields, OutputLine};
 pub use choice::Preference;
 pub use eval::Eval;
 use eval::NONE;
+pub use exchanged::ByExchanged;
 use hands::CardPath;
 pub use pattern::{Part, Shape};
 use ranks::{RankBox, RankPath};
@@ -307,11 +309,20 @@ pub struct Row {
     pub pays: i64,
     /// `natural: yes`: wild cards do not stand in for this row.
     pub natural: bool,
+    /// The payout by the number of cards exchanged, when `pays` reads
+    /// `exchanged` (then `pays` is the largest of them).
+    pub by_exchanged: Option<Box<ByExchanged>>,
 }
 
 impl Row {
     pub fn new(name: &str, parts: Vec<Part>, pays: i64) -> Row {
-        Row { name: name.to_string(), parts, pays, natural: false }
+        Row { name: name.to_string(), parts, pays, natural: false, by_exchanged: None }
+    }
+
+    /// The payout when `k` cards were exchanged.
+    #[inline]
+    pub fn pays_at(&self, k: usize) -> i64 {
+        self.by_exchanged.as_ref().map_or(self.pays, |b| b.pays.get(k).copied().unwrap_or(0))
     }
 }
 
@@ -413,6 +424,9 @@ pub struct Exchange {
     /// The name of each card whose name is two bytes (how the cards of a
     /// quick deal are written).
     names2: Vec<[u8; 2]>,
+    /// One engine per column of payouts, when they depend on the number
+    /// of cards exchanged (see `exchanged.rs`).
+    split: Option<Box<exchanged::Split>>,
 }
 
 /// `sum / ways_k - cost_k` times the common denominator L of the ways:
@@ -530,6 +544,7 @@ impl Exchange {
 
     /// Compiles the tables. The caller checked [`Exchange::plan`].
     pub fn build(spec: ExchangeSpec) -> (Exchange, RowStats) {
+        let split = exchanged::Split::new(&spec).map(Box::new);
         let h = spec.hand;
         let mut sizes = spec.sizes.clone();
         sizes.sort_unstable();
@@ -584,6 +599,7 @@ impl Exchange {
             row_tables: OnceLock::new(),
             scores: None,
             names2: Vec::new(),
+            split,
         };
         let max_pay = ex.rows.iter().map(|r| r.pays).max().unwrap_or(0);
         let mut ex = ex;
@@ -651,6 +667,9 @@ impl Exchange {
     }
 
     fn for_each_option(&self, cards: &[Card], scratch: &mut Scratch, f: &mut dyn FnMut(u32, Value)) {
+        if let Some(split) = &self.split {
+            return split.for_each_option(cards, scratch, f);
+        }
         let h = cards.len();
         match &self.path {
             Path::Ranks(path) => {
@@ -688,6 +707,9 @@ impl Exchange {
     }
 
     fn best_with(&self, cards: &[Card], scratch: &mut Scratch) -> u32 {
+        if let Some(split) = &self.split {
+            return split.best(self, cards, scratch);
+        }
         let h = cards.len();
         match &self.path {
             Path::Ranks(path) => {
