@@ -28,6 +28,7 @@ mod exchanged;
 mod explain;
 mod figures;
 mod hands;
+mod light;
 pub mod lower;
 pub(crate) mod pattern;
 mod ranks;
@@ -258,11 +259,18 @@ pub struct Scratch {
     sums: Vec<i64>,
     idx: Vec<u32>,
     orders: ranks::Orders,
+    /// The rank sums of the light path (see `light.rs`).
+    light: Vec<i64>,
 }
 
 impl Default for Scratch {
     fn default() -> Scratch {
-        Scratch { sums: vec![0; 1 << MAX_CARD_HAND], idx: vec![0; 1 << MAX_CARD_HAND], orders: Default::default() }
+        Scratch {
+            sums: vec![0; 1 << MAX_CARD_HAND],
+            idx: vec![0; 1 << MAX_CARD_HAND],
+            orders: Default::default(),
+            light: Vec::new(),
+        }
     }
 }
 
@@ -427,6 +435,9 @@ pub struct Exchange {
     /// One engine per column of payouts, when they depend on the number
     /// of cards exchanged (see `exchanged.rs`).
     split: Option<Box<exchanged::Split>>,
+    /// The card path's first deals without the hand table, when the rows
+    /// allow it (see `light.rs`); built on first use.
+    light: OnceLock<Option<Box<light::Light>>>,
 }
 
 /// `sum / ways_k - cost_k` times the common denominator L of the ways:
@@ -600,6 +611,7 @@ impl Exchange {
             scores: None,
             names2: Vec::new(),
             split,
+            light: OnceLock::new(),
         };
         let max_pay = ex.rows.iter().map(|r| r.pays).max().unwrap_or(0);
         let mut ex = ex;
@@ -613,6 +625,11 @@ impl Exchange {
     /// Whether suits or wild cards count (every hand is tabulated).
     pub fn by_cards(&self) -> bool {
         matches!(self.path, Path::Cards(..))
+    }
+
+    /// Whether the card path's hand table is built.
+    fn card_path_built(&self) -> bool {
+        matches!(&self.path, Path::Cards(cell, _) if cell.get().is_some())
     }
 
     fn card_path(&self) -> Option<&CardPath> {
@@ -735,13 +752,17 @@ impl Exchange {
                 mask
             }
             Path::Cards(_, Some(memo)) => {
-                let path = self.card_path().expect("card path");
                 let canon = memo.canonical(cards);
                 let full = (1usize << h) - 1;
                 let optimal = match memo.get(canon.key) {
                     Some(o) => o,
                     None => {
-                        let o = self.optimal_kept(path, &canon.sorted[..h], scratch);
+                        let o = match self.light_optimal(&canon.sorted[..h], scratch) {
+                            Some(o) => o,
+                            None => {
+                                self.optimal_kept(self.card_path().expect("card path"), &canon.sorted[..h], scratch)
+                            }
+                        };
                         memo.put(canon.key, o);
                         o
                     }
@@ -925,8 +946,13 @@ impl Exchange {
     /// The optimal kept subsets of a deal sorted by card number, as bits
     /// over masks of its positions (hands of at most 6 cards).
     fn optimal_kept(&self, path: &CardPath, sorted: &[u16], scratch: &mut Scratch) -> u64 {
-        let h = sorted.len();
         path.sums(sorted, self.min_kept, &self.pays, &mut scratch.sums, &mut scratch.idx);
+        self.optimal_of(sorted.len(), &scratch.sums)
+    }
+
+    /// The optimal kept subsets of a deal of `h` cards from the payout
+    /// sums of keeping each subset.
+    fn optimal_of(&self, h: usize, sums: &[i64]) -> u64 {
         let full = (1usize << h) - 1;
         if let Some(score) = &self.scores {
             // Values on the common denominator: plain integers.
@@ -937,7 +963,7 @@ impl Exchange {
                 if self.allowed >> k & 1 == 0 {
                     continue;
                 }
-                let v = scratch.sums[kept] * score.scale[k] - score.offset[k];
+                let v = sums[kept] * score.scale[k] - score.offset[k];
                 if v > best {
                     best = v;
                     optimal = 1 << kept;
@@ -954,7 +980,7 @@ impl Exchange {
             if self.allowed >> k & 1 == 0 {
                 continue;
             }
-            let v = self.value(scratch.sums[kept], k);
+            let v = self.value(sums[kept], k);
             match best.map_or(Ordering::Greater, |b| v.cmp(&b)) {
                 Ordering::Greater => {
                     best = Some(v);
