@@ -30,7 +30,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::eval::{Eval, NONE};
+use super::eval::{Eval, KeyMemo, NONE};
 use super::hands::subtract_supersets;
 use super::pattern::is_suited;
 use super::ranks::{row_of_ranks, RankBox, RankPath};
@@ -38,6 +38,8 @@ use super::{Exchange, Row, Scratch, MAX_HAND};
 
 /// Most ranks of a deck for this path (`sup` has 2^ranks entries).
 const MAX_LIGHT_RANKS: usize = 16;
+/// Largest hand for this path (the class memo's: see `hands.rs`).
+const MAX_LIGHT_HAND: usize = 6;
 /// Classes of deals valued without the hand table before it is built.
 pub(super) const LIGHT_DEALS: usize = 20_000;
 
@@ -66,7 +68,7 @@ impl Light {
             || !deck.jokers.is_empty()
             || nr > MAX_LIGHT_RANKS
             || deck.size() != nr * deck.suits.len()
-            || h > MAX_HAND
+            || h > MAX_LIGHT_HAND
             || ex.rows.iter().any(|r| is_suited(&r.parts) && !one_suit(r))
         {
             return None;
@@ -80,7 +82,11 @@ impl Light {
         let eval = Eval::new(deck, h, &rows);
         let path = RankPath::new(&eval, deck.suits.len(), h, ex.min_kept, &pays);
         let mut sup = vec![0i64; 1 << nr];
-        let full: &Eval = &ex.eval;
+        // The rows of the hands of one suit, from the patterns (the full
+        // rank-key tables are not needed: 1,287 keys of 6,188 for five
+        // cards of thirteen ranks).
+        let full = Eval::rows_only(deck, h, &ex.rows);
+        let mut memo = KeyMemo::new(&full);
         let mut ranks = Vec::with_capacity(h);
         let mut cards = Vec::with_capacity(h);
         for (set, slot) in sup.iter_mut().enumerate() {
@@ -91,7 +97,7 @@ impl Light {
             ranks.extend((0..nr as u8).filter(|r| set >> r & 1 == 1));
             cards.clear();
             cards.extend(ranks.iter().map(|&r| r as u16 * deck.suits.len() as u16));
-            let by_cards = ex.pays[full.row_of_cards(&cards) as usize];
+            let by_cards = ex.pays[memo.row_of_cards(&full, &cards) as usize];
             let by_ranks = row_of_ranks(&eval, &ranks);
             *slot = by_cards - if by_ranks == NONE { 0 } else { pays[by_ranks as usize] };
         }
@@ -133,7 +139,7 @@ impl Light {
         }
         let full = (1usize << h) - 1;
         let f = &mut scratch.sums[..=full];
-        let mut x = [0usize; 1 << super::MAX_CARD_HAND];
+        let mut x = [0usize; 1 << MAX_LIGHT_HAND];
         for m in 1..=full {
             let low = m.trailing_zeros() as usize;
             x[m] = x[m & (m - 1)] + stride[low];
@@ -149,7 +155,7 @@ impl Light {
     fn correct(&self, deck: &crate::engines::cards::Deck, sorted: &[u16], f: &mut [i64]) {
         let ns = deck.suits.len();
         let mut empty = 0i64;
-        let mut v = [0i64; 1 << super::MAX_CARD_HAND];
+        let mut v = [0i64; 1 << MAX_LIGHT_HAND];
         for s in 0..ns {
             // This suit's cards of the deal: positions and ranks.
             let mut pos = [0usize; MAX_HAND];
@@ -163,7 +169,7 @@ impl Light {
                 }
             }
             let local = (1usize << n) - 1;
-            let mut set = [0usize; 1 << super::MAX_CARD_HAND];
+            let mut set = [0usize; 1 << MAX_LIGHT_HAND];
             for t in 1..=local {
                 let low = t.trailing_zeros() as usize;
                 set[t] = set[t & (t - 1)] | rank_bit[low];
