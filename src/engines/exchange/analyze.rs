@@ -147,6 +147,7 @@ impl Exchange {
         let deals = binom(self.deck.size() as u64, self.hand as u64);
         let acc = match (&self.path, &self.split) {
             (_, Some(split)) => self.split_analysis(split)?,
+            (Path::Cards(..), _) if self.stay_only() => self.stay_analysis(progress)?,
             (Path::Ranks(_), _) => self.rank_analysis(progress)?,
             (Path::Cards(..), _) => self.card_analysis(progress)?,
         };

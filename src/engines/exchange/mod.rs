@@ -34,6 +34,7 @@ pub(crate) mod pattern;
 mod ranks;
 mod read;
 pub(crate) mod schema;
+mod symmetry;
 
 use std::cmp::Ordering;
 use std::sync::{Arc, LazyLock, OnceLock};
@@ -537,7 +538,8 @@ impl Exchange {
             )));
         }
         let hands = combi::binom(n as u64, hand as u64);
-        if hands > MAX_HANDS {
+        // Without exchanges no table of every hand is built (`symmetry.rs`).
+        if hands > MAX_HANDS && sizes.iter().any(|&k| k > 0) {
             return Err(TooLarge(format!(
                 "with suits or wild cards every hand is tabulated: {hands} hands of {hand} of {n} cards, \
                  over the engine's limit of 2^24"
@@ -649,7 +651,9 @@ impl Exchange {
 
     /// The paying row of a whole hand (in any order), if it forms one.
     pub fn row_of(&self, cards: &[Card]) -> Option<usize> {
-        let row = if let Some(path) = self.card_path() {
+        let row = if self.stay_only() {
+            self.row_by_keys(cards)
+        } else if let Some(path) = self.card_path() {
             let mut sorted = cards.to_vec();
             sorted.sort_unstable();
             path.row(&sorted)
@@ -686,6 +690,9 @@ impl Exchange {
     fn for_each_option(&self, cards: &[Card], scratch: &mut Scratch, f: &mut dyn FnMut(u32, Value)) {
         if let Some(split) = &self.split {
             return split.for_each_option(cards, scratch, f);
+        }
+        if self.stay_only() {
+            return self.stay_option(cards, f);
         }
         let h = cards.len();
         match &self.path {
@@ -726,6 +733,9 @@ impl Exchange {
     fn best_with(&self, cards: &[Card], scratch: &mut Scratch) -> u32 {
         if let Some(split) = &self.split {
             return split.best(self, cards, scratch);
+        }
+        if self.stay_only() {
+            return 0;
         }
         let h = cards.len();
         match &self.path {
