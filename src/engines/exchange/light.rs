@@ -179,9 +179,9 @@ impl Light {
             }
             subtract_supersets(&mut v[..=local], n);
             empty += v[0];
-            for t in 1..=local {
+            for (t, &corr) in v[..=local].iter().enumerate().skip(1) {
                 let m = (0..n).filter(|&j| t >> j & 1 == 1).fold(0usize, |m, j| m | 1 << pos[j]);
-                f[m] += v[t];
+                f[m] += corr;
             }
         }
         f[0] += empty;
@@ -189,6 +189,16 @@ impl Light {
 }
 
 impl Exchange {
+    /// The optimal kept subsets of a class of deals (sorted by card
+    /// number): from the light path while it applies, else from the table
+    /// of every hand.
+    pub(super) fn class_optimal(&self, sorted: &[u16], scratch: &mut Scratch) -> u64 {
+        match self.light_optimal(sorted, scratch) {
+            Some(o) => o,
+            None => self.optimal_kept(self.card_path().expect("card path"), sorted, scratch),
+        }
+    }
+
     /// The optimal kept subsets of a deal sorted by card number from the
     /// light path, while the full table is not built and the light path
     /// applies (none otherwise).
@@ -228,9 +238,9 @@ mod tests {
             path.sums(&deal, ex.min_kept, &ex.pays, &mut want, &mut idx);
             light.used.store(0, Ordering::Relaxed);
             assert!(light.sums(ex, &deal, &mut scratch));
-            for kept in 0..1usize << h {
+            for (kept, &w) in want.iter().enumerate() {
                 if kept.count_ones() as usize >= ex.min_kept {
-                    assert_eq!(scratch.sums[kept], want[kept], "deal {deal:?}, kept {kept:b}");
+                    assert_eq!(scratch.sums[kept], w, "deal {deal:?}, kept {kept:b}");
                 }
             }
         }

@@ -731,11 +731,8 @@ impl Exchange {
     }
 
     fn best_with(&self, cards: &[Card], scratch: &mut Scratch) -> u32 {
-        if let Some(split) = &self.split {
-            return split.best(self, cards, scratch);
-        }
-        if self.stay_only() {
-            return 0;
+        if self.split.is_some() || self.stay_only() {
+            return self.special_best(cards, scratch);
         }
         let h = cards.len();
         match &self.path {
@@ -767,12 +764,7 @@ impl Exchange {
                 let optimal = match memo.get(canon.key) {
                     Some(o) => o,
                     None => {
-                        let o = match self.light_optimal(&canon.sorted[..h], scratch) {
-                            Some(o) => o,
-                            None => {
-                                self.optimal_kept(self.card_path().expect("card path"), &canon.sorted[..h], scratch)
-                            }
-                        };
+                        let o = self.class_optimal(&canon.sorted[..h], scratch);
                         memo.put(canon.key, o);
                         o
                     }
@@ -968,12 +960,12 @@ impl Exchange {
             // Values on the common denominator: plain integers.
             let mut best = i64::MIN;
             let mut optimal = 0u64;
-            for kept in 0..=full {
+            for (kept, &sum) in sums[..=full].iter().enumerate() {
                 let k = h - kept.count_ones() as usize;
                 if self.allowed >> k & 1 == 0 {
                     continue;
                 }
-                let v = sums[kept] * score.scale[k] - score.offset[k];
+                let v = sum * score.scale[k] - score.offset[k];
                 if v > best {
                     best = v;
                     optimal = 1 << kept;
@@ -985,12 +977,12 @@ impl Exchange {
         }
         let mut best: Option<Value> = None;
         let mut optimal = 0u64;
-        for kept in 0..=full {
+        for (kept, &sum) in sums[..=full].iter().enumerate() {
             let k = h - kept.count_ones() as usize;
             if self.allowed >> k & 1 == 0 {
                 continue;
             }
-            let v = self.value(sums[kept], k);
+            let v = self.value(sum, k);
             match best.map_or(Ordering::Greater, |b| v.cmp(&b)) {
                 Ordering::Greater => {
                     best = Some(v);

@@ -26,6 +26,17 @@ impl Exchange {
         self.eval.row_of_cards(&sorted)
     }
 
+    /// The choice of a deal whose payouts depend on the number of cards
+    /// exchanged, or of a game without exchanges.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn special_best(&self, cards: &[Card], scratch: &mut super::Scratch) -> u32 {
+        match &self.split {
+            Some(split) => split.best(self, cards, scratch),
+            None => 0,
+        }
+    }
+
     /// Keeping the hand, its only choice, and its value.
     pub(super) fn stay_option(&self, cards: &[Card], f: &mut dyn FnMut(u32, Value)) {
         let row = self.row_by_keys(cards);
