@@ -257,7 +257,7 @@ fn analysis_matches_every_deal(text: &str) {
             *p += num_rational::BigRational::new((d as i64).into(), (total as i64).into());
         }
         for (row, &d) in draws.iter().enumerate() {
-            let pays = ex.rows.get(row).map_or(0, |r| r.pays) as i128;
+            let pays = ex.rows.get(row).map_or(0, |r| r.pays_at(k as usize)) as i128;
             let x = pays - cost;
             mean += q(d as i128 * x, total as i128);
             square += q(d as i128 * x * x, total as i128);
@@ -363,6 +363,36 @@ fn analysis_with_a_joker_matches_every_deal() {
         combination "flush" { pattern: suited(3)                 pays: 4 }
         combination "pair"  { pattern: kind(2)                   pays: 1 }
         output { stay: "Stay" exchange: "Exchange {cards}" exchange-all: "All" }
+    "#,
+    );
+}
+
+#[test]
+fn analysis_with_payouts_by_exchanged_matches_every_deal() {
+    // The rank path and the card path, payouts that depend on how many
+    // cards were exchanged (each size its own column).
+    analysis_matches_every_deal(
+        r#"
+        engine: exchange
+        deck { ranks: A 2 3 4 5 6 7  suits: x y z  wrap: yes }
+        play { hand: 3  entry: 1  exchange: 0..2  cost: 1  prefer: fewer-cards leftmost }
+        combination "three" { pattern: run(3)  pays: 12 - 4 * exchanged }
+        combination "trips" { pattern: kind(3) pays: if(exchanged == 0, 9, 6) }
+        combination "pair"  { pattern: kind(2) pays: 2 + exchanged }
+        combination "none"  { pattern: any     pays: 0 }
+        output { stay: "Stay" exchange: "Exchange {cards}" }
+    "#,
+    );
+    analysis_matches_every_deal(
+        r#"
+        engine: exchange
+        deck { ranks: A 2 3 4 5 6  suits: x y z  high: A }
+        play { hand: 3  entry: 1  exchange: 0..3  cost: 0  prefer: fewer-cards leftmost }
+        combination "flush run" { pattern: suited(run(3)) pays: if(exchanged == 0, 40, 12) }
+        combination "trips"     { pattern: kind(3)        pays: 8 }
+        combination "flush"     { pattern: suited(3)      pays: 6 - exchanged }
+        combination "run"       { pattern: run(3)         pays: 3 }
+        output { stay: "Stay" exchange: "Exchange {cards}" }
     "#,
     );
 }

@@ -45,16 +45,16 @@ impl Analyze for Exchange {
 
 /// Sums over the deals of one exchange size.
 #[derive(Debug, Clone, Default)]
-struct Acc {
+pub(super) struct Acc {
     /// Per exchange size k: payout sums (over C(left, k) draws), deals,
     /// and draws per row (the last: no row).
-    sum: Vec<i128>,
-    deals: Vec<u128>,
-    rows: Vec<Vec<i128>>,
+    pub(super) sum: Vec<i128>,
+    pub(super) deals: Vec<u128>,
+    pub(super) rows: Vec<Vec<i128>>,
 }
 
 impl Acc {
-    fn new(hand: usize, rows: usize) -> Acc {
+    pub(super) fn new(hand: usize, rows: usize) -> Acc {
         Acc { sum: vec![0; hand + 1], deals: vec![0; hand + 1], rows: vec![vec![0; rows]; hand + 1] }
     }
 
@@ -145,9 +145,11 @@ impl Exchange {
     /// The exact payout, stake and row probabilities over every deal.
     pub fn expected_return(&self, progress: &mut dyn FnMut(u64, u64)) -> Result<ExpectedReturn, String> {
         let deals = binom(self.deck.size() as u64, self.hand as u64);
-        let acc = match &self.path {
-            Path::Ranks(_) => self.rank_analysis(progress)?,
-            Path::Cards(..) => self.card_analysis(progress)?,
+        let acc = match (&self.path, &self.split) {
+            (_, Some(split)) => self.split_analysis(split)?,
+            (Path::Cards(..), _) if self.stay_only() => self.stay_analysis(progress)?,
+            (Path::Ranks(_), _) => self.rank_analysis(progress)?,
+            (Path::Cards(..), _) => self.card_analysis(progress)?,
         };
         let (acc, tabulated) = acc;
         let d = BigRational::from_integer(BigInt::from(deals));

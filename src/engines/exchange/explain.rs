@@ -77,7 +77,7 @@ impl Exchange {
                 let says = if Some(row) == now {
                     format!("{n} of {total} draws keep it")
                 } else {
-                    format!("{n} of {total} draws make it: pays {}", self.rows[row].pays)
+                    format!("{n} of {total} draws make it: pays {}", self.rows[row].pays_at(mask.count_ones() as usize))
                 };
                 e.rules.push((*span, says));
             }

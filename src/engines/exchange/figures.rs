@@ -85,6 +85,11 @@ impl Exchange {
         self.rows.get(row).map_or(0, |r| r.pays)
     }
 
+    /// The payout of a final row reached by exchanging `k` cards.
+    fn row_pays_at(&self, k: usize, row: usize) -> i64 {
+        self.rows.get(row).map_or(0, |r| r.pays_at(k))
+    }
+
     /// Hit frequency, variance and standard deviation, from the outcomes.
     fn distribution_figures(&self, r: &ExpectedReturn, joint: &Joint, f: &mut Vec<Figure>) {
         let d = int(joint.denominator.clone());
@@ -92,7 +97,7 @@ impl Exchange {
         for (k, counts) in joint.counts.iter().enumerate() {
             let cost = self.entry + self.cost * k as i64;
             for (row, n) in counts.iter().enumerate() {
-                let pays = self.row_pays(row);
+                let pays = self.row_pays_at(k, row);
                 if pays > 0 {
                     hits += n;
                 }
@@ -163,7 +168,8 @@ impl Exchange {
             } else {
                 Value::exact(d.clone() / int(count.clone()), Style::Decimal(2))
             };
-            let share = (!stake.is_zero()).then(|| &p * int(self.row_pays(row)) / stake);
+            let paid: BigInt = joint.counts.iter().enumerate().map(|(k, c)| &c[row] * self.row_pays_at(k, row)).sum();
+            let share = (!stake.is_zero()).then(|| int(paid) / &d / stake);
             t.rows.push(vec![
                 Value::text(name),
                 Value::int(self.row_pays(row)),

@@ -85,7 +85,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
         })
     };
     let Play { hand, entry, cost, sizes, prefer, hand_span } = play_section(play, &deck, cx)?;
-    let rows = combinations(&deck, top, cx)?;
+    let mut rows = combinations(&deck, top, cx)?;
+    super::exchanged::check_pays(&mut rows, &sizes, cx)?;
     let suited = rows.iter().filter(|r| super::pattern::is_suited(&r.parts)).count();
     if suited > MAX_SUITED_ROWS {
         cx.push(Diag::error(
@@ -357,7 +358,9 @@ fn combinations(deck: &Deck, top: &Block, cx: &mut Cx) -> Option<Vec<Row>> {
     let mut out: Vec<Row> = Vec::new();
     for (s, name) in named {
         match row(s, deck, cx) {
-            Some((parts, pays, natural)) => out.push(Row { name: name.value.clone(), parts, pays, natural }),
+            Some((parts, (pays, by_exchanged), natural)) => {
+                out.push(Row { name: name.value.clone(), parts, pays, natural, by_exchanged })
+            }
             None => ok = false,
         }
     }
@@ -365,7 +368,9 @@ fn combinations(deck: &Deck, top: &Block, cx: &mut Cx) -> Option<Vec<Row>> {
 }
 
 /// One row's pattern, payout and `natural` flag.
-fn row(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<(Vec<Part>, i64, bool)> {
+type Pays = (i64, Option<Box<super::ByExchanged>>);
+
+fn row(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<(Vec<Part>, Pays, bool)> {
     let b = Block::of_section(s);
     let parts = b.require(cx, "pattern", "run(5)").and_then(|p| {
         let e = cx.one(p, "a pattern such as `run(3) + run(2)`")?;
@@ -374,6 +379,11 @@ fn row(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<(Vec<Part>, i64, bool)> 
     let natural = b.prop(cx, "natural").and_then(|p| cx.flag(p)).unwrap_or(false);
     let pays = b.require(cx, "pays", "10").and_then(|p| {
         let e = cx.one(p, "a payout")?;
+        let number = |x: &Expr| matches!(x.kind, ExprKind::Int(_));
+        if !(number(e) || matches!(&e.kind, ExprKind::Unary(_, x) if number(x))) {
+            // An expression (of `exchanged`): checked with the sizes.
+            return super::exchanged::lower_pays(e, cx).map(|by| (0, Some(Box::new(by))));
+        }
         let n = cx.int(e, "a payout (a whole number)")?;
         if n > MAX_PAYOUT {
             cx.push(
@@ -390,7 +400,7 @@ fn row(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<(Vec<Part>, i64, bool)> 
             );
             return None;
         }
-        Some(n)
+        Some((n, None))
     });
     b.finish(cx);
     Some((parts?, pays?, natural))

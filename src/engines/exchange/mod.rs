@@ -24,14 +24,17 @@ mod analyze;
 mod choice;
 mod combi;
 pub(crate) mod eval;
+mod exchanged;
 mod explain;
 mod figures;
 mod hands;
+mod light;
 pub mod lower;
 pub(crate) mod pattern;
 mod ranks;
 mod read;
 pub(crate) mod schema;
+mod symmetry;
 
 use std::cmp::Ordering;
 use std::sync::{Arc, LazyLock, OnceLock};
@@ -44,6 +47,7 @@ use crate::template::{Fields, OutputLine};
 pub use choice::Preference;
 pub use eval::Eval;
 use eval::NONE;
+pub use exchanged::ByExchanged;
 use hands::CardPath;
 pub use pattern::{Part, Shape};
 use ranks::{RankBox, RankPath};
@@ -256,11 +260,18 @@ pub struct Scratch {
     sums: Vec<i64>,
     idx: Vec<u32>,
     orders: ranks::Orders,
+    /// The rank sums of the light path (see `light.rs`).
+    light: Vec<i64>,
 }
 
 impl Default for Scratch {
     fn default() -> Scratch {
-        Scratch { sums: vec![0; 1 << MAX_CARD_HAND], idx: vec![0; 1 << MAX_CARD_HAND], orders: Default::default() }
+        Scratch {
+            sums: vec![0; 1 << MAX_CARD_HAND],
+            idx: vec![0; 1 << MAX_CARD_HAND],
+            orders: Default::default(),
+            light: Vec::new(),
+        }
     }
 }
 
@@ -307,11 +318,20 @@ pub struct Row {
     pub pays: i64,
     /// `natural: yes`: wild cards do not stand in for this row.
     pub natural: bool,
+    /// The payout by the number of cards exchanged, when `pays` reads
+    /// `exchanged` (then `pays` is the largest of them).
+    pub by_exchanged: Option<Box<ByExchanged>>,
 }
 
 impl Row {
     pub fn new(name: &str, parts: Vec<Part>, pays: i64) -> Row {
-        Row { name: name.to_string(), parts, pays, natural: false }
+        Row { name: name.to_string(), parts, pays, natural: false, by_exchanged: None }
+    }
+
+    /// The payout when `k` cards were exchanged.
+    #[inline]
+    pub fn pays_at(&self, k: usize) -> i64 {
+        self.by_exchanged.as_ref().map_or(self.pays, |b| b.pays.get(k).copied().unwrap_or(0))
     }
 }
 
@@ -413,6 +433,12 @@ pub struct Exchange {
     /// The name of each card whose name is two bytes (how the cards of a
     /// quick deal are written).
     names2: Vec<[u8; 2]>,
+    /// One engine per column of payouts, when they depend on the number
+    /// of cards exchanged (see `exchanged.rs`).
+    split: Option<Box<exchanged::Split>>,
+    /// The card path's first deals without the hand table, when the rows
+    /// allow it (see `light.rs`); built on first use.
+    light: OnceLock<Option<Box<light::Light>>>,
 }
 
 /// `sum / ways_k - cost_k` times the common denominator L of the ways:
@@ -512,7 +538,8 @@ impl Exchange {
             )));
         }
         let hands = combi::binom(n as u64, hand as u64);
-        if hands > MAX_HANDS {
+        // Without exchanges no table of every hand is built (`symmetry.rs`).
+        if hands > MAX_HANDS && sizes.iter().any(|&k| k > 0) {
             return Err(TooLarge(format!(
                 "with suits or wild cards every hand is tabulated: {hands} hands of {hand} of {n} cards, \
                  over the engine's limit of 2^24"
@@ -530,6 +557,7 @@ impl Exchange {
 
     /// Compiles the tables. The caller checked [`Exchange::plan`].
     pub fn build(spec: ExchangeSpec) -> (Exchange, RowStats) {
+        let split = exchanged::Split::new(&spec).map(Box::new);
         let h = spec.hand;
         let mut sizes = spec.sizes.clone();
         sizes.sort_unstable();
@@ -584,6 +612,8 @@ impl Exchange {
             row_tables: OnceLock::new(),
             scores: None,
             names2: Vec::new(),
+            split,
+            light: OnceLock::new(),
         };
         let max_pay = ex.rows.iter().map(|r| r.pays).max().unwrap_or(0);
         let mut ex = ex;
@@ -597,6 +627,11 @@ impl Exchange {
     /// Whether suits or wild cards count (every hand is tabulated).
     pub fn by_cards(&self) -> bool {
         matches!(self.path, Path::Cards(..))
+    }
+
+    /// Whether the card path's hand table is built.
+    fn card_path_built(&self) -> bool {
+        matches!(&self.path, Path::Cards(cell, _) if cell.get().is_some())
     }
 
     fn card_path(&self) -> Option<&CardPath> {
@@ -616,7 +651,9 @@ impl Exchange {
 
     /// The paying row of a whole hand (in any order), if it forms one.
     pub fn row_of(&self, cards: &[Card]) -> Option<usize> {
-        let row = if let Some(path) = self.card_path() {
+        let row = if self.stay_only() {
+            self.row_by_keys(cards)
+        } else if let Some(path) = self.card_path() {
             let mut sorted = cards.to_vec();
             sorted.sort_unstable();
             path.row(&sorted)
@@ -651,6 +688,12 @@ impl Exchange {
     }
 
     fn for_each_option(&self, cards: &[Card], scratch: &mut Scratch, f: &mut dyn FnMut(u32, Value)) {
+        if let Some(split) = &self.split {
+            return split.for_each_option(cards, scratch, f);
+        }
+        if self.stay_only() {
+            return self.stay_option(cards, f);
+        }
         let h = cards.len();
         match &self.path {
             Path::Ranks(path) => {
@@ -688,6 +731,9 @@ impl Exchange {
     }
 
     fn best_with(&self, cards: &[Card], scratch: &mut Scratch) -> u32 {
+        if self.split.is_some() || self.stay_only() {
+            return self.special_best(cards, scratch);
+        }
         let h = cards.len();
         match &self.path {
             Path::Ranks(path) => {
@@ -713,13 +759,12 @@ impl Exchange {
                 mask
             }
             Path::Cards(_, Some(memo)) => {
-                let path = self.card_path().expect("card path");
                 let canon = memo.canonical(cards);
                 let full = (1usize << h) - 1;
                 let optimal = match memo.get(canon.key) {
                     Some(o) => o,
                     None => {
-                        let o = self.optimal_kept(path, &canon.sorted[..h], scratch);
+                        let o = self.class_optimal(&canon.sorted[..h], scratch);
                         memo.put(canon.key, o);
                         o
                     }
@@ -903,19 +948,24 @@ impl Exchange {
     /// The optimal kept subsets of a deal sorted by card number, as bits
     /// over masks of its positions (hands of at most 6 cards).
     fn optimal_kept(&self, path: &CardPath, sorted: &[u16], scratch: &mut Scratch) -> u64 {
-        let h = sorted.len();
         path.sums(sorted, self.min_kept, &self.pays, &mut scratch.sums, &mut scratch.idx);
+        self.optimal_of(sorted.len(), &scratch.sums)
+    }
+
+    /// The optimal kept subsets of a deal of `h` cards from the payout
+    /// sums of keeping each subset.
+    fn optimal_of(&self, h: usize, sums: &[i64]) -> u64 {
         let full = (1usize << h) - 1;
         if let Some(score) = &self.scores {
             // Values on the common denominator: plain integers.
             let mut best = i64::MIN;
             let mut optimal = 0u64;
-            for kept in 0..=full {
+            for (kept, &sum) in sums[..=full].iter().enumerate() {
                 let k = h - kept.count_ones() as usize;
                 if self.allowed >> k & 1 == 0 {
                     continue;
                 }
-                let v = scratch.sums[kept] * score.scale[k] - score.offset[k];
+                let v = sum * score.scale[k] - score.offset[k];
                 if v > best {
                     best = v;
                     optimal = 1 << kept;
@@ -927,12 +977,12 @@ impl Exchange {
         }
         let mut best: Option<Value> = None;
         let mut optimal = 0u64;
-        for kept in 0..=full {
+        for (kept, &sum) in sums[..=full].iter().enumerate() {
             let k = h - kept.count_ones() as usize;
             if self.allowed >> k & 1 == 0 {
                 continue;
             }
-            let v = self.value(scratch.sums[kept], k);
+            let v = self.value(sum, k);
             match best.map_or(Ordering::Greater, |b| v.cmp(&b)) {
                 Ordering::Greater => {
                     best = Some(v);

@@ -2,10 +2,20 @@
 
 use crate::engines::cards::schema::WILD_DECK;
 use crate::engines::exchange::pattern::PATTERN_WORDS;
-use crate::engines::schema::{Key, Schema, SectionSchema};
+use crate::engines::schema::{Key, Schema, SectionSchema, StateVar};
+use crate::expr::Ty;
+
+/// What a row's `pays:` may read (see `exchanged.rs`).
+pub(crate) const STATE: &[StateVar] = &[StateVar::new(
+    "exchanged",
+    Ty::Int,
+    "a number, 0 to the hand size",
+    "how many cards the player exchanged before the final hand was paid (0: the hand was kept)",
+)
+.example("if(exchanged == 0, 150, 100)")];
 
 pub(crate) const SCHEMA: Schema = Schema {
-    state: &[],
+    state: STATE,
     sections: &[
         WILD_DECK,
         SectionSchema::new(
@@ -44,7 +54,14 @@ pub(crate) const SCHEMA: Schema = Schema {
                 .example("run(5)")
                 .words(PATTERN_WORDS)
                 .refers(&["rank"]),
-                Key::new("pays", "a whole number, 0 or more", "what the row pays").required().example("10"),
+                Key::new(
+                    "pays",
+                    "a whole number, 0 or more, or a number expression of `exchanged`",
+                    "what the row pays",
+                )
+                .required()
+                .example("10")
+                .decides("when the final hand is paid: its payout, by the number of cards exchanged", "if(exchanged == 0, 150, 100)"),
                 Key::new("natural", "`yes` or `no`", "whether the row needs natural cards (wild cards do not stand in)")
                     .default("no")
                     .example("yes")

@@ -1,0 +1,70 @@
+//! Games where no card is exchanged (`exchange: 0`): a deal is paid by the
+//! row it forms, so the engine needs no table of every hand. `run` finds
+//! each deal's row from the rank-key table (and the suits when a suited row
+//! can come first); `analyze` counts the hands by class under suit
+//! symmetry (a class: the sorted multiset of the suits' rank masks; its
+//! weight: the number of suit relabellings that give distinct hands), so
+//! six cards of 52 (20,358,520 hands, over the hand table's limit of 2^24)
+//! take about 0.9 million classes. See `hands::for_each_class_while`.
+
+use super::analyze::Acc;
+use super::{Exchange, Value};
+use crate::engines::cards::Card;
+
+impl Exchange {
+    /// Whether the only choice is to keep the hand.
+    #[inline]
+    pub(super) fn stay_only(&self) -> bool {
+        self.allowed == 1
+    }
+
+    /// The row of a hand (any order) from the rank-key table, without the
+    /// table of every hand.
+    pub(super) fn row_by_keys(&self, cards: &[Card]) -> u8 {
+        let mut sorted = cards.to_vec();
+        sorted.sort_unstable();
+        self.eval.row_of_cards(&sorted)
+    }
+
+    /// The choice of a deal whose payouts depend on the number of cards
+    /// exchanged, or of a game without exchanges.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn special_best(&self, cards: &[Card], scratch: &mut super::Scratch) -> u32 {
+        match &self.split {
+            Some(split) => split.best(self, cards, scratch),
+            None => 0,
+        }
+    }
+
+    /// Keeping the hand, its only choice, and its value.
+    pub(super) fn stay_option(&self, cards: &[Card], f: &mut dyn FnMut(u32, Value)) {
+        let row = self.row_by_keys(cards);
+        f(0, self.value(self.pays[row as usize], 0));
+    }
+
+    /// `analyze` of a game without exchanges: every class of hands under
+    /// suit symmetry, with its weight, paid by its row.
+    pub(super) fn stay_analysis(&self, progress: &mut dyn FnMut(u64, u64)) -> Result<(Acc, bool), String> {
+        let (h, width) = (self.hand, self.rows.len() + 1);
+        let mut acc = Acc::new(h, width);
+        let eval = &**self.eval;
+        let total = super::combi::binom(self.deck.size() as u64, h as u64);
+        let (mut done, mut classes) = (0u128, 0u64);
+        super::hands::for_each_class_while(&self.deck, h, &mut |cards, weight| {
+            let row = eval.row_of_cards(cards);
+            let slot = if row == super::NONE { width - 1 } else { row as usize };
+            acc.sum[0] += weight as i128 * self.pays[row as usize] as i128;
+            acc.rows[0][slot] += weight as i128;
+            acc.deals[0] += weight;
+            done += weight;
+            classes += 1;
+            if classes.is_multiple_of(1 << 14) {
+                progress(done as u64, total as u64);
+            }
+            true
+        });
+        progress(total as u64, total as u64);
+        Ok((acc, true))
+    }
+}
