@@ -50,6 +50,7 @@ pub(super) fn lower_pays(e: &Expr, cx: &mut Cx) -> Option<ByExchanged> {
         element: "a number",
         int_range: (0, MAX_HAND as i64),
         unavailable: &[],
+        counts: &[],
     };
     let (f, _) = crate::expr::compile_int(e, &scope, cx)?;
     let mut pays = [0i64; MAX_HAND + 1];
