@@ -239,3 +239,16 @@ fn merge_errors_do_not_hide_the_rules_errors() {
     let out = arbiter().args(["check", "--format", "short"]).arg(&variant).output().unwrap();
     assert_eq!(text(&out.stdout).lines().count(), 1, "{}", text(&out.stdout));
 }
+
+// A rule file that cannot be read draws no empty source box.
+#[test]
+fn an_unreadable_rule_file_draws_no_empty_box() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("folder.rules");
+    std::fs::create_dir(&folder).unwrap();
+    let out = arbiter().arg("check").arg(&folder).output().unwrap();
+    assert_eq!(out.status.code(), Some(5));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("it is a directory"), "{stderr}");
+    assert!(!stderr.contains('╭') && !stderr.contains("1:1"), "{stderr}");
+}

@@ -296,6 +296,27 @@ fn every_engine_has_its_page() {
     }
 }
 
+/// docs/language.md's engine table names every bundled game of each engine
+/// (by its title, without what follows a parenthesis) in that engine's row.
+#[test]
+fn the_engine_table_names_every_bundled_game() {
+    let language = read(&root().join("docs/language.md"));
+    let rows: Vec<&str> = language.lines().filter(|l| l.starts_with("| `")).collect();
+    for name in arbiter::load::bundled_names().into_iter().filter(|n| !n.contains('/')) {
+        let loaded = arbiter::load::load_bundled(name).unwrap().unwrap();
+        let (compiled, _) = arbiter::engines::compile(&loaded);
+        let compiled = compiled.unwrap();
+        let title = compiled.title.unwrap_or_default();
+        let title = title.split(" (").next().unwrap().trim();
+        let row = rows
+            .iter()
+            .find(|r| r.starts_with(&format!("| `{}` |", compiled.engine.name)))
+            .unwrap_or_else(|| panic!("docs/language.md has no row for the engine `{}`", compiled.engine.name));
+        let games = row.split(" | ").nth(2).unwrap_or("");
+        assert!(games.contains(title), "docs/language.md's row of `{}` lacks {title:?}: {row}", compiled.engine.name);
+    }
+}
+
 /// Every engine's folder has the same shape: the files of docs/ARCHITECTURE.md's
 /// "Adding an engine", each in its role, and `analyze.rs` exactly when the
 /// engine's games have an analysis (as every bundled game of it shows).

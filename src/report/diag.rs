@@ -114,6 +114,9 @@ pub fn escape_line(text: &str) -> String {
 pub fn of_diag(d: &Diag, sources: &SourceMap) -> Report {
     let file = sources.file(d.span.file);
     let here: Vec<&(Span, String)> = d.notes.iter().filter(|(span, _)| span.file == d.span.file).collect();
+    // A file that could not be read has no text to show: no empty box (the
+    // message names the file).
+    let nothing_to_show = file.text.is_empty() && here.is_empty() && d.span.start == d.span.end;
     let spans: Vec<Span> = std::iter::once(d.span).chain(here.iter().map(|(s, _)| *s)).collect();
     let (excerpt, mapped) = snippet(file, &spans);
     let mut labels =
@@ -142,8 +145,8 @@ pub fn of_diag(d: &Diag, sources: &SourceMap) -> Report {
         code: d.code,
         severity: d.severity,
         message: escape(&d.message),
-        src: Src::Snippet(Arc::new(excerpt)),
-        labels,
+        src: if nothing_to_show { Src::None } else { Src::Snippet(Arc::new(excerpt)) },
+        labels: if nothing_to_show { Vec::new() } else { labels },
         help: d.help.as_deref().map(escape),
         related,
     }
