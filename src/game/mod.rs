@@ -14,6 +14,7 @@ mod output;
 mod pool;
 pub mod records;
 mod split;
+pub mod strategy;
 
 use std::io;
 
@@ -100,6 +101,11 @@ pub trait Game: Send + Sync {
     fn explainer(&self) -> Option<&dyn Explain> {
         None
     }
+
+    /// The engine's strategy charts, when it has them.
+    fn strategy(&self) -> Option<&dyn strategy::Strategy> {
+        None
+    }
 }
 
 /// A game whose input is a sequence of independent cases: it says how to
@@ -159,6 +165,11 @@ pub trait Cases: Sync {
 
     /// The engine's analysis, when it has one ([`Game::analysis`]).
     fn analyzer(&self) -> Option<&dyn Analyze> {
+        None
+    }
+
+    /// The engine's strategy charts, when it has them ([`Game::strategy`]).
+    fn strategist(&self) -> Option<&dyn strategy::Strategy> {
         None
     }
 }
@@ -246,6 +257,10 @@ impl<C: Cases + Send> Game for C {
 
     fn explainer(&self) -> Option<&dyn Explain> {
         Some(self)
+    }
+
+    fn strategy(&self) -> Option<&dyn strategy::Strategy> {
+        self.strategist()
     }
 }
 

@@ -32,6 +32,7 @@ pub(crate) mod pattern;
 mod ranks;
 mod read;
 pub(crate) mod schema;
+mod strategy;
 
 use std::cmp::Ordering;
 use std::sync::{Arc, LazyLock, OnceLock};
@@ -295,6 +296,16 @@ impl Cases for Exchange {
 
     fn analyzer(&self) -> Option<&dyn crate::game::Analyze> {
         Some(self)
+    }
+
+    fn strategist(&self) -> Option<&dyn crate::game::strategy::Strategy> {
+        Some(self)
+    }
+}
+
+impl crate::game::strategy::Strategy for Exchange {
+    fn chart(&self, opts: &crate::game::strategy::ChartOptions) -> Result<crate::game::strategy::Chart, String> {
+        self.strategy_chart(opts)
     }
 }
 
