@@ -59,8 +59,6 @@ struct Key {
     count: u64,
     /// Held cards that alone are part of the lowest-paying row.
     low: u8,
-    /// Draws forming each other row the hold is part of (finer classes).
-    more: Vec<u64>,
 }
 
 /// What a hold is, as computed once per hold under suit symmetry.
@@ -263,7 +261,7 @@ impl Exchange {
     fn key(&self, held: &[Card], f: &Feature, feats: &HashMap<SetKey, Feature>, lowest: Option<u8>) -> Key {
         let kept = held.len() as u8;
         if held.is_empty() {
-            return Key { kept, made: false, row: NONE, count: 0, low: 0, more: Vec::new() };
+            return Key { kept, made: false, row: NONE, count: 0, low: 0 };
         }
         if f.min_pay > 0 {
             let spare = (0..held.len())
@@ -272,13 +270,13 @@ impl Exchange {
                     feats.get(&self.set_key(&rest)).is_some_and(|g| g.min_pay >= f.min_pay)
                 })
                 .count();
-            return Key { kept, made: true, row: f.worst, count: spare as u64, low: 0, more: Vec::new() };
+            return Key { kept, made: true, row: f.worst, count: spare as u64, low: 0 };
         }
         let best = (0..self.rows.len())
             .filter(|&r| f.part[r])
             .max_by_key(|&r| (self.rows[r].pays as i128 * f.forms[r] as i128, std::cmp::Reverse(r)));
         let Some(row) = best else {
-            return Key { kept, made: false, row: NONE, count: 0, low: 0, more: Vec::new() };
+            return Key { kept, made: false, row: NONE, count: 0, low: 0 };
         };
         let single = |c: Card| feats.get(&self.set_key(&[c]));
         let low = match lowest {
@@ -293,12 +291,7 @@ impl Exchange {
             }
             None => 0,
         };
-        let more = if std::env::var("ARB_KEY").is_ok_and(|v| v == "full") {
-            (0..self.rows.len()).filter(|&r| f.part[r] && r != row).map(|r| f.forms[r]).collect()
-        } else {
-            Vec::new()
-        };
-        Key { kept, made: false, row: row as u8, count: f.forms[row], low, more }
+        Key { kept, made: false, row: row as u8, count: f.forms[row], low }
     }
 
     /// A class's words.
