@@ -475,6 +475,10 @@ fn search(keys: &[Key], deals: &[DealHolds], lines: usize) -> Vec<u32> {
     }
     s.improve();
     s.drop_unused();
+    if s.order.len() + 1 >= lines {
+        s.swap_in(lines * 2);
+    }
+    s.drop_unused();
     let mut out = s.order;
     if let Some(e) = empty {
         out.push(e);
@@ -535,9 +539,22 @@ impl Search<'_> {
     fn best_place(&mut self, c: u32) -> bool {
         let at = self.order.iter().position(|&x| x == c).unwrap_or(0);
         self.order.remove(at);
+        let gains = self.gains(c);
+        let (mut best, mut best_p) = (gains[at], at);
+        for (p, &g) in gains.iter().enumerate() {
+            if g > best + 1e-9 {
+                (best, best_p) = (g, p);
+            }
+        }
+        self.order.insert(best_p, c);
+        best_p != at
+    }
+
+    /// For class `c`, not in the order: what putting it at each place p
+    /// (0 to the lines' number) adds, on each group of c where every other
+    /// line present comes at or after p.
+    fn gains(&self, c: u32) -> Vec<f64> {
         let rank = self.ranks();
-        // Gain of putting c at place p: each group of c where every other
-        // line present comes at or after p.
         let mut gain_at = vec![0.0f64; self.order.len() + 2];
         for &(g, i) in &self.by_class[c as usize] {
             let grp = &self.groups[g as usize];
@@ -547,22 +564,43 @@ impl Search<'_> {
             gain_at[0] += d;
             gain_at[upto + 1] -= d;
         }
-        let (mut best, mut best_p, mut acc, mut here) = (f64::MIN, at, 0.0, 0.0);
-        for (p, g) in gain_at.iter().enumerate().take(self.order.len() + 1) {
-            acc += g;
-            if p == at {
-                here = acc;
+        let mut acc = 0.0;
+        gain_at
+            .iter()
+            .take(self.order.len() + 1)
+            .map(|g| {
+                acc += g;
+                acc
+            })
+            .collect()
+    }
+
+    /// Swaps a class left out for a line, while one adds more than the
+    /// cheapest line costs.
+    fn swap_in(&mut self, max_swaps: usize) {
+        for _ in 0..max_swaps {
+            let (loss, _) = self.cheapest();
+            let mut best: Option<(f64, usize, u32)> = None;
+            for c in 0..self.by_class.len() as u32 {
+                if Some(c) == self.empty || self.order.contains(&c) {
+                    continue;
+                }
+                let gains = self.gains(c);
+                if let Some((p, &g)) = gains.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) {
+                    if best.is_none_or(|b| g > b.0) {
+                        best = Some((g, p, c));
+                    }
+                }
             }
-            if acc > best {
-                best = acc;
-                best_p = p;
+            match best {
+                Some((g, p, c)) if g > loss + 1e-9 => {
+                    self.order.insert(p, c);
+                    self.drop_cheapest();
+                    self.improve();
+                }
+                _ => return,
             }
         }
-        if here >= best - 1e-9 {
-            best_p = at;
-        }
-        self.order.insert(best_p, c);
-        best_p != at
     }
 
     /// Drops the lines no deal is played by.
@@ -578,8 +616,8 @@ impl Search<'_> {
         self.order.retain(|&c| used[c as usize]);
     }
 
-    /// Drops the line whose loss is smallest.
-    fn drop_cheapest(&mut self) {
+    /// The smallest loss of dropping a line, and that line's place.
+    fn cheapest(&self) -> (f64, usize) {
         let rank = self.ranks();
         let mut loss = vec![0.0f64; self.order.len()];
         for g in self.groups {
@@ -590,7 +628,13 @@ impl Search<'_> {
                 loss[r as usize] += v - next;
             }
         }
-        if let Some(i) = (0..loss.len()).min_by(|&a, &b| loss[a].total_cmp(&loss[b])) {
+        (0..loss.len()).map(|i| (loss[i], i)).min_by(|a, b| a.0.total_cmp(&b.0)).unwrap_or((f64::MAX, 0))
+    }
+
+    /// Drops the line whose loss is smallest.
+    fn drop_cheapest(&mut self) {
+        let (loss, i) = self.cheapest();
+        if loss < f64::MAX {
             self.order.remove(i);
         }
     }
