@@ -44,7 +44,7 @@ pub(crate) const SCHEMA: Schema = Schema {
                 .example("run(5)")
                 .words(PATTERN_WORDS)
                 .refers(&["rank"]),
-                Key::new("pays", "a whole number, 0 or more", "what the row pays").required().example("10"),
+                Key::new("pays", "a whole number, 0 or more", "what the row pays back per credit bet, the stake included (\"for 1\": a 40 to 1 win is `pays: 41`)").required().example("10"),
                 Key::new("natural", "`yes` or `no`", "whether the row needs natural cards (wild cards do not stand in)")
                     .default("no")
                     .example("yes")
