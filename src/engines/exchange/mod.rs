@@ -70,11 +70,16 @@ pub const MAX_SUM: u128 = 1 << 62;
 
 crate::fields! {
     /// The fields of the output lines: the exchanged cards as written and
-    /// how many, and the kept cards as written.
+    /// how many, the kept cards as written, the row the dealt hand forms
+    /// (empty when none), and the chosen choice's value (expected payout
+    /// minus cost) as a decimal and as an exact fraction.
     pub struct HoldFields<'a> {
         "cards" cards: &'a [&'a str],
         "count" count: i64,
         "kept" kept: &'a [&'a str],
+        "row" row: &'a str,
+        "value" value: &'a str,
+        "exact" exact: &'a str,
     }
 }
 
@@ -1100,7 +1105,7 @@ impl Exchange {
             return;
         }
         if self.lines.literal[which] {
-            line.line(buf, &HoldFields { cards: &[], count: 0, kept: &[] });
+            line.line(buf, &HoldFields { cards: &[], count: 0, kept: &[], row: "", value: "", exact: "" });
             return;
         }
         // The cards in order: the exchanged ones first, the kept ones after.
@@ -1116,7 +1121,8 @@ impl Exchange {
                 b += 1;
             }
         }
-        let fields = HoldFields { cards: &cards[..n], count: n as i64, kept: &cards[n..b] };
+        let (row, value, exact) = self.choice_fields(line, mask, deal);
+        let fields = HoldFields { cards: &cards[..n], count: n as i64, kept: &cards[n..b], row, value: &value, exact: &exact };
         line.line(buf, &fields);
     }
 }
