@@ -315,9 +315,7 @@ fn main() -> ExitCode {
         Command::Analyze { rules, samples, seed, shard, partial, format } => {
             cli::analyze::analyze(&term, &rules, &cli::analyze::Ask { samples, seed, shard, partial, format })
         }
-        Command::Strategy { rules, lines, format } => {
-            cli::strategy::strategy(&term, &rules, lines as usize, format)
-        }
+        Command::Strategy { rules, lines, format } => cli::strategy::strategy(&term, &rules, lines as usize, format),
         Command::Merge { rules, parts } => cli::merge::merge(&term, &rules, &parts),
         Command::List { format } => cli::list::list(&term, format),
         Command::Show { name } => cli::list::show(&term, &name),

@@ -136,7 +136,8 @@ fn the_returns_match_every_deal_and_draw() {
 #[test]
 fn the_json_has_every_field() {
     let c = chart(TINY, "40");
-    for key in ["kind", "version", "engine", "title", "rules", "lines", "return", "optimal", "loss", "classes", "deals"] {
+    for key in ["kind", "version", "engine", "title", "rules", "lines", "return", "optimal", "loss", "classes", "deals"]
+    {
         assert!(c.get(key).is_some(), "no {key}");
     }
     assert_eq!(c["kind"], "arbiter-strategy");
@@ -166,10 +167,7 @@ fn the_lines_speak_the_rule_files_words() {
     for l in c["lines"].as_array().unwrap() {
         let label = l["label"].as_str().unwrap();
         let kept = l["kept"].as_u64().unwrap();
-        assert!(
-            kept == 0 || rows.iter().any(|r| label.contains(r)) || label.contains("part of no row"),
-            "{label}"
-        );
+        assert!(kept == 0 || rows.iter().any(|r| label.contains(r)) || label.contains("part of no row"), "{label}");
     }
 }
 

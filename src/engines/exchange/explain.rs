@@ -108,7 +108,10 @@ impl Exchange {
         let mut ranked = options.clone();
         ranked.sort_by(|a, b| b.1.cmp(&a.1));
         for (m, v) in &ranked {
-            e.values.push((line_of(*m), format!("{} ({}); {}", show(v), self.decimal(v), self.final_rows(&deal.cards, *m))));
+            e.values.push((
+                line_of(*m),
+                format!("{} ({}); {}", show(v), self.decimal(v), self.final_rows(&deal.cards, *m)),
+            ));
         }
         e
     }
@@ -155,7 +158,10 @@ impl Exchange {
         let names = super::HoldFields::NAMES;
         let uses = |name: &str| {
             let at = names.iter().position(|&n| n == name);
-            line.template.parts.iter().any(|p| matches!(p, crate::template::Part::Field { index, .. } if Some(*index) == at))
+            line.template
+                .parts
+                .iter()
+                .any(|p| matches!(p, crate::template::Part::Field { index, .. } if Some(*index) == at))
         };
         let row = if uses("row") { self.row_of(&deal.cards).map_or("", |r| self.rows[r].name.as_str()) } else { "" };
         if !uses("value") && !uses("exact") {

@@ -1122,7 +1122,8 @@ impl Exchange {
             }
         }
         let (row, value, exact) = self.choice_fields(line, mask, deal);
-        let fields = HoldFields { cards: &cards[..n], count: n as i64, kept: &cards[n..b], row, value: &value, exact: &exact };
+        let fields =
+            HoldFields { cards: &cards[..n], count: n as i64, kept: &cards[n..b], row, value: &value, exact: &exact };
         line.line(buf, &fields);
     }
 }

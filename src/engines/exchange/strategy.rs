@@ -155,7 +155,8 @@ impl Exchange {
         let mut feats: HashMap<SetKey, Feature> = HashMap::new();
         for level in wanted {
             let list: Vec<(SetKey, Vec<Card>)> = level.into_iter().collect();
-            let done: Vec<(SetKey, Feature)> = list.into_par_iter().map(|(key, held)| (key, self.feature(&held))).collect();
+            let done: Vec<(SetKey, Feature)> =
+                list.into_par_iter().map(|(key, held)| (key, self.feature(&held))).collect();
             feats.extend(done);
         }
         Ok(feats)
@@ -331,7 +332,8 @@ impl Exchange {
         let mut best_sum = vec![BigInt::from(0); h + 1];
         let mut best_deals = vec![0u128; h + 1];
         for d in deals {
-            let pick = d.holds.iter().filter(|x| rank[x.class as usize] != u32::MAX).min_by_key(|x| rank[x.class as usize]);
+            let pick =
+                d.holds.iter().filter(|x| rank[x.class as usize] != u32::MAX).min_by_key(|x| rank[x.class as usize]);
             if let Some(x) = pick {
                 let (i, k) = (rank[x.class as usize] as usize, x.mask.count_ones() as usize);
                 line_sum[i][k] += BigInt::from(x.value.sum) * BigInt::from(d.weight);
@@ -349,7 +351,9 @@ impl Exchange {
             let mut stake = BigRational::from_integer(0.into());
             for k in 0..=h {
                 pay += BigRational::new(sums[k].clone(), BigInt::from(self.ways[k].max(1)));
-                stake += BigRational::from_integer(BigInt::from(counts[k]) * BigInt::from(self.entry + self.cost * k as i64));
+                stake += BigRational::from_integer(
+                    BigInt::from(counts[k]) * BigInt::from(self.entry + self.cost * k as i64),
+                );
             }
             (pay, stake)
         };
