@@ -187,3 +187,31 @@ fn jacks_or_better_has_a_chart_of_at_most_40_lines() {
     assert_eq!(labels[0], "Royal Flush");
     assert!(labels.contains(&"Jacks or Better"), "{labels:?}");
 }
+
+/// `{row}`, `{value}` and `{exact}` in the output lines, against values
+/// worked out by hand from the pay table: four to the royal draw 47 cards,
+/// 1 royal (800), 8 flushes (6), 3 straights (4), 12 high pairs (1).
+#[test]
+fn the_value_and_row_fields_print_the_chosen_choice() {
+    let (code, out, err) = {
+        let out = Command::cargo_bin("arbiter")
+            .unwrap()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["run", "tests/fixtures/strategy/fields.rules"])
+            .write_stdin("AS KS QS JS 2D\nTS JS QS KS AS\n#\n")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    assert_eq!(code, Some(0), "{err}");
+    let royal = Ratio::new(800 + 8 * 6 + 3 * 4 + 12, 47) - 1;
+    assert_eq!(royal, Ratio::new(825, 47));
+    assert_eq!(
+        out,
+        "Hold AS KS QS JS (17.5532 = 825/47) from Nothing\nStay TS JS QS KS AS: 799.0000 = 799, Royal Flush\n"
+    );
+}
