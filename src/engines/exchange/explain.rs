@@ -106,7 +106,7 @@ impl Exchange {
         // Every choice, ranked by value (equal values in preference
         // order), each with its decimal and the rows its draws end in.
         let mut ranked = options.clone();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1));
+        ranked.sort_by_key(|x| std::cmp::Reverse(x.1));
         for (m, v) in &ranked {
             e.values.push((
                 line_of(*m),

@@ -74,6 +74,10 @@ struct Feature {
     forms: Vec<u64>,
 }
 
+/// A deal's classes present (each with the hold `prefer:` picks and its
+/// value), and its optimal choice.
+type PerDeal = (Vec<(Key, u32, super::Value)>, Option<(u32, super::Value)>);
+
 /// A class of cards under suit symmetry: the sorted masks of ranks per
 /// suit, then the jokers (as one more mask).
 type SetKey = Vec<u64>;
@@ -220,11 +224,11 @@ impl Exchange {
             let f = &feats[&self.set_key(held)];
             self.key(held, f, feats, lowest)
         };
-        let per: Vec<(Vec<(Key, u32, super::Value)>, Option<(u32, super::Value)>)> = deals
+        let per: Vec<PerDeal> = deals
             .par_iter()
             .map(|(cards, _)| {
                 let options = self.options(cards);
-                let best = options.iter().copied().max_by(|a, b| a.1.cmp(&b.1)).map(|(mask, value)| (mask, value));
+                let best = options.iter().copied().max_by(|a, b| a.1.cmp(&b.1));
                 let mut seen: Vec<(Key, u32, super::Value)> = Vec::new();
                 for (mask, v) in options {
                     let held: Vec<Card> = (0..cards.len()).filter(|i| mask >> i & 1 == 0).map(|i| cards[i]).collect();
@@ -473,7 +477,7 @@ fn search(keys: &[Key], deals: &[DealHolds], lines: usize) -> Vec<u32> {
             break;
         }
         s.drop_cheapest();
-        if s.order.len() % 8 == 0 {
+        if s.order.len().is_multiple_of(8) {
             s.improve();
         }
     }
