@@ -196,6 +196,25 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// A strategy chart: classes of choices in the rule file's words (from
+    /// its combination rows), in the order to follow, with the exact return
+    /// of following the chart and its loss against optimal play.
+    #[command(after_help = "Examples:\n  arbiter strategy rules/video_poker.rules\n  \
+                            arbiter strategy video_poker/deuces-wild --lines 30\n  \
+                            arbiter strategy rules/video_poker.rules --format json")]
+    Strategy {
+        /// The rule file.
+        rules: PathBuf,
+        /// Most lines of the chart (the last, exchange every card,
+        /// included).
+        #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        lines: u64,
+        /// json: the lines and returns as one JSON object, numbers as JSON
+        /// numbers and exact values as "n/d" strings (fields in
+        /// docs/cli.md).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Merge the partial results of an analysis's shards (`analyze --shard
     /// I/K --partial`) into the figures `analyze` prints for the whole.
     #[command(after_help = "Examples:\n  \
@@ -373,6 +392,7 @@ fn main() -> ExitCode {
             &rules,
             &cli::analyze::Ask { samples, seed, shard, partial, format, max_nodes },
         ),
+        Command::Strategy { rules, lines, format } => cli::strategy::strategy(&term, &rules, lines as usize, format),
         Command::Merge { rules, parts } => cli::merge::merge(&term, &rules, &parts),
         Command::List { format } => cli::list::list(&term, format),
         Command::Show { name } => cli::list::show(&term, &name),

@@ -14,6 +14,7 @@ pub mod man;
 pub mod merge;
 pub mod new;
 pub mod run;
+pub mod strategy;
 pub mod term;
 pub mod write;
 

@@ -15,6 +15,7 @@ pub mod picture;
 mod pool;
 pub mod records;
 mod split;
+pub mod strategy;
 
 use std::io;
 
@@ -101,6 +102,11 @@ pub trait Game: Send + Sync {
     fn explainer(&self) -> Option<&dyn Explain> {
         None
     }
+
+    /// The engine's strategy charts, when it has them.
+    fn strategy(&self) -> Option<&dyn strategy::Strategy> {
+        None
+    }
 }
 
 /// A game whose input is a sequence of independent cases: it says how to
@@ -165,6 +171,11 @@ pub trait Cases: Sync {
 
     /// The engine's analysis, when it has one ([`Game::analysis`]).
     fn analyzer(&self) -> Option<&dyn Analyze> {
+        None
+    }
+
+    /// The engine's strategy charts, when it has them ([`Game::strategy`]).
+    fn strategist(&self) -> Option<&dyn strategy::Strategy> {
         None
     }
 }
@@ -252,6 +263,10 @@ impl<C: Cases + Send> Game for C {
 
     fn explainer(&self) -> Option<&dyn Explain> {
         Some(self)
+    }
+
+    fn strategy(&self) -> Option<&dyn strategy::Strategy> {
+        self.strategist()
     }
 }
 

@@ -103,9 +103,80 @@ impl Exchange {
             }
             e.summary = format!("`{}` has the highest expected value, {}", e.output, show(&best));
         }
-        for (m, v) in &options {
-            e.values.push((line_of(*m), show(v)));
+        // Every choice, ranked by value (equal values in preference
+        // order), each with its decimal and the rows its draws end in.
+        let mut ranked = options.clone();
+        ranked.sort_by_key(|x| std::cmp::Reverse(x.1));
+        for (m, v) in &ranked {
+            e.values.push((
+                line_of(*m),
+                format!("{} ({}); {}", show(v), self.decimal(v), self.final_rows(&deal.cards, *m)),
+            ));
         }
         e
+    }
+}
+
+impl Exchange {
+    /// A value as a decimal with 4 places.
+    fn decimal(&self, v: &Value) -> String {
+        let (n, d) = v.fraction();
+        crate::game::figures::decimal(&num_rational::BigRational::new(n.into(), d.into()), 4)
+    }
+
+    /// The rows a choice's draws end in: "final rows: Royal Flush 1, ...,
+    /// no row 30 (of 47)".
+    fn final_rows(&self, cards: &[crate::engines::cards::Card], mask: u32) -> String {
+        if mask == 0 {
+            let row = self.row_of(cards).and_then(|r| self.rows.get(r)).map_or("no row", |r| r.name.as_str());
+            return format!("final rows: {row} 1 (of 1)");
+        }
+        if self.row_tables().is_none() {
+            // Counting every draw of every choice would be slow here.
+            return "final rows: not tabulated for these rules".to_string();
+        }
+        let draws = self.draws_by_row(cards, mask);
+        let total: i128 = draws.iter().sum();
+        let parts: Vec<String> = draws
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(r, n)| format!("{} {n}", self.rows.get(r).map_or("no row", |r| r.name.as_str())))
+            .collect();
+        format!("final rows: {} (of {total})", parts.join(", "))
+    }
+
+    /// The fields `{row}`, `{value}` and `{exact}` of a choice, computed
+    /// only when the line names one of them.
+    pub(super) fn choice_fields(
+        &self,
+        line: &crate::template::OutputLine<super::HoldFields<'static>>,
+        mask: u32,
+        deal: &Deal,
+    ) -> (&str, String, String) {
+        use crate::template::Fields;
+        let names = super::HoldFields::NAMES;
+        let uses = |name: &str| {
+            let at = names.iter().position(|&n| n == name);
+            line.template
+                .parts
+                .iter()
+                .any(|p| matches!(p, crate::template::Part::Field { index, .. } if Some(*index) == at))
+        };
+        let row = if uses("row") { self.row_of(&deal.cards).map_or("", |r| self.rows[r].name.as_str()) } else { "" };
+        if !uses("value") && !uses("exact") {
+            return (row, String::new(), String::new());
+        }
+        let options = self.options(&deal.cards);
+        let Some(v) = options
+            .iter()
+            .find(|(m, _)| *m == mask || self.same_ranks(&deal.cards, *m).contains(&mask))
+            .map(|&(_, v)| v)
+        else {
+            return (row, String::new(), String::new());
+        };
+        let (n, d) = v.fraction();
+        let x = num_rational::BigRational::new(n.into(), d.into());
+        (row, crate::game::figures::decimal(&x, 4), frac((n, d)))
     }
 }

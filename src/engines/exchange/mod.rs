@@ -34,6 +34,7 @@ pub(crate) mod pattern;
 mod ranks;
 mod read;
 pub(crate) mod schema;
+mod strategy;
 mod symmetry;
 
 use std::cmp::Ordering;
@@ -73,11 +74,16 @@ pub const MAX_SUM: u128 = 1 << 62;
 
 crate::fields! {
     /// The fields of the output lines: the exchanged cards as written and
-    /// how many, and the kept cards as written.
+    /// how many, the kept cards as written, the row the dealt hand forms
+    /// (empty when none), and the chosen choice's value (expected payout
+    /// minus cost) as a decimal and as an exact fraction.
     pub struct HoldFields<'a> {
         "cards" cards: &'a [&'a str],
         "count" count: i64,
         "kept" kept: &'a [&'a str],
+        "row" row: &'a str,
+        "value" value: &'a str,
+        "exact" exact: &'a str,
     }
 }
 
@@ -306,6 +312,16 @@ impl Cases for Exchange {
 
     fn analyzer(&self) -> Option<&dyn crate::game::Analyze> {
         Some(self)
+    }
+
+    fn strategist(&self) -> Option<&dyn crate::game::strategy::Strategy> {
+        Some(self)
+    }
+}
+
+impl crate::game::strategy::Strategy for Exchange {
+    fn chart(&self, opts: &crate::game::strategy::ChartOptions) -> Result<crate::game::strategy::Chart, String> {
+        self.strategy_chart(opts)
     }
 }
 
@@ -1139,7 +1155,7 @@ impl Exchange {
             return;
         }
         if self.lines.literal[which] {
-            line.line(buf, &HoldFields { cards: &[], count: 0, kept: &[] });
+            line.line(buf, &HoldFields { cards: &[], count: 0, kept: &[], row: "", value: "", exact: "" });
             return;
         }
         // The cards in order: the exchanged ones first, the kept ones after.
@@ -1155,7 +1171,9 @@ impl Exchange {
                 b += 1;
             }
         }
-        let fields = HoldFields { cards: &cards[..n], count: n as i64, kept: &cards[n..b] };
+        let (row, value, exact) = self.choice_fields(line, mask, deal);
+        let fields =
+            HoldFields { cards: &cards[..n], count: n as i64, kept: &cards[n..b], row, value: &value, exact: &exact };
         line.line(buf, &fields);
     }
 }

@@ -57,7 +57,7 @@ pub(crate) const SCHEMA: Schema = Schema {
                 Key::new(
                     "pays",
                     "a whole number, 0 or more, or a number expression of `exchanged`",
-                    "what the row pays",
+                    "what the row pays back per credit bet, the stake included (\"for 1\": a 40 to 1 win is `pays: 41`)",
                 )
                 .required()
                 .example("10")
@@ -79,19 +79,23 @@ pub(crate) const SCHEMA: Schema = Schema {
             "output",
             "the wording of the output",
             &[
-                Key::new("stay", "a template (no fields)", "printed when keeping the hand is best")
+                Key::new(
+                    "stay",
+                    "a template; fields `kept`, `row` (the row the hand forms), `value` and `exact` (its expected value)",
+                    "printed when keeping the hand is best",
+                )
                     .required()
                     .example("\"Stay\""),
                 Key::new(
                     "exchange",
-                    "a template; fields `cards` (the cards to exchange), `count` and `kept` (the cards kept)",
+                    "a template; fields `cards` (the cards to exchange), `count`, `kept` (the cards kept), `row` (the row the dealt hand forms), `value` (the expected value, a decimal) and `exact` (the same as a fraction)",
                     "printed when an exchange is best",
                 )
                 .required()
                 .example("\"Exchange {cards}\""),
                 Key::new(
                     "exchange-all",
-                    "a template; fields `cards`, `count` and `kept`",
+                    "a template; fields `cards`, `count`, `kept`, `row`, `value` and `exact`",
                     "printed when exchanging every card is best (default: `exchange`)",
                 )
                 .example("\"Exchange all\""),
