@@ -82,14 +82,16 @@ pub fn load_failed(term: &Term, e: &LoadError) -> u8 {
 }
 
 /// A failed load's diagnostics, and when only merging failed, the errors
-/// of the rules as merged too (each place and code once): one run of
-/// `check` shows them all.
+/// of the rules as merged that lie in the file checked (each place and code
+/// once): one run of `check` shows what the user can fix in their file.
+/// (A base's own errors wait until the merge succeeds: they are the base
+/// author's, and may be many.)
 pub fn all_errors(e: &LoadError) -> Vec<arbiter::diag::Diag> {
     let mut diags = e.diags.clone();
     if let Some(items) = &e.merged {
         let loaded = Loaded { sources: e.sources.clone(), items: items.clone(), warnings: Vec::new() };
         let (_, more) = compile(&loaded);
-        for d in more.into_iter().filter(|d| d.is_error()) {
+        for d in more.into_iter().filter(|d| d.is_error() && d.span.file == 0) {
             if !diags.iter().any(|o| o.span == d.span && o.code == d.code) {
                 diags.push(d);
             }
