@@ -22,7 +22,7 @@
 //! are closures over an [`Env`] holding the sets `first`, `potted`, `on`,
 //! `table` and the numbers of the frame's state, `foul` last
 //! (`schema::STATE`, in that order: the sets are `Env::sets[0..4]`, the
-//! numbers `Env::ints`, indexed by the constants of [`var`]).
+//! numbers `Env::ints`, indexed by the constants of `var`).
 
 mod explain;
 pub mod lower;
