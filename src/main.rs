@@ -335,6 +335,11 @@ enum Command {
         /// default 1,000,000: worked examples are small).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         max_nodes: Option<u64>,
+        /// json: one JSON object with every file's examples and their
+        /// verdicts (fields in docs/cli.md); diagnostics on stderr as JSON
+        /// lines.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// Print this message or the help of the given command (`arbiter help
     /// run` is `arbiter run --help`).
@@ -385,7 +390,9 @@ fn main() -> ExitCode {
             }
         }
         Command::Check { rules, format, deny_warnings } => cli::check::check(&term, &rules, format, deny_warnings),
-        Command::Test { rules, max_nodes } => cli::check::test(&term, &rules, max_nodes),
+        Command::Test { rules, max_nodes, format } => {
+            cli::check::test(&term.with_json(format == Format::Json), &rules, max_nodes)
+        }
         Command::Fmt { rules, write, check } => cli::fmt::fmt(&term, &rules, write, check),
         Command::Analyze { rules, samples, seed, shard, partial, format, max_nodes } => cli::analyze::analyze(
             &term,

@@ -252,3 +252,55 @@ fn an_unreadable_rule_file_draws_no_empty_box() {
     assert!(stderr.contains("it is a directory"), "{stderr}");
     assert!(!stderr.contains('╭') && !stderr.contains("1:1"), "{stderr}");
 }
+
+// `test --format json` (issue 29): every file, every example, its verdict
+// and the fields of each kind of verdict.
+#[test]
+fn test_results_as_json_have_every_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let mine = dir.path().join("mine.rules");
+    std::fs::write(
+        &mine,
+        "extends: \"get_straight\"\n\
+         example \"wrong output\" {\n  input: \"\"\"\n    2H TC 5D 3S 6C\n    #\n    \"\"\"\n  output: \"\"\"\n    Stay\n    \"\"\"\n}\n\
+         example \"no error comes\" {\n  input: \"\"\"\n    2H TC 5D 3S 6C\n    #\n    \"\"\"\n  output: \"\"\"\n    Exchange TC\n    \"\"\"\n  error: \"twice\"\n}\n",
+    )
+    .unwrap();
+    let broken = dir.path().join("broken.rules");
+    std::fs::write(&broken, "engine: nope\n").unwrap();
+    let out = arbiter()
+        .args(["test", "--format", "json", "--max-nodes", "1"])
+        .arg(&mine)
+        .arg("house_of_cards")
+        .arg(&broken)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(8), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["kind"], "arbiter-test");
+    assert_eq!(v["version"], 1);
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3);
+    assert_eq!(files[2]["checks"], false);
+    assert!(files[2]["examples"].as_array().unwrap().is_empty());
+    let all: Vec<&serde_json::Value> = files.iter().flat_map(|f| f["examples"].as_array().unwrap()).collect();
+    let of = |verdict: &str| all.iter().filter(|e| e["verdict"] == verdict).count() as u64;
+    assert_eq!(v["passed"].as_u64(), Some(of("pass")));
+    assert_eq!(v["failed"].as_u64(), Some(of("fail")));
+    assert_eq!(v["limited"].as_u64(), Some(of("limit")));
+    assert!(of("pass") >= 1 && of("limit") >= 1 && of("fail") == 2, "{v:#}");
+    let wrong = all.iter().find(|e| e["name"] == "wrong output").unwrap();
+    assert_eq!(wrong["verdict"], "fail");
+    assert_eq!(wrong["expected"], "Stay\n");
+    assert_eq!(wrong["got"], "Exchange TC\n");
+    assert!(wrong["diff"].as_str().unwrap().contains("Exchange TC"), "{wrong}");
+    let error = all.iter().find(|e| e["name"] == "no error comes").unwrap();
+    assert_eq!(error["verdict"], "fail");
+    assert_eq!(error["expected_error"], "twice");
+    assert!(error["got_error"].is_null(), "{error}");
+    let limit = all.iter().find(|e| e["verdict"] == "limit").unwrap();
+    assert!(limit["message"].as_str().unwrap().contains("node"), "{limit}");
+    // The broken file's diagnostics: JSON lines on stderr.
+    let first = text(&out.stderr).lines().next().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap());
+    assert_eq!(first.unwrap()["code"], "unknown-name");
+}

@@ -92,14 +92,19 @@ pub fn test(term: &Term, paths: &[PathBuf], max_nodes: Option<u64>) -> u8 {
     let mut tally = Tally::default();
     let mut out = String::new();
     let opts = RunOptions { max_nodes: Some(max_nodes.unwrap_or(TEST_MAX_NODES)), ..RunOptions::default() };
+    let mut files = Vec::new();
     for path in paths {
         let compiled = match load_and_compile(term, path) {
             Ok((_, c)) => c,
             Err(c) => {
                 code = exit::worst(code, c);
+                files.push(
+                    serde_json::json!({ "file": super::shown_name(term, path), "checks": false, "examples": [] }),
+                );
                 continue;
             }
         };
+        let mut examples = Vec::new();
         let mut file = format!("{}\n", escape_line(&super::shown_name(term, path)));
         if compiled.examples.is_empty() {
             let _ = writeln!(file, "  (no examples)");
@@ -107,8 +112,10 @@ pub fn test(term: &Term, paths: &[PathBuf], max_nodes: Option<u64>) -> u8 {
         let before = (tally.failed, tally.limited);
         for ex in &compiled.examples {
             let verdict = run_example(compiled.game.as_ref(), ex, &opts);
+            examples.push(verdict_json(&ex.name, &verdict));
             test_one(&mut file, &mut tally, verdict, &ex.name, max_nodes, term.quiet);
         }
+        files.push(serde_json::json!({ "file": super::shown_name(term, path), "checks": true, "examples": examples }));
         // Quiet: only the files with a failed or stopped example.
         if !term.quiet || (tally.failed, tally.limited) != before {
             out.push_str(&file);
@@ -121,6 +128,13 @@ pub fn test(term: &Term, paths: &[PathBuf], max_nodes: Option<u64>) -> u8 {
         }
         out.push('\n');
     }
+    if term.json {
+        let v = serde_json::json!({
+            "kind": "arbiter-test", "version": 1, "files": files,
+            "passed": tally.passed, "failed": tally.failed, "limited": tally.limited,
+        });
+        out = format!("{v:#}\n");
+    }
     if tally.failed > 0 {
         code = exit::worst(code, exit::EXAMPLE);
     }
@@ -128,6 +142,21 @@ pub fn test(term: &Term, paths: &[PathBuf], max_nodes: Option<u64>) -> u8 {
         code = exit::worst(code, exit::LIMIT);
     }
     exit::worst(code, print(term, out.as_bytes()))
+}
+
+/// One example's verdict as JSON (docs/cli.md, `test --format json`).
+fn verdict_json(name: &str, verdict: &Verdict) -> serde_json::Value {
+    use serde_json::json;
+    match verdict {
+        Verdict::Pass => json!({ "name": name, "verdict": "pass" }),
+        Verdict::Differs(want, got) => json!({
+            "name": name, "verdict": "fail", "expected": want, "got": got, "diff": diff(want, got),
+        }),
+        Verdict::WrongError { expected, got } => json!({
+            "name": name, "verdict": "fail", "expected_error": expected, "got_error": got,
+        }),
+        Verdict::Limit(why) => json!({ "name": name, "verdict": "limit", "message": why }),
+    }
 }
 
 /// Reports one example's verdict (a passed one only when not `quiet`).
