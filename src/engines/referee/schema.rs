@@ -189,7 +189,7 @@ pub(crate) const SCHEMA: Schema = Schema {
             "a foul: a condition over the stroke",
             &[Key::new(
                 "when",
-                "a condition over `first`, `potted`, `on` and balls",
+                "a condition over the stroke and the frame's state before it (all but `foul`)",
                 "the stroke is a foul when this holds",
             )
             .required()
@@ -208,7 +208,7 @@ pub(crate) const SCHEMA: Schema = Schema {
                 Key::new("max", "a whole number, 0 or more", "the largest penalty").required().example("7"),
                 Key::new(
                     "value",
-                    "a number expression over `first`, `potted` and `on`",
+                    "a number expression over the stroke and the frame's state before it",
                     "the penalty before it is clamped to `min..max`",
                 )
                 .required()
