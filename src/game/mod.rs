@@ -5,6 +5,7 @@
 //! presentation (miette, JSON, terminals) lives in `crate::report` and the
 //! binary.
 
+mod breaks;
 mod driver;
 pub mod explain;
 pub mod figures;
@@ -87,6 +88,21 @@ pub enum Mark {
     Stop,
 }
 
+/// What the lines after the one just marked are, as far as the boundary
+/// can tell from `within` alone (see [`Cases::ahead`]): the splitter then
+/// passes over them without calling the boundary line by line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ahead {
+    /// Nothing known: every line goes through the boundary.
+    Unknown,
+    /// The next `n` lines that are not blank are inside the case, and each
+    /// only takes one from `within` (blank lines change nothing).
+    NonBlank(u64),
+    /// Every line up to the next blank one is inside the case and changes
+    /// nothing.
+    UntilBlank,
+}
+
 /// A rule file compiled for one of the engines, ready to run.
 pub trait Game: Send + Sync {
     /// Runs every case of `input`, writing the outputs to `out` case by
@@ -144,6 +160,16 @@ pub trait Cases: Sync {
         Mark::Stop
     }
 
+    /// What the lines after a line marked [`Mark::Inside`] are, given
+    /// `within` as the boundary left it: a hint that lets the driver pass
+    /// over lines a few instructions each. It must agree with `boundary`
+    /// (a wrong hint costs time, as a wrong mark does, never a wrong
+    /// output). The default knows nothing.
+    fn ahead(&self, within: u64) -> Ahead {
+        let _ = within;
+        Ahead::Unknown
+    }
+
     /// Solves a case and appends its output line(s) to `out`. On an error
     /// nothing is appended.
     fn solve(
@@ -192,6 +218,12 @@ pub trait Split: Sync {
     /// Where cases end (see [`Cases::boundary`]).
     fn boundary(&self, reader: &mut Self::Reader, within: &mut u64, line: &[u8]) -> Mark;
 
+    /// The lines ahead (see [`Cases::ahead`]).
+    fn ahead(&self, within: u64) -> Ahead {
+        let _ = within;
+        Ahead::Unknown
+    }
+
     /// Reads and runs up to `limit` cases of `input` (every one when
     /// `None`) from the reader state `reader` (left as it is after the last
     /// one), handing each case's lines to `out` ([`Output::end_case`]);
@@ -228,6 +260,11 @@ impl<C: Cases> Split for C {
     #[inline]
     fn boundary(&self, reader: &mut C::Reader, within: &mut u64, line: &[u8]) -> Mark {
         Cases::boundary(self, reader, within, line)
+    }
+
+    #[inline]
+    fn ahead(&self, within: u64) -> Ahead {
+        Cases::ahead(self, within)
     }
 
     fn run_part(

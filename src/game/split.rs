@@ -6,8 +6,9 @@
 //! counted, so that each part knows the offset and number of its first
 //! line. A part always ends with a line terminator.
 
-use super::input::{line_break, MAX_LINE};
-use super::{Input, InputError, Mark, Split};
+use super::breaks::Breaks;
+use super::input::MAX_LINE;
+use super::{Ahead, Input, InputError, Mark, Split};
 
 /// Bytes read from the source at a time, at least (more when a part is
 /// expected to be larger).
@@ -50,9 +51,12 @@ pub(super) enum Found {
 
 /// The input from the last cut on, and the boundaries found in it.
 pub(super) struct Splitter<R> {
-    /// Input bytes from the last cut on: `buf[..filled]`.
+    /// Input bytes from the last cut on: `buf[from..filled]` (the bytes
+    /// before `from` were cut into parts, and are written over once the
+    /// buffer is full).
     pub buf: Vec<u8>,
-    pub filled: usize,
+    from: usize,
+    filled: usize,
     /// Input offset of `buf[0]`, and lines before it.
     pub offset: usize,
     pub lines: usize,
@@ -88,6 +92,7 @@ impl<R: Clone> Splitter<R> {
         buf[..unread.len()].copy_from_slice(&unread);
         Splitter {
             filled: unread.len(),
+            from: 0,
             buf,
             offset,
             lines,
@@ -107,7 +112,7 @@ impl<R: Clone> Splitter<R> {
 
     /// The bytes held.
     pub(super) fn held(&self) -> &[u8] {
-        &self.buf[..self.filled]
+        &self.buf[self.from..self.filled]
     }
 
     /// Reads more of `input` after the bytes held, about what a part of
@@ -116,9 +121,17 @@ impl<R: Clone> Splitter<R> {
     pub(super) fn read_more(&mut self, input: &mut Input, cases: u64) -> Result<bool, InputError> {
         let per_case = self.cut_bytes.checked_div(self.cut_cases as usize).unwrap_or(0);
         let part = per_case.saturating_mul(cases.try_into().unwrap_or(usize::MAX)) / 8 * 9;
-        let want = part.saturating_sub(self.filled - self.end).clamp(READ, GIANT);
+        let want = part.saturating_sub(self.filled - self.from - self.end).clamp(READ, GIANT);
+        if self.buf.len() < self.filled + want && self.from > 0 {
+            // The bytes held move to the front: they are fewer than a part
+            // most of the time.
+            self.buf.copy_within(self.from..self.filled, 0);
+            self.filled -= self.from;
+            self.from = 0;
+        }
         if self.buf.len() < self.filled + want {
-            self.buf.resize(self.filled + want, 0);
+            // Room for a few reads more, so that the bytes held move seldom.
+            self.buf.resize(self.filled + 2 * want, 0);
         }
         let n = input.read_raw(&mut self.buf[self.filled..self.filled + want])?;
         self.filled += n;
@@ -140,14 +153,28 @@ impl<R: Clone> Splitter<R> {
         }
         // The loop works on locals (a line of a few bytes costs a few
         // instructions), written back at the end.
-        let buf = &self.buf[..self.filled];
+        let buf = &self.buf[self.from..self.filled];
         let reader = &mut self.reader;
         let (mut at, mut lines, mut within) = (self.scanned, self.scanned_lines, self.within);
         let (mut end, mut end_lines, mut found_cases) = (self.end, self.end_lines, self.cases);
         // A byte order mark is skipped at the very start only.
         let mut bom = self.offset + at == 0;
         let mut found = Found::More;
-        while let Some((len, step)) = line_end(&buf[at..], eof) {
+        let mut breaks = Breaks::new(buf);
+        loop {
+            // Lines the game says hold no boundary, passed over.
+            match game.ahead(within) {
+                Ahead::Unknown => {}
+                Ahead::NonBlank(n) => {
+                    let (to, passed) = breaks.pass_plain(at, n);
+                    (at, lines, within) = (to, lines + passed as usize, within - passed.min(within));
+                }
+                Ahead::UntilBlank => {
+                    let (to, passed) = breaks.pass_plain(at, u64::MAX);
+                    (at, lines) = (to, lines + passed as usize);
+                }
+            }
+            let Some((len, step)) = breaks.line_end(at, eof) else { break };
             let mut text = &buf[at..at + len];
             if bom {
                 text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
@@ -179,30 +206,28 @@ impl<R: Clone> Splitter<R> {
         if found == Found::More {
             if eof {
                 found = Found::Done;
-            } else if self.filled - self.end > GIANT {
+            } else if self.filled - self.from - self.end > GIANT {
                 found = Found::Giant;
             }
         }
         found
     }
 
-    /// Cuts the cases found into a part, and keeps the rest in `spare`
-    /// (empty). Only when cases were found.
-    pub(super) fn cut(&mut self, mut spare: Vec<u8>) -> Part<R> {
+    /// Cuts the cases found into a part, copied into `bytes` (whatever it
+    /// holds). Only when cases were found.
+    pub(super) fn cut(&mut self, mut bytes: Vec<u8>) -> Part<R> {
         debug_assert!(self.cases > 0);
-        let tail = self.filled - self.end;
-        if spare.len() < tail {
-            spare.resize(tail, 0);
+        if bytes.len() < self.end {
+            bytes.resize(self.end, 0);
         }
-        spare[..tail].copy_from_slice(&self.buf[self.end..self.filled]);
-        let bytes = std::mem::replace(&mut self.buf, spare);
+        bytes[..self.end].copy_from_slice(&self.buf[self.from..self.from + self.end]);
         // The reader changes only at a case's last line (and at a count
         // line, before the first case): its state now is that at `end`.
         let reader = std::mem::replace(&mut self.start, self.reader.clone());
         let part = Part { bytes, len: self.end, offset: self.offset, lines: self.lines, reader, cases: self.cases };
         self.cut_bytes += self.end;
         self.cut_cases += self.cases;
-        self.filled = tail;
+        self.from += self.end;
         self.offset += self.end;
         self.lines += self.end_lines;
         self.scanned -= self.end;
@@ -212,33 +237,18 @@ impl<R: Clone> Splitter<R> {
     }
 }
 
-/// The length of the line at the start of `bytes` and of it with its
-/// terminator, as [`Input`] reads it; `None` when the line is not whole yet
-/// (no terminator, or a `\r` that a `\n` may follow, unless `eof`).
-#[inline(always)]
-fn line_end(bytes: &[u8], eof: bool) -> Option<(usize, usize)> {
-    let i = line_break(bytes)?;
-    if bytes[i] == b'\n' {
-        return Some((i, i + 1));
-    }
-    match bytes.get(i + 1) {
-        Some(b'\n') => Some((i, i + 2)),
-        Some(_) => Some((i, i + 1)),
-        None => eof.then_some((i, i + 1)),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Lines as `line_end` finds them, against [`Input`]'s own.
+    /// Lines as the splitter finds them, against [`Input`]'s own.
     #[test]
     fn lines_end_where_the_input_ends_them() {
         let text = b"ab\r\ncd\n\n\ref\rgh\r\r\nij\r";
         let mut mine = Vec::new();
         let mut at = 0;
-        while let Some((len, step)) = line_end(&text[at..], true) {
+        let mut breaks = Breaks::new(text);
+        while let Some((len, step)) = breaks.line_end(at, true) {
             mine.push(String::from_utf8(text[at..at + len].to_vec()).unwrap());
             at += step;
         }
@@ -249,7 +259,7 @@ mod tests {
         }
         assert_eq!(mine, theirs);
         // Without the end of the input, a last `\r` waits for the next byte.
-        assert_eq!(line_end(b"ab\r", false), None);
-        assert_eq!(line_end(b"ab", true), None);
+        assert_eq!(Breaks::new(b"ab\r").line_end(0, false), None);
+        assert_eq!(Breaks::new(b"ab").line_end(0, true), None);
     }
 }

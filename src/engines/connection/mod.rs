@@ -51,7 +51,7 @@ pub(crate) mod solve;
 use crate::engines::connection::board::{Board, Shape, Sizes, MAX_SIDE};
 use crate::engines::connection::read::{Case, Format, Reader};
 use crate::engines::connection::solve::Solver;
-use crate::game::{Cases, Explanation, Input, InputError, Mark, RunError, RunOptions};
+use crate::game::{Ahead, Cases, Explanation, Input, InputError, Mark, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::OutputLine;
 
@@ -378,6 +378,15 @@ impl Cases for ConnectionGame {
 
     fn boundary(&self, reader: &mut Reader, within: &mut u64, line: &[u8]) -> Mark {
         self.engine.format().boundary(reader, within, line)
+    }
+
+    /// `within` move lines are left, and only the last ends the case.
+    fn ahead(&self, within: u64) -> Ahead {
+        if within >= 2 {
+            Ahead::NonBlank(within - 1)
+        } else {
+            Ahead::Unknown
+        }
     }
 
     fn solve(&self, case: &Case, solver: &mut Solver, _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {

@@ -2,6 +2,7 @@
 //! the file that made them (the ball on and why, the foul conditions that
 //! held, the penalty and its bounds, the respot rule, the end of the frame).
 
+use super::memo::Memo;
 use super::{Ending, Event, Foul, Referee, State, Stroke, StrokeResult};
 use crate::expr::Env;
 use crate::game::records::Counted;
@@ -51,37 +52,44 @@ impl Referee {
             rules: vec![(span, rule.to_string())],
             ..Default::default()
         };
-        self.run_frames::<true>(input, &mut Counted::default(), None, &mut out, &mut |event, lines| match event {
-            Event::Frame { frame } => each(note(
-                lines,
-                format!("frame {frame} starts: the first player named breaks off, from in hand"),
-                sp.frame,
-                "writes the frame's first line",
-            )),
-            Event::PlayAgain { player, players } => each(note(
-                lines,
-                format!("{} is asked to play again", players[player]),
-                sp.play_again,
-                "the striker plays again, from where the stroke left the cue ball",
-            )),
-            Event::Lot { player, players } => each(note(
-                lines,
-                format!("{} won the lot and plays next", players[player]),
-                sp.next,
-                "after a tie, a lot names the next player",
-            )),
-            Event::Before { st, stroke } => {
-                before = Some((st.clone(), stroke.clone()));
-                Ok(())
-            }
-            Event::Stroke { outcome, striker, st, players } => {
-                let Some((was, stroke)) = before.take() else { return Ok(()) };
-                let played = Played { was: &was, stroke: &stroke, outcome, striker, after: st, players };
-                let mut e = self.stroke_explanation(&played);
-                e.output = text(lines);
-                each(e)
-            }
-        })?;
+        self.run_frames::<true>(
+            input,
+            &mut Counted::default(),
+            None,
+            &mut Memo::default(),
+            &mut out,
+            &mut |event, lines| match event {
+                Event::Frame { frame } => each(note(
+                    lines,
+                    format!("frame {frame} starts: the first player named breaks off, from in hand"),
+                    sp.frame,
+                    "writes the frame's first line",
+                )),
+                Event::PlayAgain { player, players } => each(note(
+                    lines,
+                    format!("{} is asked to play again", players[player]),
+                    sp.play_again,
+                    "the striker plays again, from where the stroke left the cue ball",
+                )),
+                Event::Lot { player, players } => each(note(
+                    lines,
+                    format!("{} won the lot and plays next", players[player]),
+                    sp.next,
+                    "after a tie, a lot names the next player",
+                )),
+                Event::Before { st, stroke } => {
+                    before = Some((st.clone(), stroke.clone()));
+                    Ok(())
+                }
+                Event::Stroke { outcome, striker, st, players } => {
+                    let Some((was, stroke)) = before.take() else { return Ok(()) };
+                    let played = Played { was: &was, stroke: &stroke, outcome, striker, after: st, players };
+                    let mut e = self.stroke_explanation(&played);
+                    e.output = text(lines);
+                    each(e)
+                }
+            },
+        )?;
         Ok(())
     }
 

@@ -32,7 +32,7 @@ pub(crate) mod schema;
 pub(crate) mod words;
 
 use crate::game::records::Counted;
-use crate::game::{run_parts, Explain, Explanation, Game, Mark, RunOptions, Split};
+use crate::game::{run_parts, Ahead, Explain, Explanation, Game, Mark, RunOptions, Split};
 
 use crate::expr::{BoolExpr, Env, IntExpr, SetExpr};
 use crate::game::{Input, Output, RunError};
@@ -835,22 +835,32 @@ impl TurnLines {
 /// on several threads.
 impl Split for Referee {
     type Reader = Counted;
-    type Scratch = ();
+    /// The verdicts of strokes, kept from part to part of a thread.
+    type Scratch = memo::Memo;
 
     fn boundary(&self, frames: &mut Counted, within: &mut u64, line: &[u8]) -> Mark {
         self.frame_boundary(frames, within, line)
+    }
+
+    /// Inside a frame, only a blank line ends it.
+    fn ahead(&self, within: u64) -> Ahead {
+        if within == 1 {
+            Ahead::UntilBlank
+        } else {
+            Ahead::Unknown
+        }
     }
 
     fn run_part(
         &self,
         input: &mut Input,
         frames: &mut Counted,
-        _: &mut (),
+        memo: &mut memo::Memo,
         limit: Option<u64>,
         out: &mut Output,
         _: &RunOptions,
     ) -> Result<u64, RunError> {
-        self.run_frames::<false>(input, frames, limit, out, &mut |_, _| Ok(()))
+        self.run_frames::<false>(input, frames, limit, memo, out, &mut |_, _| Ok(()))
     }
 }
 

@@ -240,6 +240,7 @@ impl Referee {
         input: &mut Input,
         frames: &mut Counted,
         limit: Option<u64>,
+        memo: &mut Memo,
         out: &mut Output,
         see: &mut impl FnMut(Event<'_>, &[u8]) -> Result<(), RunError>,
     ) -> Result<u64, RunError> {
@@ -257,7 +258,6 @@ impl Referee {
         let mut stroke = Stroke { first: None, potted: Vec::new() };
         let mut players = [String::new(), String::new()];
         let mut st = self.start();
-        let mut memo = Memo::default();
         let mut turns = TurnLines::default();
         let mut respotted: Vec<&str> = Vec::new();
         let respot_one = self.respot_one_lines();
@@ -303,7 +303,7 @@ impl Referee {
                 self.read_stroke(&line, first, &mut words, &st, &mut taken, &mut stroke)?;
                 let striker = st.player;
                 report(Event::Before { st: &st, stroke: &stroke }, out.buffer())?;
-                let o = self.stroke_memo(&mut st, &stroke, &mut memo).map_err(|ScoreOverflow| overflow(&line))?;
+                let o = self.stroke_memo(&mut st, &stroke, memo).map_err(|ScoreOverflow| overflow(&line))?;
                 let buf = out.buffer();
                 self.score_lines(buf, &o, &st, &line)?;
                 last_foul = o.play_again.then_some((striker, st.in_hand));
