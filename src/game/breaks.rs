@@ -16,14 +16,15 @@ struct Masks {
     cr: u64,
     /// Bytes up to a space (`\t`, `\n`, `\r`, a space: any blank byte, and
     /// control bytes, which no blank line holds but which stop a pass over
-    /// lines all the same).
+    /// lines all the same), and the byte that stops a pass (see
+    /// [`Breaks::new`]).
     low: u64,
 }
 
 /// The masks of 64 bytes.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn masks(block: &[u8; BLOCK]) -> Masks {
+fn masks(block: &[u8; BLOCK], stop: u8) -> Masks {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     };
@@ -32,10 +33,11 @@ fn masks(block: &[u8; BLOCK]) -> Masks {
     // bytes inside `block` (offsets 0, 16, 32, 48 of 64), unaligned loads.
     unsafe {
         let (nl, cr, space) = (_mm_set1_epi8(b'\n' as i8), _mm_set1_epi8(b'\r' as i8), _mm_set1_epi8(b' ' as i8));
+        let stop = _mm_set1_epi8(stop as i8);
         for k in 0..BLOCK / 16 {
             let v = _mm_loadu_si128(block.as_ptr().add(16 * k).cast::<__m128i>());
             let (is_nl, is_cr) = (_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, cr));
-            let is_low = _mm_cmpeq_epi8(_mm_min_epu8(v, space), v);
+            let is_low = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, space), v), _mm_cmpeq_epi8(v, stop));
             let bits = |x| u64::from(_mm_movemask_epi8(x) as u16) << (16 * k);
             m.breaks |= bits(_mm_or_si128(is_nl, is_cr));
             m.cr |= bits(is_cr);
@@ -48,14 +50,14 @@ fn masks(block: &[u8; BLOCK]) -> Masks {
 /// The masks of 64 bytes, a word of 8 bytes at a time.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn masks(block: &[u8; BLOCK]) -> Masks {
-    swar_masks(block)
+fn masks(block: &[u8; BLOCK], stop: u8) -> Masks {
+    swar_masks(block, stop)
 }
 
 /// The masks of 64 bytes without processor-specific instructions (the
 /// fallback, and the check of the fast version in the tests).
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn swar_masks(block: &[u8; BLOCK]) -> Masks {
+fn swar_masks(block: &[u8; BLOCK], stop: u8) -> Masks {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     const ONES: u64 = 0x0101_0101_0101_0101;
     // 0x80 in every byte of `x` that is zero, exactly (no borrow).
@@ -68,7 +70,7 @@ fn swar_masks(block: &[u8; BLOCK]) -> Masks {
         let (nl, cr) = (zero(w ^ (b'\n' as u64 * ONES)), zero(w ^ (b'\r' as u64 * ONES)));
         // A byte at most 0x20: its top bit clear, and its low seven bits
         // plus 0x5f below 0x80 (no carry leaves a byte: 0x7f + 0x5f < 0x100).
-        let low = !((w & LOW7).wrapping_add(0x5f * ONES) | w) & (0x80 * ONES);
+        let low = !((w & LOW7).wrapping_add(0x5f * ONES) | w) & (0x80 * ONES) | zero(w ^ (stop as u64 * ONES));
         m.breaks |= gather(nl | cr) << (8 * k);
         m.cr |= gather(cr) << (8 * k);
         m.low |= gather(low) << (8 * k);
@@ -79,6 +81,7 @@ fn swar_masks(block: &[u8; BLOCK]) -> Masks {
 /// The line breaks of a buffer, block by block from where the scan is.
 pub(super) struct Breaks<'b> {
     buf: &'b [u8],
+    stop: u8,
     /// The block's start in `buf`, and its masks (bits past the buffer's
     /// end clear).
     base: usize,
@@ -86,8 +89,10 @@ pub(super) struct Breaks<'b> {
 }
 
 impl<'b> Breaks<'b> {
-    pub(super) fn new(buf: &'b [u8]) -> Self {
-        let mut b = Breaks { buf, base: 0, m: Masks::default() };
+    /// The breaks of `buf`; a pass over lines stops before a line that
+    /// starts with `stop` too (0xFF, which no UTF-8 text holds, for none).
+    pub(super) fn new(buf: &'b [u8], stop: u8) -> Self {
+        let mut b = Breaks { buf, stop, base: 0, m: Masks::default() };
         b.load(0);
         b
     }
@@ -97,14 +102,14 @@ impl<'b> Breaks<'b> {
     fn load(&mut self, at: usize) {
         self.base = at;
         self.m = match self.buf.get(at..at + BLOCK) {
-            Some(block) => masks(block.try_into().unwrap_or(&[b'x'; BLOCK])),
+            Some(block) => masks(block.try_into().unwrap_or(&[b'x'; BLOCK]), self.stop),
             None => {
                 // The last bytes, padded with bytes that are none of those
                 // marked.
                 let mut block = [b'x'; BLOCK];
                 let rest = &self.buf[at.min(self.buf.len())..];
                 block[..rest.len()].copy_from_slice(rest);
-                masks(&block)
+                masks(&block, self.stop)
             }
         };
     }
@@ -152,17 +157,18 @@ impl<'b> Breaks<'b> {
     }
 
     /// Passes over whole lines from `at` (a line's start) that start with
-    /// a byte above a space and end with `\n` alone: at most `most` of
+    /// a byte above a space (and not the stop byte) and end with `\n` alone: at most `most` of
     /// them, and up to the first other line (one that may be blank, or
     /// ends with `\r`) or the end of the bytes. Returns where it stopped
-    /// and the lines passed.
+    /// and the lines passed. It stops too once a line ends at `until` or
+    /// past it (or up to 63 bytes past it).
     #[inline]
-    pub(super) fn pass_plain(&mut self, start: usize, most: u64) -> (usize, u64) {
+    pub(super) fn pass_plain(&mut self, start: usize, most: u64, until: usize) -> (usize, u64) {
         let mut passed = 0;
         // The start of the line being passed over, and where the blocks
         // are looked at (past the line's start inside a long line).
         let (mut line, mut at) = (start, start);
-        while passed < most && at < self.buf.len() {
+        while passed < most && at < self.buf.len() && line < until {
             let m = self.from(at);
             let off = at - self.base;
             // The lines that start in the block from `at` on (one that
@@ -212,12 +218,12 @@ impl<'b> Breaks<'b> {
 mod tests {
     use super::*;
 
-    fn slow_masks(block: &[u8; BLOCK]) -> Masks {
+    fn slow_masks(block: &[u8; BLOCK], stop: u8) -> Masks {
         let mut m = Masks::default();
         for (i, &b) in block.iter().enumerate() {
             m.breaks |= u64::from(b == b'\n' || b == b'\r') << i;
             m.cr |= u64::from(b == b'\r') << i;
-            m.low |= u64::from(b <= b' ') << i;
+            m.low |= u64::from(b <= b' ' || b == stop) << i;
         }
         m
     }
@@ -231,8 +237,11 @@ mod tests {
                 for fill in [0u8, b' ', b'!', b'\n', 0x80, 0xff, b'x'] {
                     let mut block = [fill; BLOCK];
                     block[at] = v;
-                    assert_eq!(masks(&block), slow_masks(&block), "{v} at {at} in {fill}");
-                    assert_eq!(swar_masks(&block), slow_masks(&block), "{v} at {at} in {fill}");
+                    for stop in [b'#', 0xFF, b'a'] {
+                        let want = slow_masks(&block, stop);
+                        assert_eq!(masks(&block, stop), want, "{v} at {at} in {fill}, stop {stop}");
+                        assert_eq!(swar_masks(&block, stop), want, "{v} at {at} in {fill}, stop {stop}");
+                    }
                 }
             }
         }
@@ -247,7 +256,7 @@ mod tests {
             text.extend_from_slice([&b"\n"[..], b"\r\n", b"\r"][i % 3]);
         }
         for eof in [false, true] {
-            let mut b = Breaks::new(&text);
+            let mut b = Breaks::new(&text, b'#');
             let mut at = 0;
             while let Some((len, step)) = b.line_end(at, eof) {
                 let slow = memchr::memchr2(b'\n', b'\r', &text[at..]).unwrap();
@@ -263,20 +272,20 @@ mod tests {
     #[test]
     fn a_pass_stops_before_a_line_that_may_be_blank_or_ends_with_a_carriage_return() {
         let text = b"ab\ncd\nef\n \ngh\nij\r\nkl\n\nmn\nop";
-        let mut b = Breaks::new(text);
-        assert_eq!(b.pass_plain(0, 2), (6, 2));
-        assert_eq!(b.pass_plain(6, 10), (9, 1));
-        assert_eq!(b.pass_plain(11, 10), (14, 1));
-        assert_eq!(b.pass_plain(18, 10), (21, 1));
+        let mut b = Breaks::new(text, 0xFF);
+        assert_eq!(b.pass_plain(0, 2, usize::MAX), (6, 2));
+        assert_eq!(b.pass_plain(6, 10, usize::MAX), (9, 1));
+        assert_eq!(b.pass_plain(11, 10, usize::MAX), (14, 1));
+        assert_eq!(b.pass_plain(18, 10, usize::MAX), (21, 1));
         // The last line has no terminator yet.
-        assert_eq!(b.pass_plain(22, 10), (25, 1));
-        assert_eq!(b.pass_plain(25, 10), (25, 0));
+        assert_eq!(b.pass_plain(22, 10, usize::MAX), (25, 1));
+        assert_eq!(b.pass_plain(25, 10, usize::MAX), (25, 0));
     }
 
     /// The slow pass: line by line.
     fn slow_pass(text: &[u8], mut at: usize, most: u64) -> (usize, u64) {
         let mut passed = 0;
-        while passed < most && at < text.len() && text[at] > b' ' {
+        while passed < most && at < text.len() && text[at] > b' ' && text[at] != b'#' {
             match memchr::memchr2(b'\n', b'\r', &text[at..]) {
                 Some(i) if text[at + i] == b'\n' => {
                     at += i + 1;
@@ -296,7 +305,13 @@ mod tests {
         let mut starts = vec![0];
         for i in 0..400usize {
             let len = [3, 9, 0, 14, 70, 1, 130, 8][i % 8] + i % 5;
-            let first = if i % 37 == 5 { b' ' } else { b'a' };
+            let first = if i % 37 == 5 {
+                b' '
+            } else if i % 41 == 9 {
+                b'#'
+            } else {
+                b'a'
+            };
             text.push(first);
             text.extend(std::iter::repeat_n(b'a' + (i % 26) as u8, len));
             text.extend_from_slice(if i % 53 == 7 { b"\r\n" } else { b"\n" });
@@ -306,10 +321,10 @@ mod tests {
             starts.push(text.len());
         }
         text.extend_from_slice(b"tail");
-        let mut b = Breaks::new(&text);
+        let mut b = Breaks::new(&text, b'#');
         for &at in &starts {
             for most in [0, 1, 2, 3, 7, 8, 9, 50, u64::MAX] {
-                assert_eq!(b.pass_plain(at, most), slow_pass(&text, at, most), "from {at}, at most {most}");
+                assert_eq!(b.pass_plain(at, most, usize::MAX), slow_pass(&text, at, most), "from {at}, at most {most}");
             }
         }
     }

@@ -101,6 +101,11 @@ pub enum Ahead {
     /// Every line up to the next blank one is inside the case and changes
     /// nothing.
     UntilBlank,
+    /// (At a case's start.) Every line that is not blank is a whole case
+    /// and changes nothing, but a line starting with `stop` (the first
+    /// byte of the terminator line; 0xFF, which no text holds, for none),
+    /// which goes through the boundary.
+    EachLine { stop: u8 },
 }
 
 /// A rule file compiled for one of the engines, ready to run.

@@ -160,19 +160,35 @@ impl<R: Clone> Splitter<R> {
         // A byte order mark is skipped at the very start only.
         let mut bom = self.offset + at == 0;
         let mut found = Found::More;
-        let mut breaks = Breaks::new(buf);
+        let stop = match game.ahead(0) {
+            Ahead::EachLine { stop } => stop,
+            _ => 0xFF,
+        };
+        let mut breaks = Breaks::new(buf, stop);
         loop {
             // Lines the game says hold no boundary, passed over.
             match game.ahead(within) {
                 Ahead::Unknown => {}
                 Ahead::NonBlank(n) => {
-                    let (to, passed) = breaks.pass_plain(at, n);
+                    let (to, passed) = breaks.pass_plain(at, n, usize::MAX);
                     (at, lines, within) = (to, lines + passed as usize, within - passed.min(within));
                 }
                 Ahead::UntilBlank => {
-                    let (to, passed) = breaks.pass_plain(at, u64::MAX);
+                    let (to, passed) = breaks.pass_plain(at, u64::MAX, usize::MAX);
                     (at, lines) = (to, lines + passed as usize);
                 }
+                Ahead::EachLine { .. } if within == 0 => {
+                    let (to, passed) = breaks.pass_plain(at, cases.saturating_sub(found_cases), bytes);
+                    if passed > 0 {
+                        (at, lines) = (to, lines + passed as usize);
+                        (end, end_lines, found_cases) = (at, lines, found_cases + passed);
+                        if found_cases >= cases || end >= bytes {
+                            found = Found::Part;
+                            break;
+                        }
+                    }
+                }
+                Ahead::EachLine { .. } => {}
             }
             let Some((len, step)) = breaks.line_end(at, eof) else { break };
             let mut text = &buf[at..at + len];
@@ -247,7 +263,7 @@ mod tests {
         let text = b"ab\r\ncd\n\n\ref\rgh\r\r\nij\r";
         let mut mine = Vec::new();
         let mut at = 0;
-        let mut breaks = Breaks::new(text);
+        let mut breaks = Breaks::new(text, 0xFF);
         while let Some((len, step)) = breaks.line_end(at, true) {
             mine.push(String::from_utf8(text[at..at + len].to_vec()).unwrap());
             at += step;
@@ -259,7 +275,7 @@ mod tests {
         }
         assert_eq!(mine, theirs);
         // Without the end of the input, a last `\r` waits for the next byte.
-        assert_eq!(Breaks::new(b"ab\r").line_end(0, false), None);
-        assert_eq!(Breaks::new(b"ab").line_end(0, true), None);
+        assert_eq!(Breaks::new(b"ab\r", 0xFF).line_end(0, false), None);
+        assert_eq!(Breaks::new(b"ab", 0xFF).line_end(0, true), None);
     }
 }

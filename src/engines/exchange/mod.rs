@@ -41,7 +41,7 @@ use std::cmp::Ordering;
 use std::sync::{Arc, LazyLock, OnceLock};
 
 use crate::engines::cards::{Card, Dealt, Deck};
-use crate::game::{Cases, Explanation, Input, InputError, Mark, RunError, RunOptions};
+use crate::game::{Ahead, Cases, Explanation, Input, InputError, Mark, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::{Fields, OutputLine};
 
@@ -292,6 +292,12 @@ impl Cases for Exchange {
 
     fn boundary(&self, _: &mut Dealt, _: &mut u64, line: &[u8]) -> Mark {
         self.deal_boundary(line)
+    }
+
+    /// A deal is a line (the terminator line, trimmed, starts with its
+    /// first byte).
+    fn ahead(&self, _: u64) -> Ahead {
+        Ahead::EachLine { stop: self.terminator.as_bytes().first().copied().unwrap_or(0xFF) }
     }
 
     fn solve(&self, deal: &Deal, scratch: &mut Scratch, _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {
