@@ -84,11 +84,14 @@ impl Exchange {
             let k = mask.count_ones() as i64;
             e.rules.push((self.spans.cost, format!("exchanging {k} card(s) costs {} more", self.cost * k)));
         }
+        // Every choice, ranked by value (equal values in preference
+        // order, variance included when `prefer` reads it).
+        let ranked = self.ranked(&deal.cards, &options);
         if let Some(best) = best {
             // Equally good: the optimal options, and on the rank path every
             // other choice of the same ranks' cards.
             let mut tied: Vec<String> = Vec::new();
-            for &(m, _) in options.iter().filter(|(_, v)| *v == best) {
+            for &(m, _) in ranked.iter().filter(|(_, v)| *v == best) {
                 for alt in self.same_ranks(&deal.cards, m) {
                     if tied.len() < 12 {
                         tied.push(format!("`{}`", line_of(alt)));
@@ -103,10 +106,7 @@ impl Exchange {
             }
             e.summary = format!("`{}` has the highest expected value, {}", e.output, show(&best));
         }
-        // Every choice, ranked by value (equal values in preference
-        // order), each with its decimal and the rows its draws end in.
-        let mut ranked = options.clone();
-        ranked.sort_by_key(|x| std::cmp::Reverse(x.1));
+        // Each choice with its decimal and the rows its draws end in.
         for (m, v) in &ranked {
             e.values.push((
                 line_of(*m),
