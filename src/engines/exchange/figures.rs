@@ -151,11 +151,9 @@ impl Exchange {
         } else {
             let share = Style::Percent(4).format(&(int(rows) / int(deals)));
             let var = if variance == 0 {
-                "; the variance does not".to_string()
+                ", nor does the variance".to_string()
             } else {
-                format!(
-                    "; the variance does too ({variance} of these deals have optimal choices of different variances)"
-                )
+                format!("; the variance does: {variance} of these deals have optimal choices of different variances")
             };
             format!(
                 "{rows} deals ({share}) have optimal choices whose draws end in different rows: the row \
