@@ -747,10 +747,7 @@ impl Exchange {
     }
 
     pub(crate) fn best_with(&self, cards: &[Card], scratch: &mut Scratch) -> u32 {
-        if self.preference.by_variance() && !self.stay_only() {
-            return self.best_by_variance(cards, scratch);
-        }
-        if self.split.is_some() || self.stay_only() {
+        if self.split.is_some() || self.stay_only() || self.preference.by_variance() {
             return self.special_best(cards, scratch);
         }
         let h = cards.len();
