@@ -143,9 +143,52 @@ fn analyze_json_has_every_field() {
             "hit_frequency",
             "variance",
             "standard_deviation",
-            "outcomes"
+            "outcomes",
+            "tie_rule"
         ]
     );
+}
+
+/// Loose Deuces 17/10 (published return 101.6 %): 1,464 deals have
+/// optimal holds whose draws end in different rows, so that its Flush and
+/// Straight figures depend on the tie rule (here `fewer-cards leftmost`
+/// against `fewer-cards rightmost`), its return and variance not; Jacks or
+/// Better has no such deal. (Each count is checked against every deal of
+/// small games in `tests/expectation.rs`.)
+#[test]
+fn analyze_says_when_the_row_figures_depend_on_the_tie_rule() {
+    let left = json("tests/fixtures/analyst/loose-deuces.rules");
+    assert!(figure(&left, "return_to_player")["text"].as_str().unwrap().starts_with("101.6039 %"));
+    let ties = figure(&left, "tie_rule");
+    assert_eq!(ties["value"], 1464);
+    let says = ties["text"].as_str().unwrap();
+    assert!(says.starts_with("1464 deals (0.0563 %) have optimal choices whose draws end in different rows"), "{says}");
+    assert!(says.contains("nor does the variance"), "{says}");
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/analyst/loose-deuces.rules"),
+    )
+    .unwrap();
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("analyst");
+    std::fs::create_dir_all(&dir).unwrap();
+    let right_path = dir.join("loose-deuces-rightmost.rules");
+    std::fs::write(&right_path, text.replace("prefer: fewer-cards leftmost", "prefer: fewer-cards rightmost")).unwrap();
+    let right = json(right_path.to_str().unwrap());
+    for key in ["return_to_player", "variance", "tie_rule"] {
+        assert_eq!(figure(&left, key)["exact"], figure(&right, key)["exact"], "{key}");
+    }
+    for (name, l, r) in
+        [("Flush", 327_085_953_600u64, 327_414_934_560u64), ("Straight", 1_104_258_078_168, 1_103_929_097_208)]
+    {
+        assert_eq!(row(&left, name)["count"]["value"], l, "{name}");
+        assert_eq!(row(&right, name)["count"]["value"], r, "{name}");
+    }
+    let job = json("rules/video_poker.rules");
+    assert_eq!(figure(&job, "tie_rule")["value"], 0);
+    assert!(figure(&job, "tie_rule")["text"].as_str().unwrap().starts_with("the row figures do not depend on it"));
+    // Deuces Wild's tied holds differ in variance too.
+    let dw = figure(&json("rules/video_poker/deuces-wild.rules"), "tie_rule").clone();
+    assert_eq!(dw["value"], 11760);
+    assert!(dw["text"].as_str().unwrap().contains("the variance does: 10296 of these deals"), "{dw}");
 }
 
 /// The total row adds up the rows, and the counts are over the stated

@@ -220,3 +220,200 @@ fn video_poker_explanations_give_each_holds_return_and_the_rows_drawn() {
     assert!(shown.contains("1 of 47 draws make it: pays 800"), "{shown}");
     assert!(shown.contains("combination \"Royal Flush\""), "{shown}");
 }
+
+/// A deal where staying (1 for sure) and exchanging (3 once in 3 draws)
+/// are both worth 1: the variance (0 and 2) decides when `prefer` asks.
+const VARIANCE: &str = r#"engine: exchange
+deck { ranks: 1 2 3 4  suits: s }
+play { hand: 1  exchange: 0..1  prefer: PREFER }
+combination "four" { pattern: ranks(4)  pays: 3 }
+combination "two"  { pattern: ranks(2)  pays: 1 }
+combination "none" { pattern: any       pays: 0 }
+output { stay: "Stay" exchange: "Exchange {cards}" }
+"#;
+
+#[test]
+fn variance_breaks_ties_in_run_and_explain() {
+    for (prefer, want) in [
+        ("lower-variance", "Stay"),
+        ("higher-variance", "Exchange 2s"),
+        ("more-cards", "Exchange 2s"),
+        ("lower-variance more-cards", "Stay"),
+        ("more-cards lower-variance", "Exchange 2s"),
+        // After a position criterion no tie is left for the variance.
+        ("leftmost higher-variance", "Stay"),
+        ("rightmost lower-variance", "Exchange 2s"),
+    ] {
+        let rules = file("variance.rules", &VARIANCE.replace("PREFER", prefer));
+        let out = arbiter().arg("run").arg(&rules).write_stdin("2s\n#\n").output().unwrap();
+        assert_eq!(text(&out.stdout), format!("{want}\n"), "{prefer}: {}", text(&out.stderr));
+        // `--explain` ranks the chosen choice first, variances beside.
+        let out = arbiter()
+            .args(["run", "--explain", "--format", "json"])
+            .arg(&rules)
+            .write_stdin("2s\n#\n")
+            .output()
+            .unwrap();
+        let e: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+        assert_eq!(e["output"], want, "{prefer}");
+        assert_eq!(e["choices"][0]["output"], want, "{prefer}");
+        assert_eq!(e["choices"][0]["chosen"], true);
+        let variance = |i: usize| {
+            e["choices"][i]["figures"].as_array().unwrap().iter().find(|f| f["key"] == "variance").unwrap()["exact"]
+                .clone()
+        };
+        let (stay, exchange) = if want == "Stay" { (0, 1) } else { (1, 0) };
+        assert_eq!((variance(stay), variance(exchange)), ("0".into(), "2".into()), "{prefer}");
+    }
+}
+
+/// `run --explain --format json` (docs/cli.md): every field, of its type;
+/// the exchange engine's choices with their figures as numbers beside
+/// exact fractions; other engines' explanations with no choices.
+#[test]
+fn explain_json_has_every_field() {
+    let out = arbiter()
+        .args(["run", "--explain", "--format", "json", "rules/video_poker.rules"])
+        .write_stdin("AS KS QS JS 2D\n3C 8D 9H 4S 7C\n#\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let lines: Vec<serde_json::Value> = text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    let keys = |v: &serde_json::Value| {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort_unstable();
+        k
+    };
+    let number = |v: &serde_json::Value, at: &str| {
+        assert!(v["text"].is_string(), "{at}: {v}");
+        let exact = v["exact"].as_str().unwrap_or_else(|| panic!("{at}: {v}"));
+        let parts: Vec<f64> = exact.split('/').map(|p| p.parse::<i128>().unwrap() as f64).collect();
+        let x = parts[0] / parts.get(1).copied().unwrap_or(1.0);
+        assert!((v["value"].as_f64().unwrap() - x).abs() <= 1e-9 * x.abs().max(1.0), "{at}: {v}");
+    };
+    for e in &lines {
+        assert_eq!(keys(e), ["choices", "output", "rules", "summary", "values"]);
+        assert!(e["output"].is_string() && e["summary"].is_string());
+        for r in e["rules"].as_array().unwrap() {
+            assert_eq!(keys(r), ["column", "file", "line", "says", "text"]);
+            assert!(r["line"].is_u64() && r["column"].is_u64() && r["says"].is_string());
+        }
+        for v in e["values"].as_array().unwrap() {
+            assert_eq!(keys(v), ["value", "what"]);
+        }
+        let choices = e["choices"].as_array().unwrap();
+        assert!(choices.len() > 1);
+        assert_eq!(choices.iter().filter(|c| c["chosen"] == true).count(), 1);
+        assert_eq!(choices[0]["chosen"], true);
+        assert_eq!(choices[0]["output"], e["output"]);
+        let mut last = f64::INFINITY;
+        for c in choices {
+            assert_eq!(keys(c), ["chosen", "figures", "outcomes", "output"]);
+            let figures: Vec<&str> =
+                c["figures"].as_array().unwrap().iter().map(|f| f["key"].as_str().unwrap()).collect();
+            assert_eq!(figures, ["expected_payout", "cost", "value", "variance", "draws"]);
+            for f in c["figures"].as_array().unwrap() {
+                assert_eq!(keys(f), ["exact", "key", "label", "text", "value"]);
+                number(f, "figure");
+            }
+            let value = c["figures"][2]["value"].as_f64().unwrap();
+            assert!(value <= last, "ranked by value");
+            last = value;
+            // One count per row of the table (and the hands no row takes,
+            // when there are any), adding up to the draws.
+            let mut total = 0;
+            for o in c["outcomes"].as_array().unwrap() {
+                assert_eq!(keys(o), ["at", "exact", "text", "value"]);
+                number(o, "outcome");
+                total += o["value"].as_u64().unwrap();
+            }
+            assert_eq!(c["outcomes"].as_array().unwrap().len(), 10);
+            assert_eq!(total, c["figures"][4]["value"].as_u64().unwrap());
+        }
+    }
+    // Holding the royal draw: 872/47 - 1, its draws 47.
+    let hold = lines[0]["choices"].as_array().unwrap().iter().find(|c| c["output"] == "Hold AS KS QS JS").unwrap();
+    assert_eq!(hold["figures"][2]["exact"], "825/47");
+    assert_eq!(hold["figures"][4]["value"], 47);
+    assert_eq!(hold["outcomes"][0], serde_json::json!({"at": "Royal Flush", "text": "1", "value": 1, "exact": "1"}));
+    // Another engine: its explanation's lines, no choices.
+    let out = arbiter()
+        .args(["run", "--explain", "--format", "json", "rules/get_straight.rules"])
+        .write_stdin("TH JH QH KH AH\n#\n")
+        .output()
+        .unwrap();
+    let e: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert!(e["choices"].as_array().unwrap().len() > 1, "get straight is the exchange engine too");
+    let out = arbiter()
+        .args(["run", "--explain", "--format", "json", "rules/house_of_cards.rules"])
+        .arg("tests/cases/house_of_cards/00-sample.in")
+        .output()
+        .unwrap();
+    let first: serde_json::Value = serde_json::from_str(text(&out.stdout).lines().next().unwrap()).unwrap();
+    assert_eq!(first["choices"], serde_json::json!([]));
+    assert!(first["values"].is_array());
+}
+
+/// `pays: N to 1` is `pays: N + 1`, `pays: N for 1` is `pays: N`: the
+/// same analysis; `fmt` keeps what was written; other odds are refused.
+#[test]
+fn pays_to_1_and_for_1() {
+    let plain = std::fs::read_to_string(format!("{}/rules/video_poker.rules", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let odds = |to: bool| {
+        plain
+            .lines()
+            .map(|l| match l.split_once("pays: ") {
+                Some((head, n)) => {
+                    let n: i64 = n.trim_end_matches(" }").parse().unwrap();
+                    match (to, n) {
+                        (true, n) if n > 0 => format!("{head}pays: {} to 1 }}", n - 1),
+                        _ => format!("{head}pays: {n} for 1 }}"),
+                    }
+                }
+                None => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    };
+    let analysis = |path: &std::path::Path| {
+        let out = arbiter().args(["analyze", "--format", "json"]).arg(path).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let mut v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+        v["rules"] = serde_json::Value::Null;
+        v
+    };
+    let base = analysis(std::path::Path::new("rules/video_poker.rules"));
+    for to in [true, false] {
+        let written = odds(to);
+        assert!(written.contains(if to { "pays: 799 to 1 }" } else { "pays: 800 for 1 }" }));
+        let path = file(if to { "to1.rules" } else { "for1.rules" }, &written);
+        assert_eq!(analysis(&path), base, "to 1: {to}");
+        let out = arbiter().arg("fmt").arg(&path).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let formatted = text(&out.stdout);
+        assert!(formatted.contains(if to { "pays: 799 to 1" } else { "pays: 800 for 1" }), "{formatted}");
+        let again = file("again.rules", &formatted);
+        assert_eq!(text(&arbiter().arg("fmt").arg(&again).output().unwrap().stdout), formatted);
+    }
+    // An expression of `exchanged` takes `to 1` too.
+    let rules = file(
+        "expr-to1.rules",
+        &format!(
+            "extends: \"{}\"\ncombination \"Straight\" {{ pattern: run(5)  pays: if(exchanged == 0, 149, 99) to 1 }}\n",
+            base_exchanged()
+        ),
+    );
+    let out = arbiter().args(["run", "--explain"]).arg(&rules).write_stdin("2H 3C 4D 5S 6C\n#\n").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("keeping it is worth 150 - 1"), "{}", text(&out.stdout));
+    let bad = file("three-to-two.rules", &plain.replace("pays: 50 }", "pays: 3 to 2 }"));
+    let out = arbiter().arg("check").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(text(&out.stderr).contains("a payout is per credit staked: `for 1` or `to 1`"), "{}", text(&out.stderr));
+}
+
+fn base_exchanged() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules/get_straight/pay-by-exchanges.rules").display().to_string()
+}

@@ -244,8 +244,15 @@ fn analysis_matches_every_deal(text: &str) {
     // X the earning: the row's payout minus the stake of the choice.
     let q = |n: i128, d: i128| num_rational::BigRational::new(n.into(), d.into());
     let (mut mean, mut square, mut hits) = (q(0, 1), q(0, 1), q(0, 1));
+    // Deals with several optimal choices whose draws end in different
+    // rows, each found over every allowed choice.
+    let mut ties = 0i128;
     let mut deal: Vec<u16> = (0..h as u16).collect();
     loop {
+        let optimal = optimal_draws(&ex, &deal);
+        if optimal.iter().any(|d| !same_distribution(d, &optimal[0])) {
+            ties += 1;
+        }
         let mask = ex.best(&deal);
         let k = mask.count_ones() as i128;
         let cost = ex.entry as i128 + ex.cost as i128 * k;
@@ -286,6 +293,7 @@ fn analysis_matches_every_deal(text: &str) {
                 let exact = |key: &str| report.figure(key).and_then(|f| f.value.exact.clone());
                 assert_eq!(exact("variance"), Some(variance.clone()), "variance");
                 assert_eq!(exact("hit_frequency"), Some(hits), "hit frequency");
+                assert_eq!(exact("tie_rule"), Some(q(ties, 1)), "deals whose row figures depend on the tie rule");
                 let sd = report.figure("standard_deviation").and_then(|f| f.value.approx).unwrap();
                 assert!((sd * sd - variance.to_f64().unwrap()).abs() < 1e-9 * (1.0 + sd * sd), "sd {sd}");
                 // Each row's count over the stated denominator is its
@@ -395,4 +403,208 @@ fn analysis_with_payouts_by_exchanged_matches_every_deal() {
         output { stay: "Stay" exchange: "Exchange {cards}" }
     "#,
     );
+}
+
+/// The draws by row of every optimal choice of a deal, each choice valued
+/// from its own draws (counted one by one).
+fn optimal_draws(ex: &arbiter::engines::exchange::Exchange, deal: &[u16]) -> Vec<Vec<u64>> {
+    let q = |n: i128, d: i128| num_rational::BigRational::new(n.into(), d.into());
+    let mut best: Option<num_rational::BigRational> = None;
+    let mut out = Vec::new();
+    for mask in 0..1u32 << deal.len() {
+        let k = mask.count_ones() as usize;
+        if !ex.sizes.contains(&k) {
+            continue;
+        }
+        let draws = ex.draw_rows(deal, mask);
+        let total: u64 = draws.iter().sum();
+        let paid: i128 = draws
+            .iter()
+            .enumerate()
+            .map(|(r, &n)| n as i128 * ex.rows.get(r).map_or(0, |r| r.pays_at(k)) as i128)
+            .sum();
+        let v = q(paid, total as i128) - q((ex.entry + ex.cost * k as i64) as i128, 1);
+        match best.as_ref().map(|b| v.cmp(b)) {
+            None | Some(std::cmp::Ordering::Greater) => {
+                best = Some(v);
+                out = vec![draws];
+            }
+            Some(std::cmp::Ordering::Equal) => out.push(draws),
+            Some(std::cmp::Ordering::Less) => {}
+        }
+    }
+    out
+}
+
+/// Whether two choices' draws end in each row with the same probability.
+fn same_distribution(a: &[u64], b: &[u64]) -> bool {
+    let (na, nb): (u64, u64) = (a.iter().sum(), b.iter().sum());
+    a.iter().zip(b).all(|(&x, &y)| x as u128 * nb as u128 == y as u128 * na as u128)
+}
+
+/// The choice the rules' `prefer` order makes, written from its
+/// definition: the highest exact value, then each criterion in order
+/// (`fewer-cards leftmost` appended), variances exact from each choice's
+/// draws, counted one by one.
+fn oracle_choice(ex: &arbiter::engines::exchange::Exchange, deal: &[u16], prefer: &[&str]) -> u32 {
+    use num_rational::BigRational;
+    let q = |n: i128, d: i128| BigRational::new(n.into(), d.into());
+    let mut criteria: Vec<&str> = prefer.to_vec();
+    for c in ["fewer-cards", "leftmost"] {
+        if !criteria.contains(&c) {
+            criteria.push(c);
+        }
+    }
+    // (mask, value, variance) of every allowed choice.
+    let mut all: Vec<(u32, BigRational, BigRational)> = Vec::new();
+    for mask in 0..1u32 << deal.len() {
+        let k = mask.count_ones() as usize;
+        if !ex.sizes.contains(&k) {
+            continue;
+        }
+        let draws = ex.draw_rows(deal, mask);
+        let n: i128 = draws.iter().map(|&d| d as i128).sum();
+        let pays = |r: usize| ex.rows.get(r).map_or(0, |r| r.pays_at(k)) as i128;
+        let s1: i128 = draws.iter().enumerate().map(|(r, &d)| d as i128 * pays(r)).sum();
+        let s2: i128 = draws.iter().enumerate().map(|(r, &d)| d as i128 * pays(r) * pays(r)).sum();
+        let value = q(s1, n) - q((ex.entry + ex.cost * k as i64) as i128, 1);
+        let variance = q(s2, n) - q(s1, n) * q(s1, n);
+        all.push((mask, value, variance));
+    }
+    let positions = |m: u32| -> Vec<u32> { (0..32).filter(|i| m >> i & 1 == 1).collect() };
+    let better = |a: &(u32, BigRational, BigRational), b: &(u32, BigRational, BigRational)| {
+        use std::cmp::Ordering::*;
+        if a.1 != b.1 {
+            return a.1 > b.1;
+        }
+        for c in &criteria {
+            let o = match *c {
+                "fewer-cards" => a.0.count_ones().cmp(&b.0.count_ones()),
+                "more-cards" => b.0.count_ones().cmp(&a.0.count_ones()),
+                "lower-variance" => a.2.cmp(&b.2),
+                "higher-variance" => b.2.cmp(&a.2),
+                "leftmost" => positions(a.0).cmp(&positions(b.0)),
+                _ => {
+                    let (ra, rb): (Vec<u32>, Vec<u32>) =
+                        (positions(a.0).into_iter().rev().collect(), positions(b.0).into_iter().rev().collect());
+                    rb.cmp(&ra)
+                }
+            };
+            if o != Equal {
+                return o == Less;
+            }
+        }
+        false
+    };
+    let mut best = 0;
+    for i in 1..all.len() {
+        if better(&all[i], &all[best]) {
+            best = i;
+        }
+    }
+    all[best].0
+}
+
+/// The small games of these tests with another `prefer:` line.
+fn with_prefer(text: &str, prefer: &str) -> String {
+    let at = text.find("prefer:").unwrap();
+    let end = at + text[at..].find('}').unwrap();
+    format!("{}prefer: {prefer} {}", &text[..at], &text[end..])
+}
+
+const RANK_GAME: &str = r#"
+    engine: exchange
+    deck { ranks: A B C D E  suits: x y }
+    play { hand: 3  entry: 1  exchange: 0..3  cost: 0  prefer: fewer-cards leftmost }
+    combination "aces"  { pattern: ranks(A A)  pays: 6 }
+    combination "b c"   { pattern: ranks(B C)  pays: 2 }
+    combination "d"     { pattern: ranks(D)    pays: 1 }
+    combination "none"  { pattern: any         pays: 0 }
+    output { stay: "Stay" exchange: "Exchange {cards}" }
+"#;
+
+const CARD_GAME: &str = r#"
+    engine: exchange
+    deck { ranks: A 2 3 4 5 6  suits: x y z  wild: 2  high: A }
+    play { hand: 3  entry: 1  exchange: 0..3  cost: 0  prefer: fewer-cards leftmost }
+    combination "wild three" { pattern: wild(3)        pays: 20 }
+    combination "flush run"  { pattern: suited(run(3)) pays: 12 }
+    combination "trips"      { pattern: kind(3)        pays: 8 }
+    combination "flush"      { pattern: suited(3)      pays: 3 }
+    combination "run"        { pattern: run(3)         pays: 3 }
+    combination "pair"       { pattern: kind(2)        pays: 1 }
+    output { stay: "Stay" exchange: "Exchange {cards}" }
+"#;
+
+const SPLIT_GAME: &str = r#"
+    engine: exchange
+    deck { ranks: A 2 3 4 5 6 7  suits: x y z  wrap: yes }
+    play { hand: 3  entry: 1  exchange: 0..2  cost: 0  prefer: fewer-cards leftmost }
+    combination "three" { pattern: run(3)  pays: 12 - 4 * exchanged }
+    combination "trips" { pattern: kind(3) pays: if(exchanged == 0, 9, 6) }
+    combination "pair"  { pattern: kind(2) pays: 2 + exchanged }
+    combination "none"  { pattern: any     pays: 0 }
+    output { stay: "Stay" exchange: "Exchange {cards}" }
+"#;
+
+/// `run`'s choice and `--explain`'s under every order of criteria with a
+/// variance in it, on every deal (in deck order and reversed) of a game on
+/// the rank path, one on the card path and one whose payouts read
+/// `exchanged`, against the order written from its definition; and the
+/// variance decides some deals.
+#[test]
+fn variance_tie_breaks_match_the_definition() {
+    let mut decided = 0;
+    for game in [RANK_GAME, CARD_GAME, SPLIT_GAME] {
+        let mut picks: Vec<Vec<u32>> = Vec::new();
+        for prefer in [
+            &["lower-variance"][..],
+            &["higher-variance"],
+            &["more-cards", "lower-variance"],
+            &["lower-variance", "rightmost"],
+            &["leftmost", "higher-variance"],
+        ] {
+            let text = with_prefer(game, &prefer.join(" "));
+            let loaded = arbiter::load::load_text("small", &text, std::path::Path::new(".")).unwrap();
+            let ex = arbiter::engines::exchange::lower::compile(&loaded)
+                .unwrap_or_else(|d| panic!("{:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()));
+            let (n, h) = (ex.deck.size() as u16, ex.hand);
+            let mut mine = Vec::new();
+            let mut deal: Vec<u16> = (0..h as u16).collect();
+            'deals: loop {
+                for d in [deal.clone(), deal.iter().rev().copied().collect()] {
+                    let want = oracle_choice(&ex, &d, prefer);
+                    assert_eq!(ex.best(&d), want, "{prefer:?} {d:?}\n{game}");
+                    assert_eq!(ex.decide(&d).0, want, "explain: {prefer:?} {d:?}");
+                    mine.push(want);
+                }
+                let mut i = h;
+                loop {
+                    if i == 0 {
+                        break 'deals;
+                    }
+                    i -= 1;
+                    if deal[i] < n - (h - i) as u16 {
+                        deal[i] += 1;
+                        for j in i + 1..h {
+                            deal[j] = deal[j - 1] + 1;
+                        }
+                        break;
+                    }
+                }
+            }
+            picks.push(mine);
+        }
+        decided += picks[0].iter().zip(&picks[1]).filter(|(a, b)| a != b).count();
+    }
+    assert!(decided > 0, "no deal's choice depends on the variance: the test would not see a wrong order");
+}
+
+#[test]
+fn analysis_follows_variance_tie_breaks() {
+    for game in [RANK_GAME, CARD_GAME, SPLIT_GAME] {
+        for prefer in ["lower-variance", "higher-variance more-cards", "rightmost"] {
+            analysis_matches_every_deal(&with_prefer(game, prefer));
+        }
+    }
 }

@@ -238,7 +238,7 @@ fn h16_explain_with_a_megabyte_rule_file() {
         let o = run(&["run", "--explain", "--format", format, path.to_str().unwrap()], deal.as_bytes(), secs(20));
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         let out = String::from_utf8_lossy(&o.stdout);
-        let each = if format == "text" { "☞ Exchange TC" } else { "\"output\":\"Exchange TC\"" };
+        let each = if format == "text" { "☞ Exchange TC" } else { "\"output\":\"Exchange TC\",\"rules\"" };
         assert_eq!(out.matches(each).count(), 2000);
     }
 }

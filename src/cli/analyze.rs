@@ -209,38 +209,13 @@ fn table_text(t: &Table) -> String {
     out
 }
 
-/// A value as a JSON number: a whole number as an integer when it fits 64
-/// bits, any other number as a float; null for text (or no finite float).
-fn number(v: &Value) -> serde_json::Value {
-    use num_traits::ToPrimitive;
-    if let Some(n) = v.exact.as_ref().filter(|x| x.is_integer()).and_then(|x| x.to_integer().to_i64()) {
-        return n.into();
-    }
-    v.number().filter(|x| x.is_finite()).map_or(serde_json::Value::Null, Into::into)
-}
-
 /// `analyze --format json` (docs/cli.md): every figure and table cell as
 /// `{"text", "value", "exact"}`, `value` a JSON number or null, `exact`
 /// an `"n/d"` string or null.
 pub fn json(title: Option<&str>, path: &Path, engine: &str, r: &Report) -> String {
     use serde_json::json;
-    let value = |v: &Value| {
-        json!({
-            "text": v.text,
-            "value": number(v),
-            "exact": v.exact.as_ref().map(arbiter::game::figures::fraction),
-        })
-    };
-    let figures: Vec<serde_json::Value> = r
-        .figures
-        .iter()
-        .map(|f| {
-            let mut o = value(&f.value);
-            o["key"] = json!(f.key);
-            o["label"] = json!(f.label);
-            o
-        })
-        .collect();
+    let value = arbiter::report::explain::value_json;
+    let figures: Vec<serde_json::Value> = r.figures.iter().map(arbiter::report::explain::figure_json).collect();
     let row = |t: &Table, cells: &[Value]| {
         let mut o = serde_json::Map::new();
         for (c, v) in t.columns.iter().zip(cells) {

@@ -21,6 +21,23 @@ pub struct Explanation {
     /// What the engine's state looks like at the end of the case, when
     /// the engine draws it.
     pub picture: Option<Picture>,
+    /// The options the engine weighed, ranked, each with its figures as
+    /// exact numbers (empty for engines that weigh none: their values are
+    /// the text of `values`).
+    pub choices: Vec<Choice>,
+}
+
+/// One option an engine weighed for an output line: the line it would
+/// print, whether it is the one chosen, its figures (exact where they
+/// are), and how many of its equally likely outcomes end in each place
+/// (a pay table's row, say).
+#[derive(Debug, Clone, Default)]
+pub struct Choice {
+    pub output: String,
+    pub chosen: bool,
+    pub figures: Vec<crate::game::figures::Figure>,
+    /// (where, how many), in the rule file's order.
+    pub outcomes: Vec<(String, crate::game::figures::Value)>,
 }
 
 /// An engine that can explain its outputs.

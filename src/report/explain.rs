@@ -7,6 +7,7 @@ use std::sync::Arc;
 use miette::{Diagnostic, LabeledSpan, Severity, SourceCode};
 
 use super::snippet::{snippet, Snippet};
+use crate::game::figures::{fraction, Figure, Value};
 use crate::game::Explanation;
 use crate::source::{SourceMap, Span};
 
@@ -108,5 +109,44 @@ pub fn to_json(e: &Explanation, sources: &SourceMap) -> String {
         .collect();
     let values: Vec<serde_json::Value> =
         e.values.iter().map(|(k, v)| serde_json::json!({ "what": k, "value": v })).collect();
-    serde_json::json!({ "output": e.output, "summary": e.summary, "rules": rules, "values": values }).to_string()
+    let choices: Vec<serde_json::Value> = e
+        .choices
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "output": c.output,
+                "chosen": c.chosen,
+                "figures": c.figures.iter().map(figure_json).collect::<Vec<_>>(),
+                "outcomes": c.outcomes.iter().map(|(at, v)| {
+                    let mut o = value_json(v);
+                    o["at"] = at.as_str().into();
+                    o
+                }).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "output": e.output, "summary": e.summary, "rules": rules, "values": values, "choices": choices,
+    })
+    .to_string()
+}
+
+/// A number as JSON, as `analyze --format json` writes it (docs/cli.md):
+/// `{"text", "value", "exact"}`, `value` a JSON number (an integer when it
+/// is whole and fits 64 bits) or null, `exact` an `"n/d"` string or null.
+pub fn value_json(v: &Value) -> serde_json::Value {
+    use num_traits::ToPrimitive;
+    let number = match v.exact.as_ref().filter(|x| x.is_integer()).and_then(|x| x.to_integer().to_i64()) {
+        Some(n) => n.into(),
+        None => v.number().filter(|x| x.is_finite()).map_or(serde_json::Value::Null, Into::into),
+    };
+    serde_json::json!({ "text": v.text, "value": number, "exact": v.exact.as_ref().map(fraction) })
+}
+
+/// A figure as JSON: its value with its `key` and `label`.
+pub fn figure_json(f: &Figure) -> serde_json::Value {
+    let mut o = value_json(&f.value);
+    o["key"] = f.key.as_str().into();
+    o["label"] = f.label.as_str().into();
+    o
 }

@@ -21,6 +21,7 @@ use num_rational::BigRational;
 use num_traits::Zero;
 use rayon::prelude::*;
 
+use super::choice::Draws;
 use super::combi::{binom, for_each_multiset, Colex};
 use super::hands::{for_each_added, CardPath, CHUNK_ROWS};
 use super::ranks::RankBox;
@@ -51,14 +52,25 @@ pub(super) struct Acc {
     pub(super) sum: Vec<i128>,
     pub(super) deals: Vec<u128>,
     pub(super) rows: Vec<Vec<i128>>,
+    /// Deals with several optimal choices whose draws end in rows with
+    /// different probabilities (the row figures depend on the tie rule),
+    /// and those of them whose choices' variances differ.
+    pub(super) tie_deals: [u128; 2],
 }
 
 impl Acc {
+    pub(super) fn add_ties(&mut self, weight: u128, (rows, variance): (bool, bool)) {
+        self.tie_deals[0] += weight * rows as u128;
+        self.tie_deals[1] += weight * variance as u128;
+    }
+
     pub(super) fn new(hand: usize, rows: usize) -> Acc {
-        Acc { sum: vec![0; hand + 1], deals: vec![0; hand + 1], rows: vec![vec![0; rows]; hand + 1] }
+        Acc { sum: vec![0; hand + 1], deals: vec![0; hand + 1], rows: vec![vec![0; rows]; hand + 1], tie_deals: [0; 2] }
     }
 
     fn merge(mut self, o: Acc) -> Acc {
+        self.tie_deals[0] += o.tie_deals[0];
+        self.tie_deals[1] += o.tie_deals[1];
         for k in 0..self.sum.len() {
             self.sum[k] += o.sum[k];
             self.deals[k] += o.deals[k];
@@ -171,7 +183,8 @@ impl Exchange {
         }
         let rows = tabulated.then(|| rows.into_iter().map(|p| p / &d).collect());
         let joint = tabulated.then(|| self.joint(&acc, deals));
-        Ok(ExpectedReturn { payout: payout / &d, stake: stake / &d, deals, rows, joint })
+        let tie_deals = tabulated.then_some(acc.tie_deals);
+        Ok(ExpectedReturn { payout: payout / &d, stake: stake / &d, deals, rows, joint, tie_deals })
     }
 
     /// The draws per exchange size and row over a common denominator.
@@ -217,7 +230,8 @@ impl Exchange {
             let b = RankBox::of(&self.eval, sorted);
             path.sums(&self.eval, &b, h, self.min_kept, &self.pays, &mut sums);
             let mut digits = [0u8; MAX_HAND];
-            let mut best: Option<(usize, u32, Value)> = None;
+            let mut best: Option<Value> = None;
+            let mut tied: Vec<(usize, u32)> = Vec::new();
             for (x, &sum) in sums.iter().enumerate().take(b.size) {
                 let k = h - b.digits(x, &mut digits);
                 if self.allowed >> k & 1 == 0 {
@@ -225,18 +239,22 @@ impl Exchange {
                 }
                 let v = self.value(sum, k);
                 let mask = b.discard_mask(x, self.preference.leftmost());
-                let better = match best {
-                    None => true,
-                    Some((_, bm, bv)) => {
-                        v > bv || (v == bv && self.preference.cmp(mask, bm) == std::cmp::Ordering::Less)
+                match best.map_or(std::cmp::Ordering::Greater, |bv| v.cmp(&bv)) {
+                    std::cmp::Ordering::Greater => {
+                        best = Some(v);
+                        tied.clear();
+                        tied.push((x, mask));
                     }
-                };
-                if better {
-                    best = Some((x, mask, v));
+                    std::cmp::Ordering::Equal => tied.push((x, mask)),
+                    std::cmp::Ordering::Less => {}
                 }
             }
-            let Some((x, mask, v)) = best else { return };
+            if best.is_none() {
+                return;
+            }
+            let (x, mask) = tied[self.rank_tie(tables, &b, sorted, &tied, weight, &mut acc)];
             let k = mask.count_ones() as usize;
+            let v = self.value(sums[x], k);
             acc.sum[k] += weight as i128 * v.sum as i128;
             acc.deals[k] += weight;
             if let Some(t) = tables {
@@ -253,6 +271,63 @@ impl Exchange {
         });
         progress(total as u64, total as u64);
         Ok((acc, tables.is_some()))
+    }
+
+    /// The index of the chosen one of a rank multiset's optimal choices
+    /// (box points with their discard masks, for the deal of these ranks
+    /// in deck order); counts the multiset's deals in `acc.tie_deals` when
+    /// the choices' draws end in rows with different probabilities.
+    fn rank_tie(
+        &self,
+        tables: Option<&RowTables>,
+        b: &RankBox,
+        sorted: &[u8],
+        tied: &[(usize, u32)],
+        weight: u128,
+        acc: &mut Acc,
+    ) -> usize {
+        if tied.len() <= 1 {
+            return 0;
+        }
+        let masks: Vec<u32> = tied.iter().map(|t| t.1).collect();
+        let draws: Option<Vec<Draws>> = match tables {
+            Some(t) => Some(
+                tied.iter()
+                    .map(|&(x, m)| {
+                        let mut rows = vec![0i128; t.width];
+                        self.rank_rows_of(t, b, x, &mut rows);
+                        Draws { k: m.count_ones() as usize, rows }
+                    })
+                    .collect(),
+            ),
+            None if self.preference.by_variance() => Some(self.tied_draws(&self.deal_of_ranks(sorted), &masks)),
+            None => None,
+        };
+        let Some(draws) = draws else {
+            return (0..tied.len()).fold(0, |a, i| if self.preference.cmp(masks[i], masks[a]).is_lt() { i } else { a });
+        };
+        if tables.is_some() {
+            acc.add_ties(weight, self.tie_effect(&draws));
+        }
+        if self.preference.by_variance() {
+            self.preferred_of(&masks, &draws)
+        } else {
+            (0..tied.len()).fold(0, |a, i| if self.preference.cmp(masks[i], masks[a]).is_lt() { i } else { a })
+        }
+    }
+
+    /// A deal of these sorted ranks: each rank's cards in suit order.
+    pub(super) fn deal_of_ranks(&self, sorted: &[u8]) -> Vec<crate::engines::cards::Card> {
+        let suits = self.deck.suits.len();
+        let mut seen = [0usize; 64];
+        sorted
+            .iter()
+            .map(|&r| {
+                let s = seen[r as usize];
+                seen[r as usize] += 1;
+                (r as usize * suits + s) as crate::engines::cards::Card
+            })
+            .collect()
     }
 
     /// Row counts per rank multiset, from the kept size up: level h is the
@@ -378,9 +453,14 @@ impl Exchange {
         let mut sums = [0i64; 1 << MAX_CARD_HAND];
         let mut idx = [0u32; 1 << MAX_CARD_HAND];
         let (choice, optimal) = self.card_choice(path, cards, &mut sums, &mut idx);
-        if optimal <= 1 {
+        if optimal.len() <= 1 {
             self.card_outcome(path, tables, cards, choice, weight as i128, acc, (&sums, &idx));
             return;
+        }
+        // The optimal choices of every deal of the class are the images of
+        // these under a permutation of the suits, with the same draws.
+        if tables.is_some() {
+            acc.add_ties(weight, self.tie_effect(&self.tied_draws(cards, &optimal)));
         }
         // A tie: the choice can depend on the order of the suits in the
         // deal. Each order of the suits the deal uses stands for
@@ -433,13 +513,13 @@ impl Exchange {
     }
 
     /// The chosen discard (a mask over the sorted positions) of a deal
-    /// written in deck order, and how many choices are optimal.
-    fn card_choice(&self, path: &CardPath, sorted: &[u16], sums: &mut [i64], idx: &mut [u32]) -> (u32, usize) {
+    /// written in deck order, and the optimal choices.
+    fn card_choice(&self, path: &CardPath, sorted: &[u16], sums: &mut [i64], idx: &mut [u32]) -> (u32, Vec<u32>) {
         let h = sorted.len();
         path.sums(sorted, self.min_kept, &self.pays, sums, idx);
         let full = (1usize << h) - 1;
-        let mut best: Option<(u32, Value)> = None;
-        let mut optimal = 0;
+        let mut best: Option<Value> = None;
+        let mut tied: Vec<u32> = Vec::new();
         for (kept, &sum) in sums.iter().enumerate().take(full + 1) {
             let k = h - kept.count_ones() as usize;
             if self.allowed >> k & 1 == 0 {
@@ -447,21 +527,17 @@ impl Exchange {
             }
             let v = self.value(sum, k);
             let mask = (full ^ kept) as u32;
-            match best.map(|(_, b)| v.cmp(&b)) {
+            match best.map(|b| v.cmp(&b)) {
                 None | Some(std::cmp::Ordering::Greater) => {
-                    best = Some((mask, v));
-                    optimal = 1;
+                    best = Some(v);
+                    tied.clear();
+                    tied.push(mask);
                 }
-                Some(std::cmp::Ordering::Equal) => {
-                    optimal += 1;
-                    if self.preference.cmp(mask, best.unwrap().0) == std::cmp::Ordering::Less {
-                        best = Some((mask, v));
-                    }
-                }
+                Some(std::cmp::Ordering::Equal) => tied.push(mask),
                 _ => {}
             }
         }
-        (best.map_or(0, |b| b.0), optimal)
+        (self.break_tie(sorted, &tied), tied)
     }
 
     /// Adds `weight` deals choosing `discard` (sorted positions) to `acc`.

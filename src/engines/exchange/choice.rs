@@ -1,9 +1,14 @@
-//! The tie-break between equally good choices (`prefer:`), as a
-//! comparison of discard masks over input positions.
+//! The tie-break between equally good choices (`prefer:`): a comparison
+//! of discard masks over input positions, and, when the rule file asks
+//! for it, of the exact variance of each tied choice's payout.
 
 use std::cmp::Ordering;
 
-use super::Prefer;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+
+use super::{Exchange, Prefer};
+use crate::engines::cards::Card;
 
 /// The preference order: the rule file's criteria, then fewer cards and
 /// the leftmost ones (so that the order is total).
@@ -14,6 +19,9 @@ pub struct Preference {
     /// (else the rightmost) cards are preferred: the first position
     /// criterion decides.
     leftmost: bool,
+    /// Whether a variance criterion can decide: it comes before the first
+    /// position criterion (after it, no two choices are left equal).
+    variance: bool,
 }
 
 impl Preference {
@@ -24,9 +32,13 @@ impl Preference {
                 criteria.push(p);
             }
         }
-        let leftmost =
-            criteria.iter().find(|p| matches!(p, Prefer::Leftmost | Prefer::Rightmost)) == Some(&Prefer::Leftmost);
-        Preference { criteria, leftmost }
+        let position = |p: &Prefer| matches!(p, Prefer::Leftmost | Prefer::Rightmost);
+        let leftmost = criteria.iter().find(|p| position(p)) == Some(&Prefer::Leftmost);
+        let variance = criteria
+            .iter()
+            .take_while(|p| !position(p))
+            .any(|p| matches!(p, Prefer::LowerVariance | Prefer::HigherVariance));
+        Preference { criteria, leftmost, variance }
     }
 
     /// Whether, between two discards of cards of the same ranks, the one
@@ -35,14 +47,33 @@ impl Preference {
         self.leftmost
     }
 
-    /// `Less` when discarding the cards of mask `a` is preferred to `b`.
+    /// Whether the variance of tied choices can decide between them (then
+    /// ties go through [`Exchange::break_tie`], not [`Preference::cmp`]).
+    pub fn by_variance(&self) -> bool {
+        self.variance
+    }
+
+    /// `Less` when discarding the cards of mask `a` is preferred to `b`,
+    /// by the criteria that read the masks only (variance criteria are
+    /// skipped: see [`Preference::cmp_full`]).
     pub fn cmp(&self, a: u32, b: u32) -> Ordering {
+        self.cmp_with(a, b, |_| Ordering::Equal)
+    }
+
+    /// [`Preference::cmp`] with each choice's variance: every criterion.
+    pub fn cmp_full(&self, (a, va): (u32, &BigRational), (b, vb): (u32, &BigRational)) -> Ordering {
+        self.cmp_with(a, b, |lower| if lower { va.cmp(vb) } else { vb.cmp(va) })
+    }
+
+    fn cmp_with(&self, a: u32, b: u32, variance: impl Fn(bool) -> Ordering) -> Ordering {
         for p in &self.criteria {
             let o = match p {
                 Prefer::FewerCards => a.count_ones().cmp(&b.count_ones()),
                 Prefer::MoreCards => b.count_ones().cmp(&a.count_ones()),
                 Prefer::Leftmost => ascending(a, b),
                 Prefer::Rightmost => descending(b, a),
+                Prefer::LowerVariance => variance(true),
+                Prefer::HigherVariance => variance(false),
             };
             if o != Ordering::Equal {
                 return o;
@@ -50,6 +81,129 @@ impl Preference {
         }
         Ordering::Equal
     }
+}
+
+/// How many of a choice's equally likely draws end in each row (the last
+/// entry: in none), and the number of cards it exchanges.
+pub(crate) struct Draws {
+    pub k: usize,
+    pub rows: Vec<i128>,
+}
+
+impl Exchange {
+    /// The exact variance of the payout of a choice over its draws:
+    /// `(N * sum p^2 - (sum p)^2) / N^2` over its N draws.
+    pub(crate) fn variance(&self, d: &Draws) -> BigRational {
+        let (mut n, mut s1, mut s2) = (BigInt::from(0), BigInt::from(0), BigInt::from(0));
+        for (row, &c) in d.rows.iter().enumerate() {
+            let p = BigInt::from(self.rows.get(row).map_or(0, |r| r.pays_at(d.k)));
+            let c = BigInt::from(c);
+            s1 += &c * &p;
+            s2 += &c * &p * &p;
+            n += c;
+        }
+        if n == BigInt::from(0) {
+            return BigRational::from_integer(n);
+        }
+        let num = &n * s2 - &s1 * &s1;
+        BigRational::new(num, &n * &n)
+    }
+
+    /// The draws by row of each of a deal's tied choices (discard masks
+    /// over input positions).
+    pub(crate) fn tied_draws(&self, cards: &[Card], tied: &[u32]) -> Vec<Draws> {
+        tied.iter().map(|&m| Draws { k: m.count_ones() as usize, rows: self.draws_by_row(cards, m) }).collect()
+    }
+
+    /// The index of the preferred one of equally good choices, given their
+    /// draws by row (every criterion, variance included).
+    pub(crate) fn preferred_of(&self, tied: &[u32], draws: &[Draws]) -> usize {
+        let vars: Vec<BigRational> = draws.iter().map(|d| self.variance(d)).collect();
+        let mut best = 0;
+        for i in 1..tied.len() {
+            if self.preference.cmp_full((tied[i], &vars[i]), (tied[best], &vars[best])) == Ordering::Less {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// The preferred one of a deal's equally good choices (discard masks
+    /// over input positions): by the masks alone unless a variance
+    /// criterion can decide, when the draws of each are counted.
+    pub(crate) fn break_tie(&self, cards: &[Card], tied: &[u32]) -> u32 {
+        if tied.len() <= 1 || !self.preference.by_variance() {
+            return self.pick_among(tied.iter().copied());
+        }
+        let draws = self.tied_draws(cards, tied);
+        tied[self.preferred_of(tied, &draws)]
+    }
+
+    /// A deal's options (in mask preference order) ranked by value, the
+    /// highest first; equal values in preference order, their variances
+    /// compared when a variance criterion can decide.
+    pub(crate) fn ranked(&self, cards: &[Card], options: &[(u32, super::Value)]) -> Vec<(u32, super::Value)> {
+        let mut ranked = options.to_vec();
+        ranked.sort_by_key(|x| std::cmp::Reverse(x.1));
+        if !self.preference.by_variance() {
+            return ranked;
+        }
+        let mut out = Vec::with_capacity(ranked.len());
+        for group in ranked.chunk_by(|a, b| a.1 == b.1) {
+            if group.len() == 1 {
+                out.push(group[0]);
+                continue;
+            }
+            let masks: Vec<u32> = group.iter().map(|o| o.0).collect();
+            let vars: Vec<BigRational> = self.tied_draws(cards, &masks).iter().map(|d| self.variance(d)).collect();
+            let mut order: Vec<usize> = (0..group.len()).collect();
+            order.sort_by(|&i, &j| self.preference.cmp_full((masks[i], &vars[i]), (masks[j], &vars[j])));
+            out.extend(order.into_iter().map(|i| group[i]));
+        }
+        out
+    }
+
+    /// The best choice of a deal when a variance criterion can decide:
+    /// every option valued, the optimal ones' draws counted.
+    pub(crate) fn best_by_variance(&self, cards: &[Card], scratch: &mut super::Scratch) -> u32 {
+        let mut best: Option<super::Value> = None;
+        let mut tied: Vec<u32> = Vec::new();
+        self.for_each_option(cards, scratch, &mut |m, v| match best.map_or(Ordering::Greater, |b| v.cmp(&b)) {
+            Ordering::Greater => {
+                best = Some(v);
+                tied.clear();
+                tied.push(m);
+            }
+            Ordering::Equal => tied.push(m),
+            Ordering::Less => {}
+        });
+        self.break_tie(cards, &tied)
+    }
+}
+
+impl Exchange {
+    /// What the choice among tied choices changes: whether the rows their
+    /// draws end in differ as distributions, and whether their payouts'
+    /// variances differ.
+    pub(crate) fn tie_effect(&self, draws: &[Draws]) -> (bool, bool) {
+        if !rows_differ(draws) {
+            return (false, false);
+        }
+        let first = draws.first().map(|d| self.variance(d));
+        (true, draws.iter().any(|d| Some(self.variance(d)) != first))
+    }
+}
+
+/// Whether the rows of some tied choices' draws end in differ as
+/// distributions (counts over each choice's own number of draws).
+fn rows_differ(draws: &[Draws]) -> bool {
+    let total = |d: &Draws| d.rows.iter().sum::<i128>();
+    let Some(first) = draws.first() else { return false };
+    let n0 = BigInt::from(total(first));
+    draws[1..].iter().any(|d| {
+        let n = BigInt::from(total(d));
+        first.rows.iter().zip(&d.rows).any(|(&a, &b)| BigInt::from(a) * &n != BigInt::from(b) * &n0)
+    })
 }
 
 /// The positions of `a` and of `b`, each in increasing order, compared
@@ -113,6 +267,7 @@ mod tests {
                     let rb: Vec<_> = pb.iter().rev().collect();
                     rb.cmp(&ra)
                 }
+                Prefer::LowerVariance | Prefer::HigherVariance => Ordering::Equal,
             };
             if o != Ordering::Equal {
                 return o;

@@ -176,17 +176,33 @@ impl Exchange {
         let (h, width) = (self.hand, self.rows.len() + 1);
         let mut acc = Acc::new(h, width);
         let mut scratch = Scratch::default();
-        let mut add = |cards: &[Card], weight: u128, acc: &mut Acc| {
-            let mask = split.best(self, cards, &mut scratch);
-            let k = mask.count_ones() as usize;
-            let hist = self.draws_by_row(cards, mask);
-            for (row, &n) in hist.iter().enumerate() {
-                let pays = self.rows.get(row).map_or(0, |r| r.pays_at(k));
-                acc.sum[k] += weight as i128 * n * pays as i128;
-                acc.rows[k][row] += weight as i128 * n;
-            }
-            acc.deals[k] += weight;
-        };
+        let mut add =
+            |cards: &[Card], weight: u128, acc: &mut Acc| {
+                let mask = self.best_with(cards, &mut scratch);
+                let mut best: Option<Value> = None;
+                let mut tied: Vec<u32> = Vec::new();
+                split.for_each_option(cards, &mut scratch, &mut |m, v| match best
+                    .map_or(Ordering::Greater, |b| v.cmp(&b))
+                {
+                    Ordering::Greater => {
+                        best = Some(v);
+                        tied = vec![m];
+                    }
+                    Ordering::Equal => tied.push(m),
+                    Ordering::Less => {}
+                });
+                if tied.len() > 1 {
+                    acc.add_ties(weight, self.tie_effect(&self.tied_draws(cards, &tied)));
+                }
+                let k = mask.count_ones() as usize;
+                let hist = self.draws_by_row(cards, mask);
+                for (row, &n) in hist.iter().enumerate() {
+                    let pays = self.rows.get(row).map_or(0, |r| r.pays_at(k));
+                    acc.sum[k] += weight as i128 * n * pays as i128;
+                    acc.rows[k][row] += weight as i128 * n;
+                }
+                acc.deals[k] += weight;
+            };
         if self.by_cards() {
             super::hands::for_each_class_while(&self.deck, h, &mut |cards, weight| {
                 add(cards, weight, &mut acc);

@@ -3,10 +3,15 @@
 //! the chosen choice's draws land in, the cost, and the tie-break when
 //! several choices are equally good.
 
+use num_rational::BigRational;
+
+use super::choice::Draws;
 use super::{Deal, Exchange, Value};
+use crate::game::explain::Choice;
+use crate::game::figures::{fraction, Figure, Style, Value as FValue};
 use crate::game::Explanation;
 
-/// `n/d` (or `n`).
+/// `n/d` (or `n`) of a pair.
 fn frac((n, d): (i128, i128)) -> String {
     if d == 1 {
         format!("{n}")
@@ -84,11 +89,14 @@ impl Exchange {
             let k = mask.count_ones() as i64;
             e.rules.push((self.spans.cost, format!("exchanging {k} card(s) costs {} more", self.cost * k)));
         }
+        // Every choice, ranked by value (equal values in preference
+        // order, variance included when `prefer` reads it).
+        let ranked = self.ranked(&deal.cards, &options);
         if let Some(best) = best {
             // Equally good: the optimal options, and on the rank path every
             // other choice of the same ranks' cards.
             let mut tied: Vec<String> = Vec::new();
-            for &(m, _) in options.iter().filter(|(_, v)| *v == best) {
+            for &(m, _) in ranked.iter().filter(|(_, v)| *v == best) {
                 for alt in self.same_ranks(&deal.cards, m) {
                     if tied.len() < 12 {
                         tied.push(format!("`{}`", line_of(alt)));
@@ -103,15 +111,21 @@ impl Exchange {
             }
             e.summary = format!("`{}` has the highest expected value, {}", e.output, show(&best));
         }
-        // Every choice, ranked by value (equal values in preference
-        // order), each with its decimal and the rows its draws end in.
-        let mut ranked = options.clone();
-        ranked.sort_by_key(|x| std::cmp::Reverse(x.1));
+        // Each choice with its decimal and the rows its draws end in (and
+        // its variance, when the tie-break reads it), in text and as data.
         for (m, v) in &ranked {
+            let draws = self.choice_draws(&deal.cards, *m);
+            let var = draws.as_ref().map(|d| self.variance(d));
+            let variance = match (&var, self.preference.by_variance()) {
+                (Some(x), true) => format!("; variance {}", fraction(x)),
+                _ => String::new(),
+            };
+            let shown = line_of(*m);
             e.values.push((
-                line_of(*m),
-                format!("{} ({}); {}", show(v), self.decimal(v), self.final_rows(&deal.cards, *m)),
+                shown.clone(),
+                format!("{} ({}); {}{variance}", show(v), self.decimal(v), self.final_rows(draws.as_ref())),
             ));
+            e.choices.push(self.choice(shown, *m == mask, v, draws.as_ref(), var));
         }
         e
     }
@@ -124,26 +138,64 @@ impl Exchange {
         crate::game::figures::decimal(&num_rational::BigRational::new(n.into(), d.into()), 4)
     }
 
+    /// The draws by row of a choice (keeping the deal: its own row once),
+    /// when they are tabulated: counting every draw of every choice would
+    /// be slow where they are not.
+    fn choice_draws(&self, cards: &[crate::engines::cards::Card], mask: u32) -> Option<Draws> {
+        let rows = if mask == 0 {
+            let mut rows = vec![0i128; self.rows.len() + 1];
+            rows[self.row_of(cards).unwrap_or(self.rows.len())] = 1;
+            rows
+        } else {
+            self.row_tables()?;
+            self.draws_by_row(cards, mask)
+        };
+        Some(Draws { k: mask.count_ones() as usize, rows })
+    }
+
     /// The rows a choice's draws end in: "final rows: Royal Flush 1, ...,
     /// no row 30 (of 47)".
-    fn final_rows(&self, cards: &[crate::engines::cards::Card], mask: u32) -> String {
-        if mask == 0 {
-            let row = self.row_of(cards).and_then(|r| self.rows.get(r)).map_or("no row", |r| r.name.as_str());
-            return format!("final rows: {row} 1 (of 1)");
-        }
-        if self.row_tables().is_none() {
-            // Counting every draw of every choice would be slow here.
-            return "final rows: not tabulated for these rules".to_string();
-        }
-        let draws = self.draws_by_row(cards, mask);
-        let total: i128 = draws.iter().sum();
-        let parts: Vec<String> = draws
+    fn final_rows(&self, draws: Option<&Draws>) -> String {
+        let Some(d) = draws else { return "final rows: not tabulated for these rules".to_string() };
+        let total: i128 = d.rows.iter().sum();
+        let parts: Vec<String> = d
+            .rows
             .iter()
             .enumerate()
             .filter(|&(_, &n)| n > 0)
             .map(|(r, n)| format!("{} {n}", self.rows.get(r).map_or("no row", |r| r.name.as_str())))
             .collect();
         format!("final rows: {} (of {total})", parts.join(", "))
+    }
+
+    /// A choice as data: its expected payout, cost, value and variance,
+    /// exact, its number of draws and how many end in each row.
+    fn choice(
+        &self,
+        output: String,
+        chosen: bool,
+        v: &Value,
+        draws: Option<&Draws>,
+        var: Option<BigRational>,
+    ) -> Choice {
+        let q = |(n, d): (i128, i128)| BigRational::new(n.into(), d.into());
+        let mut figures = vec![
+            Figure::new("expected_payout", "expected payout", FValue::exact(q(v.payout()), Style::Fraction)),
+            Figure::new("cost", "cost", FValue::int(v.cost)),
+            Figure::new("value", "value", FValue::exact(q(v.fraction()), Style::Decimal(4))),
+        ];
+        let mut outcomes = Vec::new();
+        if let (Some(d), Some(var)) = (draws, var) {
+            figures.push(Figure::new("variance", "variance", FValue::exact(var, Style::Decimal(6))));
+            figures.push(Figure::new("draws", "draws", FValue::int(d.rows.iter().sum::<i128>())));
+            for (r, &n) in d.rows.iter().enumerate() {
+                if r < self.rows.len() || n > 0 {
+                    outcomes
+                        .push((self.rows.get(r).map_or("(no row)", |r| r.name.as_str()).to_string(), FValue::int(n)));
+                }
+            }
+        }
+        Choice { output, chosen, figures, outcomes }
     }
 
     /// The fields `{row}`, `{value}` and `{exact}` of a choice, computed

@@ -137,6 +137,30 @@ impl Exchange {
                 ),
             ),
         ));
+        if let Some(ties) = r.tie_deals {
+            f.push(Figure::new("tie_rule", "tie rule", Self::tie_note(ties, r.deals)));
+        }
+    }
+
+    /// Whether the row figures depend on how ties are broken: the deals
+    /// with several optimal choices whose draws end in different rows.
+    fn tie_note([rows, variance]: [u128; 2], deals: u128) -> Value {
+        let text = if rows == 0 {
+            "the row figures do not depend on it: no deal has optimal choices whose draws end in different rows"
+                .to_string()
+        } else {
+            let share = Style::Percent(4).format(&(int(rows) / int(deals)));
+            let var = if variance == 0 {
+                ", nor does the variance".to_string()
+            } else {
+                format!("; the variance does: {variance} of these deals have optimal choices of different variances")
+            };
+            format!(
+                "{rows} deals ({share}) have optimal choices whose draws end in different rows: the row \
+                 probabilities and the hit frequency depend on `prefer` (the expected earning does not{var})"
+            )
+        };
+        Value::exact_with(int(rows), Style::Integer, text)
     }
 
     /// Per final row: pays, count, probability, cycle, return share; and a

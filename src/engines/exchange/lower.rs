@@ -17,7 +17,7 @@ use crate::syntax::{BinOp, Expr, ExprKind, Property, Section};
 
 use crate::engines::exchange::{MAX_HAND, MAX_PAYOUT, MAX_RANKS};
 
-const PREFER: [&str; 4] = ["fewer-cards", "more-cards", "leftmost", "rightmost"];
+const PREFER: [&str; 6] = ["fewer-cards", "more-cards", "leftmost", "rightmost", "lower-variance", "higher-variance"];
 /// Most parts in one pattern.
 pub const MAX_PARTS: usize = 64;
 /// Most rows in a combination table.
@@ -323,6 +323,8 @@ fn tie_break(cx: &mut Cx, p: &Property) -> Option<Vec<Prefer>> {
             "fewer-cards" => Prefer::FewerCards,
             "more-cards" => Prefer::MoreCards,
             "leftmost" => Prefer::Leftmost,
+            "lower-variance" => Prefer::LowerVariance,
+            "higher-variance" => Prefer::HigherVariance,
             _ => Prefer::Rightmost,
         };
         if out.contains(&pref) {
@@ -378,13 +380,16 @@ fn row(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<(Vec<Part>, Pays, bool)>
     });
     let natural = b.prop(cx, "natural").and_then(|p| cx.flag(p)).unwrap_or(false);
     let pays = b.require(cx, "pays", "10").and_then(|p| {
-        let e = cx.one(p, "a payout")?;
+        let (e, stake) = payout_odds(p, cx)?;
         let number = |x: &Expr| matches!(x.kind, ExprKind::Int(_));
         if !(number(e) || matches!(&e.kind, ExprKind::Unary(_, x) if number(x))) {
             // An expression (of `exchanged`): checked with the sizes.
-            return super::exchanged::lower_pays(e, cx).map(|by| (0, Some(Box::new(by))));
+            return super::exchanged::lower_pays(e, cx).map(|mut by| {
+                by.pays.iter_mut().for_each(|p| *p = p.saturating_add(stake));
+                (0, Some(Box::new(by)))
+            });
         }
-        let n = cx.int(e, "a payout (a whole number)")?;
+        let n = cx.int(e, "a payout (a whole number)")?.saturating_add(stake);
         if n > MAX_PAYOUT {
             cx.push(
                 Diag::error(codes::OUT_OF_RANGE, e.span, format!("payout `{n}` is too large"))
@@ -404,6 +409,27 @@ fn row(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<(Vec<Part>, Pays, bool)>
     });
     b.finish(cx);
     Some((parts?, pays?, natural))
+}
+
+/// A `pays:` value: `N` or `N for 1` (the stake included), or `N to 1`
+/// (the stake returned besides: N + 1 for 1). The payout's expression and
+/// what to add to it.
+fn payout_odds<'p>(p: &'p Property, cx: &mut Cx) -> Option<(&'p Expr, i64)> {
+    let [e, odds, per] = p.values.as_slice() else { return cx.one(p, "a payout").map(|e| (e, 0)) };
+    let stake = match &odds.kind {
+        ExprKind::Word(w) if w == "for" => 0,
+        ExprKind::Word(w) if w == "to" => 1,
+        _ => return cx.one(p, "a payout").map(|e| (e, 0)),
+    };
+    if !matches!(per.kind, ExprKind::Int(1)) {
+        cx.push(
+            Diag::error(codes::ARITY, per.span, "a payout is per credit staked: `for 1` or `to 1`")
+                .label("expected `1`")
+                .help("`pays: 41 for 1` (the stake included) is `pays: 40 to 1` (the stake returned besides)"),
+        );
+        return None;
+    }
+    Some((e, stake))
 }
 
 /// `run(3) + run(2)`, `kind(2)`, `kind(2, J Q K A)`, `ranks(T J Q K A)`,

@@ -364,6 +364,10 @@ pub enum Prefer {
     MoreCards,
     Leftmost,
     Rightmost,
+    /// The choice whose payout varies less over its draws (exact
+    /// variance).
+    LowerVariance,
+    HigherVariance,
 }
 
 /// How often each row is the paying one over the possible hands, for
@@ -700,16 +704,12 @@ impl Exchange {
     /// The best choice and every option, in preference order.
     pub fn decide(&self, cards: &[Card]) -> (u32, Vec<(u32, Value)>) {
         let options = self.options(cards);
-        let mut best: Option<(u32, Value)> = None;
-        for &(m, v) in &options {
-            if best.is_none_or(|(_, b)| v > b) {
-                best = Some((m, v));
-            }
-        }
-        (best.map_or(0, |b| b.0), options)
+        let Some(top) = options.iter().map(|o| o.1).max() else { return (0, options) };
+        let tied: Vec<u32> = options.iter().filter(|o| o.1 == top).map(|o| o.0).collect();
+        (self.break_tie(cards, &tied), options)
     }
 
-    fn for_each_option(&self, cards: &[Card], scratch: &mut Scratch, f: &mut dyn FnMut(u32, Value)) {
+    pub(crate) fn for_each_option(&self, cards: &[Card], scratch: &mut Scratch, f: &mut dyn FnMut(u32, Value)) {
         if let Some(split) = &self.split {
             return split.for_each_option(cards, scratch, f);
         }
@@ -752,8 +752,8 @@ impl Exchange {
         self.best_with(cards, &mut Scratch::default())
     }
 
-    fn best_with(&self, cards: &[Card], scratch: &mut Scratch) -> u32 {
-        if self.split.is_some() || self.stay_only() {
+    pub(crate) fn best_with(&self, cards: &[Card], scratch: &mut Scratch) -> u32 {
+        if self.split.is_some() || self.stay_only() || self.preference.by_variance() {
             return self.special_best(cards, scratch);
         }
         let h = cards.len();
@@ -1018,7 +1018,7 @@ impl Exchange {
     }
 
     /// The preferred one of some discard masks.
-    fn pick_among(&self, masks: impl Iterator<Item = u32>) -> u32 {
+    pub(crate) fn pick_among(&self, masks: impl Iterator<Item = u32>) -> u32 {
         let mut choice: Option<u32> = None;
         for m in masks {
             if choice.is_none_or(|c| self.preference.cmp(m, c) == Ordering::Less) {
@@ -1337,6 +1337,11 @@ pub struct ExpectedReturn {
     /// tabulated: the figures that need the whole distribution (variance,
     /// hit frequency) come from it.
     pub joint: Option<Joint>,
+    /// When the rows are tabulated: the deals with several optimal
+    /// choices whose draws end in rows with different probabilities (the
+    /// row figures, not the return, depend on the tie rule for them), and
+    /// those of them whose choices' variances differ (so does the game's).
+    pub tie_deals: Option<[u128; 2]>,
 }
 
 /// Every (deal, draw) outcome as a whole count over one common

@@ -36,6 +36,8 @@ pub(crate) const SCHEMA: Schema = Schema {
                         ("more-cards", "exchanging more cards first"),
                         ("leftmost", "the exchanged cards furthest left first"),
                         ("rightmost", "the exchanged cards furthest right first"),
+                        ("lower-variance", "the choice whose payout varies less over its draws first (exact variance)"),
+                        ("higher-variance", "the choice whose payout varies more over its draws first"),
                     ]),
             ],
         )
@@ -56,8 +58,8 @@ pub(crate) const SCHEMA: Schema = Schema {
                 .refers(&["rank"]),
                 Key::new(
                     "pays",
-                    "a whole number, 0 or more, or a number expression of `exchanged`",
-                    "what the row pays back per credit bet, the stake included (\"for 1\": a 40 to 1 win is `pays: 41`)",
+                    "a whole number, 0 or more, or a number expression of `exchanged`; then optionally `for 1` or `to 1`",
+                    "what the row pays back per credit bet: `41` and `41 for 1` include the stake, `40 to 1` returns it besides (all three pay 41)",
                 )
                 .required()
                 .example("10")

@@ -227,14 +227,24 @@ impl Exchange {
         let per: Vec<PerDeal> = deals
             .par_iter()
             .map(|(cards, _)| {
-                let options = self.options(cards);
-                let best = options.iter().copied().max_by(|a, b| a.1.cmp(&b.1));
+                let (chosen, options) = self.decide(cards);
+                let best = options.iter().copied().find(|o| o.0 == chosen);
                 let mut seen: Vec<(Key, u32, super::Value)> = Vec::new();
                 for (mask, v) in options {
                     let held: Vec<Card> = (0..cards.len()).filter(|i| mask >> i & 1 == 0).map(|i| cards[i]).collect();
                     let k = key_of(&held);
-                    if !seen.iter().any(|(s, _, _)| *s == k) {
-                        seen.push((k, mask, v));
+                    match seen.iter().position(|(s, _, _)| *s == k) {
+                        None => seen.push((k, mask, v)),
+                        // Equally good holds of one class: the tie rule's,
+                        // when it reads their variances.
+                        Some(i)
+                            if self.preference.by_variance()
+                                && seen[i].2 == v
+                                && self.break_tie(cards, &[seen[i].1, mask]) == mask =>
+                        {
+                            seen[i] = (k, mask, v)
+                        }
+                        Some(_) => {}
                     }
                 }
                 (seen, best)

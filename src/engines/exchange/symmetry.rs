@@ -27,10 +27,14 @@ impl Exchange {
     }
 
     /// The choice of a deal whose payouts depend on the number of cards
-    /// exchanged, or of a game without exchanges.
+    /// exchanged, of a game without exchanges, or of a game whose ties a
+    /// variance can break.
     #[cold]
     #[inline(never)]
     pub(super) fn special_best(&self, cards: &[Card], scratch: &mut super::Scratch) -> u32 {
+        if self.preference.by_variance() && !self.stay_only() {
+            return self.best_by_variance(cards, scratch);
+        }
         match &self.split {
             Some(split) => split.best(self, cards, scratch),
             None => 0,
