@@ -40,6 +40,17 @@ pub(super) fn search(classes: usize, empty: Option<u32>, deals: &[DealHolds], li
             break;
         }
     }
+    // Lines a later line took every deal from go, and the freed places
+    // are grown again while that adds lines.
+    for _ in 0..MAX_ROUNDS {
+        s.drop_idle();
+        let n = s.order.len();
+        s.grow(slots);
+        if s.order.len() == n {
+            break;
+        }
+    }
+    s.drop_idle();
     s.sort_neutral();
     let mut out = s.order;
     out.extend(empty);
