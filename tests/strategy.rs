@@ -191,7 +191,7 @@ fn jacks_or_better_has_a_chart_of_at_most_40_lines() {
     assert_eq!(share, Ratio::from_integer(1));
     let labels: Vec<&str> = lines.iter().map(|l| l["label"].as_str().unwrap()).collect();
     assert_eq!(labels[0], "Royal Flush");
-    assert!(labels.contains(&"Jacks or Better"), "{labels:?}");
+    assert!(labels.iter().any(|l| l.starts_with("Jacks or Better")), "{labels:?}");
 }
 
 /// `{row}`, `{value}` and `{exact}` in the output lines, against values
@@ -360,16 +360,16 @@ fn following_the_printed_chart_gives_its_return() {
             for d in b + 1..18 {
                 let cards = [a, b, d];
                 let mut first: Option<(usize, Vec<Ratio<i128>>)> = None;
-                for kept in 0..8usize {
+                for (kept, &value) in values[deal].iter().enumerate() {
                     let held: Vec<usize> = (0..3).filter(|i| kept >> i & 1 == 1).map(|i| cards[i]).collect();
                     let gone: Vec<usize> = (0..3).filter(|i| kept >> i & 1 == 0).map(|i| cards[i]).collect();
                     let at =
                         labels(&held, &gone, &mut memo).iter().filter_map(|l| lines.iter().position(|x| x == l)).min();
                     let Some(at) = at else { continue };
                     match &mut first {
-                        Some((line, vs)) if *line == at => vs.push(values[deal][kept]),
+                        Some((line, vs)) if *line == at => vs.push(value),
                         Some((line, _)) if *line < at => {}
-                        _ => first = Some((at, vec![values[deal][kept]])),
+                        _ => first = Some((at, vec![value])),
                     }
                 }
                 let (_, vs) = first.expect("every deal has a line: the last exchanges every card");

@@ -51,6 +51,10 @@ pub(super) struct Feature {
     forms: Vec<u64>,
 }
 
+/// A deal's classes (every level), its options in `prefer:` order, and
+/// per class the option `prefer:` picks.
+type Classed = (Vec<Key>, Vec<(u32, super::super::Value)>, Vec<u8>);
+
 /// The features of held sets, by set under suit symmetry.
 pub(super) type Features = HashMap<SetKey, Feature>;
 
@@ -173,7 +177,7 @@ impl Exchange {
         feats: &Features,
     ) -> Result<(Vec<Key>, Vec<DealHolds>), String> {
         let lowest = self.lowest_row().filter(|&l| !self.every_card_part_of(l, feats));
-        let per: Vec<(Vec<Key>, Vec<(u32, super::super::Value)>, Vec<u8>)> = deals
+        let per: Vec<Classed> = deals
             .par_iter()
             .map(|(cards, _)| {
                 let subs: Vec<Option<&Feature>> = (0..1usize << cards.len())
