@@ -45,7 +45,7 @@ const MAX_COMPLETIONS: u128 = 1 << 22;
 /// Most deals (classes under suit symmetry) a chart looks at.
 const MAX_DEALS: u128 = 1 << 22;
 
-/// Most (deal, class) pairs the search holds in memory.
+/// Most (deal, class) entries the search holds in memory.
 const MAX_ENTRIES: u128 = 1 << 26;
 
 /// A class of cards under suit symmetry: the sorted masks of ranks per
