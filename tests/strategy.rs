@@ -172,8 +172,8 @@ fn the_lines_speak_the_rule_files_words() {
 }
 
 /// The goal of issue 29 on Jacks or Better 9/6: the published optimal
-/// return, a chart of at most 40 lines; the loss is printed, and the
-/// text and JSON agree.
+/// return, a chart of at most 40 lines that loses at most 0.02
+/// percentage points against it.
 #[test]
 fn jacks_or_better_has_a_chart_of_at_most_40_lines() {
     let c = chart("rules/video_poker.rules", "40");
@@ -181,11 +181,17 @@ fn jacks_or_better_has_a_chart_of_at_most_40_lines() {
     assert_eq!(exact(&c["optimal"]), Ratio::new(1_653_526_326_983, 1_661_102_543_100));
     let lines = c["lines"].as_array().unwrap();
     assert!(lines.len() <= 40);
-    let ret = c["return"]["value"].as_f64().unwrap();
-    assert!(ret < c["optimal"]["value"].as_f64().unwrap() && ret > 0.99, "{ret}");
+    let ret = exact(&c["return"]);
+    assert!(ret <= exact(&c["optimal"]));
+    // The goal: within 0.02 percentage points of optimal play.
+    assert!(exact(&c["loss"]) <= Ratio::new(2, 100), "loss {}", c["loss"]["value"]);
+    assert_eq!(exact(&c["loss"]), (exact(&c["optimal"]) - ret) * 100);
+    // The lines' shares of deals and values make the return.
+    let share: Ratio<i128> = lines.iter().map(|l| exact(&l["deals"])).sum();
+    assert_eq!(share, Ratio::from_integer(1));
     let labels: Vec<&str> = lines.iter().map(|l| l["label"].as_str().unwrap()).collect();
     assert_eq!(labels[0], "Royal Flush");
-    assert!(labels.contains(&"Jacks or Better"), "{labels:?}");
+    assert!(labels.iter().any(|l| l.starts_with("Jacks or Better")), "{labels:?}");
 }
 
 /// `{row}`, `{value}` and `{exact}` in the output lines, against values
@@ -214,4 +220,166 @@ fn the_value_and_row_fields_print_the_chosen_choice() {
         out,
         "Hold AS KS QS JS (17.5532 = 825/47) from Nothing\nStay TS JS QS KS AS: 799.0000 = 799, Royal Flush\n"
     );
+}
+
+/// The fixture's rows, in table order (their payouts are distinct).
+const ROWS: [(&str, i128); 6] =
+    [("Suited Run", 20), ("Triple", 12), ("Suited", 4), ("Run", 3), ("High Pair", 1), ("Nothing", 0)];
+
+fn row_of(hand: &[usize]) -> usize {
+    let p = pays(hand);
+    ROWS.iter().position(|r| r.1 == p).unwrap()
+}
+
+/// A held set's features, by brute force over every draw: the worst
+/// payout and its row, per row whether the hold is part of it (some draw
+/// forms it with every held card needed) and the draws that form it.
+#[derive(Clone)]
+struct Feat {
+    min_pay: i128,
+    worst: usize,
+    part: [bool; 6],
+    forms: [u64; 6],
+}
+
+fn feat(held: &[usize], memo: &mut std::collections::HashMap<Vec<usize>, Feat>) -> Feat {
+    let mut key = held.to_vec();
+    key.sort_unstable();
+    if let Some(f) = memo.get(&key) {
+        return f.clone();
+    }
+    let mut f =
+        Feat { min_pay: if held.is_empty() { 0 } else { i128::MAX }, worst: 5, part: [false; 6], forms: [0; 6] };
+    let rest: Vec<usize> = (0..18).filter(|c| !held.contains(c)).collect();
+    let mut draws: Vec<Vec<usize>> = vec![vec![]];
+    for _ in held.len()..3 {
+        draws = draws
+            .iter()
+            .flat_map(|d| {
+                rest.iter().filter(|&&c| d.last().is_none_or(|&l| c > l)).map(move |&c| [d.clone(), vec![c]].concat())
+            })
+            .collect();
+    }
+    for d in draws.iter().filter(|_| !held.is_empty()) {
+        let hand = [held.to_vec(), d.clone()].concat();
+        let (r, p) = (row_of(&hand), pays(&hand));
+        if p < f.min_pay || (p == f.min_pay && r >= f.worst) {
+            (f.min_pay, f.worst) = (p, r);
+        }
+        if p > 0 {
+            f.forms[r] += 1;
+            // Every held card needed: some card in its place pays less.
+            let needed = |i: usize| {
+                (0..18).filter(|c| !hand.contains(c)).any(|c| {
+                    let mut other = hand.clone();
+                    other[i] = c;
+                    pays(&other) < p
+                })
+            };
+            f.part[r] |= (0..held.len()).all(needed);
+        }
+    }
+    memo.insert(key, f.clone());
+    f
+}
+
+/// The words of every class of a hold (`held` of the deal, `gone` the
+/// discarded cards), written from docs/engines/exchange.md's method.
+fn labels(held: &[usize], gone: &[usize], memo: &mut std::collections::HashMap<Vec<usize>, Feat>) -> Vec<String> {
+    if held.is_empty() {
+        return vec!["nothing: exchange every card".into()];
+    }
+    let f = feat(held, memo);
+    let made = f.min_pay > 0;
+    let without = |i: usize| held.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &c)| c).collect::<Vec<_>>();
+    let spare = (0..held.len()).filter(|&i| feat(&without(i), memo).min_pay >= f.min_pay).count();
+    let head = match (made, spare) {
+        (true, 0) => ROWS[f.worst].0.to_string(),
+        (true, n) => format!("{} and {n} card(s) more", ROWS[f.worst].0),
+        (false, _) => format!("{}", held.len()),
+    };
+    let floor = f.min_pay.max(0);
+    let mut ranked: Vec<usize> = (0..6).filter(|&r| f.part[r] && ROWS[r].1 > floor).collect();
+    ranked.sort_by_key(|&r| (std::cmp::Reverse(ROWS[r].1 * f.forms[r] as i128), r));
+    ranked.truncate(2);
+    if ranked.is_empty() {
+        return vec![if made { head } else { format!("{} card(s) part of no row", held.len()) }];
+    }
+    // Held cards alone part of the lowest-paying row (High Pair).
+    let low = (!made).then(|| held.iter().filter(|&&c| feat(&[c], memo).part[4]).count());
+    let mut penalty =
+        |r: usize| gone.iter().filter(|&&g| feat(&[held.to_vec(), vec![g]].concat(), memo).part[r]).count();
+    let say = |rows: &[(usize, Option<usize>)], low: Option<usize>| {
+        let named: Vec<String> = rows
+            .iter()
+            .map(|&(r, pen)| {
+                let n = f.forms[r];
+                match pen {
+                    None => format!("{} ({n} draws)", ROWS[r].0),
+                    Some(0) => format!("{} ({n} draws, no discard to it)", ROWS[r].0),
+                    Some(p) => format!("{} ({n} draws, {p} discard(s) to it)", ROWS[r].0),
+                }
+            })
+            .collect();
+        let mut s = format!("{head}{} to {}", if made { "," } else { "" }, named.join(" and "));
+        if let Some(n) = low {
+            s.push_str(&format!(", {n} of them to High Pair"));
+        }
+        s
+    };
+    let mut rows = vec![(ranked[0], None)];
+    let mut out = vec![say(&rows, None), say(&rows, low)];
+    if made {
+        out.insert(0, head.clone());
+    }
+    for (i, &r) in ranked.iter().enumerate() {
+        if i > 0 {
+            rows.push((r, None));
+            out.push(say(&rows, low));
+        }
+        rows[i].1 = Some(penalty(r));
+        out.push(say(&rows, low));
+    }
+    out
+}
+
+/// The chart followed literally by the brute force: every deal, the first
+/// line one of its holds has, that hold's value by every draw. Where a
+/// line has several holds of a deal, the return lies between the worst
+/// and the best of them.
+#[test]
+fn following_the_printed_chart_gives_its_return() {
+    let c = chart(TINY, "40");
+    let lines: Vec<&str> = c["lines"].as_array().unwrap().iter().map(|l| l["label"].as_str().unwrap()).collect();
+    let values = brute_force();
+    let mut memo = std::collections::HashMap::new();
+    let (mut low, mut high) = (Ratio::from_integer(0), Ratio::from_integer(0));
+    let mut deal = 0;
+    for a in 0..18 {
+        for b in a + 1..18 {
+            for d in b + 1..18 {
+                let cards = [a, b, d];
+                let mut first: Option<(usize, Vec<Ratio<i128>>)> = None;
+                for (kept, &value) in values[deal].iter().enumerate() {
+                    let held: Vec<usize> = (0..3).filter(|i| kept >> i & 1 == 1).map(|i| cards[i]).collect();
+                    let gone: Vec<usize> = (0..3).filter(|i| kept >> i & 1 == 0).map(|i| cards[i]).collect();
+                    let at =
+                        labels(&held, &gone, &mut memo).iter().filter_map(|l| lines.iter().position(|x| x == l)).min();
+                    let Some(at) = at else { continue };
+                    match &mut first {
+                        Some((line, vs)) if *line == at => vs.push(value),
+                        Some((line, _)) if *line < at => {}
+                        _ => first = Some((at, vec![value])),
+                    }
+                }
+                let (_, vs) = first.expect("every deal has a line: the last exchanges every card");
+                low += *vs.iter().min().unwrap();
+                high += *vs.iter().max().unwrap();
+                deal += 1;
+            }
+        }
+    }
+    let n = Ratio::from_integer(deal as i128);
+    let ret = exact(&c["return"]);
+    assert!(low / n <= ret && ret <= high / n, "{} <= {ret} <= {}", low / n, high / n);
 }
