@@ -119,6 +119,42 @@ fn every_case_file_cut_into_parts_of_one_case_prints_what_one_thread_prints() {
     assert!(checked >= 190, "only {checked} inputs checked");
 }
 
+/// The lines the splitter passes over 64 bytes at a time (a deal per line,
+/// a case's move lines, a frame's strokes) made to stop its passes
+/// everywhere: every case file, made long, with `\r\n` line ends, with
+/// lines that start with blanks, with blank lines of spaces, and with
+/// lines that start with a terminator's first byte. Whatever each prints
+/// (an error included), several threads print the same as one.
+#[test]
+fn inputs_that_stop_the_bulk_passes_print_what_one_thread_prints() {
+    type Edit = fn(usize, &str) -> String;
+    let edits: [(&str, Edit); 4] = [
+        ("crlf", |_, l| format!("{l}\r\n")),
+        ("leading blanks", |i, l| if i % 7 == 3 { format!("  {l}\n") } else { format!("{l}\n") }),
+        ("blank lines of spaces", |i, l| if i % 11 == 5 { format!("{l}\n \t \n") } else { format!("{l}\n") }),
+        ("terminator-like", |i, l| if i % 13 == 6 { format!("#{l}\n") } else { format!("{l}\n") }),
+    ];
+    let mut checked = 0;
+    for (rules, ins) in suites("tests/cases") {
+        let g = game(&rules);
+        let slow = rules.to_string_lossy().contains("house_of_cards");
+        for input in ins {
+            let text = std::fs::read_to_string(&input).unwrap();
+            let Some(big) = repeated(&text, if slow { 2_000 } else { 30_000 }) else { continue };
+            for (what, edit) in edits {
+                let edited: String = big.lines().enumerate().map(|(i, l)| edit(i, l)).collect();
+                let one = run_bytes(g.as_ref(), edited.as_bytes(), RunOptions::default());
+                for opts in [parts(2, 0), parts(3, 200)] {
+                    let many = run_bytes(g.as_ref(), edited.as_bytes(), opts);
+                    assert!(one == many, "{} with {what}: several threads print differently", input.display());
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 100, "only {checked} inputs checked");
+}
+
 /// Every case file under tests/cases (base games and variants), made
 /// thousands of cases long: the outputs with one thread and with four are
 /// the same, and so are the errors (with the driver's own part sizes, with
