@@ -69,7 +69,7 @@ pub(super) struct RankPath {
 pub(super) const MAX_ORDERS: usize = 1 << 20;
 
 /// The choices one thread remembers per sequence of ranks in input order
-/// (the discard mask plus one, 0 while unknown): a deal's choice depends on
+/// (the discard mask, [`UNKNOWN`] while unknown): a deal's choice depends on
 /// its ranks in input order alone. Each thread keeps its own table (in its
 /// scratch), so that no thread writes where another reads: with one shared
 /// table, the first choices written by one core kept evicting the lines
@@ -77,6 +77,9 @@ pub(super) const MAX_ORDERS: usize = 1 << 20;
 /// processor time of one).
 #[derive(Debug, Default)]
 pub(super) struct Orders(Vec<u8>);
+
+/// An [`Orders`] entry not known yet (no mask of fewer than 8 cards).
+const UNKNOWN: u8 = 0xFF;
 
 /// A deal's ranks as a box of sub-multisets: the distinct ranks, how many
 /// cards of each, and where those cards are in input order.
@@ -267,16 +270,21 @@ impl RankPath {
     #[inline]
     pub(super) fn chosen(&self, mine: &mut Orders, order: usize) -> Option<u32> {
         if mine.0.len() != self.orders {
-            // A thread's first deal: its table, zeroed by the allocator.
-            mine.0 = vec![0; self.orders];
+            // A thread's first deal: its table, every entry unknown. Written
+            // now, its pages are the thread's own at once: left to the
+            // allocator's zeroed pages, each first choice written would
+            // replace a shared zero page, and tell every other core running
+            // the process to forget it.
+            mine.0 = vec![UNKNOWN; self.orders];
         }
         let v = mine.0[order];
-        (v != 0).then(|| v as u32 - 1)
+        (v != UNKNOWN).then_some(u32::from(v))
     }
 
     /// Remembers in `mine` the choice of the sequence numbered `order`.
     pub(super) fn choose(&self, mine: &mut Orders, order: usize, mask: u32) {
-        mine.0[order] = mask as u8 + 1;
+        // Hands of fewer than 8 cards (see `orders`): a mask below 128.
+        mine.0[order] = mask as u8;
     }
 
     /// The payout sums of keeping each point of the box (points whose
