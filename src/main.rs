@@ -49,7 +49,7 @@ Limits, the JSON diagnostics format and every option: docs/cli.md (or `arbiter m
     disable_help_subcommand = true
 )]
 struct Cli {
-    /// When to use colours in diagnostics (NO_COLOR is honoured).
+    /// When to use colours in diagnostics and explanations (auto: when their stream is a terminal; NO_COLOR is honoured).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
     color: ColorChoice,
     /// Let `extends:` name only bundled games and rule files inside the

@@ -138,6 +138,40 @@ fn colour_is_used_only_when_enabled() {
     assert!(!plain.contains('\x1b'), "{plain}");
 }
 
+/// By default, what goes to stdout is coloured as stdout's terminal
+/// allows, not stderr's: under a terminal (util-linux `script` gives one)
+/// the explanation is coloured; the same run with stdout to a file is not,
+/// though stderr is still the terminal.
+#[test]
+fn explanations_are_coloured_by_stdouts_terminal() {
+    let Ok(probe) = std::process::Command::new("script").args(["-qec", "true", "/dev/null"]).output() else {
+        eprintln!("no `script` to make a terminal with: skipped");
+        return;
+    };
+    assert!(probe.status.success(), "script -qec true failed");
+    let bin = env!("CARGO_BIN_EXE_arbiter");
+    let dir = tempfile::tempdir().unwrap();
+    let (input, file) = (dir.path().join("ring.txt"), dir.path().join("out.txt"));
+    std::fs::write(&input, RING).unwrap();
+    let explain = format!("'{bin}' run --explain rules/havannah.rules '{}'", input.display());
+    let in_terminal = |command: String| {
+        let out = std::process::Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env_remove("NO_COLOR")
+            .env("TERM", "xterm")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let shown = in_terminal(format!("{explain} 2>/dev/null"));
+    assert!(shown.contains("\x1b["), "stdout a terminal, stderr not: {shown}");
+    in_terminal(format!("{explain} > '{}'", file.display()));
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(written.contains("◉") && !written.contains('\x1b'), "stdout a file, stderr a terminal: {written}");
+}
+
 #[test]
 fn svg_applies_only_to_explanations_of_engines_that_draw() {
     let out = arbiter(&["run", "--format", "svg", "rules/havannah.rules"], RING);

@@ -127,6 +127,8 @@ pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<Expl
 
 /// An explanation for people: the miette report, then the picture.
 fn as_text(term: &Term, e: &Explanation, sources: &arbiter::source::SourceMap) -> String {
+    // Explanations go to stdout: coloured as stdout's terminal allows.
+    let term = term.for_stdout();
     let mut text = term.render(&render(e, sources));
     if let Some(p) = &e.picture {
         if !text.ends_with('\n') {

@@ -59,7 +59,11 @@ pub enum ColorChoice {
 /// JSON), and the command line's global settings that go with them.
 #[derive(Debug, Clone, Copy)]
 pub struct Term {
+    /// Colours in what goes to stderr (diagnostics).
     pub colour: bool,
+    /// Colours in what goes to stdout (explanations and their pictures):
+    /// decided by stdout's terminal, as `colour` by stderr's.
+    stdout_colour: bool,
     /// Whether stdout is a terminal (then outputs are flushed per case).
     pub stdout_is_terminal: bool,
     /// Diagnostics as JSON lines (`--format json`) instead of text.
@@ -84,15 +88,18 @@ pub struct Term {
 impl Term {
     pub fn new(choice: ColorChoice) -> Term {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        let colour = match choice {
+        let colour_of = |terminal: bool| match choice {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => !no_color && io::stderr().is_terminal(),
+            ColorChoice::Auto => !no_color && terminal,
         };
+        let colour = colour_of(io::stderr().is_terminal());
+        let stdout_colour = colour_of(io::stdout().is_terminal());
         let columns_env = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok()).filter(|&c| c > 0);
         let width_of = |w: Option<(terminal_size::Width, terminal_size::Height)>| w.map(|(w, _)| usize::from(w.0));
         Term {
             colour,
+            stdout_colour,
             stdout_is_terminal: io::stdout().is_terminal(),
             json: false,
             load: Default::default(),
@@ -101,6 +108,12 @@ impl Term {
             quiet: false,
             stdin_name: None,
         }
+    }
+
+    /// The same terminal, drawing for stdout: colours as stdout's terminal
+    /// allows (an explanation piped to a file gets none, whatever stderr is).
+    pub fn for_stdout(self) -> Term {
+        Term { colour: self.stdout_colour, ..self }
     }
 
     /// The same terminal, printing diagnostics as JSON lines when `json`.
