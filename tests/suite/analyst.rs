@@ -2,7 +2,7 @@
 //! tables' variance, counts and returns met exactly, the JSON schema of
 //! `--format json` field by field, and the text layout (a snapshot).
 //! Every figure is also checked against every deal of small games in
-//! `tests/expectation.rs` (`analysis_matches_every_deal`).
+//! `tests/suite/expectation.rs` (`analysis_matches_every_deal`).
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -154,7 +154,7 @@ fn analyze_json_has_every_field() {
 /// Straight figures depend on the tie rule (here `fewer-cards leftmost`
 /// against `fewer-cards rightmost`), its return and variance not; Jacks or
 /// Better has no such deal. (Each count is checked against every deal of
-/// small games in `tests/expectation.rs`.)
+/// small games in `tests/suite/expectation.rs`.)
 #[test]
 fn analyze_says_when_the_row_figures_depend_on_the_tie_rule() {
     let left = json("tests/fixtures/analyst/loose-deuces.rules");

@@ -2,7 +2,7 @@
 //! with `# expect: CODE`; `check` must report a diagnostic (an error, or a
 //! warning) with that code, and
 //! the rendered diagnostics (message, span, labels, help) are snapshots in
-//! tests/snapshots/. See tests/README.md to add one.
+//! tests/suite/snapshots/. See tests/README.md to add one.
 
 use arbiter::engines::compile;
 use arbiter::load::load_path;
@@ -22,7 +22,7 @@ fn diagnostics_of(path: &std::path::Path) -> (Vec<&'static str>, String) {
 
 #[test]
 fn broken_rule_files_report_their_error_at_the_right_place() {
-    insta::glob!("check/**/*.rules", |path| {
+    insta::glob!("..", "check/**/*.rules", |path| {
         let text = std::fs::read_to_string(path).unwrap();
         let expect =
             text.lines().next().and_then(|l| l.strip_prefix("# expect: ")).expect("first line `# expect: CODE`").trim();

@@ -139,7 +139,7 @@ fn sum6_deck(suits: usize) -> String {
 
 /// H9: the sum group's search backtracked exponentially (28 suits: over
 /// 20 s; 40 suits: never done); it is now a table over the exposed cards
-/// (tests/covering.rs checks it against a brute force).
+/// (tests/suite/covering.rs checks it against a brute force).
 #[test]
 fn a_sum_group_of_six_cards_is_quick() {
     for suits in [28, 40] {

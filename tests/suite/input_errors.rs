@@ -2,7 +2,7 @@
 //! with `rules/<game>.rules` (and `tests/input_errors/<game>/<variant>/NAME.in`
 //! with `rules/<game>/<variant>.rules`). The run must end with an input
 //! error; what it printed before the error and the rendered diagnostic are a
-//! snapshot in `tests/snapshots/`. See tests/README.md to add one.
+//! snapshot in `tests/suite/snapshots/`. See tests/README.md to add one.
 
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 //! hover, completion, definition, formatting, documentSymbol, shutdown and
 //! exit, on the bundled rule files and the broken ones in tests/check/.
 
-mod lsp_client;
+use crate::lsp_client;
 
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 //! actions, rename and references, completion in every place, figures in
 //! place, examples run from the editor, bundled bases opened read-only.
 
-mod lsp_client;
+use crate::lsp_client;
 
 use lsp_client::*;
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! answered as the protocol and JSON-RPC say, the server still running.
 //! Big inputs are generated here; nothing waits on the clock.
 
-mod lsp_client;
+use crate::lsp_client;
 
 use lsp_client::*;
 use serde_json::{json, Value};

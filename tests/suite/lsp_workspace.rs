@@ -5,7 +5,7 @@
 //! Nothing here waits on the clock: `shutdown` is answered once every
 //! analysis under way is published, so the tests read what was published.
 
-mod lsp_client;
+use crate::lsp_client;
 
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 //! asked of each section; a key read but not in the schema, or in the
 //! schema but never read, fails with the engine, the section and the key.
 //! `docs/reference.md` is generated from the schemas
-//! (`ARBITER_BLESS=1 cargo test --test schema` rewrites it).
+//! (`ARBITER_BLESS=1 cargo test --test suite schema::` rewrites it).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -149,7 +149,7 @@ fn the_reference_page_is_generated_from_the_schemas() {
     if have != want {
         let diff = similar::TextDiff::from_lines(&have, &want);
         panic!(
-            "docs/reference.md differs from the schemas; run `ARBITER_BLESS=1 cargo test --test schema`:\n{}",
+            "docs/reference.md differs from the schemas; run `ARBITER_BLESS=1 cargo test --test suite schema::`:\n{}",
             diff.unified_diff().header("docs/reference.md", "schemas")
         );
     }

@@ -11,6 +11,8 @@
 //!   keys the engines define; a block of any other language that parses as
 //!   rule text fails, so no snippet hides behind `text`;
 //! - every engine has its page in docs/engines/, and every page an engine;
+//! - the integration tests are one program whose modules tests/README.md
+//!   describes;
 //! - the fuzz targets of fuzz/Cargo.toml are the files of fuzz/fuzz_targets/
 //!   and the rows of fuzz/README.md;
 //! - no bundled game's title appears in a string of `src/`.
@@ -126,8 +128,10 @@ fn the_diagnostic_codes_are_documented_used_and_tested() {
                 let first = text.lines().next().unwrap_or_default();
                 assert_eq!(first, format!("# expect: {code}"), "{file} must start with `# expect: {code}`");
             } else if let Some(input) = file.strip_prefix("tests/input_errors/") {
-                let snap =
-                    format!("tests/snapshots/input_errors__{}.snap", input.trim_end_matches(".in").replace('/', "__"));
+                let snap = format!(
+                    "tests/suite/snapshots/suite__input_errors__{}.snap",
+                    input.trim_end_matches(".in").replace('/', "__")
+                );
                 let snap = read(&root().join(&snap));
                 assert!(snap.contains(&format!("arbiter::{code}")), "{snap} does not show `{code}`");
             } else {
@@ -260,19 +264,57 @@ fn every_rule_snippet_in_the_docs_checks() {
     assert!(checked >= 30, "only {checked} rule snippets found in the docs");
 }
 
-/// Every test file is in the table of tests/README.md (the `cli_<game>.rs`
-/// files under their common row).
+/// The integration tests are one program, tests/suite/main.rs: no other
+/// file directly in tests/ (each would be a program of its own, linked
+/// again), every file of tests/suite/ is one of its modules (a file that is
+/// not would never run), and every module is in the table of
+/// tests/README.md (the `cli_<game>.rs` files under their common row).
 #[test]
 fn every_test_file_is_described() {
-    let readme = read(&root().join("tests/README.md"));
-    for f in files(&root().join("tests"), "rs") {
-        if f.parent() != Some(root().join("tests").as_path()) {
+    let tests = root().join("tests");
+    let programs: Vec<String> =
+        files(&tests, "rs").iter().filter(|f| f.parent() == Some(tests.as_path())).map(|f| rel(f)).collect();
+    assert!(programs.is_empty(), "make these modules of tests/suite/ (see tests/README.md): {programs:?}");
+    let suite = tests.join("suite");
+    let main = read(&suite.join("main.rs"));
+    let readme = read(&tests.join("README.md"));
+    let mut modules = 0;
+    for f in files(&suite, "rs") {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        // A module's own folder (tests/suite/lsp_client/mod.rs) is that module.
+        let module = match f.parent() {
+            Some(p) if p == suite => name.trim_end_matches(".rs").to_string(),
+            Some(p) if p.parent() == Some(suite.as_path()) && name == "mod.rs" => {
+                p.file_name().unwrap().to_string_lossy().to_string()
+            }
+            _ => panic!("{}: tests/suite/ holds modules and their mod.rs folders only", rel(&f)),
+        };
+        if module == "main" {
             continue;
         }
-        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        assert!(main.lines().any(|l| l == format!("mod {module};")), "tests/suite/main.rs lacks `mod {module};`");
+        modules += 1;
+        if name == "mod.rs" {
+            continue;
+        }
         let listed =
             readme.contains(&format!("`{name}`")) || name.starts_with("cli_") && readme.contains("`cli_<game>.rs`");
-        assert!(listed, "tests/{name} is not described in tests/README.md");
+        assert!(listed, "tests/suite/{name} is not described in tests/README.md");
+    }
+    assert!(modules >= 40, "only {modules} modules in tests/suite/");
+    // proptest keeps the seeds that failed in a module of tests/suite/ in
+    // tests/proptest-regressions/MODULE.txt (its default, beside the folder
+    // of main.rs), and reads them from there only.
+    let strays: Vec<String> = std::fs::read_dir(&tests)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "proptest-regressions"))
+        .map(|p| rel(&p))
+        .collect();
+    assert!(strays.is_empty(), "proptest reads these from tests/proptest-regressions/MODULE.txt: {strays:?}");
+    for seeds in files(&tests.join("proptest-regressions"), "txt") {
+        let module = seeds.file_stem().unwrap().to_string_lossy().to_string();
+        assert!(suite.join(format!("{module}.rs")).is_file(), "{}: no module tests/suite/{module}.rs", rel(&seeds));
     }
 }
 

@@ -368,7 +368,7 @@ proptest! {
 
 /// Not a check but a measurement, for the figures of docs/engines/tower.md:
 /// the search nodes of every case of an input (`TOWER_RULES=rules/...
-/// TOWER_INPUT=FILE cargo test --test tower nodes -- --ignored
+/// TOWER_INPUT=FILE cargo test --test suite tower::nodes -- --ignored
 /// --nocapture`), summed and at most, with the cases' outputs' digest.
 #[test]
 #[ignore]

@@ -1,6 +1,6 @@
 //! A language-server client for the tests: it starts `arbiter lsp` and
 //! speaks JSON-RPC to it over its stdin and stdout (Content-Length
-//! framing), as an editor does. Shared by `tests/lsp*.rs`.
+//! framing), as an editor does. Shared by `tests/suite/lsp*.rs`.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
