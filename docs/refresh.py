@@ -6,7 +6,7 @@
 A block that starts with a line `$ arbiter ARGS` inside a ```text fence is
 re-run with the debug binary (cargo build first) from the repository root,
 and the rest of the block is replaced by what the command prints. The tests
-that keep such blocks honest (tests/cli_list_new_diff.rs for
+that keep such blocks honest (tests/suite/cli_list_new_diff.rs for
 docs/variants.md) fail until the docs show the real output again.
 """
 import os

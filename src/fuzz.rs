@@ -1,5 +1,5 @@
 //! Entry points shared by the fuzz targets (fuzz/) and the corpus replay
-//! test (tests/fuzz_corpus.rs): each takes arbitrary bytes and must return
+//! test (tests/suite/fuzz_corpus.rs): each takes arbitrary bytes and must return
 //! without panicking, hanging or allocating without bound.
 
 use std::collections::HashMap;

@@ -2,7 +2,7 @@
 //! of these codes (shown as `arbiter::CODE`); a [`Code`] can only be made
 //! here, so a new diagnostic needs a line in this table, and
 //! docs/diagnostics.md lists exactly these codes with a test file that
-//! triggers each (checked by tests/tidy.rs).
+//! triggers each (checked by tests/suite/tidy.rs).
 
 /// A stable diagnostic code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

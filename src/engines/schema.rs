@@ -3,7 +3,7 @@
 //! `schema.rs`; this module holds the types, the top level every rule file
 //! shares (`game`, `engine`, `extends`, `remove`, `example`), and lookups.
 //!
-//! The schema is documentation that is checked: `tests/schema.rs` compiles
+//! The schema is documentation that is checked: `tests/suite/schema.rs` compiles
 //! every bundled and broken rule file, records the keys the lowerings ask
 //! `check::Block` for, and fails when a key is asked for that the schema
 //! does not list, or listed and never asked for. The language server
@@ -33,7 +33,7 @@ pub struct StateVar {
     pub what: &'static str,
     pub doc: &'static str,
     /// An expression that reads it, as written in a shipped or test rule
-    /// file (`tests/schema.rs` finds it there).
+    /// file (`tests/suite/schema.rs` finds it there).
     pub example: &'static str,
 }
 
@@ -264,7 +264,7 @@ pub fn reference() -> String {
     let mut out = String::from(
         "# Reference: sections and keys\n\n\
          Generated from the engines' schemas (`src/engines/*/schema.rs`) by\n\
-         `ARBITER_BLESS=1 cargo test --test schema`; `tests/schema.rs` fails when\n\
+         `ARBITER_BLESS=1 cargo test --test suite schema::`; `tests/suite/schema.rs` fails when\n\
          this page, the schemas and what the lowerings read differ.\n\n",
     );
     out.push_str("## Every rule file\n\n");
@@ -284,7 +284,7 @@ pub fn reference() -> String {
 /// The markers around an engine page's generated "State and decision
 /// points" tables.
 pub const STATE_BEGIN: &str =
-    "<!-- state-and-decisions: generated from the schema by `ARBITER_BLESS=1 cargo test --test schema` -->";
+    "<!-- state-and-decisions: generated from the schema by `ARBITER_BLESS=1 cargo test --test suite schema::` -->";
 pub const STATE_END: &str = "<!-- end of state-and-decisions -->";
 
 /// An engine's state and decision points, in Markdown (the generated part

@@ -48,7 +48,7 @@ impl Preference {
     }
 
     /// Whether the variance of tied choices can decide between them (then
-    /// ties go through [`Exchange::break_tie`], not [`Preference::cmp`]).
+    /// ties go through `Exchange::break_tie`, not [`Preference::cmp`]).
     pub fn by_variance(&self) -> bool {
         self.variance
     }

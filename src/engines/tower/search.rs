@@ -663,7 +663,7 @@ impl<const W: usize, const H: usize, P: Point> Search<'_, W, H, P> {
 mod tests {
     //! The root's null-window passes and the table's merged bounds, checked
     //! against a plain negamax over the same moves (no table, no window):
-    //! `tests/tower.rs` checks the moves themselves against the statement.
+    //! `tests/suite/tower.rs` checks the moves themselves against the statement.
     use super::super::moves::{pack, List};
     use super::*;
     use proptest::prelude::*;
