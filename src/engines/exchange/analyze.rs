@@ -156,6 +156,9 @@ impl Exchange {
 
     /// The exact payout, stake and row probabilities over every deal.
     pub fn expected_return(&self, progress: &mut dyn FnMut(u64, u64)) -> Result<ExpectedReturn, String> {
+        if let Some(rounds) = &self.rounds {
+            return self.rounds_return(rounds, progress);
+        }
         let deals = binom(self.deck.size() as u64, self.hand as u64);
         let acc = match (&self.path, &self.split) {
             (_, Some(split)) => self.split_analysis(split)?,

@@ -136,6 +136,8 @@ impl Split {
                     lines: spec.lines.clone(),
                     terminator: spec.terminator.clone(),
                     spans: spec.spans.clone(),
+                    rounds: 1,
+                    round_plan: Default::default(),
                 };
                 Exchange::build(part).0
             })

@@ -48,6 +48,9 @@ impl Exchange {
 
     /// The explanation of one deal's output line.
     pub(super) fn explain_deal(&self, deal: &Deal) -> Explanation {
+        if let Some(rounds) = &self.rounds {
+            return self.explain_rounds(rounds, deal);
+        }
         let (mask, options) = self.decide(&deal.cards);
         let line_of = |m: u32| -> String {
             let mut b = Vec::new();

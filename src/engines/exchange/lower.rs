@@ -82,11 +82,12 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
             cost: span("cost", &mut quiet),
             exchange: span("exchange", &mut quiet),
             prefer: span("prefer", &mut quiet),
+            rounds: span("rounds", &mut quiet),
         })
     };
-    let Play { hand, entry, cost, sizes, prefer, hand_span } = play_section(play, &deck, cx)?;
+    let Play { hand, entry, cost, sizes, prefer, hand_span, rounds } = play_section(play, &deck, cx)?;
     let mut rows = combinations(&deck, top, cx)?;
-    super::exchanged::check_pays(&mut rows, &sizes, cx)?;
+    super::exchanged::check_pays(&mut rows, &super::rounds::totals(&sizes, rounds.0), cx)?;
     let suited = rows.iter().filter(|r| super::pattern::is_suited(&r.parts)).count();
     if suited > MAX_SUITED_ROWS {
         cx.push(Diag::error(
@@ -104,6 +105,23 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
         );
         return None;
     }
+    let round_plan = if rounds.0 > 1 {
+        let max_pay = rows.iter().map(|r| r.pays).max().unwrap_or(0);
+        let left = deck.size() - hand;
+        match super::rounds::plan(left, hand, &sizes, rounds.0, (max_pay, entry, cost)) {
+            Ok(plan) => plan,
+            Err(why) => {
+                cx.push(
+                    Diag::error(codes::TOO_LARGE, rounds.1, "these rounds would need too much work or precision")
+                        .label(why.0)
+                        .help("use fewer rounds, fewer cards exchanged at once, or a smaller deck"),
+                );
+                return None;
+            }
+        }
+    } else {
+        Default::default()
+    };
     let terminator = match input {
         Some(s) => input_section(s, cx)?,
         None => "#".to_string(),
@@ -116,7 +134,20 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<(Exchange, RowStats)> {
         rows: top.sections("combination").iter().map(|s| s.head).collect(),
         ..play_spans.unwrap_or_default()
     };
-    let spec = ExchangeSpec { deck, hand, entry, cost, sizes, prefer, rows, lines, terminator, spans };
+    let spec = ExchangeSpec {
+        deck,
+        hand,
+        entry,
+        cost,
+        sizes,
+        prefer,
+        rows,
+        lines,
+        terminator,
+        spans,
+        rounds: rounds.0,
+        round_plan,
+    };
     let (game, stats) = Exchange::build(spec);
     Some((game, stats))
 }
@@ -188,6 +219,9 @@ struct Play {
     sizes: Vec<usize>,
     prefer: Vec<Prefer>,
     hand_span: Span,
+    /// Draw rounds, and where they are written (the section's head when
+    /// not).
+    rounds: (usize, Span),
 }
 
 fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
@@ -208,6 +242,10 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
     let cost = b.prop(cx, "cost").map_or(Some(0), |p| price(cx, p, "the price of one exchanged card"));
     let sizes = b.require(cx, "exchange", "0..1").and_then(|p| exchange_sizes(cx, p).map(|s| (s, p)));
     let prefer = b.require(cx, "prefer", "fewer-cards leftmost").and_then(|p| tie_break(cx, p));
+    let rounds = match b.prop(cx, "rounds") {
+        Some(p) => rounds_of(cx, p).map(|n| (n, p.values_span())),
+        None => Some((1, s.head)),
+    };
     b.finish(cx);
     let ((hand, hand_prop), (sizes, sp)) = (hand?, sizes?);
     if let Some(&big) = sizes.iter().find(|&&k| k > hand) {
@@ -222,7 +260,63 @@ fn play_section(s: &Section, deck: &Deck, cx: &mut Cx) -> Option<Play> {
         return None;
     }
     drawable(deck, hand, &sizes, sp, cx)?;
-    Some(Play { hand, entry: entry?, cost: cost?, sizes, prefer: prefer?, hand_span: hand_prop.span })
+    let (rounds, prefer) = (rounds?, prefer?);
+    if rounds.0 > 1 {
+        several_rounds(deck, hand, &sizes, rounds, &prefer, cx)?;
+    }
+    Some(Play { hand, entry: entry?, cost: cost?, sizes, prefer, hand_span: hand_prop.span, rounds })
+}
+
+/// `rounds`: 1 to [`MAX_ROUNDS`](super::rounds::MAX_ROUNDS) draw rounds.
+fn rounds_of(cx: &mut Cx, p: &Property) -> Option<usize> {
+    let most = super::rounds::MAX_ROUNDS;
+    let n = cx.prop_int(p, 1, "the number of draw rounds")?;
+    if n as usize > most {
+        cx.push(
+            Diag::error(codes::OUT_OF_RANGE, p.values_span(), format!("{n} draw rounds are too many"))
+                .label(format!("at most {most}")),
+        );
+        return None;
+    }
+    Some(n as usize)
+}
+
+/// Several rounds: every round's cards can be drawn (the cards exchanged
+/// are out of the game), the total fits the payouts' table, and the
+/// tie-break reads no variance (a value of several rounds is not one
+/// draw's payout).
+fn several_rounds(
+    deck: &Deck,
+    hand: usize,
+    sizes: &[usize],
+    (rounds, span): (usize, Span),
+    prefer: &[Prefer],
+    cx: &mut Cx,
+) -> Option<()> {
+    let left = deck.size().saturating_sub(hand);
+    let most = sizes.iter().copied().max().unwrap_or(0) * rounds;
+    if most > left || most > MAX_HAND {
+        let room = left.min(MAX_HAND);
+        cx.push(
+            Diag::error(
+                codes::OUT_OF_RANGE,
+                span,
+                format!("{rounds} rounds could exchange {most} cards in all, more than the {room} the engine can draw"),
+            )
+            .label(format!("at most {room} cards over every round"))
+            .help("use fewer rounds or exchange fewer cards at once"),
+        );
+        return None;
+    }
+    if prefer.iter().any(|p| matches!(p, Prefer::LowerVariance | Prefer::HigherVariance)) {
+        cx.push(
+            Diag::error(codes::CONFLICT, span, "a variance tie-break needs one draw round")
+                .label(format!("{rounds} rounds"))
+                .help("the variance of a choice is over one round's draws: use `rounds: 1`, or tie-break by cards"),
+        );
+        return None;
+    }
+    Some(())
 }
 
 /// Every exchange size can be drawn: at most the cards left in the deck

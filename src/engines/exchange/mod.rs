@@ -33,6 +33,7 @@ pub mod lower;
 pub(crate) mod pattern;
 mod ranks;
 mod read;
+mod rounds;
 pub(crate) mod schema;
 mod strategy;
 mod symmetry;
@@ -399,6 +400,7 @@ pub struct ExchangeSpans {
     pub cost: Span,
     pub exchange: Span,
     pub prefer: Span,
+    pub rounds: Span,
 }
 
 /// The lowered rules an [`Exchange`] is built from.
@@ -413,6 +415,10 @@ pub struct ExchangeSpec {
     pub lines: Lines,
     pub terminator: String,
     pub spans: ExchangeSpans,
+    /// Draw rounds (1: one exchange decision), and for more than one the
+    /// common denominators of `rounds::plan`.
+    pub rounds: usize,
+    pub(crate) round_plan: rounds::Plan,
 }
 
 /// How the engine counts: by rank multisets or by cards.
@@ -465,6 +471,8 @@ pub struct Exchange {
     /// The card path's first deals without the hand table, when the rows
     /// allow it (see `light.rs`); built on first use.
     light: OnceLock<Option<Box<light::Light>>>,
+    /// Several draw rounds (see `rounds.rs`).
+    rounds: Option<Box<rounds::Rounds>>,
 }
 
 /// `sum / ways_k - cost_k` times the common denominator L of the ways:
@@ -583,7 +591,7 @@ impl Exchange {
 
     /// Compiles the tables. The caller checked [`Exchange::plan`].
     pub fn build(spec: ExchangeSpec) -> (Exchange, RowStats) {
-        let split = exchanged::Split::new(&spec).map(Box::new);
+        let split = if spec.rounds > 1 { None } else { exchanged::Split::new(&spec).map(Box::new) };
         let h = spec.hand;
         let mut sizes = spec.sizes.clone();
         sizes.sort_unstable();
@@ -640,6 +648,7 @@ impl Exchange {
             names2: Vec::new(),
             split,
             light: OnceLock::new(),
+            rounds: None,
         };
         let max_pay = ex.rows.iter().map(|r| r.pays).max().unwrap_or(0);
         let mut ex = ex;
@@ -647,6 +656,9 @@ impl Exchange {
         ex.names2 = (0..ex.deck.size() as Card)
             .map(|c| ex.deck.card_name(c).as_bytes().try_into().unwrap_or([b'?'; 2]))
             .collect();
+        if spec.rounds > 1 {
+            ex.rounds = Some(Box::new(rounds::Rounds::new(&ex, spec.rounds, spec.round_plan)));
+        }
         (ex, stats)
     }
 
@@ -710,6 +722,9 @@ impl Exchange {
     }
 
     pub(crate) fn for_each_option(&self, cards: &[Card], scratch: &mut Scratch, f: &mut dyn FnMut(u32, Value)) {
+        if let Some(rounds) = &self.rounds {
+            return rounds.for_each_option(self, cards, f);
+        }
         if let Some(split) = &self.split {
             return split.for_each_option(cards, scratch, f);
         }
@@ -753,7 +768,7 @@ impl Exchange {
     }
 
     pub(crate) fn best_with(&self, cards: &[Card], scratch: &mut Scratch) -> u32 {
-        if self.split.is_some() || self.stay_only() || self.preference.by_variance() {
+        if self.split.is_some() || self.stay_only() || self.preference.by_variance() || self.rounds.is_some() {
             return self.special_best(cards, scratch);
         }
         let h = cards.len();

@@ -28,6 +28,13 @@ pub(crate) const SCHEMA: Schema = Schema {
                     .required()
                     .example("0..1"),
                 Key::new("cost", "a whole number, 0 or more", "paid for each exchanged card").default("0").example("1"),
+                Key::new(
+                    "rounds",
+                    "a whole number, 1 to 4",
+                    "draw rounds: after each draw the player sees the hand and chooses again; the output is the first round's choice",
+                )
+                .default("1")
+                .example("2"),
                 Key::new("prefer", "tie-break criteria, in order", "which choice is printed among equally good ones")
                     .required()
                     .example("fewer-cards leftmost")

@@ -26,12 +26,15 @@ impl Exchange {
         self.eval.row_of_cards(&sorted)
     }
 
-    /// The choice of a deal whose payouts depend on the number of cards
-    /// exchanged, of a game without exchanges, or of a game whose ties a
-    /// variance can break.
+    /// The choice of a deal of a game of several draw rounds, whose payouts
+    /// depend on the number of cards exchanged, without exchanges, or whose
+    /// ties a variance can break.
     #[cold]
     #[inline(never)]
     pub(super) fn special_best(&self, cards: &[Card], scratch: &mut super::Scratch) -> u32 {
+        if let Some(rounds) = &self.rounds {
+            return rounds.best(self, cards);
+        }
         if self.preference.by_variance() && !self.stay_only() {
             return self.best_by_variance(cards, scratch);
         }

@@ -55,6 +55,9 @@ type SetKey = Vec<u64>;
 impl Exchange {
     /// The chart for these rules (see the module's documentation).
     pub(crate) fn strategy_chart(&self, opts: &ChartOptions) -> Result<Chart, String> {
+        if self.rounds.is_some() {
+            return Err("a strategy chart is a list of holds for one draw round; this game has several".to_string());
+        }
         let deals = self.chart_deals()?;
         let feats = self.hold_features(&deals)?;
         let (keys, deals) = self.classify(&deals, &feats)?;
