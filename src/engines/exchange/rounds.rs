@@ -227,8 +227,8 @@ impl Rounds {
         let mut sum = 0i128;
         let last = s.round + 1 == self.rounds;
         let pays = &self.pays[(s.exchanged + k).min(self.pays.len() - 1)];
-        each_draw(s, mask, !last, &mut |next| {
-            sum += if last { pays[Self::row(ex, next.hand) as usize] as i128 } else { self.node(ex, next) };
+        self.each_draw(ex, s, mask, !last, &mut |next, ways| {
+            sum += ways * if last { pays[Self::row(ex, next.hand) as usize] as i128 } else { self.node(ex, next) };
         });
         sum * factor - ex.cost as i128 * k as i128 * l
     }
@@ -264,7 +264,14 @@ impl Rounds {
         let (n, k) = (s.left.len(), mask.count_ones() as usize);
         let factor = self.scale[s.round][n] / (binom(n as u64, k as u64) as i128 * self.scale[s.round + 1][n - k]);
         let mut part = vec![0i128; out.len()];
-        each_draw(s, mask, true, &mut |next| self.outcomes(ex, next, &mut part));
+        let mut one = vec![0i128; out.len()];
+        self.each_draw(ex, s, mask, true, &mut |next, ways| {
+            one.fill(0);
+            self.outcomes(ex, next, &mut one);
+            for (p, o) in part.iter_mut().zip(&one) {
+                *p += ways * o;
+            }
+        });
         for (o, p) in out.iter_mut().zip(&part) {
             *o += p * factor;
         }
@@ -308,6 +315,81 @@ impl Rounds {
     /// Rows plus one.
     pub(super) fn width(&self) -> usize {
         self.width
+    }
+
+    /// Calls `f` with the next round's state after each draw of discarding
+    /// `mask` and the number of draws it stands for. On the card path every
+    /// set of cards is a draw; on the rank path (rows read ranks only, no
+    /// wild card) the draws of the same ranks lead to states that differ
+    /// only in suits, so one stands for all: the first cards of each rank
+    /// left, `prod C(left of rank r, drawn of rank r)` draws.
+    fn each_draw(&self, ex: &Exchange, s: State, mask: u32, with_left: bool, f: &mut dyn FnMut(State, i128)) {
+        if ex.by_cards() {
+            return each_draw(s, mask, with_left, &mut |next| f(next, 1));
+        }
+        let k = mask.count_ones() as usize;
+        // Runs of cards of one rank in `left` (deck order: rank by rank).
+        let mut groups: Vec<(usize, usize)> = Vec::new();
+        for (i, &c) in s.left.iter().enumerate() {
+            match groups.last_mut() {
+                Some((start, n)) if ex.deck.rank(s.left[*start]) == ex.deck.rank(c) => *n += 1,
+                _ => groups.push((i, 1)),
+            }
+        }
+        let places: Vec<usize> = (0..s.hand.len()).filter(|&i| mask >> i & 1 == 1).collect();
+        let mut take = vec![0usize; groups.len()];
+        let mut walk = RankDraws { s, places: &places, groups: &groups, take: &mut take, with_left, f };
+        walk.from(0, k, 1);
+    }
+}
+
+/// The draws of one discard by multisets of ranks (see
+/// [`Rounds::each_draw`]).
+struct RankDraws<'a, 'f> {
+    s: State<'a>,
+    places: &'a [usize],
+    /// (first index in `left`, cards) of each rank left.
+    groups: &'a [(usize, usize)],
+    /// Cards drawn of each group.
+    take: &'a mut [usize],
+    with_left: bool,
+    f: &'f mut dyn FnMut(State, i128),
+}
+
+impl RankDraws<'_, '_> {
+    /// Chooses how many cards of groups `g..` to draw, `k` in all.
+    fn from(&mut self, g: usize, k: usize, ways: i128) {
+        if k == 0 {
+            self.take[g..].fill(0);
+            return self.emit(ways);
+        }
+        if g == self.groups.len() {
+            return;
+        }
+        let n = self.groups[g].1;
+        for d in (0..=n.min(k)).rev() {
+            self.take[g] = d;
+            self.from(g + 1, k - d, ways * binom(n as u64, d as u64) as i128);
+        }
+    }
+
+    fn emit(&mut self, ways: i128) {
+        let s = self.s;
+        let mut hand = s.hand.to_vec();
+        let mut rest: Vec<Card> = Vec::new();
+        let mut at = 0;
+        for (g, &(start, n)) in self.groups.iter().enumerate() {
+            let d = self.take[g];
+            for &c in &s.left[start..start + d] {
+                hand[self.places[at]] = c;
+                at += 1;
+            }
+            if self.with_left {
+                rest.extend_from_slice(&s.left[start + d..start + n]);
+            }
+        }
+        let k = self.places.len();
+        (self.f)(State { round: s.round + 1, hand: &hand, left: &rest, exchanged: s.exchanged + k }, ways);
     }
 }
 
