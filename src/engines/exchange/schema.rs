@@ -9,8 +9,8 @@ use crate::expr::Ty;
 pub(crate) const STATE: &[StateVar] = &[StateVar::new(
     "exchanged",
     Ty::Int,
-    "a number, 0 to the hand size",
-    "how many cards the player exchanged before the final hand was paid (0: the hand was kept)",
+    "a number, 0 to the hand size (times `rounds`)",
+    "how many cards the player exchanged before the final hand was paid, over every draw round (0: the hand was kept)",
 )
 .example("if(exchanged == 0, 150, 100)")];
 
