@@ -137,3 +137,44 @@ fn classes_by_suit_symmetry_count_every_hand() {
         }
     }
 }
+
+/// Six cards of 52 with exchanges: over the hand table's limit, the card
+/// path keeps its tables per class under suit symmetry (the small decks of
+/// `by_class.rs`'s tests check them against the table and every draw).
+/// `check` accepts the file, `run` answers its worked example and `arbiter
+/// test` passes it.
+#[test]
+fn six_of_52_with_exchanges_is_checked_and_run() {
+    use assert_cmd::Command;
+    let rules = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exchange/six-card-draw.rules");
+    let arbiter = || {
+        let mut c = Command::cargo_bin("arbiter").unwrap();
+        c.env("NO_COLOR", "1").timeout(std::time::Duration::from_secs(120));
+        c
+    };
+    arbiter().arg("check").arg(&rules).assert().success();
+    let input = "AS KS QS JS TS 2D\nAS KS QS JS 3D 2C\n5H 5D 9C JS 2S 7H\n3C 8D 9H 4S 7C 2D\n#\n";
+    let out = arbiter().arg("run").arg(&rules).write_stdin(input).assert().success();
+    assert_eq!(
+        String::from_utf8_lossy(&out.get_output().stdout),
+        "Hold AS KS QS JS TS 2D\nHold AS KS QS JS (36.4609)\nHold 5H 5D (0.5066)\nHold 8D 9H 7C (-0.1600)\n"
+    );
+    arbiter().arg("test").arg(&rules).assert().success();
+}
+
+/// The value of four to the royal among six cards, counted by hand: of the
+/// C(46, 2) = 1,035 draws, those with the Ten of spades make the royal.
+#[test]
+fn four_to_the_royal_among_six_is_valued_by_class() {
+    let ex = fixture("six-card-draw.rules");
+    // AS KS QS JS 3D 2C; discarding 3D and 2C (positions 4 and 5).
+    let deal: Vec<u16> = [(0, 0), (12, 0), (11, 0), (10, 0), (2, 2), (1, 3)].iter().map(|&(r, s)| r * 4 + s).collect();
+    assert_eq!(ex.best(&deal), 0b110000);
+    let (_, options) = ex.decide(&deal);
+    let v = options.iter().find(|o| o.0 == 0b110000).unwrap().1;
+    assert_eq!(v.ways, 1035);
+    let rows = ex.draws_by_row(&deal, 0b110000);
+    assert_eq!(rows[0], 45, "royal flushes: the Ten of spades and any of the 45 other cards");
+    let sum: i128 = rows.iter().zip(ex.rows.iter().map(|r| r.pays).chain([0])).map(|(&n, p)| n * p as i128).sum();
+    assert_eq!(sum, v.sum as i128);
+}

@@ -21,6 +21,7 @@ use num_rational::BigRational;
 use num_traits::Zero;
 use rayon::prelude::*;
 
+use super::by_class;
 use super::choice::Draws;
 use super::combi::{binom, for_each_multiset, Colex};
 use super::hands::{for_each_added, CardPath, CHUNK_ROWS};
@@ -103,9 +104,8 @@ impl Exchange {
                         (levels * width as u128 <= MAX_ROW_TABLE).then(|| self.rank_row_tables(width))
                     }
                     Path::Cards(..) => {
-                        let n = self.deck.size();
-                        let sets: u128 = (self.min_kept..h).map(|k| binom(n as u64, k as u64)).sum();
                         let path = self.card_path().expect("card path");
+                        let sets: u128 = (self.min_kept..h).map(|k| path.set_count(k) as u128).sum();
                         (sets * width as u128 <= MAX_ROW_TABLE).then(|| card_row_tables(path, h, self.min_kept, width))
                     }
                 }
@@ -411,9 +411,16 @@ impl Exchange {
     fn card_analysis(&self, progress: &mut dyn FnMut(u64, u64)) -> Result<(Acc, bool), String> {
         let (h, n) = (self.hand, self.deck.size());
         let total = binom(n as u64, h as u64);
-        if total << h > MAX_ANALYSIS {
+        // Over the hand table's limit the deals are counted by class.
+        let deck = (self.deck.ranks.len(), self.deck.suits.len(), self.deck.jokers.len());
+        let (groups, what) = if by_class::applies(total) {
+            (by_class::class_count(deck, h), "classes of deals")
+        } else {
+            (total, "deals")
+        };
+        if groups << h > MAX_ANALYSIS {
             return Err(format!(
-                "not computed: {total} deals times 2^{h} choices each pass the analysis limit of 2^30"
+                "not computed: {groups} {what} times 2^{h} choices each pass the analysis limit of 2^30"
             ));
         }
         let width = self.rows.len() + 1;
@@ -601,7 +608,11 @@ impl Exchange {
         if let Path::Cards(cell, _) = &self.path {
             let (h, n, width) = (self.hand, self.deck.size(), self.rows.len() + 1);
             let sets: u128 = (self.min_kept..h).map(|k| binom(n as u64, k as u64)).sum();
-            if sets * width as u128 <= MAX_ROW_TABLE && cell.get().is_none() && self.row_tables.get().is_none() {
+            if sets * width as u128 <= MAX_ROW_TABLE
+                && !by_class::applies(binom(n as u64, h as u64))
+                && cell.get().is_none()
+                && self.row_tables.get().is_none()
+            {
                 let mut path = CardPath::tabulate(&self.eval, n, h);
                 let tables = card_row_tables(&path, h, self.min_kept, width);
                 path.totals = vec![Vec::new(); h + 1];
@@ -621,6 +632,9 @@ impl Exchange {
 
 /// Row counts per set of cards, from the kept size up to `hand - 1`.
 fn card_row_tables(path: &CardPath, h: usize, min_kept: usize, width: usize) -> RowTables {
+    if let Some(cx) = &path.classes {
+        return RowTables { width, levels: by_class::row_levels(path, cx, min_kept, width) };
+    }
     let colex: &Colex = &path.colex;
     let n = path.n;
     let mut levels: Vec<Vec<u32>> = vec![Vec::new(); h + 1];

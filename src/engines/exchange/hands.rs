@@ -28,6 +28,7 @@ use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
 use rayon::prelude::*;
 
+use super::by_class::{self, Classes};
 use super::combi::{binom, Colex};
 use super::eval::Eval;
 use crate::engines::cards::Deck;
@@ -47,11 +48,19 @@ pub(super) struct CardPath {
     pub hand_row: Vec<u8>,
     /// `totals[k]` for k from the smallest kept size to `hand - 1`.
     pub totals: Vec<Vec<i64>>,
+    /// Over the hand table's limit: the classes of sets under suit
+    /// symmetry, whose slots number `hand_row` and `totals` instead of the
+    /// colex numbers (see `by_class.rs`).
+    pub classes: Option<Box<Classes>>,
 }
 
 impl CardPath {
-    /// Tabulates every hand and the totals down to `min_kept` cards.
+    /// Tabulates every hand and the totals down to `min_kept` cards, or,
+    /// over the hand table's limit, every class of them.
     pub(super) fn new(eval: &Eval, n: usize, hand: usize, min_kept: usize, pays: &[i64; 256]) -> CardPath {
+        if by_class::applies(binom(n as u64, hand as u64)) {
+            return CardPath::by_class(eval, n, hand, min_kept, pays);
+        }
         let mut path = CardPath::tabulate(eval, n, hand);
         path.fill_totals(min_kept, pays);
         path
@@ -61,7 +70,7 @@ impl CardPath {
     pub(super) fn tabulate(eval: &Eval, n: usize, hand: usize) -> CardPath {
         let colex = Colex::new(n, hand);
         let hand_row = hand_rows(eval, &colex, n, hand);
-        CardPath { colex, n, hand, hand_row, totals: Vec::new() }
+        CardPath { colex, n, hand, hand_row, totals: Vec::new(), classes: None }
     }
 
     /// The totals from the hands' rows, level by level.
@@ -97,6 +106,9 @@ impl CardPath {
     /// number of every subset within its size.
     #[inline]
     pub(super) fn sums(&self, sorted: &[u16], min_kept: usize, pays: &[i64; 256], f: &mut [i64], idx: &mut [u32]) {
+        if let Some(cx) = &self.classes {
+            return self.class_sums(cx, sorted, min_kept, pays, f, idx);
+        }
         let h = sorted.len();
         let full = (1usize << h) - 1;
         let (f, idx) = (&mut f[..=full], &mut idx[..=full]);
@@ -114,8 +126,20 @@ impl CardPath {
         subtract_supersets(f, h);
     }
 
+    /// The number of sets (or, by class, of classes) of k cards: the
+    /// entries of `totals[k]`.
+    pub(super) fn set_count(&self, k: usize) -> usize {
+        match &self.classes {
+            Some(cx) => cx.count(k),
+            None => self.colex.count(k),
+        }
+    }
+
     /// The row of a hand sorted by card number.
     pub(super) fn row(&self, sorted: &[u16]) -> u8 {
+        if let Some(cx) = &self.classes {
+            return self.class_row(cx, sorted);
+        }
         self.hand_row[self.colex.index(sorted)]
     }
 }
@@ -253,9 +277,16 @@ pub(super) fn for_each_class(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16],
 
 /// [`for_each_class`], stopping when `f` returns false.
 pub(super) fn for_each_class_while(deck: &Deck, hand: usize, f: &mut dyn FnMut(&[u16], u128) -> bool) {
-    let nr = deck.ranks.len();
-    let ns = deck.suits.len();
-    let nj = deck.jokers.len();
+    for_each_class_of((deck.ranks.len(), deck.suits.len(), deck.jokers.len()), hand, f);
+}
+
+/// [`for_each_class_while`] for a deck of `nr` ranks of `ns` suits and
+/// `nj` jokers.
+pub(super) fn for_each_class_of(
+    (nr, ns, nj): (usize, usize, usize),
+    hand: usize,
+    f: &mut dyn FnMut(&[u16], u128) -> bool,
+) {
     let mut masks = vec![0u64; ns];
     for j in 0..=nj.min(hand) {
         let jw = binom(nj as u64, j as u64);

@@ -21,6 +21,7 @@
 //! numbers per deal, however many cards are drawn.
 
 mod analyze;
+mod by_class;
 mod choice;
 mod combi;
 pub(crate) mod eval;
@@ -572,12 +573,10 @@ impl Exchange {
             )));
         }
         let hands = combi::binom(n as u64, hand as u64);
-        // Without exchanges no table of every hand is built (`symmetry.rs`).
+        // Without exchanges no table of every hand is built (`symmetry.rs`);
+        // with them, the tables are kept per class under suit symmetry.
         if hands > MAX_HANDS && sizes.iter().any(|&k| k > 0) {
-            return Err(TooLarge(format!(
-                "with suits or wild cards every hand is tabulated: {hands} hands of {hand} of {n} cards, \
-                 over the engine's limit of 2^24"
-            )));
+            return by_class::plan(deck, hand, min_kept, hands).map(|()| true);
         }
         let work: u128 = (min_kept..hand).map(|k| combi::binom(n as u64, k as u64) * n as u128).sum();
         if work > MAX_WORK {

@@ -58,6 +58,12 @@ impl Exchange {
         if self.rounds.is_some() {
             return Err("a strategy chart is a list of holds for one draw round; this game has several".to_string());
         }
+        let hands = super::combi::binom(self.deck.size() as u64, self.hand as u64);
+        if self.by_cards() && hands > super::MAX_HANDS {
+            // Such games keep their tables by class (`by_class.rs`); the
+            // chart's classes of holds would pass its limits anyway.
+            return Err(format!("a strategy chart needs the table of every hand: {hands} hands pass its limit of 2^24"));
+        }
         let deals = self.chart_deals()?;
         let feats = self.hold_features(&deals)?;
         let (keys, deals) = self.classify(&deals, &feats)?;
