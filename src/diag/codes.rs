@@ -102,6 +102,7 @@ codes! {
     PHASE_NEVER_LEFT = "phase-never-left", Rules;
     FRAME_NEVER_ENDS = "frame-never-ends", Rules;
     FRAME_STUCK = "frame-stuck", Rules;
+    STUCK_UNDECIDED = "stuck-undecided", Rules;
     // Inputs.
     INPUT = "input", Input;
     INPUT_NOT_UTF8 = "input-not-utf8", Input;
@@ -120,7 +121,7 @@ codes! {
 /// The codes of warnings: a file with only these still checks, and a rule
 /// file's `allow:` may silence them (docs/diagnostics.md marks exactly
 /// these "(warning)").
-pub const WARNINGS: &[Code] = &[NEW_SECTION, PAYTABLE_ORDER, UNUSED, OVERLAPPING_GROUPS];
+pub const WARNINGS: &[Code] = &[NEW_SECTION, PAYTABLE_ORDER, UNUSED, OVERLAPPING_GROUPS, STUCK_UNDECIDED];
 
 /// The code named `text`, if there is one.
 pub fn find(text: &str) -> Option<Code> {

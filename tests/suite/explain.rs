@@ -265,3 +265,26 @@ fn havannah_names_the_structure_and_its_stones() {
     let none = all.iter().find(|v| v["output"].as_str().unwrap().ends_with("none")).unwrap();
     assert!(rule(none, "not formed")["says"].as_str().unwrap().contains("needed"));
 }
+
+#[test]
+fn an_ending_names_its_winner_as_the_input_names_the_players() {
+    // concede.rules: after the tenth Black, Tom leads 80 : 0 with 67 left,
+    // and Jerry concedes.
+    let rules = "rules/snooker_referee/concede.rules";
+    let mut input = String::from("1\n\nTom Jerry\n");
+    for _ in 0..10 {
+        input.push_str("Red Red\nBlack Black\n");
+    }
+    let all = json(rules, &input);
+    let last = all.last().unwrap();
+    assert!(last["output"].as_str().unwrap().ends_with("Jerry concedes, Tom wins"), "{last}");
+    let says = rule(last, "holds after this stroke")["says"].as_str().unwrap();
+    assert_eq!(says, "holds after this stroke: Tom wins");
+    assert_eq!(rule(last, "holds after this stroke")["line"], line_of(rules, "ending \"concession\""));
+    // The winner is the input's, not the file's order: the same frame with
+    // the names the other way round is won by the player named first.
+    let swapped = input.replace("Tom Jerry", "Jerry Tom");
+    let all = json(rules, &swapped);
+    let says = rule(all.last().unwrap(), "holds after this stroke")["says"].as_str().unwrap().to_string();
+    assert_eq!(says, "holds after this stroke: Jerry wins");
+}

@@ -48,6 +48,7 @@ mod parallel;
 mod prop_snooker_referee;
 mod readme;
 mod referee_state;
+mod referee_stuck;
 mod rounds;
 mod schema;
 mod strategy;

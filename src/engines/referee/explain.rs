@@ -126,7 +126,7 @@ impl Referee {
         } else {
             e.summary = format!("a fair stroke that pots nothing: {other} comes to the table");
         }
-        e.rules.extend(self.explain_ending(p.was, o));
+        e.rules.extend(self.explain_ending(p.was, o, players));
         let scores = p.after.scores;
         e.values.push(("score".into(), format!("{} {}, {} {}", players[0], scores[0], players[1], scores[1])));
         e
@@ -161,8 +161,9 @@ impl Referee {
         e.rules.push((sp.foul, "writes the foul".to_string()));
     }
 
-    /// The respot rule that applied, or how the stroke ended the frame.
-    fn explain_ending(&self, was: &State, o: &StrokeResult) -> Vec<(Span, String)> {
+    /// The respot rule that applied, or how the stroke ended the frame
+    /// (the winner named as the input names the players).
+    fn explain_ending(&self, was: &State, o: &StrokeResult, players: [&str; 2]) -> Vec<(Span, String)> {
         let sp = &self.spans;
         match o.ending {
             None if o.respot != 0 => {
@@ -173,7 +174,7 @@ impl Referee {
             Some(Ending::Rule { rule, winner }) => {
                 let r = &self.endings[rule];
                 let says = match winner {
-                    Some(w) => format!("holds after this stroke: player {} wins", w + 1),
+                    Some(w) => format!("holds after this stroke: {} wins", players[w]),
                     None => "holds after this stroke: the frame is drawn".to_string(),
                 };
                 vec![(r.span, says)]

@@ -16,7 +16,8 @@ use crate::syntax::{Expr, Property, Section};
 use crate::template::OutputLine;
 
 mod endings;
-use endings::{comes_back, counts_balls, lower_endings, reads_frame, Stuck};
+mod explore;
+use endings::{comes_back, counts_balls, lower_endings, reads_frame, reads_stroke};
 
 /// Most balls of one kind.
 pub const MAX_COUNT: i64 = 1000;
@@ -70,6 +71,13 @@ impl Probe {
 
 /// Lowers the file into a [`Referee`].
 pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
+    lower_with(top, cx, true)
+}
+
+/// [`lower`] without deciding whether a frame can get stuck (`explore`
+/// false): for the tests that compare that decision with a simulation.
+#[doc(hidden)]
+pub fn lower_with(top: &Block, cx: &mut Cx, explore: bool) -> Option<Referee> {
     let balls = balls(top, cx);
     let play = top.require_section(cx, "play");
     let foul_sections = top.sections("foul");
@@ -103,11 +111,6 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     }
     let tie_rule = tie_rule.settle(cx, tie, output, &mut out, &x, last)?;
     let endings = endings?;
-    if let Some((on, span)) = &play.on {
-        endings::check_on(cx, &x, &phases, on, *span);
-    }
-    let stuck = Stuck { x: &x, phases: &phases, respots: &respots, fouls: &fouls, end: &ends, endings: &endings, cue };
-    stuck.check(cx, (respot, end), &ending_sections);
     if cx.has_errors() {
         return None;
     }
@@ -115,6 +118,8 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let comes_back = comes_back(&x, &phases, &respots.first_phase, full);
     let stroke_rules = || [play.section, penalty, respot, end].into_iter().chain(foul_sections.iter().copied());
     let stroke_reads = stroke_rules().any(reads_frame);
+    let reads_numbers = stroke_reads || reads_frame(tie) || ending_sections.iter().any(|(s, _)| reads_frame(s));
+    let ending_heads: Vec<Span> = ending_sections.iter().map(|(s, _)| s.head).collect();
     let tracks = !endings.is_empty() || stroke_rules().chain([tie]).any(reads_frame);
     let counts_balls = stroke_rules().chain([tie]).chain(ending_sections.iter().map(|(s, _)| *s)).any(counts_balls);
     let mut by_value: Vec<usize> = (0..balls.len()).collect();
@@ -123,7 +128,7 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
     let words = Words::new(&x.names, &no_hit, play_again.first().map_or("", String::as_str));
     let spans = spans(play.section, penalty, respot, end, tie, output);
     let Respots { first_phase, first_foul, second, second_foul } = respots;
-    Some(Referee {
+    let referee = Referee {
         counts: balls.iter().map(|b| b.count).collect(),
         words,
         names: x.names,
@@ -157,7 +162,13 @@ pub fn lower(top: &Block, cx: &mut Cx) -> Option<Referee> {
         play_again,
         out,
         spans,
-    })
+    };
+    let stroke = ending_sections.iter().any(|(s, _)| reads_stroke(s));
+    let reads = explore::Reads { numbers: reads_numbers, stroke };
+    if explore {
+        explore::check(cx, &referee, reads, &ending_heads);
+    }
+    (!cx.has_errors()).then_some(referee)
 }
 
 /// The names, values and scopes the rule expressions are compiled in.

@@ -28,6 +28,7 @@ mod explain;
 pub mod lower;
 pub(crate) mod memo;
 mod read;
+mod remaining;
 pub(crate) mod schema;
 pub(crate) mod words;
 
@@ -408,64 +409,6 @@ impl Referee {
         st.strokes = 0;
         st.visits = 0;
         st.visit_over = true;
-    }
-
-    /// The points still on the table (`remaining`): the most that fair
-    /// pots of one ball at a time can still score. Every object ball on the
-    /// table once at its value; and, while alternate balls are on the
-    /// table, each of them (and the ball on after one just potted) may be
-    /// followed by the most valuable sequence ball on the table that comes
-    /// back after such a pot.
-    pub fn remaining(&self, st: &State) -> i64 {
-        let mut sum = 0i64;
-        let mut best = 0i64;
-        let mut alternates = i64::from(st.after_alternate);
-        let mut m = st.table;
-        while m != 0 {
-            let b = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let (n, v) = (i64::from(st.counts[b]), self.values[b]);
-            sum += n * v;
-            if self.alternate >> b & 1 == 1 {
-                alternates += n;
-            } else if self.comes_back >> b & 1 == 1 {
-                best = best.max(v);
-            }
-        }
-        sum + alternates * best
-    }
-
-    /// The numbers of the state for a stroke by `striker` (`foul`: the
-    /// stroke is one). Before the stroke (`played` false) `strokes` and
-    /// `visits` count the stroke and its visit; after it (in an `ending`)
-    /// every number is as the stroke left it.
-    pub(crate) fn ints_of(&self, st: &State, striker: usize, foul: bool, played: bool) -> Ints {
-        let (mine, theirs) = (st.scores[striker], st.scores[1 - striker]);
-        let leader = match st.scores[0].cmp(&st.scores[1]) {
-            std::cmp::Ordering::Greater => 1,
-            std::cmp::Ordering::Less => 2,
-            std::cmp::Ordering::Equal => 0,
-        };
-        let (strokes, visits) = if played {
-            (st.strokes, st.visits)
-        } else {
-            (st.strokes.saturating_add(1), st.visits.saturating_add(i64::from(st.visit_over)))
-        };
-        let mut ints = [0; var::INTS];
-        ints[var::LEFT] = i64::from(st.left);
-        ints[var::STRIKER] = striker as i64 + 1;
-        ints[var::OPPONENT] = 2 - striker as i64;
-        ints[var::SCORE] = mine;
-        ints[var::OPPONENT_SCORE] = theirs;
-        ints[var::LEAD] = (mine - theirs).abs();
-        ints[var::LEADER] = leader;
-        ints[var::REMAINING] = self.remaining(st);
-        ints[var::FOULS] = i64::from(st.fouls[striker]);
-        ints[var::OPPONENT_FOULS] = i64::from(st.fouls[1 - striker]);
-        ints[var::STROKES] = strokes.min(MAX_SCORE);
-        ints[var::VISITS] = visits.min(MAX_SCORE);
-        ints[var::FOUL] = i64::from(foul);
-        ints
     }
 
     /// The balls on for a stroke whose first ball hit is `first`.
