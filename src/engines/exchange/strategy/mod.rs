@@ -62,9 +62,7 @@ impl Exchange {
         if self.by_cards() && hands > super::MAX_HANDS {
             // Such games keep their tables by class (`by_class.rs`); the
             // chart's classes of holds would pass its limits anyway.
-            return Err(format!(
-                "a strategy chart needs the table of every hand: {hands} hands pass its limit of 2^24"
-            ));
+            return Err(format!("a strategy chart needs the table of every hand: {hands} hands pass its limit of 2^24"));
         }
         let deals = self.chart_deals()?;
         let feats = self.hold_features(&deals)?;
