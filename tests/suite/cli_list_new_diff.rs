@@ -191,15 +191,29 @@ fn head(s: &Section) -> String {
     t
 }
 
+/// `arbiter analyze NAME --format json` (30 samples where `sampled`), run
+/// once per name: the base's analysis is the same for each of its variants.
+fn analyze_json(name: &str, sampled: bool) -> Value {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    static MEMO: Mutex<Option<HashMap<(String, bool), Value>>> = Mutex::new(None);
+    let mut memo = MEMO.lock().unwrap_or_else(|e| e.into_inner());
+    let memo = memo.get_or_insert_with(HashMap::new);
+    memo.entry((name.to_string(), sampled))
+        .or_insert_with(|| {
+            let mut args: Vec<&str> = vec!["analyze", name, "--format", "json"];
+            if sampled {
+                args.extend(["--samples", "30"]);
+            }
+            serde_json::from_str(&ok(&args)).unwrap()
+        })
+        .clone()
+}
+
 /// The analysis of `arbiter analyze --format json` as diff pairs it:
 /// (figure label, text), then each table row as (its first cell, the other
 /// cells joined by two spaces).
-fn analysis(name: &str, sampled: bool) -> Vec<(String, String)> {
-    let mut args: Vec<&str> = vec!["analyze", name, "--format", "json"];
-    if sampled {
-        args.extend(["--samples", "30"]);
-    }
-    let out: Value = serde_json::from_str(&ok(&args)).unwrap();
+fn analysis(out: &Value) -> Vec<(String, String)> {
     let mut lines: Vec<(String, String)> = out["figures"]
         .as_array()
         .unwrap()
@@ -219,12 +233,7 @@ fn analysis(name: &str, sampled: bool) -> Vec<(String, String)> {
 
 /// The names of the rows of `arbiter analyze --format json`'s tables
 /// (with the total row), in order.
-fn analysis_rows(name: &str, sampled: bool) -> Vec<String> {
-    let mut args: Vec<&str> = vec!["analyze", name, "--format", "json"];
-    if sampled {
-        args.extend(["--samples", "30"]);
-    }
-    let out: Value = serde_json::from_str(&ok(&args)).unwrap();
+fn analysis_rows(out: &Value) -> Vec<String> {
     let mut names = Vec::new();
     for t in out["tables"].as_array().unwrap() {
         let first = t["columns"][0]["key"].as_str().unwrap();
@@ -330,7 +339,8 @@ fn diff_shows_what_each_variant_writes_and_the_figures_before_and_after() {
             None => assert!(d["analysis"].is_null(), "{name}"),
             Some(a) => {
                 let sampled = a.default_samples().is_some();
-                let (before, after) = (analysis(game, sampled), analysis(name, sampled));
+                let (json_before, json_after) = (analyze_json(game, sampled), analyze_json(name, sampled));
+                let (before, after) = (analysis(&json_before), analysis(&json_after));
                 let figures = d["analysis"].as_array().unwrap();
                 // Paired by label; a figure only one side has (a row a
                 // variant adds) shows `-` on the other.
@@ -340,7 +350,7 @@ fn diff_shows_what_each_variant_writes_and_the_figures_before_and_after() {
                 // Figures in the base's order, then the variant's own; the
                 // rows of a table in the variant's order, a row only the
                 // base has after the row it follows there.
-                let (rows_before, rows_after) = (analysis_rows(game, sampled), analysis_rows(name, sampled));
+                let (rows_before, rows_after) = (analysis_rows(&json_before), analysis_rows(&json_after));
                 let figures_only = |side: &[(String, String)], rows: &[String]| -> Vec<String> {
                     side.iter().map(|(l, _)| l.clone()).filter(|l| !rows.contains(l)).collect()
                 };
