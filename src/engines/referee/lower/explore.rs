@@ -27,6 +27,11 @@ pub(super) const MAX_STATES: usize = 100_000;
 /// Most strokes judged (a stroke per ball hit first, set of kinds potted
 /// and sample of the numbers); past it, `stuck-undecided`.
 pub(super) const MAX_STROKES: u64 = 4_000_000;
+/// Most lists of strokes kept with their outcomes once sorted (states
+/// that differ only in numbers no rule reads judge every stroke alike),
+/// and the longest list kept: the memo holds a few MiB at most.
+const MEMO: usize = 4;
+const MEMO_LEN: usize = 1 << 13;
 
 /// The numbers rules may read, as samples: the start of a frame, and
 /// (when some rule reads them) each player striking level, far ahead and
@@ -75,11 +80,19 @@ pub(super) struct Reads {
     pub stroke: bool,
 }
 
-/// A state's key: the balls of each kind, then the phase flags.
-fn key(st: &State) -> Vec<u32> {
-    let mut k = st.counts.clone();
+/// A state's key, written into `k`: the balls of each kind, then the
+/// phase flags.
+fn key_into(st: &State, k: &mut Vec<u32>) {
+    k.clear();
+    k.extend_from_slice(&st.counts);
     k.push(u32::from(st.after_alternate) | u32::from(st.second_phase) << 1);
-    k
+}
+
+/// `st` copied into `into`, reusing its allocation.
+fn copy_state(into: &mut State, st: &State) {
+    let mut counts = std::mem::take(&mut into.counts);
+    counts.clone_from(&st.counts);
+    *into = State { counts, ..*st };
 }
 
 /// `stroke` potting `m[b]` balls of each kind `b`.
@@ -133,6 +146,16 @@ pub(super) struct Explorer<'r> {
     samples: Vec<[i64; 7]>,
     reads: Reads,
     strokes: u64,
+    /// Buffers reused from stroke to stroke (the allocations are kept):
+    /// the strokes of a state judged, a state's key, the numbers of balls
+    /// potted, the state after a stroke.
+    outs: Vec<Outcome>,
+    key: Vec<u32>,
+    counts: Vec<u32>,
+    after: Option<State>,
+    /// The last lists of a state's strokes judged, each with its outcomes
+    /// as [`Self::follow_all`] sorts them: the same list is sorted once.
+    memo: VecDeque<(Vec<Outcome>, Vec<Outcome>)>,
 }
 
 impl<'r> Explorer<'r> {
@@ -148,18 +171,25 @@ impl<'r> Explorer<'r> {
             samples: samples(reads.numbers),
             reads,
             strokes: 0,
+            outs: Vec::new(),
+            key: Vec::new(),
+            counts: Vec::new(),
+            after: None,
+            memo: VecDeque::new(),
         }
     }
 
-    fn add(&mut self, st: State, parent: Option<(usize, Stroke)>) -> usize {
-        let k = key(&st);
-        if let Some(&i) = self.index.get(&k) {
+    /// The index of state `st`, added when new (`parent`: how it was
+    /// reached, asked only then).
+    fn add(&mut self, st: &State, parent: impl FnOnce() -> Option<(usize, Stroke)>) -> usize {
+        key_into(st, &mut self.key);
+        if let Some(&i) = self.index.get(self.key.as_slice()) {
             return i;
         }
         let i = self.states.len();
-        self.index.insert(k, i);
-        self.states.push(st);
-        self.parent.push(parent);
+        self.index.insert(self.key.clone(), i);
+        self.states.push(st.clone());
+        self.parent.push(parent());
         self.next.push(Vec::new());
         self.can_end.push(false);
         self.used.push([false; 4]);
@@ -168,7 +198,7 @@ impl<'r> Explorer<'r> {
 
     /// Explores every state a frame can reach, and says what is wrong.
     pub(super) fn run(&mut self) -> Found {
-        self.add(self.r.start(), None);
+        self.add(&self.r.start(), || None);
         let mut todo = VecDeque::from([0]);
         while let Some(i) = todo.pop_front() {
             if let Some(found) = self.expand(i, &mut todo) {
@@ -193,7 +223,9 @@ impl<'r> Explorer<'r> {
         // Strokes whose outcome differs only where nothing reads it are
         // followed once: (what is read, the stroke's sets, its verdict, the
         // sample).
-        let mut outs: Vec<Outcome> = Vec::new();
+        let mut outs = std::mem::take(&mut self.outs);
+        outs.clear();
+        let mut batches = false;
         for s in 0..self.samples.len() {
             let mut base = ints(r, &st, &self.samples[s], &zeros);
             for &first in &firsts {
@@ -212,9 +244,8 @@ impl<'r> Explorer<'r> {
                             return None;
                         }
                         let sets = [first_set, potted, on, st.table];
-                        let stroke = Stroke { first, potted: Vec::new() };
                         if r.counts_balls {
-                            if let Some(found) = self.counted(i, &st, (s, &base), &sets, stroke, todo) {
+                            if let Some(found) = self.counted(i, &st, (s, &base), &sets, first, todo) {
                                 return Some(found);
                             }
                             continue;
@@ -224,6 +255,7 @@ impl<'r> Explorer<'r> {
                         outs.push((seen, sets, v, s, first));
                         if outs.len() >= 1 << 16 {
                             // Memory stays bounded: a batch is followed now.
+                            batches = true;
                             if let Some(found) = self.follow_all(i, &st, &mut outs, todo) {
                                 return Some(found);
                             }
@@ -236,7 +268,14 @@ impl<'r> Explorer<'r> {
                 }
             }
         }
-        self.follow_all(i, &st, &mut outs, todo)
+        let found = if batches {
+            self.follow_all(i, &st, &mut outs, todo)
+        } else {
+            self.sort_outs(&mut outs);
+            self.follow_sorted(i, &st, &mut outs, todo)
+        };
+        self.outs = outs;
+        found
     }
 
     /// Follows the strokes of `outs` (each outcome once), and empties it.
@@ -249,12 +288,49 @@ impl<'r> Explorer<'r> {
     ) -> Option<Found> {
         outs.sort_unstable_by_key(|o| (o.0, o.2, o.3));
         outs.dedup_by_key(|o| (o.0, o.2, o.3));
-        for (_, sets, v, s, first) in std::mem::take(outs) {
-            let stroke = Stroke { first, potted: Vec::new() };
-            if let Some(found) = self.outcomes(i, st, (s, &sets), v, stroke, todo) {
+        self.follow_sorted(i, st, outs, todo)
+    }
+
+    /// `outs` (a state's strokes, all in one list) sorted and deduplicated
+    /// as [`Self::follow_all`] does, by the memo when the same list was
+    /// sorted before (the sort is deterministic: the same list, the same
+    /// outcome).
+    fn sort_outs(&mut self, outs: &mut Vec<Outcome>) {
+        if outs.len() > MEMO_LEN {
+            outs.sort_unstable_by_key(|o| (o.0, o.2, o.3));
+            outs.dedup_by_key(|o| (o.0, o.2, o.3));
+            return;
+        }
+        if let Some((_, sorted)) = self.memo.iter().find(|(raw, _)| raw == outs) {
+            outs.clone_from(sorted);
+            return;
+        }
+        let raw = outs.clone();
+        outs.sort_unstable_by_key(|o| (o.0, o.2, o.3));
+        outs.dedup_by_key(|o| (o.0, o.2, o.3));
+        if self.memo.len() == MEMO {
+            self.memo.pop_front();
+        }
+        self.memo.push_back((raw, outs.clone()));
+    }
+
+    /// Follows the strokes of `outs` (sorted, each outcome once), and
+    /// empties it.
+    fn follow_sorted(
+        &mut self,
+        i: usize,
+        st: &State,
+        outs: &mut Vec<Outcome>,
+        todo: &mut VecDeque<usize>,
+    ) -> Option<Found> {
+        for k in 0..outs.len() {
+            let (_, sets, v, s, first) = outs[k];
+            if let Some(found) = self.outcomes(i, st, (s, &sets), v, first, todo) {
+                outs.clear();
                 return Some(found);
             }
         }
+        outs.clear();
         None
     }
 
@@ -283,26 +359,31 @@ impl<'r> Explorer<'r> {
         st: &State,
         (s, base): (usize, &[i64; var::ALL]),
         sets: &[u64; 4],
-        stroke: Stroke,
+        first: Option<usize>,
         todo: &mut VecDeque<usize>,
     ) -> Option<Found> {
-        for m in self.each_count(st, sets[1]) {
+        let counts = self.each_count(st, sets[1]);
+        let n = self.r.names.len();
+        let mut found = None;
+        for m in counts.chunks_exact(n) {
             let mut all = *base;
-            for (k, &n) in m.iter().enumerate() {
-                all[var::POTTED_COUNTS + k] = i64::from(n);
+            for (k, &c) in m.iter().enumerate() {
+                all[var::POTTED_COUNTS + k] = i64::from(c);
             }
             let v = self.verdict(st, sets, &mut all);
-            let one = with_balls(&stroke, &m);
-            if let Some(found) = self.follow_one(i, st, (s, sets), v, &one, &m, todo) {
-                return Some(found);
+            found = self.follow_one(i, st, (s, sets), v, first, m, todo);
+            if found.is_some() {
+                break;
             }
         }
-        None
+        self.counts = counts;
+        found
     }
 
     /// Every number of balls of each kind of `potted` (1 up to those on the
-    /// table; the cue ball once), each counted as a stroke.
-    fn each_count(&mut self, st: &State, potted: u64) -> Vec<Vec<u32>> {
+    /// table; the cue ball once), each counted as a stroke: one after
+    /// another, a number per kind each (in the buffer `self.counts`, taken).
+    fn each_count(&mut self, st: &State, potted: u64) -> Vec<u32> {
         let r = self.r;
         let kinds: Vec<usize> = (0..r.names.len()).filter(|&b| potted >> b & 1 == 1 && b != r.cue).collect();
         let mut m = vec![0u32; r.names.len()];
@@ -310,9 +391,10 @@ impl<'r> Explorer<'r> {
             m[b] = 1;
         }
         m[r.cue] = u32::from(potted >> r.cue & 1 == 1);
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.counts);
+        out.clear();
         loop {
-            out.push(m.clone());
+            out.extend_from_slice(&m);
             self.strokes += 1;
             if self.strokes > MAX_STROKES {
                 return out;
@@ -338,19 +420,24 @@ impl<'r> Explorer<'r> {
         st: &State,
         (s, sets): (usize, &[u64; 4]),
         v: Verdict,
-        stroke: Stroke,
+        first: Option<usize>,
         todo: &mut VecDeque<usize>,
     ) -> Option<Found> {
-        for m in self.each_count(st, sets[1]) {
-            let one = with_balls(&stroke, &m);
-            if let Some(found) = self.follow_one(i, st, (s, sets), v, &one, &m, todo) {
-                return Some(found);
+        let counts = self.each_count(st, sets[1]);
+        let n = self.r.names.len();
+        let mut found = None;
+        for m in counts.chunks_exact(n) {
+            found = self.follow_one(i, st, (s, sets), v, first, m, todo);
+            if found.is_some() {
+                break;
             }
         }
-        None
+        self.counts = counts;
+        found
     }
 
-    /// One stroke (`m`: the balls of each kind it pots) with verdict `v`.
+    /// One stroke (`first`: the ball hit first; `m`: the balls of each
+    /// kind it pots) with verdict `v`.
     #[allow(clippy::too_many_arguments)]
     fn follow_one(
         &mut self,
@@ -358,12 +445,30 @@ impl<'r> Explorer<'r> {
         st: &State,
         (s, sets): (usize, &[u64; 4]),
         v: Verdict,
-        stroke: &Stroke,
+        first: Option<usize>,
         m: &[u32],
         todo: &mut VecDeque<usize>,
     ) -> Option<Found> {
+        let mut after = self.after.take().unwrap_or_else(|| st.clone());
+        copy_state(&mut after, st);
+        let found = self.step(i, st, &mut after, (s, sets), v, (first, m), todo);
+        self.after = Some(after);
+        found
+    }
+
+    /// [`Self::follow_one`] with `after` a copy of `st`.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        i: usize,
+        st: &State,
+        after: &mut State,
+        (s, sets): (usize, &[u64; 4]),
+        v: Verdict,
+        (first, m): (Option<usize>, &[u32]),
+        todo: &mut VecDeque<usize>,
+    ) -> Option<Found> {
         let r = self.r;
-        let mut after = st.clone();
         for (b, &n) in m.iter().enumerate() {
             if b == r.cue || n == 0 || v.back >> b & 1 == 1 {
                 continue;
@@ -380,7 +485,7 @@ impl<'r> Explorer<'r> {
                 // Level scores: the tie's balls back, the frame goes on.
                 after.after_alternate = false;
                 after.second_phase = after.table & r.alternate == 0;
-                self.follow(i, after, stroke, todo);
+                self.follow(i, after, (first, m), todo);
             }
             return None;
         }
@@ -395,7 +500,7 @@ impl<'r> Explorer<'r> {
             }
         }
         if !r.endings.is_empty() {
-            let mut later = ints(r, &after, &self.samples[s], m);
+            let mut later = ints(r, after, &self.samples[s], m);
             later[var::FOUL] = i64::from(v.foul);
             let env = Env { sets: &[sets[0], sets[1], sets[2], after.table], ints: &later };
             if r.endings.iter().any(|e| e.when.eval(&env)) {
@@ -404,16 +509,18 @@ impl<'r> Explorer<'r> {
             }
         }
         if after.left == 0 {
-            return Some(Found::Emptied { from: i, stroke: stroke.clone(), foul: v.foul, rule });
+            let stroke = with_balls(&Stroke { first, potted: Vec::new() }, m);
+            return Some(Found::Emptied { from: i, stroke, foul: v.foul, rule });
         }
-        self.follow(i, after, stroke, todo);
+        self.follow(i, after, (first, m), todo);
         None
     }
 
-    /// An edge from state `i` to `after`, queued when new.
-    fn follow(&mut self, i: usize, after: State, stroke: &Stroke, todo: &mut VecDeque<usize>) {
+    /// An edge from state `i` to `after` by the stroke hitting `first` and
+    /// potting `m`, queued when new.
+    fn follow(&mut self, i: usize, after: &State, (first, m): (Option<usize>, &[u32]), todo: &mut VecDeque<usize>) {
         let before = self.states.len();
-        let j = self.add(after, Some((i, stroke.clone())));
+        let j = self.add(after, || Some((i, with_balls(&Stroke { first, potted: Vec::new() }, m))));
         if j == before {
             todo.push_back(j);
         }
