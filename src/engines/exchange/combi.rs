@@ -154,19 +154,26 @@ impl Colex {
     /// The next k-set in colex order; false after the last.
     #[inline]
     pub(super) fn next(&self, set: &mut [u16]) -> bool {
-        let k = set.len();
-        for i in 0..k {
-            let limit = if i + 1 < k { set[i + 1] } else { self.n as u16 };
-            if set[i] + 1 < limit {
-                set[i] += 1;
-                for (j, s) in set.iter_mut().enumerate().take(i) {
-                    *s = j as u16;
-                }
-                return true;
-            }
-        }
-        false
+        next_set(set, self.n)
     }
+}
+
+/// The next k-subset of `0..n` in colex order (a sorted set); false after
+/// the last.
+#[inline]
+pub(super) fn next_set(set: &mut [u16], n: usize) -> bool {
+    let k = set.len();
+    for i in 0..k {
+        let limit = if i + 1 < k { set[i + 1] } else { n as u16 };
+        if set[i] + 1 < limit {
+            set[i] += 1;
+            for (j, s) in set.iter_mut().enumerate().take(i) {
+                *s = j as u16;
+            }
+            return true;
+        }
+    }
+    false
 }
 
 /// `items` sorted (stable: equal items keep their order), with each one's

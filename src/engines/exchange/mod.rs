@@ -1069,27 +1069,15 @@ impl Exchange {
         let kept: Vec<Card> = (0..cards.len()).filter(|i| mask >> i & 1 == 0).map(|i| cards[i]).collect();
         let k = mask.count_ones() as usize;
         let pool: Vec<Card> = (0..self.deck.size() as Card).filter(|c| !cards.contains(c)).collect();
-        let mut pick: Vec<usize> = (0..k).collect();
+        let mut pick: Vec<u16> = (0..k as u16).collect();
         let mut hand = kept.clone();
         loop {
             hand.truncate(kept.len());
-            hand.extend(pick.iter().map(|&i| pool[i]));
+            hand.extend(pick.iter().map(|&i| pool[i as usize]));
             let row = self.row_of(&hand).unwrap_or(self.rows.len());
             rows[row] += 1;
-            // Next k-combination of the pool.
-            let mut i = k;
-            loop {
-                if i == 0 {
-                    return rows;
-                }
-                i -= 1;
-                if pick[i] < pool.len() - k + i {
-                    pick[i] += 1;
-                    for j in i + 1..k {
-                        pick[j] = pick[j - 1] + 1;
-                    }
-                    break;
-                }
+            if !combi::next_set(&mut pick, pool.len()) {
+                return rows;
             }
         }
     }

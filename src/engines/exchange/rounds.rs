@@ -415,16 +415,16 @@ fn each_draw(s: State, mask: u32, with_left: bool, f: &mut dyn FnMut(State)) {
     let places: Vec<usize> = (0..s.hand.len()).filter(|&i| mask >> i & 1 == 1).collect();
     let mut hand = s.hand.to_vec();
     let mut rest: Vec<Card> = Vec::with_capacity(n);
-    let mut pick: Vec<usize> = (0..k).collect();
+    let mut pick: Vec<u16> = (0..k as u16).collect();
     loop {
         for (j, &p) in places.iter().enumerate() {
-            hand[p] = s.left[pick[j]];
+            hand[p] = s.left[pick[j] as usize];
         }
         rest.clear();
         if with_left {
             let mut j = 0;
             for (i, &c) in s.left.iter().enumerate() {
-                if j < k && pick[j] == i {
+                if j < k && pick[j] as usize == i {
                     j += 1;
                 } else {
                     rest.push(c);
@@ -432,20 +432,8 @@ fn each_draw(s: State, mask: u32, with_left: bool, f: &mut dyn FnMut(State)) {
             }
         }
         f(State { round: s.round + 1, hand: &hand, left: &rest, exchanged: s.exchanged + k });
-        // The next k-combination of the cards left.
-        let mut i = k;
-        loop {
-            if i == 0 {
-                return;
-            }
-            i -= 1;
-            if pick[i] < n - k + i {
-                pick[i] += 1;
-                for j in i + 1..k {
-                    pick[j] = pick[j - 1] + 1;
-                }
-                break;
-            }
+        if !super::combi::next_set(&mut pick, n) {
+            return;
         }
     }
 }
@@ -531,19 +519,8 @@ impl Exchange {
             let mut deal: Vec<Card> = (0..h as Card).collect();
             loop {
                 groups.push((deal.clone(), 1));
-                let mut i = h;
-                loop {
-                    if i == 0 {
-                        return Ok(groups);
-                    }
-                    i -= 1;
-                    if deal[i] < n - (h - i) as Card {
-                        deal[i] += 1;
-                        for j in i + 1..h {
-                            deal[j] = deal[j - 1] + 1;
-                        }
-                        break;
-                    }
+                if !super::combi::next_set(&mut deal, n as usize) {
+                    return Ok(groups);
                 }
             }
         }
@@ -634,6 +611,7 @@ impl Exchange {
     pub(super) fn explain_rounds(&self, rounds: &Rounds, deal: &super::Deal) -> crate::game::Explanation {
         use crate::game::explain::Choice;
         use crate::game::figures::{fraction, Figure, Style, Value as FValue};
+        use num_traits::Zero;
         let (mask, options) = self.decide(&deal.cards);
         let line_of = |m: u32| -> String {
             let mut b = Vec::new();
@@ -654,9 +632,10 @@ impl Exchange {
         let mut ranked = options.clone();
         ranked.sort_by_key(|o| std::cmp::Reverse(o.1));
         let best = options.iter().find(|(m, _)| *m == mask).map(|&(_, v)| v);
-        let chosen = self.outlook(rounds, &deal.cards, mask);
+        let outlooks: Vec<Outlook> = ranked.iter().map(|&(m, _)| self.outlook(rounds, &deal.cards, m)).collect();
+        let Some(chosen) = ranked.iter().position(|o| o.0 == mask).map(|i| &outlooks[i]) else { return e };
         for (row, p) in chosen.rows.iter().enumerate() {
-            if *p == num_rational::BigRational::from_integer(0.into()) {
+            if p.is_zero() {
                 continue;
             }
             let span = self.spans.rows.get(row).copied().unwrap_or(self.spans.exchange);
@@ -685,15 +664,14 @@ impl Exchange {
                 if d == 1 { format!("{n}") } else { format!("{n}/{d}") }
             );
         }
-        for (m, v) in &ranked {
-            let o = self.outlook(rounds, &deal.cards, *m);
+        for ((m, _), o) in ranked.iter().zip(&outlooks) {
             let shown = line_of(*m);
             let value = &o.payout - &o.stake;
             let finals: Vec<String> = o
                 .rows
                 .iter()
                 .enumerate()
-                .filter(|(_, p)| **p != num_rational::BigRational::from_integer(0.into()))
+                .filter(|(_, p)| !p.is_zero())
                 .map(|(r, p)| format!("{} {}", self.rows.get(r).map_or("no row", |r| r.name.as_str()), fraction(p)))
                 .collect();
             e.values.push((
@@ -716,7 +694,7 @@ impl Exchange {
                 .rows
                 .iter()
                 .enumerate()
-                .filter(|&(r, p)| r < self.rows.len() || *p != num_rational::BigRational::from_integer(0.into()))
+                .filter(|&(r, p)| r < self.rows.len() || !p.is_zero())
                 .map(|(r, p)| {
                     (
                         self.rows.get(r).map_or("(no row)", |r| r.name.as_str()).to_string(),
@@ -724,7 +702,6 @@ impl Exchange {
                     )
                 })
                 .collect();
-            let _ = v;
             e.choices.push(Choice { output: shown, chosen: *m == mask, figures, outcomes });
         }
         e
