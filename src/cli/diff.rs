@@ -160,9 +160,16 @@ type Short = (u64, u64);
 /// Both files' analyses over the same samples: when one stopped short of
 /// them (its node budget), both are analysed again over the samples the
 /// shorter one did (sample j is the same deal in both), and the numbers of
-/// samples asked and compared come back with them.
-fn analyse_alike(bc: &Compiled, vc: &Compiled, ask: &Ask) -> Option<(Report, Report, Option<Short>)> {
-    let (a, b) = (analyse(bc, ask.samples, ask)?, analyse(vc, ask.samples, ask)?);
+/// samples asked and compared come back with them. Files that play the
+/// same rules (`same`: no section or property differs) are analysed once:
+/// their figures are the same.
+fn analyse_alike(bc: &Compiled, vc: &Compiled, same: bool, ask: &Ask) -> Option<(Report, Report, Option<Short>)> {
+    let both = |samples| {
+        let a = analyse(bc, samples, ask)?;
+        let b = if same { a.clone() } else { analyse(vc, samples, ask)? };
+        Some((a, b))
+    };
+    let (a, b) = both(ask.samples)?;
     let short = match (done(&a), done(&b)) {
         (None, None) => return Some((a, b, None)),
         (x, y) => x.into_iter().chain(y).min().unwrap_or(0),
@@ -171,7 +178,8 @@ fn analyse_alike(bc: &Compiled, vc: &Compiled, ask: &Ask) -> Option<(Report, Rep
     if short == 0 {
         return Some((a, b, Some((asked, 0))));
     }
-    Some((analyse(bc, Some(short), ask)?, analyse(vc, Some(short), ask)?, Some((asked, short))))
+    let (a, b) = both(Some(short))?;
+    Some((a, b, Some((asked, short))))
 }
 
 /// A side's text (`-` when it has no such figure).
@@ -203,7 +211,7 @@ pub fn run(term: &Term, base: &Path, variant: &Path, ask: &Ask) -> u8 {
     let mut d = diff(&bl, &vl);
     let mut short = None;
     if bc.engine.name == vc.engine.name {
-        if let Some((a, b, s)) = analyse_alike(&bc, &vc, ask) {
+        if let Some((a, b, s)) = analyse_alike(&bc, &vc, d.changes.is_empty(), ask) {
             d.figures = Some(pair(&a, &b));
             short = s;
         }

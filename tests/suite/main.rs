@@ -49,6 +49,7 @@ mod prop_snooker_referee;
 mod readme;
 mod referee_state;
 mod referee_stuck;
+mod referees;
 mod rounds;
 mod schema;
 mod strategy;

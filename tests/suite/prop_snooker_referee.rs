@@ -8,35 +8,11 @@
 //! A second property plays the engine's own state machine and checks that
 //! the points on the table and the scores stay accounted for.
 
-use arbiter::check::{Block, Cx};
 use arbiter::engines::referee::{Referee, State, Stroke};
 use arbiter::game::{run_text, RunError, RunOptions};
-use arbiter::load::load_path;
-use arbiter::source::Span;
 use proptest::prelude::*;
 
-fn referee(file: &str) -> Referee {
-    referee_at(&std::path::PathBuf::from(format!("{}/rules/{file}", env!("CARGO_MANIFEST_DIR"))))
-}
-
-/// An unlisted variant, written as a rule file extending the base.
-fn variant(name: &str, body: &str) -> Referee {
-    let dir = std::env::temp_dir().join("arbiter-prop-variants");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}-{}.rules", std::process::id()));
-    let base = format!("{}/rules/snooker_referee.rules", env!("CARGO_MANIFEST_DIR"));
-    std::fs::write(&path, format!("extends: \"{base}\"\n{body}\n")).unwrap();
-    referee_at(&path)
-}
-
-fn referee_at(path: &std::path::Path) -> Referee {
-    let loaded = load_path(path).unwrap();
-    let top = Block::new(&loaded.items, "the rule file", Span::new(0, 0, 0));
-    let mut cx = Cx::new();
-    let _ = top.prop(&mut cx, "engine");
-    let r = arbiter::engines::referee::lower::lower(&top, &mut cx);
-    r.unwrap_or_else(|| panic!("{}: {:?}", path.display(), cx.diags.iter().map(|d| &d.message).collect::<Vec<_>>()))
-}
+use crate::referees::{referee, variant};
 
 /// The rules of a variant, as the oracle knows them.
 #[derive(Debug, Clone, Copy)]
@@ -437,7 +413,7 @@ proptest! {
                 input.push_str(WORDS[w]);
                 input.push(' ');
             }
-            match run_text(&r, &input, &RunOptions::default()).1 {
+            match run_text(r, &input, &RunOptions::default()).1 {
                 Ok(()) => {}
                 Err(RunError::Input(e)) => prop_assert!(e.offset + e.len <= input.len()),
                 Err(RunError::Io(e)) => prop_assert!(false, "io error {e}"),

@@ -8,41 +8,16 @@
 //! refused by `check`, or played to their end as the file says.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
-use arbiter::check::{Block, Cx};
 use arbiter::engines::referee::{Ending, Referee, State, Stroke};
-use arbiter::load::load_path;
-use arbiter::source::Span;
 use proptest::prelude::*;
+
+use crate::referees::{referee, referee_at, variant};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn referee_at(path: &Path) -> Referee {
-    let loaded = load_path(path).unwrap();
-    let top = Block::new(&loaded.items, "the rule file", Span::new(0, 0, 0));
-    let mut cx = Cx::new();
-    let _ = top.prop(&mut cx, "engine");
-    let r = arbiter::engines::referee::lower::lower(&top, &mut cx);
-    r.unwrap_or_else(|| panic!("{}: {:?}", path.display(), cx.diags.iter().map(|d| &d.message).collect::<Vec<_>>()))
-}
-
-fn referee(file: &str) -> Referee {
-    referee_at(&root().join("rules").join(file))
-}
-
-/// A variant of the base game written as a rule file (`body` after
-/// `extends`).
-fn variant(name: &str, body: &str) -> Referee {
-    let dir = std::env::temp_dir().join("arbiter-referee-state");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}-{}.rules", std::process::id()));
-    let base = root().join("rules/snooker_referee.rules");
-    std::fs::write(&path, format!("extends: \"{}\"\n{body}\n", base.display())).unwrap();
-    referee_at(&path)
 }
 
 /// The most points fair pots can still score from `st` (other strokes
