@@ -29,9 +29,12 @@ pub(super) const MAX_STATES: usize = 100_000;
 pub(super) const MAX_STROKES: u64 = 4_000_000;
 /// Most lists of strokes kept with their outcomes once sorted (states
 /// that differ only in numbers no rule reads judge every stroke alike),
-/// and the longest list kept: the memo holds a few MiB at most.
-const MEMO: usize = 4;
-const MEMO_LEN: usize = 1 << 13;
+/// and the longest list kept: the memo holds 2 x 2 lists of 104-byte
+/// outcomes, 14 MiB at most. A state with every kind of nine on the table
+/// judges 10 x 2^9 x 2 strokes (snooker-plus.rules): those lists must fit
+/// (`check` of that file 54 -> 28 ms when they did).
+const MEMO: usize = 2;
+const MEMO_LEN: usize = 1 << 15;
 
 /// The numbers rules may read, as samples: the start of a frame, and
 /// (when some rule reads them) each player striking level, far ahead and
