@@ -294,28 +294,28 @@ proptest! {
 
     #[test]
     fn the_base_game_agrees_with_the_oracle(c in choices(), frames in 1usize..3) {
-        agree(&referee("snooker_referee.rules"), BASE, &c, frames)?;
+        agree(referee("snooker_referee.rules"), BASE, &c, frames)?;
     }
 
     #[test]
     fn six_reds_agree_with_the_oracle(c in choices(), frames in 1usize..3) {
-        agree(&referee("snooker_referee/six-red.rules"), Rules { reds: 6, ..BASE }, &c, frames)?;
+        agree(referee("snooker_referee/six-red.rules"), Rules { reds: 6, ..BASE }, &c, frames)?;
     }
 
     #[test]
     fn seven_penalty_agrees_with_the_oracle(c in choices()) {
-        agree(&referee("snooker_referee/seven-penalty.rules"), Rules { penalty: (7, 7), ..BASE }, &c, 1)?;
+        agree(referee("snooker_referee/seven-penalty.rules"), Rules { penalty: (7, 7), ..BASE }, &c, 1)?;
     }
 
     #[test]
     fn draw_on_tie_agrees_with_the_oracle(c in choices(), frames in 1usize..4) {
-        agree(&referee("snooker_referee/draw-on-tie.rules"), Rules { draw_on_tie: true, ..BASE }, &c, frames)?;
+        agree(referee("snooker_referee/draw-on-tie.rules"), Rules { draw_on_tie: true, ..BASE }, &c, frames)?;
     }
 
     #[test]
     fn reds_back_on_foul_agrees_with_the_oracle(c in choices(), frames in 1usize..3) {
         let rules = Rules { reds_back_on_foul: true, ..BASE };
-        agree(&referee("snooker_referee/reds-back-on-foul.rules"), rules, &c, frames)?;
+        agree(referee("snooker_referee/reds-back-on-foul.rules"), rules, &c, frames)?;
     }
 
     /// Variants nobody listed, each a few lines extending the base.
@@ -326,16 +326,16 @@ proptest! {
             "ball \"Red\" { count: 10 }\npenalty { min: 3  max: 6 }\nplay { nominate: highest }",
         );
         let rules = Rules { reds: 10, penalty: (3, 6), nominate_highest: true, ..BASE };
-        agree(&ten, rules, &c, 1)?;
+        agree(ten, rules, &c, 1)?;
         let both = variant(
             "draw-and-reds-back",
             "ball \"Red\" { count: 4 }\ntie { draw: yes }\noutput { draw: \"Draw\" }\nrespot { first-phase-foul: potted }",
         );
         let rules = Rules { reds: 4, draw_on_tie: true, reds_back_on_foul: true, ..BASE };
-        agree(&both, rules, &c, 2)?;
+        agree(both, rules, &c, 2)?;
         // Reds back on a foul, written with `if` in one key.
         let with_if = variant("reds-back-with-if", "respot { first-phase: if(foul, potted, potted - Red) }");
-        agree(&with_if, Rules { reds_back_on_foul: true, ..BASE }, &c, 1)?;
+        agree(with_if, Rules { reds_back_on_foul: true, ..BASE }, &c, 1)?;
     }
 }
 
@@ -391,7 +391,7 @@ proptest! {
     #[test]
     fn points_and_balls_stay_accounted_for(choices in proptest::collection::vec(any::<u32>(), 1..300)) {
         for file in ["snooker_referee.rules", "snooker_referee/reds-back-on-foul.rules", "snooker_referee/snooker-plus.rules"] {
-            accounted(&referee(file), &choices)?;
+            accounted(referee(file), &choices)?;
         }
     }
 }

@@ -88,7 +88,7 @@ fn remaining_at_the_start_is_the_maximum_break() {
     let mut seen = HashMap::new();
     let r = referee("snooker_referee.rules");
     assert_eq!(r.remaining(&r.start()), 147);
-    assert_eq!(best(&r, &r.start(), &mut seen), 147);
+    assert_eq!(best(r, &r.start(), &mut seen), 147);
     let six = referee("snooker_referee/six-red.rules");
     assert_eq!(six.remaining(&six.start()), 6 * 8 + 27);
 }
@@ -196,7 +196,7 @@ proptest! {
         let mut played: Vec<(usize, bool, bool)> = Vec::new();
         let mut it = choices.iter().copied();
         while let Some(c) = it.next() {
-            let s = some_stroke(&r, &st, c, it.next().unwrap_or(0));
+            let s = some_stroke(r, &st, c, it.next().unwrap_or(0));
             let striker = st.player;
             let o = r.stroke(&mut st, &s).unwrap();
             played.push((striker, o.foul, o.turn_ends));
@@ -221,7 +221,7 @@ proptest! {
         let mut st = r.start();
         let mut it = choices.iter().copied();
         while let Some(c) = it.next() {
-            let s = some_stroke(&r, &st, c, it.next().unwrap_or(0));
+            let s = some_stroke(r, &st, c, it.next().unwrap_or(0));
             let before = st.clone();
             let o = r.stroke(&mut st, &s).unwrap();
             if o.foul {
@@ -245,18 +245,18 @@ proptest! {
         let mut st = r.start();
         let mut it = choices.iter().copied();
         while let Some(c) = it.next() {
-            let s = some_stroke(&r, &st, c, it.next().unwrap_or(0));
+            let s = some_stroke(r, &st, c, it.next().unwrap_or(0));
             let o = r.stroke(&mut st, &s).unwrap();
             let lead = (st.scores[0] - st.scores[1]).abs();
             match o.ending {
                 Some(Ending::Rule { rule: 0, winner }) => {
-                    prop_assert!(lead > best(&base, &st, &mut seen));
+                    prop_assert!(lead > best(base, &st, &mut seen));
                     let leader = usize::from(st.scores[1] > st.scores[0]);
                     prop_assert_eq!(winner, Some(leader));
                     break;
                 }
                 Some(_) => break,
-                None => prop_assert!(lead <= best(&base, &st, &mut seen), "{:?}", st),
+                None => prop_assert!(lead <= best(base, &st, &mut seen), "{:?}", st),
             }
         }
     }
@@ -300,7 +300,7 @@ proptest! {
         while let Some(c) = it.next() {
             let lowest = (0..r.names.len()).filter(|&b| b != r.cue && st.counts[b] > 0).min_by_key(|&b| r.values[b]);
             prop_assert_eq!(r.on(&st, None), lowest.map_or(0, |b| 1u64 << b));
-            let s = some_stroke(&r, &st, c, it.next().unwrap_or(0));
+            let s = some_stroke(r, &st, c, it.next().unwrap_or(0));
             if r.stroke(&mut st, &s).unwrap().ending.is_some() {
                 break;
             }
