@@ -124,8 +124,9 @@ enum Command {
         /// case's picture on stdout, for documents.
         #[arg(long, value_enum, default_value_t = RunFormat::Text)]
         format: RunFormat,
-        /// Threads that read and solve cases (at most 1024), besides the one
-        /// that reads the input ahead and writes. Default: the cases run on
+        /// Threads that work for the run (at most 1024): they read ahead,
+        /// read and solve the cases and build an engine's tables (`--jobs 1`
+        /// is one thread throughout). Default: the cases run on
         /// one thread until the input proves large enough to repay threads
         /// (a few milliseconds of work left), then on every processor
         /// available. The output is the same, in input order, whatever the
@@ -374,6 +375,12 @@ fn main() -> ExitCode {
         Command::Run { rules, input, explain, format, max_nodes, jobs, part_bytes } => {
             let adaptive = jobs.is_none();
             let jobs = jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |n| n as usize);
+            if !adaptive {
+                // `--jobs N` counts every thread that works for the run: the
+                // engines' table builds (rayon's pool) get N too, so that
+                // `--jobs 1` is one thread throughout.
+                let _ = rayon::ThreadPoolBuilder::new().num_threads(jobs).build_global();
+            }
             let part_bytes = part_bytes.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
             let opts = arbiter::game::RunOptions { max_nodes, jobs, adaptive, part_bytes };
             use cli::run::Explaining;

@@ -378,3 +378,55 @@ fn drv2_a_signal_with_two_jobs_leaves_every_finished_case_printed() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--jobs 1` is one thread throughout, the engines' table builds
+/// included: video poker builds its table of every hand (on rayon's pool)
+/// once 20,000 classes of deals were valued without it, and it did so on
+/// every processor. One thread's processor time cannot exceed the wall
+/// time the run took; threads building the table side by side would.
+#[cfg(target_os = "linux")]
+#[test]
+fn one_job_is_one_thread_table_builds_included() {
+    use std::fmt::Write as _;
+    let deck: Vec<String> =
+        "23456789TJQKA".chars().flat_map(|r| "CDHS".chars().map(move |s| format!("{r}{s}"))).collect();
+    // Deterministic deals (an LCG), enough of them that the table is built.
+    let mut state: u64 = 2026;
+    let mut input = String::new();
+    for _ in 0..40_000 {
+        let mut cards: Vec<usize> = (0..52).collect();
+        for i in 0..5 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let j = i + (state >> 33) as usize % (52 - i);
+            cards.swap(i, j);
+        }
+        let deal: Vec<&str> = cards[..5].iter().map(|&c| deck[c].as_str()).collect();
+        let _ = writeln!(input, "{}", deal.join(" "));
+    }
+    input.push_str("#\n");
+    let dir = std::env::temp_dir().join(format!("arbiter-one-job-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("deals.in");
+    std::fs::write(&path, &input).unwrap();
+    let start = std::time::Instant::now();
+    // Reaped by wait4 below, which also gives its processor time.
+    #[allow(clippy::zombie_processes)]
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["run", "video_poker", "--jobs", "1"])
+        .arg(&path)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: wait4(2) on the pid of a child of this process, which nothing
+    // else waits for; `usage` is plain data the kernel fills in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let reaped = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    let wall = start.elapsed();
+    assert_eq!(reaped, child.id() as i32);
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "status {status}");
+    let time = |t: libc::timeval| std::time::Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    let cpu = time(usage.ru_utime) + time(usage.ru_stime);
+    assert!(cpu <= wall + std::time::Duration::from_millis(5), "{cpu:?} of processor time in {wall:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
