@@ -377,9 +377,11 @@ fn main() -> ExitCode {
             let jobs = jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |n| n as usize);
             if !adaptive {
                 // `--jobs N` counts every thread that works for the run: the
-                // engines' table builds (rayon's pool) get N too, so that
-                // `--jobs 1` is one thread throughout.
-                let _ = rayon::ThreadPoolBuilder::new().num_threads(jobs).build_global();
+                // engines' table builds (rayon's pool) get N too (no more
+                // than the processors: a table is no quicker on more), so
+                // that `--jobs 1` is one thread throughout.
+                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let _ = rayon::ThreadPoolBuilder::new().num_threads(jobs.min(cores)).build_global();
             }
             let part_bytes = part_bytes.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
             let opts = arbiter::game::RunOptions { max_nodes, jobs, adaptive, part_bytes };
