@@ -47,6 +47,32 @@ fn masks(block: &[u8; BLOCK], stop: u8) -> Masks {
     m
 }
 
+/// The masks of 64 bytes, 32 at a time, on processors with AVX2 (most
+/// x86_64 processors since 2013; [`Breaks::new`] asks the processor).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn masks_avx2(block: &[u8; BLOCK], stop: u8) -> Masks {
+    use std::arch::x86_64::{
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256,
+        _mm256_set1_epi8,
+    };
+    let mut m = Masks::default();
+    let (nl, cr, space) = (_mm256_set1_epi8(b'\n' as i8), _mm256_set1_epi8(b'\r' as i8), _mm256_set1_epi8(b' ' as i8));
+    let stop = _mm256_set1_epi8(stop as i8);
+    for k in 0..BLOCK / 32 {
+        // SAFETY: each load reads 32 bytes inside `block` (offsets 0 and
+        // 32 of 64), unaligned loads.
+        let v = unsafe { _mm256_loadu_si256(block.as_ptr().add(32 * k).cast::<__m256i>()) };
+        let (is_nl, is_cr) = (_mm256_cmpeq_epi8(v, nl), _mm256_cmpeq_epi8(v, cr));
+        let is_low = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_min_epu8(v, space), v), _mm256_cmpeq_epi8(v, stop));
+        let bits = |x| u64::from(_mm256_movemask_epi8(x) as u32) << (32 * k);
+        m.breaks |= bits(_mm256_or_si256(is_nl, is_cr));
+        m.cr |= bits(is_cr);
+        m.low |= bits(is_low);
+    }
+    m
+}
+
 /// The masks of 64 bytes, a word of 8 bytes at a time.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
@@ -82,6 +108,8 @@ fn swar_masks(block: &[u8; BLOCK], stop: u8) -> Masks {
 pub(super) struct Breaks<'b> {
     buf: &'b [u8],
     stop: u8,
+    /// The processor has AVX2 ([`masks_avx2`]).
+    avx2: bool,
     /// The block's start in `buf`, and its masks (bits past the buffer's
     /// end clear).
     base: usize,
@@ -92,7 +120,11 @@ impl<'b> Breaks<'b> {
     /// The breaks of `buf`; a pass over lines stops before a line that
     /// starts with `stop` too (0xFF, which no UTF-8 text holds, for none).
     pub(super) fn new(buf: &'b [u8], stop: u8) -> Self {
-        let mut b = Breaks { buf, stop, base: 0, m: Masks::default() };
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = std::arch::is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let avx2 = false;
+        let mut b = Breaks { buf, stop, avx2, base: 0, m: Masks::default() };
         b.load(0);
         b
     }
@@ -102,16 +134,27 @@ impl<'b> Breaks<'b> {
     fn load(&mut self, at: usize) {
         self.base = at;
         self.m = match self.buf.get(at..at + BLOCK) {
-            Some(block) => masks(block.try_into().unwrap_or(&[b'x'; BLOCK]), self.stop),
+            Some(block) => self.masks(block.try_into().unwrap_or(&[b'x'; BLOCK])),
             None => {
                 // The last bytes, padded with bytes that are none of those
                 // marked.
                 let mut block = [b'x'; BLOCK];
                 let rest = &self.buf[at.min(self.buf.len())..];
                 block[..rest.len()].copy_from_slice(rest);
-                masks(&block, self.stop)
+                self.masks(&block)
             }
         };
+    }
+
+    /// The masks of `block`, with AVX2 when the processor has it.
+    #[inline(always)]
+    fn masks(&self, block: &[u8; BLOCK]) -> Masks {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: the processor said it has AVX2 (`Breaks::new`).
+            return unsafe { masks_avx2(block, self.stop) };
+        }
+        masks(block, self.stop)
     }
 
     /// The block's masks from `at` on (`at` inside the block).
@@ -241,6 +284,12 @@ mod tests {
                         let want = slow_masks(&block, stop);
                         assert_eq!(masks(&block, stop), want, "{v} at {at} in {fill}, stop {stop}");
                         assert_eq!(swar_masks(&block, stop), want, "{v} at {at} in {fill}, stop {stop}");
+                        #[cfg(target_arch = "x86_64")]
+                        if std::arch::is_x86_feature_detected!("avx2") {
+                            // SAFETY: the processor has AVX2.
+                            let fast = unsafe { masks_avx2(&block, stop) };
+                            assert_eq!(fast, want, "{v} at {at} in {fill}, stop {stop}");
+                        }
                     }
                 }
             }
