@@ -374,13 +374,13 @@ fn main() -> ExitCode {
         }
         Command::Run { rules, input, explain, format, max_nodes, jobs, part_bytes } => {
             let adaptive = jobs.is_none();
-            let jobs = jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |n| n as usize);
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let jobs = jobs.map_or(cores, |n| n as usize);
             if !adaptive {
                 // `--jobs N` counts every thread that works for the run: the
                 // engines' table builds (rayon's pool) get N too (no more
                 // than the processors: a table is no quicker on more), so
                 // that `--jobs 1` is one thread throughout.
-                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
                 let _ = rayon::ThreadPoolBuilder::new().num_threads(jobs.min(cores)).build_global();
             }
             let part_bytes = part_bytes.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));

@@ -107,6 +107,14 @@ fn with_balls(stroke: &Stroke, m: &[u32]) -> Stroke {
     one
 }
 
+/// A state's strokes sorted by what is read of them, their verdict and
+/// their sample, each outcome once (the first of its run in that order):
+/// the one order the explorer follows strokes in, memo or not.
+fn sort_dedup(outs: &mut Vec<Outcome>) {
+    outs.sort_unstable_by_key(|o| (o.0, o.2, o.3));
+    outs.dedup_by_key(|o| (o.0, o.2, o.3));
+}
+
 /// What went wrong, if anything.
 pub(super) enum Found {
     /// Every reachable state can end.
@@ -289,8 +297,7 @@ impl<'r> Explorer<'r> {
         outs: &mut Vec<Outcome>,
         todo: &mut VecDeque<usize>,
     ) -> Option<Found> {
-        outs.sort_unstable_by_key(|o| (o.0, o.2, o.3));
-        outs.dedup_by_key(|o| (o.0, o.2, o.3));
+        sort_dedup(outs);
         self.follow_sorted(i, st, outs, todo)
     }
 
@@ -300,8 +307,7 @@ impl<'r> Explorer<'r> {
     /// outcome).
     fn sort_outs(&mut self, outs: &mut Vec<Outcome>) {
         if outs.len() > MEMO_LEN {
-            outs.sort_unstable_by_key(|o| (o.0, o.2, o.3));
-            outs.dedup_by_key(|o| (o.0, o.2, o.3));
+            sort_dedup(outs);
             return;
         }
         if let Some((_, sorted)) = self.memo.iter().find(|(raw, _)| raw == outs) {
@@ -309,8 +315,7 @@ impl<'r> Explorer<'r> {
             return;
         }
         let raw = outs.clone();
-        outs.sort_unstable_by_key(|o| (o.0, o.2, o.3));
-        outs.dedup_by_key(|o| (o.0, o.2, o.3));
+        sort_dedup(outs);
         if self.memo.len() == MEMO {
             self.memo.pop_front();
         }
