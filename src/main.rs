@@ -97,6 +97,33 @@ pub enum CheckFormat {
     Sarif,
 }
 
+/// `--jobs` of the commands that analyse (`run` has its own).
+#[derive(clap::Args)]
+struct Threads {
+    /// Threads that work for the analysis (at most 1024): they build an
+    /// engine's tables and take chunks of the samples. Default: every
+    /// processor available. The figures are the same whatever the number.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    jobs: Option<u64>,
+}
+
+impl Threads {
+    /// The threads to use: `--jobs N`, or every processor. With `--jobs`,
+    /// rayon's pool (the engines' tables) gets as many, no more than the
+    /// processors (a table is no quicker on more).
+    fn apply(&self) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        match self.jobs {
+            Some(n) => {
+                let n = n as usize;
+                let _ = rayon::ThreadPoolBuilder::new().num_threads(n.min(cores)).build_global();
+                n
+            }
+            None => cores,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Run a rule file on an input in the game's own format.
@@ -196,6 +223,8 @@ enum Command {
         /// docs/cli.md).
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        #[command(flatten)]
+        threads: Threads,
     },
     /// A strategy chart: classes of choices in the rule file's words (from
     /// its combination rows), in the order to follow, with the exact return
@@ -215,6 +244,8 @@ enum Command {
         /// docs/cli.md).
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        #[command(flatten)]
+        threads: Threads,
     },
     /// Merge the partial results of an analysis's shards (`analyze --shard
     /// I/K --partial`) into the figures `analyze` prints for the whole.
@@ -306,6 +337,8 @@ enum Command {
         /// are compared on the samples it did, then exit 8.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         max_nodes: Option<u64>,
+        #[command(flatten)]
+        threads: Threads,
     },
     /// Serve the Language Server Protocol on stdin and stdout, for editors:
     /// diagnostics as you type, hover, completion, go to definition,
@@ -403,18 +436,26 @@ fn main() -> ExitCode {
             cli::check::test(&term.with_json(format == Format::Json), &rules, max_nodes)
         }
         Command::Fmt { rules, write, check } => cli::fmt::fmt(&term, &rules, write, check),
-        Command::Analyze { rules, samples, seed, shard, partial, format, max_nodes } => cli::analyze::analyze(
-            &term,
-            &rules,
-            &cli::analyze::Ask { samples, seed, shard, partial, format, max_nodes },
-        ),
-        Command::Strategy { rules, lines, format } => cli::strategy::strategy(&term, &rules, lines as usize, format),
+        Command::Analyze { rules, samples, seed, shard, partial, format, max_nodes, threads } => {
+            let jobs = threads.apply();
+            cli::analyze::analyze(
+                &term,
+                &rules,
+                &cli::analyze::Ask { samples, seed, shard, partial, format, max_nodes, jobs },
+            )
+        }
+        Command::Strategy { rules, lines, format, threads } => {
+            threads.apply();
+            cli::strategy::strategy(&term, &rules, lines as usize, format)
+        }
         Command::Merge { rules, parts } => cli::merge::merge(&term, &rules, &parts),
         Command::List { format } => cli::list::list(&term, format),
         Command::Show { name } => cli::list::show(&term, &name),
         Command::New { path, from } => cli::new::new(&term, &path, &from),
-        Command::Diff { base, variant, format, samples, seed, exit_code, max_nodes } => {
-            cli::diff::run(&term, &base, &variant, &cli::diff::Ask { format, samples, seed, exit_code, max_nodes })
+        Command::Diff { base, variant, format, samples, seed, exit_code, max_nodes, threads } => {
+            let jobs = threads.apply();
+            let ask = cli::diff::Ask { format, samples, seed, exit_code, max_nodes, jobs };
+            cli::diff::run(&term, &base, &variant, &ask)
         }
         Command::Lsp => cli::lsp::lsp(&term),
         Command::Completions { shell } => cli::complete::script(&term, shell),

@@ -54,6 +54,8 @@ pub struct Ask {
     pub format: Format,
     /// `--max-nodes`: the node budget of an analysis that searches.
     pub max_nodes: Option<u64>,
+    /// `--jobs`: threads of a sampled analysis.
+    pub jobs: usize,
 }
 
 /// The kind and version of `analyze --format json` (docs/cli.md).
@@ -87,7 +89,7 @@ pub fn analyze(term: &Term, path: &Path, ask: &Ask) -> u8 {
         bar.set_length(total);
         bar.set_position(done);
     };
-    let opts = AnalyzeOptions { samples, seed: ask.seed, max_nodes: ask.max_nodes };
+    let opts = AnalyzeOptions { samples, seed: ask.seed, max_nodes: ask.max_nodes, jobs: ask.jobs };
     let show = |r: &Report| match ask.format {
         Format::Text => fit(&report(compiled.title.as_deref(), path, r), term.columns),
         Format::Json => json(compiled.title.as_deref(), path, compiled.engine.name, r),
@@ -105,7 +107,7 @@ pub fn analyze(term: &Term, path: &Path, ask: &Ask) -> u8 {
     };
     let shard = ask.shard.unwrap_or(Shard { index: 1, of: 1 });
     let range = shard.range(samples);
-    let part = sampled.sample(&opts, range.clone(), &mut progress);
+    let part = arbiter::game::sampling::sample_range(sampled, &opts, range.clone(), &mut progress);
     bar.finish_and_clear();
     if ask.partial {
         let json = serde_json::json!({

@@ -143,7 +143,9 @@ pub fn diff(base: &Loaded, variant: &Loaded) -> Diff {
 fn analyse(c: &Compiled, samples: Option<u64>, ask: &Ask) -> Option<Report> {
     let a = c.game.analysis()?;
     let samples = a.default_samples().map_or(0, |d| samples.unwrap_or(d).max(1));
-    Some(a.report(&AnalyzeOptions { samples, seed: ask.seed, max_nodes: ask.max_nodes }, &mut |_, _| {}))
+    Some(
+        a.report(&AnalyzeOptions { samples, seed: ask.seed, max_nodes: ask.max_nodes, jobs: ask.jobs }, &mut |_, _| {}),
+    )
 }
 
 /// How many samples an analysis that stopped short did (the value of its
@@ -196,6 +198,8 @@ pub struct Ask {
     pub exit_code: bool,
     /// `--max-nodes`: the node budget of analyses that search.
     pub max_nodes: Option<u64>,
+    /// `--jobs`: threads of sampled analyses.
+    pub jobs: usize,
 }
 
 pub fn run(term: &Term, base: &Path, variant: &Path, ask: &Ask) -> u8 {

@@ -135,5 +135,5 @@ fn check(found: &mut [Found], expected: &(&str, String)) -> Result<AnalyzeOption
     if next != samples {
         return Err(format!("samples {next}..{samples} are in no partial result (a shard is missing)"));
     }
-    Ok(AnalyzeOptions { samples, seed, max_nodes })
+    Ok(AnalyzeOptions { samples, seed, max_nodes, jobs: 1 })
 }

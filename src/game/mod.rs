@@ -15,6 +15,7 @@ mod output;
 pub mod picture;
 mod pool;
 pub mod records;
+pub mod sampling;
 mod split;
 pub mod strategy;
 
@@ -351,6 +352,9 @@ pub struct AnalyzeOptions {
     /// (`analyze --max-nodes`); `None`: the engine's own budget. An
     /// analysis that reaches it reports the figure `stopped`.
     pub max_nodes: Option<u64>,
+    /// Threads a sampled analysis may use (`analyze --jobs`; at least 1):
+    /// the figures are the same whatever the number.
+    pub jobs: usize,
 }
 
 /// What `arbiter analyze` reports: labelled figures, in order.
@@ -392,8 +396,10 @@ pub trait Analyze {
 /// stream of its own ([`crate::rng::SplitMix64::for_sample`]), so a range
 /// of samples gives the same partial result wherever it is computed, and
 /// the partial results of disjoint ranges that cover every sample, merged
-/// in order, give exactly the figures of the whole analysis.
-pub trait Sampled {
+/// in order, give exactly the figures of the whole analysis. On several
+/// threads, consecutive chunks of a range are sampled apart and joined
+/// ([`sampling::sample_range`]).
+pub trait Sampled: Sync {
     /// The exact partial result of the samples `range` (of the
     /// `opts.samples` of the whole analysis), as JSON (see docs/cli.md).
     fn sample(
@@ -407,13 +413,26 @@ pub trait Sampled {
     /// every sample, in sample order; an error for data that is not such a
     /// part.
     fn report(&self, opts: &AnalyzeOptions, parts: &[serde_json::Value]) -> Result<Report, String>;
+
+    /// The parts of consecutive ranges of samples, in sample order, as the
+    /// one part [`Sampled::sample`] gives of their ranges together: equal
+    /// to it, so that threads change nothing (a part that ends early ends
+    /// the join there).
+    fn join(&self, opts: &AnalyzeOptions, parts: &[serde_json::Value]) -> serde_json::Value;
+
+    /// Whether `part` stopped before the end of its samples (an analysis
+    /// that ran out of its budget): the samples after it are not needed.
+    fn ended(&self, opts: &AnalyzeOptions, part: &serde_json::Value) -> bool {
+        let _ = (opts, part);
+        false
+    }
 }
 
 /// The whole of a sampled analysis: the report of one part of every sample.
 pub fn analyze_sampled(s: &dyn Sampled, opts: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Report {
-    let n = opts.samples.max(1);
-    let part = s.sample(&AnalyzeOptions { samples: n, ..*opts }, 0..n, progress);
-    s.report(&AnalyzeOptions { samples: n, ..*opts }, &[part]).unwrap_or_else(|e| {
+    let opts = AnalyzeOptions { samples: opts.samples.max(1), ..*opts };
+    let part = sampling::sample_range(s, &opts, 0..opts.samples, progress);
+    s.report(&opts, &[part]).unwrap_or_else(|e| {
         Report::from_lines(vec![("error".to_string(), format!("a part of the analysis is not its own: {e}"))])
     })
 }

@@ -85,7 +85,7 @@ pub fn run(job: &Job) -> Report {
             ),
             _ => Found::Figures(compiled.game.analysis().map(|a| {
                 let samples = a.default_samples().unwrap_or(0);
-                let opts = AnalyzeOptions { samples, seed: SEED, max_nodes: None };
+                let opts = AnalyzeOptions { samples, seed: SEED, max_nodes: None, jobs: 1 };
                 a.analyze(&opts, &mut |_, _| crate::cancel::point())
             })),
         })

@@ -134,3 +134,33 @@ fn parts_that_do_not_make_one_analysis_are_refused() {
     let (code, _, err) = arbiter(&["analyze", "get_straight", "--shard", "0/2"], "");
     assert_eq!(code, Some(2), "{err}");
 }
+
+/// `--jobs N` samples chunks on N threads and joins them in sample order:
+/// the figures, a shard's partial result and the exit code are those of
+/// one thread, for an analysis that stops short of its samples (its node
+/// budget, exit 8) too.
+#[test]
+fn every_number_of_threads_gives_the_figures_of_one() {
+    for args in [
+        &["analyze", "rules/shuffling_patience.rules", "--samples", "9000", "--seed", "4"][..],
+        &["analyze", "house_of_cards", "--samples", "40", "--seed", "2"],
+        &["analyze", "house_of_cards", "--samples", "40", "--seed", "2", "--max-nodes", "60000"],
+        &["analyze", "house_of_cards", "--samples", "40", "--seed", "2", "--max-nodes", "60000", "--format", "json"],
+        &["analyze", "house_of_cards", "--samples", "90", "--shard", "2/3", "--partial", "--max-nodes", "90000"],
+        &["analyze", "shuffling_patience/small-grid", "--samples", "900", "--shard", "3/4", "--partial"],
+        &["diff", "shuffling_patience", "shuffling_patience/small-grid", "--samples", "700"],
+    ] {
+        let one = arbiter(&[args, &["--jobs", "1"]].concat(), "");
+        assert!(one.0 == Some(0) || one.0 == Some(8) || args[0] == "diff", "{args:?}: {one:?}");
+        for jobs in ["2", "3", "16"] {
+            assert_eq!(arbiter(&[args, &["--jobs", jobs]].concat(), ""), one, "{args:?} with --jobs {jobs}");
+        }
+    }
+    // The budget stopped the analysis above: the figures say where.
+    let (code, out, _) = arbiter(
+        &["analyze", "house_of_cards", "--samples", "40", "--seed", "2", "--max-nodes", "60000", "-j", "2"],
+        "",
+    );
+    assert_eq!(code, Some(8));
+    assert!(out.contains("stopped") && !out.contains("40 random deals"), "{out}");
+}

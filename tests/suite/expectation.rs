@@ -176,7 +176,7 @@ fn expected_return_equals_the_sum_over_every_deal() {
         .game
         .analysis()
         .unwrap()
-        .analyze(&arbiter::game::AnalyzeOptions { samples: 0, seed: 0, max_nodes: None }, &mut |_, _| {});
+        .analyze(&arbiter::game::AnalyzeOptions { samples: 0, seed: 0, max_nodes: None, jobs: 1 }, &mut |_, _| {});
     let reported = &lines.iter().find(|(k, _)| k == "expected earning per game").unwrap().1;
 
     // Brute force with the engine's own per-deal exact values, each deal
@@ -288,8 +288,10 @@ fn analysis_matches_every_deal(text: &str) {
                 assert_eq!(r.earning(), mean, "earning");
                 // What `analyze` reports, exactly.
                 use arbiter::game::Analyze;
-                let report =
-                    ex.report(&arbiter::game::AnalyzeOptions { samples: 0, seed: 0, max_nodes: None }, &mut |_, _| {});
+                let report = ex.report(
+                    &arbiter::game::AnalyzeOptions { samples: 0, seed: 0, max_nodes: None, jobs: 1 },
+                    &mut |_, _| {},
+                );
                 let exact = |key: &str| report.figure(key).and_then(|f| f.value.exact.clone());
                 assert_eq!(exact("variance"), Some(variance.clone()), "variance");
                 assert_eq!(exact("hit_frequency"), Some(hits), "hit frequency");

@@ -682,7 +682,8 @@ fn analyze_lines(name: &str) -> Vec<(String, String)> {
     let loaded = arbiter::load::load_bundled(name).unwrap().unwrap();
     let compiled = arbiter::engines::compile(&loaded).0.unwrap();
     let a = compiled.game.analysis().unwrap();
-    let opts = arbiter::game::AnalyzeOptions { samples: a.default_samples().unwrap_or(0), seed: 1, max_nodes: None };
+    let opts =
+        arbiter::game::AnalyzeOptions { samples: a.default_samples().unwrap_or(0), seed: 1, max_nodes: None, jobs: 1 };
     a.analyze(&opts, &mut |_, _| {})
 }
 

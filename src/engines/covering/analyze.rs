@@ -55,6 +55,12 @@ impl Sampled for Covering {
         json!({ "decks": total, "played": played, "piles": piles })
     }
 
+    /// The counts of the parts added up.
+    fn join(&self, _: &AnalyzeOptions, parts: &[Value]) -> Value {
+        let sum = |name: &str| parts.iter().filter_map(|p| p[name].as_u64()).fold(0u64, u64::saturating_add);
+        json!({ "decks": sum("decks"), "played": sum("played"), "piles": sum("piles") })
+    }
+
     fn report(&self, opts: &AnalyzeOptions, parts: &[Value]) -> Result<Report, String> {
         let (mut n, mut played, mut piles) = (0u64, 0u64, 0u64);
         for part in parts {

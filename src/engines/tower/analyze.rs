@@ -71,6 +71,35 @@ impl Sampled for Tower {
         json!({ "deals": values.len(), "values": values, "nodes": nodes, "over": over })
     }
 
+    /// The deals of the parts in order, stopped where one part of them all
+    /// would have stopped: after the deal that takes the nodes spent past
+    /// the budget, or at a part's deal that needs more than the budget.
+    fn join(&self, opts: &AnalyzeOptions, parts: &[Value]) -> Value {
+        let budget = budget(opts);
+        let (mut values, mut nodes, mut spent) = (Vec::new(), Vec::new(), 0u64);
+        for part in parts {
+            let (v, n) =
+                (deals::<i64>(part, "values").unwrap_or_default(), deals::<u64>(part, "nodes").unwrap_or_default());
+            for (v, n) in v.into_iter().zip(n) {
+                values.push(v);
+                nodes.push(n);
+                spent = spent.saturating_add(n);
+                if spent > budget {
+                    return json!({ "deals": values.len(), "values": values, "nodes": nodes, "over": false });
+                }
+            }
+            if part["over"].as_bool() == Some(true) {
+                return json!({ "deals": values.len(), "values": values, "nodes": nodes, "over": true });
+            }
+        }
+        json!({ "deals": values.len(), "values": values, "nodes": nodes, "over": false })
+    }
+
+    fn ended(&self, opts: &AnalyzeOptions, part: &Value) -> bool {
+        let spent = deals::<u64>(part, "nodes").unwrap_or_default().into_iter().fold(0u64, u64::saturating_add);
+        part["over"].as_bool() == Some(true) || spent > budget(opts)
+    }
+
     fn report(&self, opts: &AnalyzeOptions, parts: &[Value]) -> Result<Report, String> {
         let m = self.m_range.1;
         let n = opts.samples;
