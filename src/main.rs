@@ -235,7 +235,7 @@ enum Command {
     Strategy {
         /// The rule file.
         rules: PathBuf,
-        /// Most lines of the chart (the last, exchange every card,
+        /// Most lines of the chart (the last, which every deal can follow,
         /// included).
         #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=1000))]
         lines: u64,

@@ -46,11 +46,6 @@ fn percent(x: Option<&BigRational>) -> String {
     x.map_or("-".into(), |x| format!("{} %", decimal(&(x * BigRational::from_integer(100.into())), 4)))
 }
 
-/// The loss of following the chart, in percentage points of the return.
-fn loss(c: &Chart) -> Option<BigRational> {
-    Some((c.optimal.as_ref()? - c.chart.as_ref()?) * BigRational::from_integer(100.into()))
-}
-
 /// The chart as printed: numbered lines (the first line that matches a
 /// deal plays it), then the returns.
 pub fn text(title: Option<&str>, path: &Path, c: &Chart) -> String {
@@ -67,8 +62,8 @@ pub fn text(title: Option<&str>, path: &Path, c: &Chart) -> String {
     }
     out.push_str(&format!("\nReturn following the chart  {}\n", percent(c.chart.as_ref())));
     out.push_str(&format!("Return with optimal play     {}\n", percent(c.optimal.as_ref())));
-    if let Some(l) = loss(c) {
-        out.push_str(&format!("Loss against optimal play   {} percentage points\n", decimal(&l, 4)));
+    if let Some(l) = &c.loss {
+        out.push_str(&format!("Loss against optimal play   {} percentage points\n", decimal(l, 4)));
     }
     out.push_str(&format!("Classes of holds found       {}; lines kept {}\n", c.classes, c.lines.len()));
     out
@@ -108,7 +103,7 @@ pub fn json(title: Option<&str>, path: &Path, engine: &str, c: &Chart) -> String
         "lines": lines,
         "return": exact(c.chart.as_ref()),
         "optimal": exact(c.optimal.as_ref()),
-        "loss": exact(loss(c).as_ref()),
+        "loss": exact(c.loss.as_ref()),
         "classes": c.classes,
         "deals": c.deals.to_string(),
     });

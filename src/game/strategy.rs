@@ -33,6 +33,11 @@ pub struct Chart {
     /// Return to player with optimal play, and following the chart.
     pub optimal: Option<BigRational>,
     pub chart: Option<BigRational>,
+    /// What optimal play earns more than the chart per game (payout less
+    /// stake), in percentage points of the entry; none without an entry.
+    /// Never negative, even where the chart's return (payout over stake)
+    /// is the higher: a chart that exchanges less stakes less.
+    pub loss: Option<BigRational>,
     /// Classes of choices found, before the chart kept the best.
     pub classes: usize,
     /// Deals in all.

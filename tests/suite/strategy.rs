@@ -134,7 +134,7 @@ fn the_returns_match_every_deal_and_draw() {
         let ret = exact(&c["return"]);
         assert_eq!(ret, earning + 1, "--lines {lines}");
         assert!(ret <= optimal);
-        assert_eq!(exact(&c["loss"]), (optimal - ret) * 100);
+        assert_eq!(exact(&c["loss"]), (optimal - ret) * 100, "no exchange costs: the loss is the returns' difference");
         assert_eq!(ls.last().unwrap()["kept"], 0, "the last line exchanges every card");
         if lines == "1" {
             // One line: every card exchanged on every deal.
@@ -400,4 +400,51 @@ fn following_the_printed_chart_gives_its_return() {
     let n = Ratio::from_integer(deal as i128);
     let ret = exact(&c["return"]);
     assert!(low / n <= ret && ret <= high / n, "{} <= {ret} <= {}", low / n, high / n);
+}
+
+/// The small game with other exchange rules, written beside it.
+fn variant_of_tiny(name: &str, exchange: &str, cost: &str) -> String {
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(TINY)).unwrap();
+    let text =
+        text.replace("exchange: 0..3", &format!("exchange: {exchange}")).replace("cost: 0", &format!("cost: {cost}"));
+    let dir = std::env::temp_dir().join(format!("arbiter-strategy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// Where exchanging every card is not allowed (stay or exchange one, for
+/// a price, as in Get Straight), the last line keeps every card: every
+/// deal follows a line, the lines' shares add up to every deal and their
+/// values to the chart's earning, and the loss is what optimal play
+/// (`analyze`'s expected earning) earns more, never negative, though
+/// the chart's return (payout over a smaller stake) may be higher.
+/// Rules that allow neither exchanging every card nor none get no chart.
+#[test]
+fn every_deal_follows_a_line_whatever_the_exchanges_allowed() {
+    let rules = variant_of_tiny("stay-or-one.rules", "0..1", "1");
+    let (code, out, err) = arbiter(&["analyze", &rules, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let analysis: Value = serde_json::from_str(&out).unwrap();
+    let figure = |key: &str| analysis["figures"].as_array().unwrap().iter().find(|f| f["key"] == key).unwrap().clone();
+    let optimal_earning = exact(&figure("expected_earning"));
+    for lines in ["1", "4", "40"] {
+        let c = chart(&rules, lines);
+        let ls = c["lines"].as_array().unwrap();
+        let last = ls.last().unwrap();
+        assert_eq!((last["label"].as_str(), last["kept"].as_u64()), (Some("anything else: keep every card"), Some(3)));
+        let share: Ratio<i128> = ls.iter().map(|l| exact(&l["deals"])).sum();
+        assert_eq!(share, Ratio::from_integer(1), "--lines {lines}");
+        let earning: Ratio<i128> =
+            ls.iter().filter(|l| !l["value"]["exact"].is_null()).map(|l| exact(&l["deals"]) * exact(&l["value"])).sum();
+        let loss = exact(&c["loss"]);
+        assert_eq!(loss, (optimal_earning - earning) * 100, "--lines {lines}");
+        assert!(loss >= Ratio::from_integer(0), "--lines {lines}: {loss}");
+        assert_eq!(exact(&c["optimal"]), exact(&figure("return_to_player")));
+    }
+    let rules = variant_of_tiny("one-or-two.rules", "1..2", "0");
+    let (code, _, err) = arbiter(&["strategy", &rules]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("exchange every card") && err.contains("allow neither"), "{err}");
 }

@@ -36,6 +36,17 @@ pub(super) struct Key {
     /// Held cards that alone are part of the lowest-paying row (at the
     /// levels that say it).
     low: Option<u8>,
+    /// The last line of a chart whose rules allow no exchange of every
+    /// card: every card kept (see [`Key::keep_all`]).
+    all: bool,
+}
+
+impl Key {
+    /// The class every deal's hold of all `hand` cards belongs to, the
+    /// last line when exchanging every card is not allowed.
+    pub(super) fn keep_all(hand: u8) -> Key {
+        Key { kept: hand, made: false, row: NONE, count: 0, rows: Vec::new(), low: None, all: true }
+    }
 }
 
 /// What a hold is, as computed once per hold under suit symmetry.
@@ -256,7 +267,7 @@ impl Exchange {
     fn keys(&self, held: usize, subs: &[Option<&Feature>], lowest: Option<u8>) -> Vec<Key> {
         let bits = |m: usize| (0..usize::BITS as usize).filter(move |j| m >> j & 1 == 1);
         let kept = held.count_ones() as u8;
-        let base = Key { kept, made: false, row: NONE, count: 0, rows: Vec::new(), low: None };
+        let base = Key { kept, made: false, row: NONE, count: 0, rows: Vec::new(), low: None, all: false };
         let part = |m: usize, r: usize| subs.get(m).copied().flatten().is_some_and(|g| g.part[r]);
         let Some(f) = subs.get(held).copied().flatten() else {
             return vec![base];
@@ -312,6 +323,9 @@ impl Exchange {
         let name = |r: u8| self.rows.get(r as usize).map_or("?", |r| r.name.as_str());
         if k.kept == 0 {
             return "nothing: exchange every card".to_string();
+        }
+        if k.all {
+            return "anything else: keep every card".to_string();
         }
         let mut s = match (k.made, k.count) {
             (true, 0) => name(k.row).to_string(),

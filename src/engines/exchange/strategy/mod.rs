@@ -68,11 +68,36 @@ impl Exchange {
         }
         let deals = self.chart_deals()?;
         let feats = self.hold_features(&deals)?;
-        let (keys, deals) = self.classify(&deals, &feats)?;
+        let (mut keys, mut deals) = self.classify(&deals, &feats)?;
         drop(feats);
-        let empty = keys.iter().position(|k| k.kept == 0).map(|i| i as u32);
-        let order = search::search(keys.len(), empty, &deals, opts.lines.max(1));
-        Ok(self.chart_of(&keys, &deals, &order))
+        let last = self.last_line(&mut keys, &mut deals)?;
+        let order = search::search(keys.len(), Some(last), &deals, opts.lines.max(1));
+        self.chart_of(&keys, &deals, &order)
+    }
+
+    /// The class of the chart's last line, which every deal can follow:
+    /// exchange every card; where the rules do not allow that, keep every
+    /// card (a class of its own, added to every deal); where they allow
+    /// neither, no chart.
+    fn last_line(&self, keys: &mut Vec<Key>, deals: &mut [DealHolds]) -> Result<u32, String> {
+        if let Some(i) = keys.iter().position(|k| k.kept == 0) {
+            if deals.iter().all(|d| d.holds.iter().any(|h| h.class == i as u32)) {
+                return Ok(i as u32);
+            }
+        }
+        let stays: Option<Vec<u8>> =
+            deals.iter().map(|d| d.options.iter().position(|&(mask, _)| mask == 0).map(|o| o as u8)).collect();
+        let Some(stays) = stays else {
+            return Err("a chart ends with a line every deal can follow (exchange every card, or keep every card), \
+                 and these rules allow neither"
+                .to_string());
+        };
+        let class = keys.len() as u32;
+        keys.push(Key::keep_all(self.hand as u8));
+        for (d, option) in deals.iter_mut().zip(stays) {
+            d.holds.push(Hold { class, option });
+        }
+        Ok(class)
     }
 
     /// One deal of every class with its weight.
@@ -91,7 +116,7 @@ impl Exchange {
     }
 
     /// The chart of an order of classes, with its exact figures.
-    fn chart_of(&self, keys: &[Key], deals: &[DealHolds], order: &[u32]) -> Chart {
+    fn chart_of(&self, keys: &[Key], deals: &[DealHolds], order: &[u32]) -> Result<Chart, String> {
         let mut rank = vec![u32::MAX; keys.len()];
         for (i, &c) in order.iter().enumerate() {
             rank[c as usize] = i as u32;
@@ -105,12 +130,14 @@ impl Exchange {
         for d in deals {
             let pick =
                 d.holds.iter().filter(|x| rank[x.class as usize] != u32::MAX).min_by_key(|x| rank[x.class as usize]);
-            if let Some(x) = pick {
-                let (mask, value) = d.options[x.option as usize];
-                let (i, k) = (rank[x.class as usize] as usize, mask.count_ones() as usize);
-                line_sum[i][k] += BigInt::from(value.sum) * BigInt::from(d.weight);
-                line_deals[i][k] += d.weight;
-            }
+            // The last line is one every deal has (`last_line`).
+            let Some(x) = pick else {
+                return Err("a deal follows no line of the chart".to_string());
+            };
+            let (mask, value) = d.options[x.option as usize];
+            let (i, k) = (rank[x.class as usize] as usize, mask.count_ones() as usize);
+            line_sum[i][k] += BigInt::from(value.sum) * BigInt::from(d.weight);
+            line_deals[i][k] += d.weight;
             if let Some((mask, value)) = d.best {
                 let k = mask.count_ones() as usize;
                 best_sum[k] += BigInt::from(value.sum) * BigInt::from(d.weight);
@@ -146,13 +173,20 @@ impl Exchange {
             chart_pay += pay;
             chart_stake += stake;
         }
-        Chart {
+        // The loss: what optimal play earns more per game (payout less
+        // stake: the choice of each deal maximises it), in hundredths of
+        // the entry. With exchanges that cost, a chart that stakes less
+        // may show a higher return (payout over stake) and still earn less.
+        let gap = ((&opt_pay - &opt_stake) - (&chart_pay - &chart_stake)) * BigRational::from_integer(100.into());
+        let loss = ratio(&gap, &BigRational::from_integer(BigInt::from(total) * BigInt::from(self.entry)));
+        Ok(Chart {
             lines,
             optimal: ratio(&opt_pay, &opt_stake),
             chart: ratio(&chart_pay, &chart_stake),
+            loss,
             classes: keys.len(),
             deals: total,
-        }
+        })
     }
 }
 
