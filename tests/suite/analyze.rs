@@ -123,6 +123,18 @@ fn parts_that_do_not_make_one_analysis_are_refused() {
         assert!(out.is_empty(), "{what}: {out}");
         assert!(err.contains("arbiter::partial") && err.contains(message), "{what}: {err}");
     }
+    // Counts edited past what any analysis makes: refused, not added with
+    // a wrap (the sums would seem to add up).
+    let big = parts[1].replacen("\"played\":", "\"played\":18446744073709551615,\"was\":", 1);
+    let (code, out, err) = arbiter(&["merge", rules, "-"], &(parts[0].clone() + &big + &parts[2]));
+    assert_eq!(code, Some(4), "{out}{err}");
+    assert!(err.contains("do not add up") && err.contains("past 2^64"), "{err}");
+    let tower = shards("house_of_cards", "6", "5", 2);
+    let huge = tower[1].replacen("\"values\":[", "\"values\":[9223372036854775807,", 1);
+    let huge = huge.replacen("\"nodes\":[", "\"nodes\":[1,", 1).replacen("\"deals\":3", "\"deals\":4", 1);
+    let (code, out, err) = arbiter(&["merge", "house_of_cards", "-"], &(tower[0].clone() + &huge));
+    assert_eq!(code, Some(4), "{out}{err}");
+    assert!(err.contains("past the scores"), "{err}");
     // The parts of other rules.
     let (code, _, err) = arbiter(&["merge", "rules/shuffling_patience/small-grid.rules", "-"], &parts.concat());
     assert_eq!(code, Some(4), "{err}");

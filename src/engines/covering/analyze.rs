@@ -63,11 +63,12 @@ impl Sampled for Covering {
 
     fn report(&self, opts: &AnalyzeOptions, parts: &[Value]) -> Result<Report, String> {
         let (mut n, mut played, mut piles) = (0u64, 0u64, 0u64);
+        let past = || "counts past 2^64".to_string();
         for part in parts {
             let field = |name: &str| part[name].as_u64().ok_or_else(|| format!("no count `{name}`"));
-            n += field("decks")?;
-            played += field("played")?;
-            piles += field("piles")?;
+            n = n.checked_add(field("decks")?).ok_or_else(past)?;
+            played = played.checked_add(field("played")?).ok_or_else(past)?;
+            piles = piles.checked_add(field("piles")?).ok_or_else(past)?;
         }
         if n != opts.samples || played > n {
             return Err(format!("{n} decks with {played} played out, for {} samples", opts.samples));

@@ -5,6 +5,7 @@ use std::ops::Range;
 
 use serde_json::{json, Value};
 
+use super::search::MAX_SCORE;
 use super::Tower;
 use num_bigint::BigInt;
 use num_rational::Ratio;
@@ -117,6 +118,11 @@ impl Sampled for Tower {
                 return Err("as many values as node counts".into());
             }
             for (v, used) in values.into_iter().zip(nodes) {
+                // A deal's value is a score difference (`check` keeps
+                // scores within MAX_SCORE): no sum below can overflow.
+                if v.unsigned_abs() > MAX_SCORE as u64 {
+                    return Err(format!("a deal's value of {v} is past the scores the tower engine keeps"));
+                }
                 if used > left {
                     stopped = Some((done, left == all));
                     break 'parts;
