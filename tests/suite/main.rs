@@ -57,4 +57,6 @@ mod symmetry;
 mod tidy;
 mod tower;
 mod tree_sitter;
+#[cfg(target_os = "linux")]
+mod usage;
 mod video_poker;

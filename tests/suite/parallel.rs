@@ -408,25 +408,17 @@ fn one_job_is_one_thread_table_builds_included() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("deals.in");
     std::fs::write(&path, &input).unwrap();
-    let start = std::time::Instant::now();
-    // Reaped by wait4 below, which also gives its processor time.
-    #[allow(clippy::zombie_processes)]
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["run", "video_poker", "--jobs", "1"])
-        .arg(&path)
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut status = 0;
-    // SAFETY: wait4(2) on the pid of a child of this process, which nothing
-    // else waits for; `usage` is plain data the kernel fills in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let reaped = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    let wall = start.elapsed();
-    assert_eq!(reaped, child.id() as i32);
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "status {status}");
-    let time = |t: libc::timeval| std::time::Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    let cpu = time(usage.ru_utime) + time(usage.ru_stime);
-    assert!(cpu <= wall + std::time::Duration::from_millis(5), "{cpu:?} of processor time in {wall:?}");
+    let used = crate::usage::measured(
+        std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["run", "video_poker", "--jobs", "1"])
+            .arg(&path),
+    );
+    assert_eq!(used.code, Some(0));
+    assert!(
+        used.cpu <= used.wall + std::time::Duration::from_millis(5),
+        "{:?} of processor time in {:?}",
+        used.cpu,
+        used.wall
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -158,11 +158,10 @@ pub(super) struct Explorer<'r> {
     reads: Reads,
     strokes: u64,
     /// Buffers reused from stroke to stroke (the allocations are kept):
-    /// the strokes of a state judged, a state's key, the numbers of balls
-    /// potted, the state after a stroke.
+    /// the strokes of a state judged, a state's key, the state after a
+    /// stroke.
     outs: Vec<Outcome>,
     key: Vec<u32>,
-    counts: Vec<u32>,
     after: Option<State>,
     /// The last lists of a state's strokes judged, each with its outcomes
     /// as [`Self::follow_all`] sorts them: the same list is sorted once.
@@ -184,7 +183,6 @@ impl<'r> Explorer<'r> {
             strokes: 0,
             outs: Vec::new(),
             key: Vec::new(),
-            counts: Vec::new(),
             after: None,
             memo: VecDeque::new(),
         }
@@ -370,54 +368,19 @@ impl<'r> Explorer<'r> {
         first: Option<usize>,
         todo: &mut VecDeque<usize>,
     ) -> Option<Found> {
-        let counts = self.each_count(st, sets[1]);
-        let n = self.r.names.len();
-        let mut found = None;
-        for m in counts.chunks_exact(n) {
+        let mut counts = Counts::new(self.r, sets[1]);
+        while let Some(m) = counts.next(st, &mut self.strokes) {
             let mut all = *base;
             for (k, &c) in m.iter().enumerate() {
                 all[var::POTTED_COUNTS + k] = i64::from(c);
             }
             let v = self.verdict(st, sets, &mut all);
-            found = self.follow_one(i, st, (s, sets), v, first, m, todo);
+            let found = self.follow_one(i, st, (s, sets), v, first, m, todo);
             if found.is_some() {
-                break;
+                return found;
             }
         }
-        self.counts = counts;
-        found
-    }
-
-    /// Every number of balls of each kind of `potted` (1 up to those on the
-    /// table; the cue ball once), each counted as a stroke: one after
-    /// another, a number per kind each (in the buffer `self.counts`, taken).
-    fn each_count(&mut self, st: &State, potted: u64) -> Vec<u32> {
-        let r = self.r;
-        let kinds: Vec<usize> = (0..r.names.len()).filter(|&b| potted >> b & 1 == 1 && b != r.cue).collect();
-        let mut m = vec![0u32; r.names.len()];
-        for &b in &kinds {
-            m[b] = 1;
-        }
-        m[r.cue] = u32::from(potted >> r.cue & 1 == 1);
-        let mut out = std::mem::take(&mut self.counts);
-        out.clear();
-        loop {
-            out.extend_from_slice(&m);
-            self.strokes += 1;
-            if self.strokes > MAX_STROKES {
-                return out;
-            }
-            let mut j = 0;
-            loop {
-                let Some(&b) = kinds.get(j) else { return out };
-                if m[b] < st.counts[b] {
-                    m[b] += 1;
-                    break;
-                }
-                m[b] = 1;
-                j += 1;
-            }
-        }
+        None
     }
 
     /// The states a stroke with verdict `v` leads to, for every number of
@@ -431,17 +394,14 @@ impl<'r> Explorer<'r> {
         first: Option<usize>,
         todo: &mut VecDeque<usize>,
     ) -> Option<Found> {
-        let counts = self.each_count(st, sets[1]);
-        let n = self.r.names.len();
-        let mut found = None;
-        for m in counts.chunks_exact(n) {
-            found = self.follow_one(i, st, (s, sets), v, first, m, todo);
+        let mut counts = Counts::new(self.r, sets[1]);
+        while let Some(m) = counts.next(st, &mut self.strokes) {
+            let found = self.follow_one(i, st, (s, sets), v, first, m, todo);
             if found.is_some() {
-                break;
+                return found;
             }
         }
-        self.counts = counts;
-        found
+        None
     }
 
     /// One stroke (`first`: the ball hit first; `m`: the balls of each
@@ -676,5 +636,55 @@ pub(super) fn check(cx: &mut Cx, r: &Referee, reads: Reads, endings: &[Span]) {
                 ),
             );
         }
+    }
+}
+
+/// Every number of balls of each kind of a stroke's `potted` (1 up to those
+/// on the table; the cue ball once), one after another, each counted as a
+/// stroke: an odometer over the kinds, so that memory is one number per
+/// kind however many strokes there are.
+struct Counts {
+    kinds: Vec<usize>,
+    m: Vec<u32>,
+    started: bool,
+    done: bool,
+}
+
+impl Counts {
+    fn new(r: &Referee, potted: u64) -> Counts {
+        let kinds: Vec<usize> = (0..r.names.len()).filter(|&b| potted >> b & 1 == 1 && b != r.cue).collect();
+        let mut m = vec![0u32; r.names.len()];
+        for &b in &kinds {
+            m[b] = 1;
+        }
+        m[r.cue] = u32::from(potted >> r.cue & 1 == 1);
+        Counts { kinds, m, started: false, done: false }
+    }
+
+    /// The next numbers, counted in `strokes`; none after the last, or
+    /// after the one that takes `strokes` past [`MAX_STROKES`].
+    fn next(&mut self, st: &State, strokes: &mut u64) -> Option<&[u32]> {
+        if self.done {
+            return None;
+        }
+        if self.started {
+            let mut j = 0;
+            loop {
+                let Some(&b) = self.kinds.get(j) else {
+                    self.done = true;
+                    return None;
+                };
+                if self.m[b] < st.counts[b] {
+                    self.m[b] += 1;
+                    break;
+                }
+                self.m[b] = 1;
+                j += 1;
+            }
+        }
+        self.started = true;
+        *strokes += 1;
+        self.done = *strokes > MAX_STROKES;
+        Some(&self.m)
     }
 }
