@@ -307,16 +307,60 @@ fn escape(s: &str) -> String {
 /// A property's values in canonical layout (`arbiter diff`, the language
 /// server's outline).
 pub fn values_text(p: &Property) -> String {
-    p.values.iter().map(|v| expr(v, 0)).collect::<Vec<_>>().join(" ")
+    values(&p.values).join(" ")
 }
 
 fn property(p: &Property) -> String {
-    let values: Vec<String> = p.values.iter().map(|v| expr(v, 0)).collect();
+    let values = values(&p.values);
     if values.is_empty() {
         format!("{}:", p.key.name)
     } else {
         format!("{}: {}", p.key.name, values.join(" "))
     }
+}
+
+/// Values that follow each other with only spaces between (a property's
+/// values), each printed so that it is read back as a value of its own.
+/// Whitespace carries no meaning in the grammar, so where two values could
+/// run into one expression, brackets keep them apart:
+/// - a value that starts with `-` not against a digit would be read as a
+///   subtraction from the value before it (`[R B B] -high` is
+///   `[R B B] - high`): its leading negation keeps its brackets,
+///   `[R B B] (-high)`, `[R R B] (-mid) * 2`;
+/// - a value that starts with `(` after one that ends in a word would be
+///   read as a call (`w (x)` is `w(x)`): the value before is bracketed.
+///
+/// `-3` stays as it is: `-` against a digit is a negative value.
+fn values(vals: &[Expr]) -> Vec<String> {
+    let mut out: Vec<String> = vals.iter().enumerate().map(|(i, v)| expr_in(v, 0, i > 0)).collect();
+    // From the right, so that a value bracketed here is seen by the one
+    // before it.
+    for i in (1..out.len()).rev() {
+        if out[i].starts_with('(') && ends_in_word(&out[i - 1]) {
+            out[i - 1] = format!("({})", out[i - 1]);
+        }
+    }
+    out
+}
+
+/// A list's items: separated by spaces, or by commas throughout where two
+/// items would run into one expression with spaces alone (`[a, -b]` is not
+/// `[a -b]`, which is `[a - b]`; `[a, (b + c) * 2]` is not a call of `a`).
+fn list_items(items: &[Expr]) -> String {
+    let parts: Vec<String> = items.iter().map(|a| expr(a, 0)).collect();
+    let joins = parts.windows(2).any(|w| {
+        let next = &w[1];
+        next.strip_prefix('-').is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_digit()))
+            || next.starts_with('(') && ends_in_word(&w[0])
+    });
+    parts.join(if joins { ", " } else { " " })
+}
+
+/// The text ends in a character of a word, so that a `(` after it would
+/// make a call (a number too: `3 (x)` is a call; after a field name the
+/// brackets are not needed, and harmless).
+fn ends_in_word(s: &str) -> bool {
+    s.ends_with(|c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '\''))
 }
 
 fn prec(op: BinOp) -> u8 {
@@ -332,6 +376,13 @@ fn prec(op: BinOp) -> u8 {
 /// An expression in canonical form; `outer` is the binding strength of the
 /// context (parentheses are added where the tree needs them).
 fn expr(e: &Expr, outer: u8) -> String {
+    expr_in(e, outer, false)
+}
+
+/// [`expr`], where `after` says the text follows another value with only
+/// spaces between: a leading `-` not against a digit is then bracketed, or
+/// it would be read as a subtraction (see [`values`]).
+fn expr_in(e: &Expr, outer: u8, after: bool) -> String {
     match &e.kind {
         ExprKind::Int(n) => n.to_string(),
         ExprKind::Str(s) if s.long => format!("\"\"\"{}\"\"\"", s.raw),
@@ -342,15 +393,21 @@ fn expr(e: &Expr, outer: u8) -> String {
             let parts: Vec<String> = args.iter().map(|a| expr(a, 0)).collect();
             format!("{}({})", f.name, parts.join(if simple { " " } else { ", " }))
         }
-        ExprKind::List(items) => format!("[{}]", items.iter().map(|a| expr(a, 0)).collect::<Vec<_>>().join(" ")),
+        ExprKind::List(items) => format!("[{}]", list_items(items)),
         ExprKind::Range(a, b) => format!("{}..{}", expr(a, 9), expr(b, 9)),
-        ExprKind::Unary(UnOp::Neg, a) => wrap(format!("-{}", expr(a, 7)), 7, outer),
+        ExprKind::Unary(UnOp::Neg, a) => {
+            let operand = expr(a, 7);
+            let joins = after && !operand.starts_with(|c: char| c.is_ascii_digit());
+            wrap(format!("-{operand}"), 7, if joins { u8::MAX } else { outer })
+        }
         ExprKind::Unary(UnOp::Not, a) => wrap(format!("not {}", expr(a, 3)), 3, outer),
         ExprKind::Binary(op, a, b) => {
             let p = prec(*op);
-            wrap(format!("{} {} {}", expr(a, p), op.symbol(), expr(b, p + 1)), p, outer)
+            // The left operand starts the text unless this is bracketed.
+            let left = expr_in(a, p, after && p >= outer);
+            wrap(format!("{left} {} {}", op.symbol(), expr(b, p + 1)), p, outer)
         }
-        ExprKind::Field(a, f) => format!("{}.{}", expr(a, 8), f.name),
+        ExprKind::Field(a, f) => format!("{}.{}", expr_in(a, 8, after), f.name),
     }
 }
 
@@ -364,7 +421,95 @@ fn wrap(s: String, own: u8, outer: u8) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::format;
+    use super::{format, values_text};
+    use crate::syntax::ast::*;
+    use crate::syntax::parse::parse;
+
+    /// An expression's tree without spans: what it means.
+    fn tree(e: &Expr) -> String {
+        let all = |es: &[Expr]| es.iter().map(tree).collect::<Vec<_>>().join(" ");
+        match &e.kind {
+            ExprKind::Int(n) => n.to_string(),
+            ExprKind::Str(s) => format!("{:?}", s.raw),
+            ExprKind::Word(w) => w.clone(),
+            ExprKind::Call(f, args) => format!("({} {})", f.name, all(args)),
+            ExprKind::List(items) => format!("[{}]", all(items)),
+            ExprKind::Range(a, b) => format!("(.. {} {})", tree(a), tree(b)),
+            ExprKind::Unary(op, a) => format!("({op:?} {})", tree(a)),
+            ExprKind::Binary(op, a, b) => format!("({} {} {})", op.symbol(), tree(a), tree(b)),
+            ExprKind::Field(a, f) => format!("(. {} {})", tree(a), f.name),
+        }
+    }
+
+    /// Each property's key and the trees of its values, one per value.
+    fn meaning(text: &str) -> Vec<(String, Vec<String>)> {
+        fn walk(items: &[Item], out: &mut Vec<(String, Vec<String>)>) {
+            for i in items {
+                match i {
+                    Item::Property(p) => out.push((p.key.name.clone(), p.values.iter().map(tree).collect())),
+                    Item::Section(s) => walk(&s.items, out),
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&parse(0, text).unwrap(), &mut out);
+        out
+    }
+
+    /// Formats `text`, expects `want`, the same meaning and a fixed point.
+    fn formats_to(text: &str, want: &str) {
+        let once = format(text).unwrap();
+        assert_eq!(once, want);
+        assert_eq!(meaning(&once), meaning(text), "{once}");
+        assert_eq!(format(&once).unwrap(), once);
+    }
+
+    /// `[R B B] (-high)` in a tower points table became `[R B B] -high`,
+    /// which is `[R B B] - high`: a formula after a pattern keeps the
+    /// brackets around a leading negation.
+    #[test]
+    fn a_value_keeps_the_brackets_that_keep_it_apart_from_the_one_before() {
+        formats_to(
+            "scoring {\n  points: [R R R] sum % 5  [R R B] mid  [R B B] (-high)  [B B B] 7\n}\n",
+            "scoring {\n  points: [R R R] sum % 5 [R R B] mid [R B B] (-high) [B B B] 7\n}\n",
+        );
+        formats_to(
+            "points: [R R B] (-mid) * 2  [R B B] ((-high)) + 1  [B B B] (-(a + b))\n",
+            "points: [R R B] (-mid) * 2 [R B B] (-high) + 1 [B B B] (-(a + b))\n",
+        );
+        // Only where a value follows another; `-3` is a value of its own.
+        formats_to(
+            "x: (-a) 1 -3 \"s\" (--a) (-3) * b \"t\" (-a).f\ny: (-a) * 2\n",
+            "x: -a 1 -3 \"s\" (--a) -3 * b \"t\" (-a).f\ny: -a * 2\n",
+        );
+        // A section on one line.
+        formats_to("row { pays: [A] (-a)  wins: [B] 1 }\n", "row { pays: [A] (-a)  wins: [B] 1 }\n");
+    }
+
+    /// In a list, commas keep apart items that spaces alone would join.
+    #[test]
+    fn a_list_keeps_its_commas_where_they_separate() {
+        formats_to(
+            "x: [a, -b] [1, (-c) * 2] [a, (b + c) * 2] [1, -2, 3] [(a) (b)] [a, b]\n",
+            "x: [a, -b] [1, -c * 2] [a, (b + c) * 2] [1 -2 3] [a b] [a b]\n",
+        );
+    }
+
+    /// A value that starts with `(` after a word would make a call: the
+    /// parser never gives such values, but a tree built otherwise prints
+    /// the word in brackets.
+    #[test]
+    fn a_word_before_a_bracket_is_bracketed() {
+        let values = |text: &str| match parse(0, text).unwrap().remove(0) {
+            Item::Property(p) => p,
+            Item::Section(_) => unreachable!(),
+        };
+        let mut p = values("x: a + w");
+        p.values.extend(values("x: -y").values);
+        let text = format!("x: {}\n", values_text(&p));
+        assert_eq!(text, "x: (a + w) (-y)\n");
+        assert_eq!(meaning(&text), [("x".to_string(), vec!["(+ a w)".to_string(), "(Neg y)".to_string()])]);
+    }
 
     #[test]
     fn parentheses_follow_the_tree() {

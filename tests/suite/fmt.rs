@@ -59,3 +59,19 @@ fn scramble(text: &str) -> String {
     }
     out
 }
+
+/// A tower points table from docs/engines/tower.md: `fmt` dropped the
+/// brackets of `(-high)`, and `[R B B] -high` is `[R B B] - high`, which
+/// no longer checks.
+#[test]
+fn a_formula_after_a_pattern_keeps_its_brackets_and_checks() {
+    let text = "extends: \"house_of_cards\"\nscoring {\n  points: [R R R] sum % 5  [R R B] (-mid) * 2  [R B B] (-high)  [B B B] 7\n}\n";
+    let once = format(text).unwrap();
+    assert!(once.contains("[R R B] (-mid) * 2 [R B B] (-high) [B B B] 7"), "{once}");
+    assert_eq!(format(&once).unwrap(), once);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    for t in [text, &once] {
+        let (game, diags) = compile(&load_text("tower", t, &dir).unwrap());
+        assert!(game.is_some(), "{t}: {diags:?}");
+    }
+}
