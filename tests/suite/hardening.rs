@@ -594,7 +594,8 @@ fn wait_for_lines_in(path: &Path, n: usize) -> String {
 }
 
 // Streaming: a program feeding cases one at a time through pipes gets each
-// answer before it sends the next, for every engine.
+// answer before it sends the next, for every engine, and a run ended by its
+// end line ends there.
 #[test]
 fn every_engine_answers_each_case_before_the_next_is_written() {
     let deck = "TS QC 8S 8D QH 2D 3H KH 9H 2H TH KS KC\n9D JH 7H JD 2S QS TD 2C 4H 5H AD 4D 5D\n6D 4S 9S 5S 7S JS 8H 3D 8C 3S 4C 6S 9C\nAS 7C AH 6H KD JC 7D AC 5C TC QD 6C 3C\n";
@@ -636,7 +637,20 @@ fn every_engine_answers_each_case_before_the_next_is_written() {
             assert_eq!(&line, want, "{game}");
         }
         stdin.write_all(tail.as_bytes()).unwrap();
-        drop(stdin);
+        if tail.is_empty() {
+            drop(stdin);
+        } else {
+            // Nothing after the end line is read (docs/reference.md): the
+            // run ends there while the pipe stays open, text after it
+            // unread.
+            stdin.write_all(b"not a case\n").unwrap();
+            stdin.flush().unwrap();
+            let start = Instant::now();
+            while child.try_wait().unwrap().is_none() {
+                assert!(start.elapsed() < secs(120), "{game} waits for more input after its end line");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
         let o = child.wait_with_output().unwrap();
         assert_eq!(o.status.code(), Some(0), "{game}: {}", stderr(&o));
     }
