@@ -75,3 +75,32 @@ fn a_formula_after_a_pattern_keeps_its_brackets_and_checks() {
         assert!(game.is_some(), "{t}: {diags:?}");
     }
 }
+
+/// `else (-high)` reads as a call of `else` (a word against a bracket):
+/// the points table takes its argument as the `else` formula, before and
+/// after fmt (which prints it `else(-high)`), and it plays as `else 0 -
+/// high` does; `else -high`, which joins the `else`, is refused with that
+/// advice.
+#[test]
+fn else_before_a_bracketed_formula_is_its_formula() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    let file = |points: &str| format!("extends: \"house_of_cards\"\nscoring {{\n  points: {points}\n}}\n");
+    let bracketed = file("[R R R] 2 * sum  else (-high)");
+    let once = format(&bracketed).unwrap();
+    assert_eq!(format(&once).unwrap(), once);
+    let input = "Axel\n9\n1R 9B 2R 8B 3R 7B 4R 6B 5R 5B 6R 4B 7R 3B 8R 2B 9R 1B\nBirgit\n7\n7B 1R 6B 2R 5B 3R 4B 4R 3B 5R 2B 6R 1B 7R\nEnd\n";
+    let play = |text: &str| {
+        let (game, diags) = compile(&load_text("tower", text, &dir).unwrap());
+        let game = game.unwrap_or_else(|| panic!("{text}: {diags:?}"));
+        let (out, result) = arbiter::game::run_text(game.game.as_ref(), input, &arbiter::game::RunOptions::default());
+        assert!(result.is_ok(), "{text}: {result:?}");
+        out
+    };
+    let want = play(&file("[R R R] 2 * sum  else 0 - high"));
+    assert_eq!(play(&bracketed), want);
+    assert_eq!(play(&once), want);
+    assert_ne!(want, play(&file("[R R R] 2 * sum  else high")), "the formula matters here");
+    let (game, diags) = compile(&load_text("tower", &file("[R R R] 2 * sum  else -high"), &dir).unwrap());
+    assert!(game.is_none());
+    assert!(format!("{diags:?}").contains("write `else (-high)`"), "{diags:?}");
+}

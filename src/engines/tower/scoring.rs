@@ -331,9 +331,27 @@ fn points<'a>(cx: &mut Cx, p: &'a Property, colour_names: &[String]) -> Option<P
     let mut ok = true;
     let mut vals = p.values.iter().peekable();
     while let Some(v) = vals.next() {
+        // `else (-high)` reads as a call of `else`: its one argument is
+        // the formula (fmt prints it `else(-high)`).
+        if let ExprKind::Call(f, args) = &v.kind {
+            if let (true, [formula]) = (f.name == "else", args.as_slice()) {
+                if let Some((_, _, first)) = out.default {
+                    cx.push(
+                        Diag::error(codes::DUPLICATE, v.span, "`else` is given twice")
+                            .label("given again here")
+                            .note(first, "first given here"),
+                    );
+                    ok = false;
+                }
+                out.default = Some(([0; 3], formula, v.span));
+                continue;
+            }
+        }
         let is_else = matches!(&v.kind, ExprKind::Word(w) if w == "else");
         if !is_else && !matches!(v.kind, ExprKind::List(_)) {
             let joined = matches!(&v.kind, ExprKind::Binary(_, a, _) if matches!(a.kind, ExprKind::List(_)));
+            let after_else =
+                matches!(&v.kind, ExprKind::Binary(_, a, _) if matches!(&a.kind, ExprKind::Word(w) if w == "else"));
             cx.push(
                 Diag::error(
                     codes::TYPE,
@@ -344,6 +362,9 @@ fn points<'a>(cx: &mut Cx, p: &'a Property, colour_names: &[String]) -> Option<P
                 .help(if joined {
                     "a formula that starts with an operator joins the pattern before it: write `(-high)` or \
                          `0 - high`"
+                } else if after_else {
+                    "a formula that starts with an operator joins the `else` before it: write `else (-high)` or \
+                         `else 0 - high`"
                 } else {
                     "write `points: [R R R] 2 * sum  else sum`, or one formula for every triangle"
                 }),
