@@ -211,6 +211,11 @@ impl Schema {
     }
 }
 
+/// What an `input { end: }` key means, in every engine whose input ends
+/// with a line of its own.
+pub const END_LINE: &str = "the line that ends the input: nothing after it is read (a run answers and ends there, \
+                            even on a pipe that stays open), so text after it is neither run nor checked";
+
 /// The top level of every rule file: what `load` and `compile` read
 /// whatever the engine.
 pub const TOP: Schema = Schema { sections: &[EXAMPLE], state: &[] };

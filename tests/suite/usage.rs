@@ -1,5 +1,6 @@
-//! A child process measured by the kernel: its processor time and peak
-//! memory (wait4(2)'s rusage), for tests of resources, not of speed.
+//! A child process measured by the kernel (its processor time: wait4(2)'s
+//! rusage) or held within a memory limit, for tests of resources, not of
+//! speed.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -12,8 +13,6 @@ pub struct Usage {
     pub cpu: Duration,
     /// From its start to its end, as this process saw it.
     pub wall: Duration,
-    /// The most resident memory it held, in KiB.
-    pub peak_kib: u64,
 }
 
 /// Runs `cmd` (its output thrown away) and measures it.
@@ -34,6 +33,26 @@ pub fn measured(cmd: &mut Command) -> Usage {
         code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
         cpu: time(usage.ru_utime) + time(usage.ru_stime),
         wall,
-        peak_kib: usage.ru_maxrss as u64,
     }
+}
+
+/// Runs `cmd` with its address space limited to `bytes` (RLIMIT_AS): an
+/// allocation past it fails, and the child aborts. Not peak memory as
+/// wait4 reports it: a child forked from this test program may count its
+/// parent's pages there.
+pub fn within_memory(cmd: &mut Command, bytes: u64) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit(2) is async-signal-safe, the one call made between
+    // fork and exec; it touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    cmd.output().unwrap()
 }

@@ -174,7 +174,7 @@ pub(crate) const SCHEMA: Schema = Schema {
                 Key::new("lines", "a whole number, 1 or more", "the lines a deck is written on")
                     .default("1")
                     .example("2"),
-                Key::new("end", "a string", "the line that ends the input").default("\"#\"").example("\"#\""),
+                Key::new("end", "a string", crate::engines::schema::END_LINE).default("\"#\"").example("\"#\""),
             ],
         ),
         SectionSchema::new(

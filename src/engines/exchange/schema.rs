@@ -82,7 +82,7 @@ pub(crate) const SCHEMA: Schema = Schema {
         SectionSchema::new(
             "input",
             "the input's format",
-            &[Key::new("end", "a string", "the line that ends the input").default("\"#\"").example("\"#\"")],
+            &[Key::new("end", "a string", crate::engines::schema::END_LINE).default("\"#\"").example("\"#\"")],
         ),
         SectionSchema::new(
             "output",

@@ -205,7 +205,7 @@ pub(crate) const SCHEMA: Schema = Schema {
                 Key::new("ranks", "a range (`5..13`)", "the ranks M a case may use (the deck's lowest M ranks)")
                     .required()
                     .example("5..13"),
-                Key::new("end", "a string", "the line that ends the input").default("\"End\"").example("\"End\""),
+                Key::new("end", "a string", crate::engines::schema::END_LINE).default("\"End\"").example("\"End\""),
             ],
         )
         .required(),
