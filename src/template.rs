@@ -673,6 +673,8 @@ mod tests {
             "",
             "{n}{{}}{n}",
             "0123456789abcdef{n}0123456789abcdefg{s}",
+            &"{n} and seventeen bytes, ".repeat(12),
+            &"{n}{s}0123456789abcdef{n}{xs}{n:>30}x".repeat(5),
         ] {
             let line = OutputLine::<Any>::parse(&lit(t)).unwrap();
             for n in [0, 5, -5, 42, 100, -12345, i64::MIN, i64::MAX] {

@@ -185,6 +185,14 @@ fn analyze_says_when_the_row_figures_depend_on_the_tie_rule() {
     let job = json("rules/video_poker.rules");
     assert_eq!(figure(&job, "tie_rule")["value"], 0);
     assert!(figure(&job, "tie_rule")["text"].as_str().unwrap().starts_with("the row figures do not depend on it"));
+    assert!(!figure(&job, "tie_rule")["text"].as_str().unwrap().contains("exchanging costs"));
+    // Where exchanging costs, tied choices of different sizes stake
+    // differently: the note says the return can move with `prefer`.
+    let gs = figure(&json("rules/get_straight.rules"), "tie_rule").clone();
+    assert!(
+        gs["text"].as_str().unwrap().contains("can also move the expected payout, the stake and the return"),
+        "{gs}"
+    );
     // Deuces Wild's tied holds differ in variance too.
     let dw = figure(&json("rules/video_poker/deuces-wild.rules"), "tie_rule").clone();
     assert_eq!(dw["value"], 11760);

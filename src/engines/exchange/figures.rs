@@ -138,14 +138,17 @@ impl Exchange {
             ),
         ));
         if let Some(ties) = r.tie_deals {
-            f.push(Figure::new("tie_rule", "tie rule", Self::tie_note(ties, r.deals)));
+            // Tied choices that exchange different numbers of cards stake
+            // differently when exchanging costs.
+            let costs = self.cost != 0 && self.sizes.len() > 1;
+            f.push(Figure::new("tie_rule", "tie rule", Self::tie_note(ties, r.deals, costs)));
         }
     }
 
     /// Whether the row figures depend on how ties are broken: the deals
     /// with several optimal choices whose draws end in different rows.
-    fn tie_note([rows, variance]: [u128; 2], deals: u128) -> Value {
-        let text = if rows == 0 {
+    fn tie_note([rows, variance]: [u128; 2], deals: u128, costs: bool) -> Value {
+        let mut text = if rows == 0 {
             "the row figures do not depend on it: no deal has optimal choices whose draws end in different rows"
                 .to_string()
         } else {
@@ -157,9 +160,15 @@ impl Exchange {
             };
             format!(
                 "{rows} deals ({share}) have optimal choices whose draws end in different rows: the row \
-                 probabilities and the hit frequency depend on `prefer` (the expected earning does not{var})"
+                 probabilities and the hit frequency can depend on `prefer` (the expected earning does not{var})"
             )
         };
+        if costs {
+            text.push_str(
+                "; exchanging costs, so tied choices that exchange different numbers of cards can also move the \
+                 expected payout, the stake and the return with `prefer` (not the expected earning)",
+            );
+        }
         Value::exact_with(int(rows), Style::Integer, text)
     }
 

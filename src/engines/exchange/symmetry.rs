@@ -11,6 +11,10 @@ use super::analyze::Acc;
 use super::{Exchange, Value};
 use crate::engines::cards::Card;
 
+/// Most classes of hands the analysis of a game without exchanges values
+/// (about half a minute; six cards of 52 are 962,988).
+pub(super) const MAX_STAY_CLASSES: u64 = 1 << 26;
+
 impl Exchange {
     /// Whether the only choice is to keep the hand.
     #[inline]
@@ -51,27 +55,81 @@ impl Exchange {
     }
 
     /// `analyze` of a game without exchanges: every class of hands under
-    /// suit symmetry, with its weight, paid by its row.
+    /// suit symmetry, with its weight, paid by its row; at most
+    /// [`MAX_STAY_CLASSES`] of them.
     pub(super) fn stay_analysis(&self, progress: &mut dyn FnMut(u64, u64)) -> Result<(Acc, bool), String> {
+        self.stay_analysis_within(progress, MAX_STAY_CLASSES)
+    }
+
+    fn stay_analysis_within(
+        &self,
+        progress: &mut dyn FnMut(u64, u64),
+        max_classes: u64,
+    ) -> Result<(Acc, bool), String> {
         let (h, width) = (self.hand, self.rows.len() + 1);
         let mut acc = Acc::new(h, width);
         let eval = &**self.eval;
         let total = super::combi::binom(self.deck.size() as u64, h as u64);
         let (mut done, mut classes) = (0u128, 0u64);
         super::hands::for_each_class_while(&self.deck, h, &mut |cards, weight| {
+            classes += 1;
+            if classes > max_classes {
+                return false;
+            }
             let row = eval.row_of_cards(cards);
             let slot = if row == super::NONE { width - 1 } else { row as usize };
             acc.sum[0] += weight as i128 * self.pays[row as usize] as i128;
             acc.rows[0][slot] += weight as i128;
             acc.deals[0] += weight;
             done += weight;
-            classes += 1;
             if classes.is_multiple_of(1 << 14) {
                 progress(done as u64, total as u64);
             }
             true
         });
+        if classes > max_classes {
+            return Err(format!(
+                "more than {max_classes} classes of hands under suit symmetry: the analysis's limit (about half a minute)"
+            ));
+        }
         progress(total as u64, total as u64);
         Ok((acc, true))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::{Block, Cx};
+    use crate::source::Span;
+
+    /// A game without exchanges is analysed class by class, within a
+    /// limit: past it, the analysis stops at once and says why, where it
+    /// would otherwise run for hours (eight suits of 26 ranks, hands of 8).
+    #[test]
+    fn classes_past_the_limit_stop_the_analysis() {
+        let text = "engine: exchange\ndeck { ranks: A 2 3 4 5 6  suits: a b c d e f }\n\
+                    play { hand: 4 entry: 1 exchange: 0 cost: 0 prefer: fewer-cards leftmost }\n\
+                    combination \"Four\" { pattern: kind(4) pays: 50 }\n\
+                    combination \"Flush\" { pattern: suited(4) pays: 20 }\n\
+                    combination \"Nothing\" { pattern: any pays: 0 }\n\
+                    output { stay: \"Stay\" exchange: \"Exchange {cards}\" }\n";
+        let loaded = crate::load::load_text("t.rules", text, std::path::Path::new(".")).expect("parses");
+        let top = Block::new(&loaded.items, "the rule file", Span::new(0, 0, 0));
+        let mut cx = Cx::new();
+        let Some((game, _)) = super::super::lower::lower(&top, &mut cx) else { panic!("{:?}", cx.diags) };
+        let (all, _) = game.stay_analysis_within(&mut |_, _| {}, u64::MAX).expect("within no limit");
+        let classes = {
+            let mut n = 0u64;
+            super::super::hands::for_each_class_while(&game.deck, 4, &mut |_, _| {
+                n += 1;
+                true
+            });
+            n
+        };
+        assert_eq!(all.deals[0], 58_905, "C(36, 4) deals");
+        let (within, _) = game.stay_analysis_within(&mut |_, _| {}, classes).expect("at the limit");
+        assert_eq!(within.sum, all.sum);
+        let err = game.stay_analysis_within(&mut |_, _| {}, classes - 1).map(|_| ()).expect_err("past the limit");
+        assert!(err.contains(&format!("more than {} classes", classes - 1)), "{err}");
     }
 }
