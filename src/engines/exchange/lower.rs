@@ -194,16 +194,28 @@ fn check_rows(rows: &[&Section], stats: &RowStats, game: &Exchange, cx: &mut Cx)
         cx.push(d);
     }
     // Payouts should not increase down the table: "highest" is the first row.
+    // The warning points at the `pays` written (in a variant, its own
+    // file), the row above as a note.
+    let pays = |s: &Section| {
+        s.items
+            .iter()
+            .rev()
+            .find_map(|i| match i {
+                crate::syntax::Item::Property(p) if p.key.name == "pays" => Some(p.span),
+                _ => None,
+            })
+            .unwrap_or(s.head)
+    };
     for i in 1..game.rows.len() {
         if game.rows[i].pays > game.rows[i - 1].pays && stats.best[i] > 0 {
             cx.push(
                 Diag::warning(
                     codes::PAYTABLE_ORDER,
-                    rows[i].head,
+                    pays(rows[i]),
                     format!("`{}` pays more than `{}` above it", game.rows[i].name, game.rows[i - 1].name),
                 )
                 .label("pays more than the row above")
-                .note(rows[i - 1].head, "this row is tried first")
+                .note(pays(rows[i - 1]), "the row above pays this, and is tried first")
                 .help("the first row a hand can form pays; order rows from the highest combination down"),
             );
         }
