@@ -135,8 +135,13 @@ pub fn analyze(term: &Term, path: &Path, ask: &Ask) -> u8 {
 
 /// After the figures of an analysis that stopped short of its samples (a
 /// figure `stopped`, which says where and why): a limit diagnostic naming
-/// the budget and the option that raises it (exit 8); else 0.
+/// the budget and the option that raises it (exit 8); after one refused
+/// at a limit (a figure `refused`), a limit diagnostic saying which (exit
+/// 8); else 0.
 pub fn stopped(term: &Term, r: &Report, samples: u64) -> u8 {
+    if let Some(why) = r.figures.iter().find(|f| f.key == "refused") {
+        return term.fail(arbiter::diag::codes::LIMIT, format!("no analysis of these rules: {}", why.value.text));
+    }
     let Some(why) = r.figures.iter().find(|f| f.key == "stopped") else { return exit::OK };
     term.fail(
         arbiter::diag::codes::LIMIT,

@@ -176,3 +176,26 @@ fn every_number_of_threads_gives_the_figures_of_one() {
     assert_eq!(code, Some(8));
     assert!(out.contains("stopped") && !out.contains("40 random deals"), "{out}");
 }
+
+/// An exact analysis past its engine's limits prints which limit (the
+/// figure `analysis`) and exits 8 with a limit diagnostic, not 0: here
+/// hands of 12 cards, 2,704,156 multisets of ranks of up to 2^12 choices
+/// each.
+#[test]
+fn an_analysis_past_its_limits_exits_8() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("analyze-limit");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("twelve.rules");
+    std::fs::write(
+        &path,
+        "engine: exchange\ndeck { ranks: A 2 3 4 5 6 7 8 9 T J Q K  suits: S H D C }\n\
+         play { hand: 12 entry: 1 exchange: 0..12 cost: 0 prefer: fewer-cards leftmost }\n\
+         combination \"Four\" { pattern: kind(4) pays: 10 }\ncombination \"Nothing\" { pattern: any pays: 0 }\n\
+         output { stay: \"Stay\" exchange: \"Exchange {cards}\" }\n",
+    )
+    .unwrap();
+    let (code, out, err) = arbiter(&["analyze", path.to_str().unwrap()], "");
+    assert_eq!(code, Some(8), "{out}{err}");
+    assert!(out.contains("analysis") && out.contains("pass the analysis limit of 2^30"), "{out}");
+    assert!(err.contains("arbiter::limit") && err.contains("no analysis of these rules"), "{err}");
+}

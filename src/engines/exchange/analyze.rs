@@ -40,7 +40,16 @@ impl Analyze for Exchange {
     fn report(&self, _: &AnalyzeOptions, progress: &mut dyn FnMut(u64, u64)) -> Report {
         match self.expected_return(progress) {
             Ok(r) => self.figures(&r),
-            Err(why) => Report::from_lines(vec![("analysis".into(), why)]),
+            // A limit passed: the figure `refused` says which (the CLI then
+            // exits 8).
+            Err(why) => Report {
+                figures: vec![crate::game::figures::Figure::new(
+                    "refused",
+                    "analysis",
+                    crate::game::figures::Value::text(why),
+                )],
+                tables: Vec::new(),
+            },
         }
     }
 }
