@@ -44,7 +44,11 @@ pub fn sample_range(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Value {
     let chunks = chunks(range.clone(), opts.jobs);
-    let threads = opts.jobs.min(chunks.len());
+    // No more threads than processors: sampling is all computation (so
+    // `--jobs 1024` on two processors starts two); two at least, so that a
+    // machine of one processor runs the same path as others.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = opts.jobs.min(chunks.len()).min(cores.max(2));
     if threads <= 1 {
         return s.sample(opts, range, progress);
     }
