@@ -108,19 +108,24 @@ struct Threads {
 }
 
 impl Threads {
-    /// The threads to use: `--jobs N`, or every processor. With `--jobs`,
-    /// rayon's pool (the engines' tables) gets as many, no more than the
-    /// processors (a table is no quicker on more).
     fn apply(&self) -> usize {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        match self.jobs {
-            Some(n) => {
-                let n = n as usize;
-                let _ = rayon::ThreadPoolBuilder::new().num_threads(n.min(cores)).build_global();
-                n
-            }
-            None => cores,
+        threads(self.jobs)
+    }
+}
+
+/// The threads of a command: `--jobs N`, or every processor. With `--jobs`,
+/// every thread that works counts: rayon's pool (the engines' table
+/// builds) gets as many, no more than the processors (a table is no
+/// quicker on more), so that `--jobs 1` is one thread throughout.
+fn threads(jobs: Option<u64>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match jobs {
+        Some(n) => {
+            let n = n as usize;
+            let _ = rayon::ThreadPoolBuilder::new().num_threads(n.min(cores)).build_global();
+            n
         }
+        None => cores,
     }
 }
 
@@ -407,15 +412,7 @@ fn main() -> ExitCode {
         }
         Command::Run { rules, input, explain, format, max_nodes, jobs, part_bytes } => {
             let adaptive = jobs.is_none();
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            let jobs = jobs.map_or(cores, |n| n as usize);
-            if !adaptive {
-                // `--jobs N` counts every thread that works for the run: the
-                // engines' table builds (rayon's pool) get N too (no more
-                // than the processors: a table is no quicker on more), so
-                // that `--jobs 1` is one thread throughout.
-                let _ = rayon::ThreadPoolBuilder::new().num_threads(jobs.min(cores)).build_global();
-            }
+            let jobs = threads(jobs);
             let part_bytes = part_bytes.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
             let opts = arbiter::game::RunOptions { max_nodes, jobs, adaptive, part_bytes };
             use cli::run::Explaining;

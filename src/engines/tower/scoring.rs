@@ -322,6 +322,22 @@ pub(super) struct Points<'a> {
     span: Span,
 }
 
+impl<'a> Points<'a> {
+    /// The `else` formula written at `span`: false when one was given
+    /// already (an error).
+    fn set_else(&mut self, cx: &mut Cx, formula: &'a Expr, span: Span) -> bool {
+        let again = self.default.map(|(_, _, first)| {
+            cx.push(
+                Diag::error(codes::DUPLICATE, span, "`else` is given twice")
+                    .label("given again here")
+                    .note(first, "first given here"),
+            );
+        });
+        self.default = Some(([0; 3], formula, span));
+        again.is_none()
+    }
+}
+
 fn points<'a>(cx: &mut Cx, p: &'a Property, colour_names: &[String]) -> Option<Points<'a>> {
     let mut out = Points { entries: Vec::new(), default: None, span: p.span };
     if let [e] = p.values.as_slice() {
@@ -335,15 +351,7 @@ fn points<'a>(cx: &mut Cx, p: &'a Property, colour_names: &[String]) -> Option<P
         // the formula (fmt prints it `else(-high)`).
         if let ExprKind::Call(f, args) = &v.kind {
             if let (true, [formula]) = (f.name == "else", args.as_slice()) {
-                if let Some((_, _, first)) = out.default {
-                    cx.push(
-                        Diag::error(codes::DUPLICATE, v.span, "`else` is given twice")
-                            .label("given again here")
-                            .note(first, "first given here"),
-                    );
-                    ok = false;
-                }
-                out.default = Some(([0; 3], formula, v.span));
+                ok &= out.set_else(cx, formula, v.span);
                 continue;
             }
         }
@@ -380,15 +388,7 @@ fn points<'a>(cx: &mut Cx, p: &'a Property, colour_names: &[String]) -> Option<P
         };
         let span = v.span.to(f.span);
         if is_else {
-            if let Some((_, _, first)) = out.default {
-                cx.push(
-                    Diag::error(codes::DUPLICATE, span, "`else` is given twice")
-                        .label("given again here")
-                        .note(first, "first given here"),
-                );
-                ok = false;
-            }
-            out.default = Some(([0; 3], f, span));
+            ok &= out.set_else(cx, f, span);
             continue;
         }
         let Some(key) = colour_key(cx, v, colour_names) else {
