@@ -83,6 +83,35 @@ impl Referee {
         result
     }
 
+    /// The stroke on `line` into `stroke` (see [`Referee::read_stroke`]),
+    /// from `seen` when the line was read before and its balls are on the
+    /// table; false, and `stroke` untouched, when it is the play-again line.
+    #[inline(always)]
+    fn stroke_line(
+        &self,
+        line: &Line,
+        seen: &mut words::Seen,
+        st: &State,
+        taken: &mut [u32; MAX_BALLS],
+        stroke: &mut Stroke,
+    ) -> Result<bool, InputError> {
+        let text = line.text.as_bytes();
+        if seen.get(text).is_some_and(|(hit, potted)| on_table(st, hit, potted, taken, stroke)) {
+            return Ok(true);
+        }
+        let mut words = Split::new(text);
+        let first = words.next_word().map(|(start, end, key)| (start, end, self.words.get(key, &text[start..end])));
+        let first = first.unwrap_or((0, 0, UNKNOWN));
+        if first.2.again && self.is_play_again(line) {
+            return Ok(false);
+        }
+        self.read_stroke(line, first, &mut words, st, taken, stroke)?;
+        if !first.2.again {
+            seen.put(text, stroke.first, &stroke.potted);
+        }
+        Ok(true)
+    }
+
     pub(super) fn ball(&self, text: &str) -> Option<usize> {
         let b = self.words.meaning(text).ball;
         (b != NOT_A_BALL).then_some(b as usize)
@@ -261,6 +290,7 @@ impl Referee {
         let mut turns = TurnLines::default();
         let mut respotted: Vec<&str> = Vec::new();
         let respot_one = self.respot_one_lines();
+        let mut seen = words::Seen::new();
         while done < limit {
             let Some(k) = frames.next(input, "frame", MAX_FRAMES)? else { break };
             self.read_players(input, k, frames.total(), &mut players)?;
@@ -286,12 +316,7 @@ impl Referee {
                         .error_at_end(format!("expected a stroke, found end of input: frame {k} has not ended"))
                         .with_help("the rule file's `end` says which stroke ends a frame")
                 })?;
-                let text = line.text.as_bytes();
-                let mut words = Split::new(text);
-                let first =
-                    words.next_word().map(|(start, end, key)| (start, end, self.words.get(key, &text[start..end])));
-                let first = first.unwrap_or((0, 0, UNKNOWN));
-                if first.2.again && self.is_play_again(&line) {
+                if !self.stroke_line(&line, &mut seen, &st, &mut taken, &mut stroke)? {
                     let (offender, in_hand) = self.play_again_after(&line, last_foul.take())?;
                     st.player = offender;
                     st.in_hand = in_hand;
@@ -300,7 +325,6 @@ impl Referee {
                     report(Event::PlayAgain { player: offender, players }, out.buffer())?;
                     continue;
                 }
-                self.read_stroke(&line, first, &mut words, &st, &mut taken, &mut stroke)?;
                 let striker = st.player;
                 report(Event::Before { st: &st, stroke: &stroke }, out.buffer())?;
                 let o = self.stroke_memo(&mut st, &stroke, memo).map_err(|ScoreOverflow| overflow(&line))?;
@@ -347,6 +371,32 @@ impl Referee {
         }
         Ok(done)
     }
+}
+
+/// The stroke of a line read before (`hit`, `potted`: what its words
+/// name) when its balls are on the table, into `stroke`; false when they
+/// are not (the line is then read again, for its error, as
+/// [`Referee::read_stroke`] reads it).
+#[inline(always)]
+fn on_table(st: &State, hit: Option<usize>, potted: &[u8], taken: &mut [u32; MAX_BALLS], stroke: &mut Stroke) -> bool {
+    if hit.is_some_and(|b| st.counts[b] == 0) {
+        return false;
+    }
+    let mut fits = true;
+    for &b in potted {
+        let b = b as usize;
+        taken[b] += 1;
+        fits &= taken[b] <= st.counts[b];
+    }
+    for &b in potted {
+        taken[b as usize] = 0;
+    }
+    if fits {
+        stroke.first = hit;
+        stroke.potted.clear();
+        stroke.potted.extend(potted.iter().map(|&b| b as usize));
+    }
+    fits
 }
 
 /// Reads, after a tie, the line naming the player who won the lot: their

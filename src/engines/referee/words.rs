@@ -283,6 +283,87 @@ impl Words {
     }
 }
 
+/// Stroke lines of up to [`SEEN_LEN`] bytes read before, and the balls
+/// their words name: a line seen again (most are: a frame's strokes name
+/// a few balls) is found by two loads and one probe instead of being split
+/// and looked up word by word. Only lines that were read as a stroke are
+/// kept (never one whose first word may begin the play-again line); what a
+/// line names does not depend on the frame, only whether the balls are on
+/// the table does, and the caller checks that (or reads the line again,
+/// for its error). A direct-mapped table: a line replaces the one in its
+/// slot.
+#[derive(Debug, Clone)]
+pub(crate) struct Seen {
+    slots: Vec<SeenSlot>,
+}
+
+/// Longest line [`Seen`] keeps.
+pub(crate) const SEEN_LEN: usize = 16;
+/// Most balls potted in a line [`Seen`] keeps.
+const SEEN_POTS: usize = 8;
+const SEEN_SLOTS: usize = 256;
+
+#[derive(Debug, Clone, Copy, Default)]
+struct SeenSlot {
+    /// The line's first and last 8 bytes (see [`load`]): with its length,
+    /// the whole line.
+    first: u64,
+    last: u64,
+    /// 0: an empty slot (a stroke line is never empty).
+    len: u8,
+    /// The ball hit first, or [`NOT_A_BALL`] for the no-hit word.
+    hit: u8,
+    pots: u8,
+    potted: [u8; SEEN_POTS],
+}
+
+impl Seen {
+    pub(crate) fn new() -> Seen {
+        Seen { slots: vec![SeenSlot::default(); SEEN_SLOTS] }
+    }
+
+    #[inline(always)]
+    fn key(text: &[u8]) -> Option<(u64, u64, usize)> {
+        let len = text.len();
+        if len == 0 || len > SEEN_LEN {
+            return None;
+        }
+        let (first, last) = (load(text, 0), load(text, len.saturating_sub(8)));
+        let h = (first ^ last.rotate_left(29)).wrapping_add(len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Some((first, last, (h >> 56) as usize % SEEN_SLOTS))
+    }
+
+    /// The ball hit first (`None`: no ball) and the balls potted of a line
+    /// kept before.
+    #[inline(always)]
+    pub(crate) fn get(&self, text: &[u8]) -> Option<(Option<usize>, &[u8])> {
+        let (first, last, i) = Self::key(text)?;
+        let s = &self.slots[i];
+        (s.first == first && s.last == last && s.len as usize == text.len())
+            .then(|| ((s.hit != NOT_A_BALL).then_some(s.hit as usize), &s.potted[..s.pots as usize]))
+    }
+
+    /// Keeps what the stroke line `text` names.
+    pub(crate) fn put(&mut self, text: &[u8], hit: Option<usize>, potted: &[usize]) {
+        let Some((first, last, i)) = Self::key(text) else { return };
+        if potted.len() > SEEN_POTS || hit.is_some_and(|b| b >= NOT_A_BALL as usize) {
+            return;
+        }
+        let mut slot = SeenSlot {
+            first,
+            last,
+            len: text.len() as u8,
+            hit: hit.map_or(NOT_A_BALL, |b| b as u8),
+            pots: potted.len() as u8,
+            potted: [0; SEEN_POTS],
+        };
+        for (to, &b) in slot.potted.iter_mut().zip(potted) {
+            *to = b as u8;
+        }
+        self.slots[i] = slot;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,6 +385,40 @@ mod tests {
         for other in ["", "Re", "Redd", "red", "Black ", "Blacks", "Whitewash", "X", "None!", "again"] {
             assert_eq!(w.meaning(other), UNKNOWN, "{other:?}");
         }
+    }
+
+    /// A line is found again only byte for byte (whatever its length up
+    /// to 16, and whatever the line that shares its slot), lines longer
+    /// than 16 bytes or potting more than 8 balls are never kept, and the
+    /// last line put in a slot is the one found there.
+    #[test]
+    fn seen_lines_are_found_byte_for_byte() {
+        let mut seen = Seen::new();
+        let lines: Vec<String> = (1..=SEEN_LEN).map(|n| "Red Blue White Pk"[..n].to_string()).collect();
+        for (i, l) in lines.iter().enumerate() {
+            seen.put(l.as_bytes(), (i % 3 != 0).then_some(i), &[i % 5, 7]);
+        }
+        let mut found = 0;
+        for (i, l) in lines.iter().enumerate() {
+            let want = ((i % 3 != 0).then_some(i), &[(i % 5) as u8, 7][..]);
+            if let Some(got) = seen.get(l.as_bytes()) {
+                assert_eq!(got, want, "{l:?}");
+                found += 1;
+            }
+            let mut other = l.clone().into_bytes();
+            *other.last_mut().unwrap() ^= 1;
+            assert_eq!(seen.get(&other), None, "{l:?} changed");
+            other.push(b' ');
+            assert_eq!(seen.get(&other), None, "{l:?} longer");
+        }
+        assert!(found >= SEEN_LEN - 1, "at most one slot shared: {found}");
+        seen.put(b"Red Blue White Pin", Some(1), &[]);
+        assert_eq!(seen.get(b"Red Blue White Pin"), None, "17 bytes");
+        seen.put(b"Red", Some(1), &[1; 9]);
+        assert_eq!(seen.get(b"Red"), Some((Some(2), &[2u8, 7][..])), "nine balls potted are not kept");
+        seen.put(b"Red", None, &[]);
+        assert_eq!(seen.get(b"Red"), Some((None, &[][..])));
+        assert_eq!(seen.get(b""), None);
     }
 
     /// Long names that share their first 8 bytes, a word that is a ball
