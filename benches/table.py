@@ -12,7 +12,8 @@ times (default 5), interleaved, with benches/floor.rs (a minimal parser of
 the input, built with rustc), and prints three tables. The ratio table, one
 row per game: the medians of CPU time (user + system, all threads, from the
 kernel's accounting) of arbiter's default run and of the reference, their
-ratio (the goal is at most 0.4), arbiter's wall time by default, with
+ratio, the CPU time of `--jobs 1` and its ratio to the reference's (per
+core: the goal is at most 0.4), arbiter's wall time by default, with
 `--jobs` set to every core and set to one, and both peak memories. The
 scaling table: wall and CPU time with `--jobs` 1, 2 and every core (the
 processors this process may use: run it under `taskset -c 0,1` for two),
@@ -195,7 +196,7 @@ def main():
         what = GAMES[game][2]
         found = bench_input(game)
         if not found:
-            ratio_rows.append(f"| {game} | {what} | (no rule file or generator yet) | | | | |")
+            ratio_rows.append(f"| {game} | {what} | (no rule file or generator yet) | | | | | | |")
             continue
         rules, path = found
         ours = [binary, "run", rules]
@@ -204,10 +205,10 @@ def main():
         has_ref = opts["ref"] and os.access(ref, os.X_OK)
         want = output(ours, path)
         if any(output(cmd, path) != want for cmd in jobs.values()):
-            ratio_rows.append(f"| {game} | {what} | outputs differ with --jobs | | | | |")
+            ratio_rows.append(f"| {game} | {what} | outputs differ with --jobs | | | | | | |")
             continue
         if has_ref and want != output([ref], path):
-            ratio_rows.append(f"| {game} | {what} | outputs differ from the reference | | | | |")
+            ratio_rows.append(f"| {game} | {what} | outputs differ from the reference | | | | | | |")
             continue
         a, r, fl = [], [], []
         j = {n: [] for n in jobs}
@@ -222,10 +223,11 @@ def main():
         med = lambda xs, i: statistics.median(x[i] for x in xs)
         if opts["ref"]:
             ratio = f"{med(a, 0) / med(r, 0):.2f}" if r and med(r, 0) > 0 else "-"
+            per_core = f"{med(j[1], 0) / med(r, 0):.2f}" if r and med(r, 0) > 0 else "-"
             ref_cpu = f"{med(r, 0):.4f}" if r else "-"
             ref_mem = f"{peak([ref], path) / 1024:.1f}" if r else "-"
             ratio_rows.append(
-                f"| {game} | {what} | {med(a, 0):.4f} | {ref_cpu} | {ratio} "
+                f"| {game} | {what} | {med(a, 0):.4f} | {ref_cpu} | {ratio} | {med(j[1], 0):.4f} | {per_core} "
                 f"| {med(a, 1):.3f} / {med(j[cores], 1):.3f} / {med(j[1], 1):.3f} "
                 f"| {peak(ours, path) / 1024:.1f} / {ref_mem} |")
         cells = " | ".join(f"{med(j[n], 1):.3f} / {med(j[n], 0):.3f}" for n in jobs)
@@ -238,9 +240,9 @@ def main():
         print(f"  {game} done", file=sys.stderr, flush=True)
     if opts["ref"]:
         print()
-        print("| game | input | arbiter CPU s | reference CPU s | ratio | arbiter wall s (default / -j %d / -j 1) "
-              "| peak MiB (arbiter / reference) |" % cores)
-        print("| --- | --- | --- | --- | --- | --- | --- |")
+        print("| game | input | arbiter CPU s | reference CPU s | ratio | arbiter -j 1 CPU s | per core "
+              "| arbiter wall s (default / -j %d / -j 1) | peak MiB (arbiter / reference) |" % cores)
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         print("\n".join(ratio_rows))
     print()
     print("Scaling: wall / CPU seconds with --jobs %s, and by default; the goals (issue 30): -j 2 at most "
