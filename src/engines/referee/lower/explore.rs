@@ -15,6 +15,8 @@
 
 use std::collections::{HashMap, VecDeque};
 
+use foldhash::fast::FixedState;
+
 use super::super::{var, Referee, State, Stroke};
 use crate::check::Cx;
 use crate::diag::codes;
@@ -147,7 +149,7 @@ type Outcome = ([u64; 4], [u64; 4], Verdict, usize, Option<usize>);
 pub(super) struct Explorer<'r> {
     r: &'r Referee,
     pub states: Vec<State>,
-    index: HashMap<Vec<u32>, usize>,
+    index: HashMap<Vec<u32>, usize, FixedState>,
     /// How each state was first reached: the state before and the stroke.
     pub parent: Vec<Option<(usize, Stroke)>>,
     next: Vec<Vec<usize>>,
@@ -173,7 +175,7 @@ impl<'r> Explorer<'r> {
         Explorer {
             r,
             states: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
             parent: Vec::new(),
             next: Vec::new(),
             can_end: Vec::new(),
