@@ -417,3 +417,35 @@ fn pays_to_1_and_for_1() {
 fn base_exchanged() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules/get_straight/pay-by-exchanges.rules").display().to_string()
 }
+
+/// What docs/engines/exchange.md says of `leftmost` and `rightmost` where
+/// every choice ties (nothing pays, nothing costs): positions compared as
+/// lists, `leftmost` in increasing order with the shorter list first
+/// (staying first), `rightmost` in decreasing order with the longer list
+/// first (every card exchanged first), unless a criterion before decides.
+#[test]
+fn leftmost_and_rightmost_where_every_choice_ties() {
+    let rules = |prefer: &str, sizes: &str| {
+        format!(
+            "engine: exchange\ndeck {{ ranks: A 2 3 4 5 6 7 8 9 T J Q K  suits: S H D C }}\n\
+             play {{ hand: 3 entry: 1 cost: 0 exchange: {sizes} prefer: {prefer} }}\n\
+             combination \"Nothing\" {{ pattern: any pays: 0 }}\n\
+             output {{ stay: \"Stay\" exchange: \"Exchange {{cards}}\" }}\n"
+        )
+    };
+    for (prefer, sizes, want) in [
+        ("rightmost", "0..3", "Exchange 2C 6S 9S"),
+        ("rightmost", "0..1", "Exchange 9S"),
+        ("rightmost", "1..2", "Exchange 6S 9S"),
+        ("fewer-cards rightmost", "1..3", "Exchange 9S"),
+        ("fewer-cards rightmost", "0..3", "Stay"),
+        ("leftmost", "0..3", "Stay"),
+        ("leftmost", "1..3", "Exchange 2C"),
+        ("more-cards leftmost", "0..2", "Exchange 2C 6S"),
+    ] {
+        let path = file("ties.rules", &rules(prefer, sizes));
+        let out = arbiter().arg("run").arg(&path).write_stdin("2C 6S 9S\n#\n").output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{prefer} {sizes}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), format!("{want}\n"), "prefer: {prefer}, exchange: {sizes}");
+    }
+}
