@@ -448,4 +448,19 @@ fn leftmost_and_rightmost_where_every_choice_ties() {
         assert_eq!(out.status.code(), Some(0), "{prefer} {sizes}: {}", text(&out.stderr));
         assert_eq!(text(&out.stdout), format!("{want}\n"), "prefer: {prefer}, exchange: {sizes}");
     }
+    // Hands of five: the second and third deals hold the first one's ranks
+    // in other orders (their choices come from what the first one left).
+    for (prefer, sizes, want) in [
+        ("rightmost", "0..5", ["2C 6S 9S TD KH", "9S KH 2C 6S TD", "KH TD 9S 6S 2C"]),
+        ("fewer-cards rightmost", "1..5", ["KH", "TD", "2C"]),
+        ("leftmost", "1..5", ["2C", "9S", "KH"]),
+        ("more-cards leftmost", "0..2", ["2C 6S", "9S KH", "KH TD"]),
+    ] {
+        let path = file("ties5.rules", &rules(prefer, sizes).replace("hand: 3", "hand: 5"));
+        let input = "2C 6S 9S TD KH\n9S KH 2C 6S TD\nKH TD 9S 6S 2C\n#\n";
+        let out = arbiter().arg("run").arg(&path).write_stdin(input).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{prefer} {sizes}: {}", text(&out.stderr));
+        let want: String = want.iter().map(|w| format!("Exchange {w}\n")).collect();
+        assert_eq!(text(&out.stdout), want, "five cards, prefer: {prefer}, exchange: {sizes}");
+    }
 }

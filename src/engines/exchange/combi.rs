@@ -203,6 +203,22 @@ pub(super) fn sort_with_positions<T: Copy + Ord + Default>(
     (sorted, pos)
 }
 
+/// The first five of `items` sorted (stable), with each one's position:
+/// [`sort_with_positions`] of five bytes, each packed with its position
+/// into one key (`byte << 8 | position`: distinct, and in the stable
+/// order) and sorted by a network of nine exchanges without a branch.
+#[inline(always)]
+pub(super) fn sort_five(items: &[u8; super::MAX_HAND]) -> ([u8; 5], [u8; 5]) {
+    let mut k: [u16; 5] = std::array::from_fn(|i| (items[i] as u16) << 8 | i as u16);
+    // An optimal network for five keys (Knuth, TAOCP 5.3.4).
+    for (a, b) in [(0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)] {
+        let (x, y) = (k[a], k[b]);
+        k[a] = x.min(y);
+        k[b] = x.max(y);
+    }
+    (k.map(|x| (x >> 8) as u8), k.map(|x| x as u8))
+}
+
 /// [`sort_with_positions`] of `n` items (`items.len()`) by counting each
 /// one's place.
 #[inline(always)]
@@ -256,6 +272,20 @@ mod tests {
             want.sort_by_key(|&(x, _)| x);
             let got: Vec<(u8, u8)> = (0..items.len()).map(|i| (sorted[i], pos[i])).collect();
             proptest::prop_assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn five_bytes_sort_like_any_items() {
+        // Every list of five bytes over four values (each order, with ties;
+        // a network that sorts every list of 0s and 1s sorts every list).
+        for n in 0..4usize.pow(5) {
+            let mut items = [0u8; crate::engines::exchange::MAX_HAND];
+            for (i, x) in items.iter_mut().take(5).enumerate() {
+                *x = (n / 4usize.pow(i as u32) % 4) as u8 * 85;
+            }
+            let (sorted, pos) = sort_with_positions(&items[..5]);
+            assert_eq!(sort_five(&items), (sorted[..5].try_into().unwrap(), pos[..5].try_into().unwrap()), "{items:?}");
         }
     }
 
