@@ -84,19 +84,25 @@ fn potting_a_ball_that_is_not_on_the_table() {
 #[test]
 fn a_line_read_before_is_checked_against_the_table_again() {
     let reds = |n: usize| format!("Red{}", " Red".repeat(n));
-    let input = format!("1\nAnn Bob\n{}\n{}Red Red\n", reds(13), "Black Black\nRed Red\n".repeat(3));
-    let (code, out, err) = run(&input);
-    assert_eq!(code, 4);
-    assert!(out.ends_with("29 : 0\n36 : 0\nRespot Black\n"), "{out}");
-    assert!(err.contains("`Red` is not on the table: it cannot be hit"), "{err}");
-    assert!(err.contains("line 9, column 1"), "{err}");
-
-    let input = format!("1\nAnn Bob\n{}\n{}", reds(12), "Black Black\nRed Red Red\n".repeat(2));
-    let (code, out, err) = run(&input);
-    assert_eq!(code, 4);
-    assert!(out.ends_with("21 : 0\n28 : 0\nRespot Black\n"), "{out}");
-    assert!(err.contains("`Red` is potted 2 times, but only 1 is on the table"), "{err}");
-    assert!(err.contains("line 7, column 9"), "{err}");
+    let refused = |input: &str, last: &str, message: &str, at: &str| {
+        let (code, out, err) = run(input);
+        assert_eq!(code, 4);
+        assert!(out.ends_with(last), "{out}");
+        assert!(err.contains(message), "{err}");
+        assert!(err.contains(at), "{err}");
+    };
+    refused(
+        &format!("1\nAnn Bob\n{}\n{}Red Red\n", reds(13), "Black Black\nRed Red\n".repeat(3)),
+        "29 : 0\n36 : 0\nRespot Black\n",
+        "`Red` is not on the table: it cannot be hit",
+        "line 9, column 1",
+    );
+    refused(
+        &format!("1\nAnn Bob\n{}\n{}", reds(12), "Black Black\nRed Red Red\n".repeat(2)),
+        "21 : 0\n28 : 0\nRespot Black\n",
+        "`Red` is potted 2 times, but only 1 is on the table",
+        "line 7, column 9",
+    );
 }
 
 #[test]

@@ -890,18 +890,8 @@ impl Exchange {
     #[inline(always)]
     fn remembered_five(&self, path: &RankPath, ranks: &[u8; MAX_HAND]) -> Option<u32> {
         let (sorted, pos) = combi::sort_five(ranks);
-        let keys = &self.eval.keys;
-        let key = (0..5).map(|i| keys.term(i, sorted[i])).sum();
-        let optimal = path.remembered(key)?;
-        Some(self.pick(optimal, |m| {
-            let mut m = m as u32;
-            let mut out = 0;
-            while m != 0 {
-                out |= 1 << pos[m.trailing_zeros() as usize];
-                m &= m - 1;
-            }
-            out
-        }))
+        let optimal = path.remembered(self.eval.keys.rank(&sorted))?;
+        Some(self.pick(optimal, |m| to_input(m, &pos)))
     }
 
     /// The choice of a deal on the rank path, from its ranks in input
