@@ -577,21 +577,41 @@ fn decimal(n: i64, buf: &mut [u8; 20]) -> usize {
     i
 }
 
-/// `n` in decimal. Numbers below 100 (most scores and counts) are one
-/// byte or one pair of the digit-pair table; larger ones go through
-/// `decimal`, two digits a step.
-#[inline]
-fn put_int(out: &mut Vec<u8>, n: i64) {
-    if (0..10).contains(&n) {
-        out.push(b'0' + n as u8);
-    } else if (10..100).contains(&n) {
-        let d = n as usize * 2;
-        out.extend_from_slice(&DIGITS[d..d + 2]);
-    } else {
-        let mut buf = [0u8; 20];
-        let i = decimal(n, &mut buf);
-        out.extend_from_slice(&buf[i..]);
+/// The numbers below 100 in decimal, two bytes each: a number below 10 is
+/// its digit and a spare byte (see [`put_int`]).
+const SMALL: [[u8; 2]; 100] = {
+    let mut t = [[0u8; 2]; 100];
+    let mut n = 0;
+    while n < 100 {
+        t[n] = if n < 10 { [b'0' + n as u8, b'0'] } else { [b'0' + (n / 10) as u8, b'0' + (n % 10) as u8] };
+        n += 1;
     }
+    t
+};
+
+/// `n` in decimal. Numbers below 100 (most scores and counts) are two
+/// bytes of [`SMALL`], the spare byte of one below 10 taken back: no
+/// branch on the number of digits, which a run of scores makes
+/// unpredictable (with a branch for each length, 100,000 frames of
+/// Snooker's referee took 7 % more time, 311 ms against 290). Larger ones
+/// go through `decimal`, two digits a step.
+#[inline(always)]
+fn put_int(out: &mut Vec<u8>, n: i64) {
+    if (n as u64) < 100 {
+        let at = out.len();
+        out.extend_from_slice(&SMALL[n as usize]);
+        out.truncate(at + 1 + usize::from(n >= 10));
+    } else {
+        put_wide_int(out, n);
+    }
+}
+
+/// [`put_int`] of a number outside 0..100.
+#[inline(never)]
+fn put_wide_int(out: &mut Vec<u8>, n: i64) {
+    let mut buf = [0u8; 20];
+    let i = decimal(n, &mut buf);
+    out.extend_from_slice(&buf[i..]);
 }
 
 #[inline]
