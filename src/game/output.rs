@@ -427,6 +427,18 @@ impl<R: io::Read> io::Read for FlushBeforeRead<R> {
 mod tests {
     use super::*;
 
+    /// Every length up to 40 is copied whole, and nothing after it.
+    #[test]
+    fn copies_are_exact_at_every_length() {
+        let src: Vec<u8> = (1..=40).collect();
+        for n in 0..=40 {
+            let mut dst = [0u8; 48];
+            copy(&mut dst[..n], &src[..n]);
+            assert_eq!(&dst[..n], &src[..n], "{n}");
+            assert!(dst[n..].iter().all(|&b| b == 0), "{n}");
+        }
+    }
+
     /// A sink other threads can look into.
     #[derive(Clone, Default)]
     struct Seen(Arc<Mutex<Vec<u8>>>);
