@@ -306,11 +306,11 @@ proptest! {
         let mut wide = solve::Solver::default();
         wide.two_words = true;
         prop_assert_eq!(play(&conn, &board, &moves, &mut wide).unwrap(), played.clone());
-        // So does the sort when it splits every bucket to the end, or none
-        // (one counting pass, then insertion), in both widths.
-        for (wide, crowded) in [(false, 1), (false, usize::MAX), (true, 1), (true, usize::MAX)] {
+        // So does the sort with digits of one bit (a pass per key bit) or
+        // of three (passes over eight buckets), in both widths.
+        for (wide, digits) in [(false, 1), (false, 3), (true, 1), (true, 3)] {
             let mut other = solve::Solver::default();
-            (other.two_words, other.crowded_above) = (wide, crowded);
+            (other.two_words, other.digit_bits) = (wide, digits);
             prop_assert_eq!(play(&conn, &board, &moves, &mut other).unwrap(), played.clone());
         }
         let mut slow = Slow { geo: Geo { shape, s: side as i64, w: side as i64 }, stones: Vec::new() };
@@ -501,10 +501,9 @@ fn long_chains_on_a_big_rhombus_and_triangle() {
 #[test]
 fn crowded_rows_and_blobs_on_a_big_board() {
     // Long lines along rows and dense blobs at opposite ends of a big
-    // board, in a fixed random order: the box is the whole board, so the
-    // first counting pass leaves hundreds of stones a bucket. Splitting
-    // them, splitting nothing (insertion alone) and splitting to the end
-    // find the same neighbours.
+    // board, in a fixed random order: the box is the whole board, its keys
+    // 26 bits. Digits of one bit, of five and as wide as the moves are
+    // many find the same neighbours.
     let mut cells: Vec<(u32, u32)> = Vec::new();
     for base in [10, 5950] {
         cells.extend((base..base + 40).flat_map(|x| (base..base + 40).map(move |y| (x, y))));
@@ -519,9 +518,9 @@ fn crowded_rows_and_blobs_on_a_big_board() {
     let board = Board::new(Shape::Hexagon, 3000);
     let conn = base(3, Enclose::Any);
     let played = play(&conn, &board, &cells, &mut solve::Solver::default()).unwrap();
-    for crowded in [1, usize::MAX] {
+    for digits in [1, 5] {
         let mut other = solve::Solver::default();
-        other.crowded_above = crowded;
+        other.digit_bits = digits;
         assert_eq!(play(&conn, &board, &cells, &mut other).unwrap(), played);
     }
     // A blob has holes once filled enough.
