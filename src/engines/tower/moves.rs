@@ -5,6 +5,8 @@
 //! with `H = 1` every loop over a hand is one test, as it was before hands
 //! of several cards.
 
+use std::hint::select_unpredictable;
+
 use super::search::{Point, TowerRules, MAX_CARDS, MAX_PEAKS};
 use super::table::Key;
 
@@ -315,18 +317,20 @@ impl<P: Point> Board<'_, P> {
                 used &= used - 1;
                 let (a, b) = k.pair(H + g);
                 let v = if s.open >> g & 1 == 1 { open_reply(a, b) } else { peak_reply(a) };
-                if v > top {
-                    (second, top, top_slot) = (top, v, g);
-                } else if v > second {
-                    second = v;
-                }
+                second = second.max(v.min(top));
+                top_slot = select_unpredictable(v > top, g, top_slot);
+                top = top.max(v);
             }
         }
         // A move that leaves the mover holding a card ranks higher, by a
         // quarter of the largest triangle: a held card may make a peak.
         let keep = if look { self.rules.window / 4 } else { 0 };
         // The other's best reply on every slot but f (a move changes f).
-        let others = |f: usize| if top_slot == f { second } else { top };
+        // These choices, and the best and second best above, are made
+        // without a branch: which way they go follows the cards, and the
+        // processor mispredicted them often (with branches, 1,000 deals of
+        // M = 13 took 5 % more time, 276 ms against 262).
+        let others = |f: usize| select_unpredictable(top_slot == f, second, top);
         let (cap, mut count) = (moves_cap(H), 0);
         let mut push = |gain: i32, bonus: i32, reply: i32, code: Code| {
             list[count & (cap - 1)] =
@@ -420,11 +424,11 @@ impl<P: Point> Board<'_, P> {
         let (f, a, b) = decode::<H>(m);
         let (x, y) = k.pair(H + f);
         let (ca, cb) = (Self::card::<W, H>(k, p, c, a), Self::card::<W, H>(k, p, c, b));
-        if a == b {
-            self.tri(p, x, y, ca)
-        } else {
-            self.tri(p, x, ca, cb)
-        }
+        // A floor (`a == b`) makes the triangle of the valley and the card,
+        // a peak that of the floor and its two cards: the arguments chosen
+        // without a branch (see `gen_moves`).
+        let (second, third) = select_unpredictable(a == b, (y, ca), (ca, cb));
+        self.tri(p, x, second, third)
     }
 
     /// Makes move `m` of player `p`, who drew card `c`.
