@@ -578,7 +578,9 @@ fn decimal(n: i64, buf: &mut [u8; 20]) -> usize {
 }
 
 /// The numbers below 100 in decimal, two bytes each: a number below 10 is
-/// its digit and a spare byte (see [`put_int`]).
+/// its digit and a spare byte (see [`put_int`]). A table of its own: the
+/// same bytes read from [`DIGITS`] at an offset for numbers below 10 took
+/// Snooker's referee 2.5 % more time (21 interleaved runs).
 const SMALL: [[u8; 2]; 100] = {
     let mut t = [[0u8; 2]; 100];
     let mut n = 0;

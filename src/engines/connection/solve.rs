@@ -6,8 +6,8 @@
 //! width + 2, so the six neighbours of a cell are at fixed key distances
 //! and never wrap. The keys, each above its move index, are sorted by a
 //! least-significant-digit radix sort, digits as wide as the moves are
-//! many, so that 10,000 moves take two passes ([`sort_entries`]). In key
-//! order, a cell's
+//! many, so that 10,000 moves with keys of up to 28 bits (a board of side
+//! 3,000) take two passes ([`sort_entries`]). In key order, a cell's
 //! neighbour `(x, y + 1)` is the next entry when it is a stone at all, and
 //! its two neighbours in row `x + 1` are found by one cursor that only
 //! moves forward: one linear pass finds every adjacent pair of stones.
