@@ -76,6 +76,7 @@ const REREADS: u32 = 4;
 /// Reads, runs and writes every case of `input` in order (see the module's
 /// documentation).
 pub fn run_parts<S: Split>(game: &S, input: &mut Input, out: &mut Output, opts: &RunOptions) -> Result<(), RunError> {
+    game.expect(input.size().map(|size| size.saturating_sub(input.offset())), opts.jobs);
     let mut reader = S::Reader::default();
     let mut scratch = S::Scratch::default();
     if opts.jobs <= 1 {

@@ -176,6 +176,17 @@ pub trait Cases: Sync {
         Ahead::Unknown
     }
 
+    /// Told once, before the first case is read, how many bytes of input
+    /// the run has (a regular file's size; `None` when it cannot be known,
+    /// as from a pipe) and how many threads work: an engine whose tables
+    /// pay back only over many cases may build them now (on rayon's pool),
+    /// whole, instead of entry by entry as cases need them. A hint for
+    /// speed only: the outputs are the same either way. The default does
+    /// nothing.
+    fn expect(&self, bytes: Option<usize>, jobs: usize) {
+        let _ = (bytes, jobs);
+    }
+
     /// Solves a case and appends its output line(s) to `out`. On an error
     /// nothing is appended.
     fn solve(
@@ -230,6 +241,11 @@ pub trait Split: Sync {
         Ahead::Unknown
     }
 
+    /// The input's size, before the first case (see [`Cases::expect`]).
+    fn expect(&self, bytes: Option<usize>, jobs: usize) {
+        let _ = (bytes, jobs);
+    }
+
     /// Reads and runs up to `limit` cases of `input` (every one when
     /// `None`) from the reader state `reader` (left as it is after the last
     /// one), handing each case's lines to `out` ([`Output::end_case`]);
@@ -271,6 +287,10 @@ impl<C: Cases> Split for C {
     #[inline]
     fn ahead(&self, within: u64) -> Ahead {
         Cases::ahead(self, within)
+    }
+
+    fn expect(&self, bytes: Option<usize>, jobs: usize) {
+        Cases::expect(self, bytes, jobs);
     }
 
     fn run_part(

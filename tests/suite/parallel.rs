@@ -422,3 +422,48 @@ fn one_job_is_one_thread_table_builds_included() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A run whose input's size says that it holds at least as many deals as
+/// a game on the rank path has sequences of ranks builds the table of
+/// every sequence's choice before its first deal (`Cases::expect`); it
+/// prints what a run of unknown size prints (from a pipe: the table
+/// filled deal by deal), on one thread and on two, in parts of any size.
+#[test]
+fn an_input_long_enough_for_the_whole_table_prints_what_a_pipe_prints() {
+    use std::fmt::Write as _;
+    let g = game(&root().join("tests/fixtures/exchange/four-of-nine.rules"));
+    let deck: Vec<String> = "A23456789".chars().flat_map(|r| "SHDC".chars().map(move |s| format!("{r}{s}"))).collect();
+    // Deterministic deals (an LCG): 8,000 of them, against 9^4 = 6,561
+    // sequences.
+    let mut state: u64 = 2026;
+    let mut input = String::new();
+    for _ in 0..8_000 {
+        let mut cards: Vec<usize> = (0..deck.len()).collect();
+        for i in 0..4 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let j = i + (state >> 33) as usize % (deck.len() - i);
+            cards.swap(i, j);
+        }
+        let deal: Vec<&str> = cards[..4].iter().map(|&c| deck[c].as_str()).collect();
+        let _ = writeln!(input, "{}", deal.join(" "));
+    }
+    input.push_str("#\n");
+    let run_sized = |size: Option<usize>, opts: RunOptions| {
+        let mut printed = Vec::new();
+        let mut out = Output::new(&mut printed);
+        let mut source = Input::new(input.as_bytes()).ready_when(|| true);
+        if let Some(size) = size {
+            source = source.size_hint(size);
+        }
+        g.run(&mut source, &mut out, &opts).unwrap();
+        out.flush().unwrap();
+        drop(out);
+        String::from_utf8(printed).unwrap()
+    };
+    let piped = run_sized(None, RunOptions { jobs: 1, ..Default::default() });
+    assert_eq!(piped.lines().count(), 8_000);
+    for opts in [RunOptions { jobs: 1, ..Default::default() }, parts(2, 4096), parts(2, 64)] {
+        assert_eq!(run_sized(Some(input.len()), opts), piped, "--jobs {}", opts.jobs);
+        assert_eq!(run_sized(None, opts), piped, "--jobs {}, from a pipe", opts.jobs);
+    }
+}

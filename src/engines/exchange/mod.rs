@@ -302,6 +302,10 @@ impl Cases for Exchange {
         Ahead::EachLine { stop: self.terminator.as_bytes().first().copied().unwrap_or(0xFF) }
     }
 
+    fn expect(&self, bytes: Option<usize>, jobs: usize) {
+        self.expect_deals(bytes, jobs);
+    }
+
     fn solve(&self, deal: &Deal, scratch: &mut Scratch, _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {
         let mask = self.best_with(&deal.cards, scratch);
         self.render(out, mask, deal);
@@ -788,8 +792,7 @@ impl Exchange {
                 if let Some(mask) = order.and_then(|o| path.chosen(&mut scratch.orders, o)) {
                     return mask;
                 }
-                let known = if h == 5 { self.remembered_five(path, &ranks) } else { None };
-                let mask = known.unwrap_or_else(|| self.best_of_ranks(path, &ranks[..h], scratch));
+                let mask = self.choice_of_ranks(path, &ranks, h, scratch);
                 if let Some(o) = order {
                     path.choose(&mut scratch.orders, o, mask);
                 }
@@ -880,6 +883,35 @@ impl Exchange {
             *r = self.deck.rank(c) as u8;
         }
         path.order_of(&ranks[..cards.len()])
+    }
+
+    /// The choice of a deal on the rank path from its `h` ranks in input
+    /// order (not through the table of sequences).
+    #[inline]
+    fn choice_of_ranks(&self, path: &RankPath, ranks: &[u8; MAX_HAND], h: usize, scratch: &mut Scratch) -> u32 {
+        let known = if h == 5 { self.remembered_five(path, ranks) } else { None };
+        known.unwrap_or_else(|| self.best_of_ranks(path, &ranks[..h], scratch))
+    }
+
+    /// Before a run of `bytes` of input (see [`Cases::expect`]): the whole
+    /// table of choices by sequence of ranks when the deals will be at
+    /// least as many as the sequences (a deal written as usual takes three
+    /// bytes a card: more bytes a card only make the estimate high, and
+    /// the table is then built a little early), and only where
+    /// [`Exchange::best_with`] would use it.
+    fn expect_deals(&self, bytes: Option<usize>, jobs: usize) {
+        let Path::Ranks(path) = &self.path else {
+            return;
+        };
+        if self.split.is_some() || self.stay_only() || self.preference.by_variance() || self.rounds.is_some() {
+            return;
+        }
+        let deals = bytes.unwrap_or(0) / (3 * self.hand).max(1);
+        if path.orders() == 0 || deals < path.orders() {
+            return;
+        }
+        let h = self.hand;
+        path.fill(h, jobs > 1, |ranks, scratch| self.choice_of_ranks(path, ranks, h, scratch));
     }
 
     /// The choice of a deal of five cards whose rank multiset's optimal
@@ -1446,6 +1478,93 @@ fn reduce(n: i128, d: i128) -> (i128, i128) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn compile(text: &str) -> Exchange {
+        let loaded = crate::load::load_text("test", text, std::path::Path::new(".")).unwrap();
+        lower::compile(&loaded).unwrap_or_else(|d| panic!("{:?}", d[0].message))
+    }
+
+    /// A game on the rank path with hands of four (9^4 sequences).
+    const FOUR: &str = r##"game: "Four of nine"
+engine: exchange
+
+deck {
+  ranks: A 2 3 4 5 6 7 8 9
+  suits: S H D C
+}
+
+play {
+  hand: 4
+  entry: 1
+  exchange: 0..2
+  cost: 1
+  prefer: more-cards rightmost
+}
+
+combination "Run"    { pattern: run(4)          pays: 30 }
+combination "Triple" { pattern: kind(3)         pays: 12 }
+combination "Two"    { pattern: run(2) + run(2) pays: 5 }
+combination "Three"  { pattern: run(3)          pays: 3 }
+combination "Pair"   { pattern: kind(2)         pays: 1 }
+combination "None"   { pattern: any             pays: 0 }
+
+input {
+  end: "#"
+}
+
+output {
+  stay: "Stay"
+  exchange: "Exchange {cards}"
+}
+"##;
+
+    /// The table of every sequence's choice that a long run builds before
+    /// its first deal ([`Exchange::expect_deals`]) holds, for every
+    /// sequence of ranks, what a deal of those ranks gets one deal at a
+    /// time without it: Get Straight under two preferences and a game of
+    /// four cards, on one thread and on rayon's pool. A run one deal
+    /// shorter than the sequences builds nothing.
+    #[test]
+    fn the_table_built_whole_is_the_choices_made_one_by_one() {
+        let gs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/get_straight.rules")).unwrap();
+        let other = gs.replace("prefer: fewer-cards leftmost", "prefer: more-cards rightmost");
+        assert_ne!(gs, other);
+        for text in [&gs, &other, &FOUR.to_string()] {
+            for jobs in [1, 2] {
+                let ex = compile(text);
+                let Path::Ranks(path) = &ex.path else { panic!("not on the rank path") };
+                let (n, h, suits) = (path.orders(), ex.hand, ex.deck.suits.len());
+                assert!(n > 0, "sequences are remembered");
+                ex.expect_deals(Some(3 * h * n - 1), jobs);
+                ex.expect_deals(None, jobs);
+                assert!(path.all().is_none(), "built for fewer deals than sequences");
+                ex.expect_deals(Some(3 * h * n), jobs);
+                let all = path.all().expect("built for as many deals as sequences");
+                // The same game without the table, one deal per sequence.
+                let one_by_one = compile(text);
+                let (mut scratch, mut through) = (Scratch::default(), Scratch::default());
+                for (order, &entry) in all.iter().enumerate() {
+                    let mut seen = [0usize; 64];
+                    let mut rest = order;
+                    let cards: Vec<Card> = (0..h)
+                        .map(|_| {
+                            let rank = rest % ex.deck.ranks.len();
+                            rest /= ex.deck.ranks.len();
+                            seen[rank] += 1;
+                            (rank * suits + seen[rank] - 1) as Card
+                        })
+                        .collect();
+                    if seen.iter().any(|&k| k > suits) {
+                        // More cards of a rank than suits: no deal has it.
+                        continue;
+                    }
+                    let want = one_by_one.best_with(&cards, &mut scratch);
+                    assert_eq!(u32::from(entry), want, "sequence {order} ({cards:?}), --jobs {jobs}");
+                    assert_eq!(ex.best_with(&cards, &mut through), want, "through the table");
+                }
+            }
+        }
+    }
 
     #[test]
     fn values_compare_exactly() {

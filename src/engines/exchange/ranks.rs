@@ -24,6 +24,9 @@
 //! per distinct rank over the box of sub-multisets.
 
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
 
 use super::combi::for_each_multiset;
 use super::eval::{Eval, NONE};
@@ -63,10 +66,18 @@ pub(super) struct RankPath {
     orders: usize,
     /// The number of ranks (the base of the sequence numbers).
     n_ranks: usize,
+    /// The choice of every sequence, shared by the threads: built whole
+    /// before the first deal when the run has at least as many deals as
+    /// there are sequences ([`RankPath::fill`]); the threads' own tables
+    /// ([`Orders`]) otherwise.
+    all: OnceLock<Box<[u8]>>,
 }
 
 /// Most sequences of ranks whose choices are remembered (one byte each).
 pub(super) const MAX_ORDERS: usize = 1 << 20;
+
+/// Sequences per task when the whole table is built ([`RankPath::fill`]).
+const FILL_CHUNK: usize = 1 << 13;
 
 /// The choices one thread remembers per sequence of ranks in input order
 /// (the discard mask, [`UNKNOWN`] while unknown): a deal's choice depends on
@@ -252,7 +263,7 @@ impl RankPath {
             .flatten()
             .filter(|&n| n <= MAX_ORDERS as u128)
             .map_or(0, |n| n as usize);
-        RankPath { totals, memo, orders, n_ranks: nr }
+        RankPath { totals, memo, orders, n_ranks: nr, all: OnceLock::new() }
     }
 
     /// The number of a sequence of ranks among those remembered, if they
@@ -265,10 +276,75 @@ impl RankPath {
         Some(ranks.iter().rev().fold(0usize, |x, &r| x * self.n_ranks + r as usize))
     }
 
+    /// The number of sequences of ranks whose choices are remembered (0:
+    /// none are).
+    pub(super) fn orders(&self) -> usize {
+        self.orders
+    }
+
+    /// Builds the table of every sequence's choice at once, `choose`
+    /// giving the choice of a deal's ranks in input order (`hand` of them)
+    /// with a thread's scratch; on rayon's pool when `parallel`. Each
+    /// entry costs about two thirds of a choice first met during the run
+    /// (the sequences are walked in order, their digits counted like an
+    /// odometer, and no deal waits on an unpredictable branch), so the
+    /// whole table pays once the run has about as many deals as there are
+    /// sequences, and on several threads it is built once, not once per
+    /// thread. Nothing when the table exists already or there is none.
+    pub(super) fn fill(
+        &self,
+        hand: usize,
+        parallel: bool,
+        choose: impl Fn(&[u8; MAX_HAND], &mut super::Scratch) -> u32 + Sync,
+    ) {
+        if self.orders == 0 || hand > MAX_HAND || self.all.get().is_some() {
+            return;
+        }
+        let n = self.n_ranks;
+        // A chunk's sequences from its first: the digits of `start`, then
+        // one step of the odometer per entry.
+        let chunk = |(c, entries): (usize, &mut [u8]), scratch: &mut super::Scratch| {
+            let mut digits = [0u8; MAX_HAND];
+            let mut rest = c * FILL_CHUNK;
+            for d in &mut digits[..hand] {
+                *d = (rest % n) as u8;
+                rest /= n;
+            }
+            for entry in entries {
+                *entry = choose(&digits, scratch) as u8;
+                for d in &mut digits[..hand] {
+                    *d += 1;
+                    if (*d as usize) < n {
+                        break;
+                    }
+                    *d = 0;
+                }
+            }
+        };
+        // Zeroed pages straight from the system: every entry is written below.
+        let mut table = vec![0u8; self.orders].into_boxed_slice();
+        if parallel {
+            table.par_chunks_mut(FILL_CHUNK).enumerate().for_each_init(super::Scratch::default, |s, c| chunk(c, s));
+        } else {
+            let mut scratch = super::Scratch::default();
+            table.chunks_mut(FILL_CHUNK).enumerate().for_each(|c| chunk(c, &mut scratch));
+        }
+        let _ = self.all.set(table);
+    }
+
+    /// The table of every sequence's choice, when it was built (for tests).
+    #[cfg(test)]
+    pub(super) fn all(&self) -> Option<&[u8]> {
+        self.all.get().map(|t| &t[..])
+    }
+
     /// The discard mask `mine` remembers for the sequence numbered `order`,
-    /// if it does.
+    /// if it does (or the whole table, when it was built).
     #[inline]
     pub(super) fn chosen(&self, mine: &mut Orders, order: usize) -> Option<u32> {
+        if let Some(all) = self.all.get() {
+            return all.get(order).map(|&v| u32::from(v));
+        }
         if mine.0.len() != self.orders {
             // A thread's first deal: its table, every entry unknown. Written
             // now, its pages are the thread's own at once: left to the
