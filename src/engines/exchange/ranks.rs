@@ -332,6 +332,24 @@ impl RankPath {
         let _ = self.all.set(table);
     }
 
+    /// The number of ranks (the base of the sequence numbers).
+    pub(super) fn n_ranks(&self) -> usize {
+        self.n_ranks
+    }
+
+    /// Whether the table of every sequence's choice was built.
+    pub(super) fn has_all(&self) -> bool {
+        self.all.get().is_some()
+    }
+
+    /// Keeps `table` as the table of every sequence's choice (built
+    /// another way than [`RankPath::fill`]: one entry per sequence).
+    pub(super) fn install(&self, table: Box<[u8]>) {
+        if table.len() == self.orders {
+            let _ = self.all.set(table);
+        }
+    }
+
     /// The table of every sequence's choice, when it was built (for tests).
     #[cfg(test)]
     pub(super) fn all(&self) -> Option<&[u8]> {
