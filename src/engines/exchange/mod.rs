@@ -903,14 +903,21 @@ impl Exchange {
     /// the table is then built a little early), and only where
     /// [`Exchange::best_with`] would use it.
     fn expect_deals(&self, bytes: Option<usize>, jobs: usize) {
-        let Path::Ranks(path) = &self.path else {
+        let Path::Ranks(lazy) = &self.path else {
             return;
         };
         if self.split.is_some() || self.stay_only() || self.preference.by_variance() || self.rounds.is_some() {
             return;
         }
+        // The sequences counted before the path is built: a short input
+        // (an empty one) never builds it here.
         let deals = bytes.unwrap_or(0) / (3 * self.hand).max(1);
-        if path.orders() == 0 || deals < path.orders() {
+        let sequences = (self.deck.ranks.len() as u128).checked_pow(self.hand as u32).unwrap_or(u128::MAX);
+        if (deals as u128) < sequences {
+            return;
+        }
+        let path: &RankPath = lazy;
+        if path.orders() == 0 {
             return;
         }
         let h = self.hand;
