@@ -210,16 +210,24 @@ struct Signals {
 #[cfg(unix)]
 impl Signals {
     /// The handlers installed, each wait at most `period`; `None` when
-    /// they could not be (the run goes on without them, as it would
-    /// without a terminal).
+    /// the wake-up cannot be made (then no handler is installed: the
+    /// signals keep their default action).
     fn new(period: std::time::Duration) -> Option<Signals> {
         use signal_hook::consts::{SIGINT, SIGTERM};
         let (wake, write) = std::os::unix::net::UnixStream::pair().ok()?;
         wake.set_read_timeout(Some(period)).ok()?;
         let raised = [SIGINT, SIGTERM].map(|s| (s, std::sync::Arc::default()));
         for (signal, flag) in &raised {
-            signal_hook::flag::register(*signal, std::sync::Arc::clone(flag)).ok()?;
-            signal_hook::low_level::pipe::register(*signal, write.try_clone().ok()?).ok()?;
+            // A signal whose flag cannot be registered keeps its default
+            // action (no handler of ours replaces it).
+            if signal_hook::flag::register(*signal, std::sync::Arc::clone(flag)).is_err() {
+                continue;
+            }
+            // The byte only wakes the thread at once: without it, the flag
+            // is seen within the period.
+            if let Ok(write) = write.try_clone() {
+                let _ = signal_hook::low_level::pipe::register(*signal, write);
+            }
         }
         Some(Signals { raised, wake })
     }
