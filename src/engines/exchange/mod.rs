@@ -917,11 +917,14 @@ impl Exchange {
             return;
         }
         let path: &RankPath = lazy;
-        if path.orders() == 0 {
+        // Without the memo per multiset (hands over six cards) an entry
+        // costs a whole choice, as a deal's first meeting does: nothing to
+        // gain but the branch, for entries a run may never meet.
+        if path.orders() == 0 || !path.memo_enabled() {
             return;
         }
         let h = self.hand;
-        if h == 5 && path.memo_enabled() {
+        if h == 5 {
             self.fill_five(path, jobs > 1);
         } else {
             path.fill(h, jobs > 1, |ranks, scratch| self.choice_of_ranks(path, ranks, h, scratch));
@@ -1658,6 +1661,18 @@ output {
                 }
             }
         }
+        // Seven cards: no memo per multiset, so no table built whole.
+        let mut seven = FOUR.replace("ranks: A 2 3 4 5 6 7 8 9", "ranks: A 2 3 4 5 6");
+        let rows = seven.find("combination").unwrap_or(0)..seven.find("input {").unwrap_or(0);
+        seven.replace_range(
+            rows,
+            "combination \"Four\" { pattern: kind(4) pays: 9 }\ncombination \"Other\" { pattern: any pays: 0 }\n\n",
+        );
+        let seven = compile(&seven.replace("hand: 4", "hand: 7"));
+        let Path::Ranks(path) = &seven.path else { panic!("not on the rank path") };
+        assert!(path.orders() > 0, "6^7 sequences are remembered");
+        seven.expect_deals(Some(usize::MAX / 2), 2);
+        assert!(path.all().is_none(), "built for hands of seven");
     }
 
     #[test]
