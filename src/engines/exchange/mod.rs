@@ -773,8 +773,17 @@ impl Exchange {
         self.best_with(cards, &mut Scratch::default())
     }
 
+    /// Whether a deal's choice is not one of the paths' ordinary choices
+    /// (split hands, stay only, preference by variance, rounds): then
+    /// [`Exchange::special_best`] decides it, and the paths' tables of
+    /// choices are not used.
+    #[inline]
+    fn special(&self) -> bool {
+        self.split.is_some() || self.stay_only() || self.preference.by_variance() || self.rounds.is_some()
+    }
+
     pub(crate) fn best_with(&self, cards: &[Card], scratch: &mut Scratch) -> u32 {
-        if self.split.is_some() || self.stay_only() || self.preference.by_variance() || self.rounds.is_some() {
+        if self.special() {
             return self.special_best(cards, scratch);
         }
         let h = cards.len();
@@ -906,7 +915,7 @@ impl Exchange {
         let Path::Ranks(lazy) = &self.path else {
             return;
         };
-        if self.split.is_some() || self.stay_only() || self.preference.by_variance() || self.rounds.is_some() {
+        if self.special() {
             return;
         }
         // The sequences counted before the path is built: a short input
@@ -1582,38 +1591,7 @@ mod tests {
     }
 
     /// A game on the rank path with hands of four (9^4 sequences).
-    const FOUR: &str = r##"game: "Four of nine"
-engine: exchange
-
-deck {
-  ranks: A 2 3 4 5 6 7 8 9
-  suits: S H D C
-}
-
-play {
-  hand: 4
-  entry: 1
-  exchange: 0..2
-  cost: 1
-  prefer: more-cards rightmost
-}
-
-combination "Run"    { pattern: run(4)          pays: 30 }
-combination "Triple" { pattern: kind(3)         pays: 12 }
-combination "Two"    { pattern: run(2) + run(2) pays: 5 }
-combination "Three"  { pattern: run(3)          pays: 3 }
-combination "Pair"   { pattern: kind(2)         pays: 1 }
-combination "None"   { pattern: any             pays: 0 }
-
-input {
-  end: "#"
-}
-
-output {
-  stay: "Stay"
-  exchange: "Exchange {cards}"
-}
-"##;
+    const FOUR: &str = include_str!("../../../tests/fixtures/exchange/four-of-nine.rules");
 
     /// The table of every sequence's choice that a long run builds before
     /// its first deal ([`Exchange::expect_deals`]) holds, for every

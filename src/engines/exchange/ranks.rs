@@ -297,7 +297,7 @@ impl RankPath {
         parallel: bool,
         choose: impl Fn(&[u8; MAX_HAND], &mut super::Scratch) -> u32 + Sync,
     ) {
-        if self.orders == 0 || hand > MAX_HAND || self.all.get().is_some() {
+        if self.orders == 0 || hand > MAX_HAND || self.has_all() {
             return;
         }
         let n = self.n_ranks;
@@ -329,7 +329,7 @@ impl RankPath {
             let mut scratch = super::Scratch::default();
             table.chunks_mut(FILL_CHUNK).enumerate().for_each(|c| chunk(c, &mut scratch));
         }
-        let _ = self.all.set(table);
+        self.install(table);
     }
 
     /// The number of ranks (the base of the sequence numbers).
@@ -342,8 +342,8 @@ impl RankPath {
         self.all.get().is_some()
     }
 
-    /// Keeps `table` as the table of every sequence's choice (built
-    /// another way than [`RankPath::fill`]: one entry per sequence).
+    /// Keeps `table` as the table of every sequence's choice (one entry
+    /// per sequence; built by [`RankPath::fill`] or multiset by multiset).
     pub(super) fn install(&self, table: Box<[u8]>) {
         if table.len() == self.orders {
             let _ = self.all.set(table);
