@@ -8,6 +8,7 @@ pub mod cards;
 pub mod connection;
 pub mod covering;
 pub mod exchange;
+pub mod lines;
 pub mod referee;
 pub mod schema;
 pub mod tower;

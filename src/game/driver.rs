@@ -108,6 +108,7 @@ pub fn run_parts<S: Split>(game: &S, input: &mut Input, out: &mut Output, opts: 
             measured: false,
             rereads: 0,
             reader,
+            part_reader: S::Reader::default(),
             scratch,
         };
         driver.run(input, out)
@@ -159,6 +160,8 @@ struct Driver<'a, S: Split> {
     /// This thread's reader state (at the input's position between
     /// phases) and working memory.
     reader: S::Reader,
+    /// The reader state of the part this thread runs (see [`pool::run`]).
+    part_reader: S::Reader,
     scratch: S::Scratch,
 }
 
@@ -288,7 +291,7 @@ impl<S: Split> Driver<'_, S> {
         if self.pool.waiting() + 1 >= self.opts.jobs {
             // The workers have parts enough: this thread runs the one it
             // has just cut, its bytes still in this core's cache.
-            pool::run(self.game, job, &mut self.scratch, self.opts);
+            pool::run(self.game, job, &mut self.part_reader, &mut self.scratch, self.opts);
         } else {
             self.pool.push(job);
         }
@@ -304,7 +307,7 @@ impl<S: Split> Driver<'_, S> {
             if status == Status::Running && self.inflight.len() > keep {
                 // Rather than wait, this thread runs a part no worker took.
                 if let Some(job) = self.pool.try_take() {
-                    pool::run(self.game, job, &mut self.scratch, self.opts);
+                    pool::run(self.game, job, &mut self.part_reader, &mut self.scratch, self.opts);
                     continue;
                 }
                 status = self.pool.wait(&head.outcome);

@@ -45,7 +45,12 @@ impl Status {
 }
 
 /// What running a part gives.
+///
+/// On cache lines of its own (see [`crate::engines::lines`]): its log's
+/// counters are stored to after every case, and a table that shared their
+/// line would cost the threads reading it a miss each time.
 #[derive(Default)]
+#[repr(align(128))]
 pub(super) struct Outcome {
     pub log: Log,
     status: AtomicU8,
@@ -175,22 +180,35 @@ impl<R> Pool<R> {
 /// A worker: runs parts until the pool closes.
 pub(super) fn work<S: Split>(game: &S, pool: &Pool<S::Reader>, opts: &RunOptions) {
     let mut scratch = S::Scratch::default();
+    let mut reader = S::Reader::default();
     while let Some(job) = pool.next_job() {
-        run(game, job, &mut scratch, opts);
+        run(game, job, &mut reader, &mut scratch, opts);
         pool.finished();
     }
 }
 
-/// Runs one part into its outcome.
-pub(super) fn run<S: Split>(game: &S, job: Job<S::Reader>, scratch: &mut S::Scratch, opts: &RunOptions) {
+/// Runs one part into its outcome, from the part's reader state copied
+/// into `reader`, the running thread's own: a thread's buffers are
+/// allocated once, by that thread, rather than for every part. (A reader
+/// cloned for every part put a line buffer, written after every case, in
+/// the chunk the allocator had just freed, in some runs one beside a
+/// rule's table that every thread reads: each case then cost the other
+/// thread a cache miss.)
+pub(super) fn run<S: Split>(
+    game: &S,
+    job: Job<S::Reader>,
+    reader: &mut S::Reader,
+    scratch: &mut S::Scratch,
+    opts: &RunOptions,
+) {
     let Job { part, outcome } = job;
     let started = thread_time();
     let status = {
         let mut input = Input::part(&part.bytes[..part.len], part.offset, part.lines);
-        let mut reader = part.reader.clone();
+        reader.clone_from(&part.reader);
         let mut out = Output::to_log(&outcome.log);
         let end = part.offset + part.len;
-        match game.run_part(&mut input, &mut reader, scratch, Some(part.cases), &mut out, opts) {
+        match game.run_part(&mut input, reader, scratch, Some(part.cases), &mut out, opts) {
             Ok(n) if n == part.cases && matches!(input.next_nonblank(), Ok(None)) => Status::Done,
             // An error at the part's end may be none in the whole input.
             Ok(_) => Status::Reread,

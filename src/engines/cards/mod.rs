@@ -7,6 +7,7 @@ pub(crate) mod schema;
 
 use std::collections::HashMap;
 
+use crate::engines::lines::LineBytes;
 use crate::game::input::{quote, InputError, Line, Token};
 
 #[derive(Debug, Clone)]
@@ -39,8 +40,9 @@ pub struct Deck {
     short: Box<[u16; 1 << 16]>,
     /// Tokens of other lengths.
     long: HashMap<String, u16>,
-    /// Rank of each card (saves a division in hot loops).
-    rank_of: Vec<u8>,
+    /// Rank of each card (saves a division in hot loops), on cache lines
+    /// of its own: every thread reads it for every card.
+    rank_of: LineBytes,
 }
 
 /// A card number: `rank * suits + suit`.
@@ -65,7 +67,7 @@ impl Deck {
                 }
             }
         }
-        let rank_of = (0..ranks.len() * suits.len()).map(|c| (c / suits.len().max(1)) as u8).collect();
+        let rank_of = LineBytes::new((0..ranks.len() * suits.len()).map(|c| (c / suits.len().max(1)) as u8));
         let wild = vec![false; ranks.len()];
         Deck {
             ranks,
@@ -158,7 +160,7 @@ impl Deck {
 
     #[inline]
     pub fn rank(&self, card: Card) -> usize {
-        self.rank_of[card as usize] as usize
+        self.rank_of.get(card as usize) as usize
     }
 
     /// The suit of a card (the suit count for a joker, which has none).
@@ -268,7 +270,7 @@ fn quick_cards(short: &[u16; 1 << 16], b: &[u8], n: usize, cards: &mut [Card; QU
 
 /// The cards of one case seen so far, so that a card dealt twice is an
 /// input error (one check and one message for every engine that deals).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Dealt {
     /// Per card: the case number it was last dealt in (1-based; 0: never),
     /// and its line and byte offset in that line.
@@ -286,6 +288,25 @@ pub struct Dealt {
     /// each card has been in this case (valid where `seen` is this case).
     copies: u32,
     times: Vec<u32>,
+}
+
+/// Field by field, so that `clone_from` keeps the buffers it copies into
+/// (parts run on a thread copy their reader state into the thread's own).
+impl Clone for Dealt {
+    fn clone(&self) -> Self {
+        let mut copy = Dealt::default();
+        copy.clone_from(self);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.seen.clone_from(&source.seen);
+        self.case = source.case;
+        self.bits = source.bits;
+        self.quick.clone_from(&source.quick);
+        self.copies = source.copies;
+        self.times.clone_from(&source.times);
+    }
 }
 
 impl Dealt {
