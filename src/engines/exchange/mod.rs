@@ -970,13 +970,17 @@ impl Exchange {
                     path.remembered(key).unwrap_or(0)
                 }
             };
-            for p in PLACES_OF_FIVE.iter() {
-                if (0..4).any(|j| sorted[j] == sorted[j + 1] && p[j] > p[j + 1]) {
+            // Bit j: sorted ranks j and j + 1 are equal (their positions
+            // must increase).
+            let equal = (0..4).filter(|&j| sorted[j] == sorted[j + 1]).fold(0u8, |m, j| m | 1 << j);
+            for place in PLACES_OF_FIVE.iter() {
+                if place.descents & equal != 0 {
                     continue;
                 }
+                let p = &place.at;
                 let order: usize = (0..5).map(|j| sorted[j] as usize * pow[p[j] as usize]).sum();
                 let choice = if optimal != 0 {
-                    self.pick(optimal, |m| to_input(m, p))
+                    self.pick(optimal, |m| u32::from(place.mask[m & 31]))
                 } else {
                     // Not remembered (cannot happen with the memo on): the
                     // sequence itself.
@@ -1330,9 +1334,20 @@ fn to_input(mut m: usize, pos: &[u8]) -> u32 {
     out
 }
 
-/// Every permutation of five input positions (120), as the position of
-/// each sorted rank (see [`Exchange::fill_five`]).
-static PLACES_OF_FIVE: LazyLock<Vec<[u8; 5]>> = LazyLock::new(|| {
+/// A permutation of five input positions, as the position of each sorted
+/// rank (see [`Exchange::fill_five`]).
+struct Place {
+    at: [u8; 5],
+    /// Bit j: sorted rank j goes after sorted rank j + 1 (a stable sort
+    /// never puts equal ranks so).
+    descents: u8,
+    /// Every mask over sorted positions as a mask over input positions
+    /// ([`to_input`] through `at`).
+    mask: [u8; 32],
+}
+
+/// Every permutation of five input positions (120).
+static PLACES_OF_FIVE: LazyLock<Vec<Place>> = LazyLock::new(|| {
     let mut all = Vec::with_capacity(120);
     let mut p = [0u8; 5];
     for code in 0..3125u32 {
@@ -1342,7 +1357,9 @@ static PLACES_OF_FIVE: LazyLock<Vec<[u8; 5]>> = LazyLock::new(|| {
             c /= 5;
         }
         if (0..5).all(|i| (0..i).all(|j| p[i] != p[j])) {
-            all.push(p);
+            let descents = (0..4).filter(|&j| p[j] > p[j + 1]).fold(0u8, |m, j| m | 1 << j);
+            let mask = std::array::from_fn(|m| to_input(m, &p) as u8);
+            all.push(Place { at: p, descents, mask });
         }
     }
     all
