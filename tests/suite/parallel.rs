@@ -430,14 +430,28 @@ fn one_job_is_one_thread_table_builds_included() {
 /// filled deal by deal), on one thread and on two, in parts of any size.
 #[test]
 fn an_input_long_enough_for_the_whole_table_prints_what_a_pipe_prints() {
+    // 8,000 deals against 9^4 = 6,561 sequences of ranks.
+    same_sized_and_piped("four-of-nine.rules", 8_000);
+}
+
+/// The card path: a file of at least 80,000 deals (four light paths'
+/// worth, see `Exchange::expect_deals`) builds the table of every hand
+/// before the first; a pipe values them without it (the light path).
+#[test]
+fn an_input_long_enough_for_the_hand_table_prints_what_a_pipe_prints() {
+    same_sized_and_piped("four-suited.rules", 80_000);
+}
+
+/// Deterministic deals of four cards of `A`..`9` (an LCG) for the game of
+/// `fixture`: the same lines printed for a file (its size known) as for a
+/// pipe, on one thread and in parts.
+fn same_sized_and_piped(fixture: &str, deals: usize) {
     use std::fmt::Write as _;
-    let g = game(&root().join("tests/fixtures/exchange/four-of-nine.rules"));
+    let g = game(&root().join("tests/fixtures/exchange").join(fixture));
     let deck: Vec<String> = "A23456789".chars().flat_map(|r| "SHDC".chars().map(move |s| format!("{r}{s}"))).collect();
-    // Deterministic deals (an LCG): 8,000 of them, against 9^4 = 6,561
-    // sequences.
     let mut state: u64 = 2026;
     let mut input = String::new();
-    for _ in 0..8_000 {
+    for _ in 0..deals {
         let mut cards: Vec<usize> = (0..deck.len()).collect();
         for i in 0..4 {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -461,7 +475,7 @@ fn an_input_long_enough_for_the_whole_table_prints_what_a_pipe_prints() {
         String::from_utf8(printed).unwrap()
     };
     let piped = run_sized(None, RunOptions { jobs: 1, ..Default::default() });
-    assert_eq!(piped.lines().count(), 8_000);
+    assert_eq!(piped.lines().count(), deals);
     for opts in [RunOptions { jobs: 1, ..Default::default() }, parts(2, 4096), parts(2, 64)] {
         assert_eq!(run_sized(Some(input.len()), opts), piped, "--jobs {}", opts.jobs);
         assert_eq!(run_sized(None, opts), piped, "--jobs {}, from a pipe", opts.jobs);

@@ -911,16 +911,28 @@ impl Exchange {
     /// bytes a card: more bytes a card only make the estimate high, and
     /// the table is then built a little early), and only where
     /// [`Exchange::best_with`] would use it.
+    ///
+    /// On the card path, the table of every hand is built at once when the
+    /// deals will be at least [`WHOLE_HAND_TABLE`]: the light path (see
+    /// `light.rs`) is for runs that end before the table repays its cost,
+    /// and a run this long builds it anyway, after [`light::LIGHT_DEALS`]
+    /// classes of deals valued the slower way.
     fn expect_deals(&self, bytes: Option<usize>, jobs: usize) {
-        let Path::Ranks(lazy) = &self.path else {
-            return;
-        };
         if self.special() {
             return;
         }
-        // The sequences counted before the path is built: a short input
-        // (an empty one) never builds it here.
+        // Counted before any table is built: a short input (an empty one)
+        // never builds one here.
         let deals = bytes.unwrap_or(0) / (3 * self.hand).max(1);
+        let lazy = match &self.path {
+            Path::Ranks(lazy) => lazy,
+            Path::Cards(..) => {
+                if deals >= WHOLE_HAND_TABLE {
+                    self.card_path();
+                }
+                return;
+            }
+        };
         let sequences = (self.deck.ranks.len() as u128).checked_pow(self.hand as u32).unwrap_or(u128::MAX);
         if (deals as u128) < sequences {
             return;
@@ -1334,6 +1346,11 @@ fn to_input(mut m: usize, pos: &[u8]) -> u32 {
     out
 }
 
+/// Deals a run must be expected to hold for the table of every hand to be
+/// built before the first (see [`Exchange::expect_deals`]): four times the
+/// classes the light path values before the table is built anyway.
+const WHOLE_HAND_TABLE: usize = 4 * light::LIGHT_DEALS;
+
 /// A permutation of five input positions, as the position of each sorted
 /// rank (see [`Exchange::fill_five`]).
 struct Place {
@@ -1668,6 +1685,27 @@ mod tests {
         assert!(path.orders() > 0, "6^7 sequences are remembered");
         seven.expect_deals(Some(usize::MAX / 2), 2);
         assert!(path.all().is_none(), "built for hands of seven");
+    }
+
+    /// On the card path, a run expected to hold [`WHOLE_HAND_TABLE`] deals
+    /// builds the table of every hand before the first; one deal fewer,
+    /// an input of unknown size, or a game whose choice is special builds
+    /// nothing.
+    #[test]
+    fn a_long_run_on_the_card_path_builds_the_hand_table_first() {
+        const SUITED: &str = include_str!("../../../tests/fixtures/exchange/four-suited.rules");
+        let ex = compile(SUITED);
+        assert!(ex.by_cards(), "on the card path");
+        let bytes = 3 * ex.hand * WHOLE_HAND_TABLE;
+        ex.expect_deals(Some(bytes - 1), 1);
+        ex.expect_deals(None, 1);
+        assert!(!ex.card_path_built(), "built for fewer deals");
+        ex.expect_deals(Some(bytes), 1);
+        assert!(ex.card_path_built(), "not built for enough deals");
+        let stay = compile(&SUITED.replace("exchange: 0..3", "exchange: 0"));
+        assert!(stay.special());
+        stay.expect_deals(Some(bytes), 1);
+        assert!(!stay.card_path_built(), "built for a game that never draws");
     }
 
     #[test]
