@@ -7,10 +7,23 @@ use crate::game::{records, Input, InputError, Mark};
 use super::{Covering, DeckCase};
 
 /// What reading carries from deck to deck.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct DeckReader {
     decks: usize,
     dealt: Dealt,
+}
+
+/// Field by field, so that `clone_from` keeps the buffers of [`Dealt`]
+/// (a thread copies each part's reader state into its own).
+impl Clone for DeckReader {
+    fn clone(&self) -> Self {
+        DeckReader { decks: self.decks, dealt: self.dealt.clone() }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.decks = source.decks;
+        self.dealt.clone_from(&source.dealt);
+    }
 }
 
 impl Covering {

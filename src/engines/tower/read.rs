@@ -7,10 +7,23 @@ use crate::game::{records, Input, InputError, Mark};
 use super::{Case, Tower};
 
 /// What reading carries from case to case.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Reader {
     cases: i64,
     dealt: Dealt,
+}
+
+/// Field by field, so that `clone_from` keeps the buffers of [`Dealt`]
+/// (a thread copies each part's reader state into its own).
+impl Clone for Reader {
+    fn clone(&self) -> Self {
+        Reader { cases: self.cases, dealt: self.dealt.clone() }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.cases = source.cases;
+        self.dealt.clone_from(&source.dealt);
+    }
 }
 
 impl Tower {
