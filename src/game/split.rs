@@ -122,9 +122,8 @@ impl<R: Clone> Splitter<R> {
         let part = per_case.saturating_mul(cases.try_into().unwrap_or(usize::MAX)) / 8 * 9;
         let want = part.saturating_sub(self.filled - self.end).clamp(READ, GIANT);
         if self.buf.len() < self.filled + want {
-            // The buffer goes to a part: room for this read alone (the
-            // vector's growth keeps reallocations few).
-            self.buf.resize(self.filled + want, 0);
+            // Room for a few reads more, so that the bytes held move seldom.
+            self.buf.resize(self.filled + 2 * want, 0);
         }
         let n = input.read_raw(&mut self.buf[self.filled..self.filled + want])?;
         self.filled += n;
