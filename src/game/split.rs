@@ -51,11 +51,11 @@ pub(super) enum Found {
 
 /// The input from the last cut on, and the boundaries found in it.
 pub(super) struct Splitter<R> {
-    /// Input bytes from the last cut on: `buf[..filled]`. A cut hands the
-    /// buffer to its part whole and goes on in another, into which it
-    /// copies the bytes after the part (fewer than a part's, since reads
-    /// are sized to parts): the input is copied once, by the read.
+    /// Input bytes from the last cut on: `buf[from..filled]` (the bytes
+    /// before `from` were cut into parts, and are written over once the
+    /// buffer is full).
     pub buf: Vec<u8>,
+    from: usize,
     filled: usize,
     /// Input offset of `buf[0]`, and lines before it.
     pub offset: usize,
@@ -92,6 +92,7 @@ impl<R: Clone> Splitter<R> {
         buf[..unread.len()].copy_from_slice(&unread);
         Splitter {
             filled: unread.len(),
+            from: 0,
             buf,
             offset,
             lines,
@@ -111,7 +112,7 @@ impl<R: Clone> Splitter<R> {
 
     /// The bytes held.
     pub(super) fn held(&self) -> &[u8] {
-        &self.buf[..self.filled]
+        &self.buf[self.from..self.filled]
     }
 
     /// Reads more of `input` after the bytes held, about what a part of
@@ -120,7 +121,14 @@ impl<R: Clone> Splitter<R> {
     pub(super) fn read_more(&mut self, input: &mut Input, cases: u64) -> Result<bool, InputError> {
         let per_case = self.cut_bytes.checked_div(self.cut_cases as usize).unwrap_or(0);
         let part = per_case.saturating_mul(cases.try_into().unwrap_or(usize::MAX)) / 8 * 9;
-        let want = part.saturating_sub(self.filled - self.end).clamp(READ, GIANT);
+        let want = part.saturating_sub(self.filled - self.from - self.end).clamp(READ, GIANT);
+        if self.buf.len() < self.filled + want && self.from > 0 {
+            // The bytes held move to the front: they are fewer than a part
+            // most of the time.
+            self.buf.copy_within(self.from..self.filled, 0);
+            self.filled -= self.from;
+            self.from = 0;
+        }
         if self.buf.len() < self.filled + want {
             // Room for a few reads more, so that the bytes held move seldom.
             self.buf.resize(self.filled + 2 * want, 0);
@@ -145,7 +153,7 @@ impl<R: Clone> Splitter<R> {
         }
         // The loop works on locals (a line of a few bytes costs a few
         // instructions), written back at the end.
-        let buf = &self.buf[..self.filled];
+        let buf = &self.buf[self.from..self.filled];
         let reader = &mut self.reader;
         let (mut at, mut lines, mut within) = (self.scanned, self.scanned_lines, self.within);
         let (mut end, mut end_lines, mut found_cases) = (self.end, self.end_lines, self.cases);
@@ -214,31 +222,28 @@ impl<R: Clone> Splitter<R> {
         if found == Found::More {
             if eof {
                 found = Found::Done;
-            } else if self.filled - self.end > GIANT {
+            } else if self.filled - self.from - self.end > GIANT {
                 found = Found::Giant;
             }
         }
         found
     }
 
-    /// Cuts the cases found into a part, which takes the buffer; the bytes
-    /// after them go on in `next` (whatever it holds). Only when cases were
-    /// found.
-    pub(super) fn cut(&mut self, mut next: Vec<u8>) -> Part<R> {
+    /// Cuts the cases found into a part, copied into `bytes` (whatever it
+    /// holds). Only when cases were found.
+    pub(super) fn cut(&mut self, mut bytes: Vec<u8>) -> Part<R> {
         debug_assert!(self.cases > 0);
-        let rest = self.filled - self.end;
-        if next.len() < rest {
-            next.resize(rest, 0);
+        if bytes.len() < self.end {
+            bytes.resize(self.end, 0);
         }
-        next[..rest].copy_from_slice(&self.buf[self.end..self.filled]);
-        let bytes = std::mem::replace(&mut self.buf, next);
-        self.filled = rest;
+        bytes[..self.end].copy_from_slice(&self.buf[self.from..self.from + self.end]);
         // The reader changes only at a case's last line (and at a count
         // line, before the first case): its state now is that at `end`.
         let reader = std::mem::replace(&mut self.start, self.reader.clone());
         let part = Part { bytes, len: self.end, offset: self.offset, lines: self.lines, reader, cases: self.cases };
         self.cut_bytes += self.end;
         self.cut_cases += self.cases;
+        self.from += self.end;
         self.offset += self.end;
         self.lines += self.end_lines;
         self.scanned -= self.end;
