@@ -44,14 +44,6 @@ impl LineBytes {
         self.len += 1;
     }
 
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// The table as a slice.
     #[inline]
     pub fn as_slice(&self) -> &[u8] {
@@ -75,7 +67,6 @@ mod tests {
     #[test]
     fn a_table_holds_its_bytes_on_lines_of_its_own() {
         let table = LineBytes::new((0..300u32).map(|i| (i % 251) as u8));
-        assert_eq!(table.len(), 300);
         assert!((0..300).all(|i| table.get(i) == (i % 251) as u8));
         assert_eq!(table.as_slice().len(), 300);
         assert_eq!(table.lines.as_ptr() as usize % LINE, 0);
