@@ -139,6 +139,11 @@ impl<R: Clone> Splitter<R> {
     }
 
     /// Input offset just past the bytes scanned.
+    /// Input offset of the next part's first byte.
+    pub(super) fn next_offset(&self) -> usize {
+        self.offset + self.from
+    }
+
     pub(super) fn scanned_offset(&self) -> usize {
         self.offset + self.scanned
     }
