@@ -48,6 +48,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::affinity::{self, Placement};
 use super::output::Pending;
 use super::pool::{self, thread_time, InFlight, Job, Outcome, Pool, Status};
 use super::split::{Found, Splitter};
@@ -96,14 +97,25 @@ pub fn run_parts<S: Split>(game: &S, input: &mut Input, out: &mut Output, opts: 
         return Ok(());
     }
     let pool = Pool::new();
+    // Dropped after the workers end: the calling thread's processors back.
+    let placement = Placement::new(opts.jobs);
     std::thread::scope(|scope| {
         // Workers end once the driver is done, however it ends.
         let _close = Close(&pool);
         // The calling thread runs parts too, when it has read far enough
-        // ahead: one worker fewer keeps `jobs` threads busy, no more.
+        // ahead: one worker fewer keeps `jobs` threads busy, no more. Each
+        // is held on a processor of its own when there is one for each.
         let start = || {
-            for _ in 1..opts.jobs {
-                scope.spawn(|| pool::work(game, &pool, opts));
+            placement.hold_caller();
+            for i in 1..opts.jobs {
+                let cpu = placement.worker(i);
+                let pool = &pool;
+                scope.spawn(move || {
+                    if let Some(cpu) = cpu {
+                        affinity::hold(cpu);
+                    }
+                    pool::work(game, pool, opts)
+                });
             }
         };
         let mut driver = Driver {

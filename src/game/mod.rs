@@ -5,6 +5,7 @@
 //! presentation (miette, JSON, terminals) lives in `crate::report` and the
 //! binary.
 
+mod affinity;
 mod breaks;
 mod driver;
 pub mod explain;
