@@ -60,10 +60,10 @@ const PART_TIME: Duration = Duration::from_millis(1);
 /// Most input bytes in a part. The parts in flight and their logs pass
 /// through the caches of the cores that read and run them, and evict a
 /// game's tables: on two threads, Get Straight's reads of its table of
-/// choices (371 KB) took 28 % more time than on one thread with parts of
-/// 512 KiB, 20 % with parts of 128 KiB, and the run 3 ms less processor
-/// time in all and 1-2 ms less wall time (1,000,000 deals, medians of 15
-/// and 21 interleaved runs).
+/// choices (371 KB) took 28 to 36 % more time than on one thread with
+/// parts of 512 KiB, 20 % with parts of 128 KiB (profiles of five runs),
+/// and the run 3 ms less processor time in all and 1 to 2 ms less wall
+/// time (1,000,000 deals, medians of 15 and 21 interleaved runs).
 const PART_BYTES: usize = 1 << 17;
 /// Near the end of an input of known size, a part holds at most this
 /// fraction of what is left per thread (see [`part_bytes`])...

@@ -138,12 +138,12 @@ impl<R: Clone> Splitter<R> {
         Ok(n > 0)
     }
 
-    /// Input offset just past the bytes scanned.
     /// Input offset of the next part's first byte.
     pub(super) fn next_offset(&self) -> usize {
         self.offset + self.from
     }
 
+    /// Input offset just past the bytes scanned.
     pub(super) fn scanned_offset(&self) -> usize {
         self.offset + self.scanned
     }
