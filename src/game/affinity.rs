@@ -34,10 +34,14 @@ impl Placement {
     }
 
     /// Holds the calling thread on its processor (until the placement is
-    /// dropped).
+    /// dropped). A thread starts with the processors of the thread that
+    /// starts it: rayon's pool, on which an engine may build a table during
+    /// the run, is started first, so that its threads are not all held on
+    /// this one processor.
     pub(super) fn hold_caller(&self) {
         if let Some(&cpu) = self.cpus.as_ref().and_then(|c| c.first()) {
             if self.saved.get().is_none() {
+                rayon::current_num_threads();
                 self.saved.set(mask());
                 hold(cpu);
             }
