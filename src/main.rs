@@ -100,9 +100,10 @@ pub enum CheckFormat {
 /// `--jobs` of the commands that analyse (`run` has its own).
 #[derive(clap::Args)]
 struct Threads {
-    /// Threads that work for the analysis (at most 1024): they build an
-    /// engine's tables and take chunks of the samples. Default: every
-    /// processor available. The figures are the same whatever the number.
+    /// Threads that work for the analysis (at most 1024, and no more than
+    /// the processors available): they build an engine's tables and take
+    /// chunks of the samples. Default: every processor available. The
+    /// figures are the same whatever the number.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     jobs: Option<u64>,
 }
@@ -115,20 +116,22 @@ impl Threads {
 
 /// The threads of a command: `--jobs N`, or every processor. With `--jobs`,
 /// every thread that works counts: rayon's pool (the engines' table
-/// builds) gets as many, no more than the processors (a table is no
-/// quicker on more), so that `--jobs 1` is one thread throughout.
+/// builds) gets as many, so that `--jobs 1` is one thread throughout; and
+/// never more than the processors: the work is computation, which more
+/// threads than processors only make take turns (Havannah's large input
+/// with `--jobs 16` on two processors took 1.1 times the wall time of
+/// `--jobs 1`, with `--jobs 2` 0.8).
 fn threads(jobs: Option<u64>) -> usize {
     // Asked only when it matters (it reads the cgroup's limits from files).
     let cores = || std::thread::available_parallelism().map_or(1, |n| n.get());
     match jobs {
         Some(n) => {
-            let n = n as usize;
-            let pool = if n > 1 { n.min(cores()) } else { 1 };
+            let n = if n > 1 { (n as usize).min(cores()) } else { 1 };
             // Read by rayon when its pool first runs a task: the pool is
             // not started before an engine needs it (starting it took
             // about 0.15 ms of every run). Set here, in `main` before any
             // other thread runs.
-            std::env::set_var("RAYON_NUM_THREADS", pool.to_string());
+            std::env::set_var("RAYON_NUM_THREADS", n.to_string());
             n
         }
         None => cores(),
@@ -162,9 +165,10 @@ enum Command {
         /// case's picture on stdout, for documents.
         #[arg(long, value_enum, default_value_t = RunFormat::Text)]
         format: RunFormat,
-        /// Threads that work for the run (at most 1024): they read ahead,
-        /// read and solve the cases and build an engine's tables (`--jobs 1`
-        /// is one thread throughout). Default: the cases run on
+        /// Threads that work for the run (at most 1024, and no more than the
+        /// processors available): they read ahead, read and solve the cases
+        /// and build an engine's tables (`--jobs 1` is one thread
+        /// throughout). Default: the cases run on
         /// one thread until the input proves large enough to repay threads
         /// (a few milliseconds of work left), then on every processor
         /// available. The output is the same, in input order, whatever the
