@@ -6,9 +6,9 @@
 //! by another is often placed on the waker's processor, and the load
 //! balancer moves it back only later. On a machine of two processors,
 //! Havannah's large input (20 cases, about 10 ms of work) on two threads
-//! took 10.9 ms, median of 41 runs, against 9.8 ms on one: in about half the
+//! took 10.8 ms, median of 41 runs, against 9.9 ms on one: in about half the
 //! runs its two threads shared one processor for much of the run. With each
-//! held on a processor of its own, 8.6 ms, and the runs no longer spread
+//! held on a processor of its own, 8.0 ms, and the runs no longer spread
 //! from 8 to 12 ms. With fewer threads than processors the kernel places
 //! them (it can avoid a processor busy with other work), so they are left
 //! free, as they are where the processors cannot be read (outside Linux).
@@ -18,10 +18,10 @@
 
 use std::cell::Cell;
 
-/// Where a run's threads go: thread `i` (0: the calling thread) on
-/// processor `cpus[i]`, when there is a processor for each of them.
+/// Where a run's threads go, decided when they start (a run that stays on
+/// one thread asks nothing of the system).
 pub(super) struct Placement {
-    cpus: Option<Vec<usize>>,
+    jobs: usize,
     /// The calling thread's processors before it was held, once it is.
     saved: Cell<Option<Mask>>,
 }
@@ -29,28 +29,24 @@ pub(super) struct Placement {
 impl Placement {
     /// The placement of `jobs` threads, the calling thread one of them.
     pub(super) fn new(jobs: usize) -> Placement {
-        let cpus = allowed().and_then(|(allowed, here)| order(&allowed, here, jobs));
-        Placement { cpus, saved: Cell::new(None) }
+        Placement { jobs, saved: Cell::new(None) }
     }
 
     /// Holds the calling thread on its processor (until the placement is
-    /// dropped). A thread starts with the processors of the thread that
-    /// starts it: rayon's pool, on which an engine may build a table during
-    /// the run, is started first, so that its threads are not all held on
-    /// this one processor.
-    pub(super) fn hold_caller(&self) {
-        if let Some(&cpu) = self.cpus.as_ref().and_then(|c| c.first()) {
-            if self.saved.get().is_none() {
-                rayon::current_num_threads();
-                self.saved.set(mask());
-                hold(cpu);
-            }
+    /// dropped) when there is a processor for each thread: the processors
+    /// of the run's threads, thread `i` (0: the calling thread) on entry
+    /// `i`; `None` when they are left free. A thread starts with the
+    /// processors of the thread that starts it: rayon's pool, on which an
+    /// engine may build a table during the run, is started first, so that
+    /// its threads are not all held on this one processor.
+    pub(super) fn hold_caller(&self) -> Option<Vec<usize>> {
+        let cpus = allowed().and_then(|(allowed, here)| order(&allowed, here, self.jobs))?;
+        if self.saved.get().is_none() {
+            rayon::current_num_threads();
+            self.saved.set(mask());
+            hold(cpus[0]);
         }
-    }
-
-    /// The processor of worker `i` (1 to `jobs - 1`), if they are held.
-    pub(super) fn worker(&self, i: usize) -> Option<usize> {
-        self.cpus.as_ref().and_then(|c| c.get(i)).copied()
+        Some(cpus)
     }
 }
 
@@ -105,19 +101,22 @@ fn allowed() -> Option<(Vec<usize>, usize)> {
 /// Holds the calling thread on processor `cpu` (nothing when it cannot).
 #[cfg(target_os = "linux")]
 pub(super) fn hold(cpu: usize) {
-    // SAFETY: the set is built within its size and passed with it.
-    unsafe {
+    // SAFETY: a zeroed cpu_set_t is a valid empty set; `cpu` comes from
+    // `allowed`, below its size.
+    let set = unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
         libc::CPU_SET(cpu, &mut set);
-        libc::sched_setaffinity(0, size_of::<libc::cpu_set_t>(), &set);
-    }
+        set
+    };
+    restore(&set);
 }
 
+/// Lets the calling thread use the processors of `set`.
 #[cfg(target_os = "linux")]
-fn restore(saved: &Mask) {
-    // SAFETY: `saved` is a set read by sched_getaffinity, passed with its size.
+fn restore(set: &Mask) {
+    // SAFETY: `set` is a whole cpu_set_t, passed with its size.
     unsafe {
-        libc::sched_setaffinity(0, size_of::<libc::cpu_set_t>(), saved);
+        libc::sched_setaffinity(0, size_of::<libc::cpu_set_t>(), set);
     }
 }
 
@@ -163,10 +162,10 @@ mod tests {
     fn the_calling_thread_gets_its_processors_back() {
         let before = allowed().expect("the processors can be read").0;
         let placement = Placement::new(before.len());
-        placement.hold_caller();
+        let cpus = placement.hold_caller();
         if before.len() >= 2 {
             assert_eq!(allowed().expect("readable").0.len(), 1, "held on one processor");
-            assert_eq!(placement.worker(1).map(|c| before.contains(&c)), Some(true));
+            assert_eq!(cpus.and_then(|c| c.get(1).copied()).map(|c| before.contains(&c)), Some(true));
         }
         drop(placement);
         assert_eq!(allowed().expect("readable").0, before);

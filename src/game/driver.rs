@@ -106,9 +106,9 @@ pub fn run_parts<S: Split>(game: &S, input: &mut Input, out: &mut Output, opts: 
         // ahead: one worker fewer keeps `jobs` threads busy, no more. Each
         // is held on a processor of its own when there is one for each.
         let start = || {
-            placement.hold_caller();
+            let cpus = placement.hold_caller();
             for i in 1..opts.jobs {
-                let cpu = placement.worker(i);
+                let cpu = cpus.as_ref().and_then(|c| c.get(i)).copied();
                 let pool = &pool;
                 scope.spawn(move || {
                     if let Some(cpu) = cpu {
