@@ -1619,7 +1619,7 @@ fn reduce(n: i128, d: i128) -> (i128, i128) {
 mod tests {
     use super::*;
 
-    fn compile(text: &str) -> Exchange {
+    pub(super) fn compile(text: &str) -> Exchange {
         let loaded = crate::load::load_text("test", text, std::path::Path::new(".")).unwrap();
         lower::compile(&loaded).unwrap_or_else(|d| panic!("{:?}", d[0].message))
     }

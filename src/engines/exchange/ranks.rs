@@ -228,27 +228,44 @@ impl RankPath {
         let nr = eval.n_ranks;
         let mut totals: Vec<Vec<i64>> = vec![Vec::new(); hand + 1];
         if min_kept < hand {
-            let mut merged = [0u8; MAX_HAND];
+            let keys = &eval.keys;
             for k in (min_kept..hand).rev() {
-                let mut level = vec![0i64; eval.keys.count(k)];
-                let above = |m: &[u8], totals: &[Vec<i64>]| -> i64 {
+                let mut level = vec![0i64; keys.count(k)];
+                let above = |key: usize, totals: &[Vec<i64>]| -> i64 {
                     if k + 1 == hand {
-                        pays[eval.row_of_key(eval.keys.rank(m)) as usize]
+                        pays[eval.row_of_key(key) as usize]
                     } else {
-                        totals[k + 1][eval.keys.rank(m)]
+                        totals[k + 1][key]
                     }
                 };
                 for_each_multiset(nr, k, &mut |m| {
-                    let mut sum: i128 = 0;
+                    // The number of `m` with one more `r` (inserted after
+                    // the elements up to `r`, at place `at`): the terms of
+                    // the elements before it, `r`'s own, and those of the
+                    // elements after it one place on. Both sums are kept
+                    // for every place, so each `r` costs a few additions.
+                    let mut before = [0usize; MAX_HAND + 1];
+                    let mut after = [0usize; MAX_HAND + 1];
+                    for (i, &x) in m.iter().enumerate() {
+                        before[i + 1] = before[i] + keys.term(i, x);
+                    }
+                    for (i, &x) in m.iter().enumerate().rev() {
+                        after[i] = after[i + 1] + keys.term(i + 1, x);
+                    }
+                    let (mut sum, mut at): (i128, usize) = (0, 0);
                     for r in 0..nr as u8 {
-                        let have = m.iter().filter(|&&x| x == r).count();
+                        let from = at;
+                        while at < k && m[at] <= r {
+                            at += 1;
+                        }
+                        let have = at - from;
                         if have >= suits {
                             continue;
                         }
-                        super::combi::insert_sorted(m, r, &mut merged);
-                        sum += (suits - have) as i128 * above(&merged[..=k], &totals) as i128;
+                        let key = before[at] + keys.term(at, r) + after[at];
+                        sum += (suits - have) as i128 * above(key, &totals) as i128;
                     }
-                    level[eval.keys.rank(m)] = (sum / (hand - k) as i128) as i64;
+                    level[keys.rank(m)] = (sum / (hand - k) as i128) as i64;
                 });
                 totals[k] = level;
             }
@@ -535,4 +552,48 @@ pub(super) fn row_of_ranks(eval: &Eval, ranks: &[u8]) -> u8 {
         return NONE;
     }
     eval.row_of_key(eval.keys.rank(&sorted))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{combi, tests::compile, Path};
+    use super::*;
+
+    /// Each level of totals is what its definition gives, worked out the
+    /// long way (every rank added to the multiset, sorted in, numbered):
+    /// Get Straight and a game of four cards of nine ranks.
+    #[test]
+    fn the_totals_are_the_averages_over_every_card_drawn() {
+        let gs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/get_straight.rules")).unwrap();
+        let four = include_str!("../../../tests/fixtures/exchange/four-of-nine.rules");
+        for text in [gs.as_str(), four] {
+            let ex = compile(text);
+            let Path::Ranks(path) = &ex.path else { panic!("not on the rank path") };
+            let (eval, h, suits) = (&**ex.eval, ex.hand, ex.deck.suits.len());
+            let nr = eval.n_ranks;
+            let mut merged = [0u8; MAX_HAND];
+            let mut checked = 0;
+            for k in ex.min_kept..h {
+                for_each_multiset(nr, k, &mut |m| {
+                    let mut sum = 0i128;
+                    for r in 0..nr as u8 {
+                        let have = m.iter().filter(|&&x| x == r).count();
+                        if have < suits {
+                            combi::insert_sorted(m, r, &mut merged);
+                            let key = eval.keys.rank(&merged[..=k]);
+                            let above = if k + 1 == h {
+                                ex.pays[eval.row_of_key(key) as usize]
+                            } else {
+                                path.totals[k + 1][key]
+                            };
+                            sum += (suits - have) as i128 * above as i128;
+                        }
+                    }
+                    assert_eq!(path.totals[k][eval.keys.rank(m)], (sum / (h - k) as i128) as i64, "{m:?}");
+                    checked += 1;
+                });
+            }
+            assert!(checked > 100, "{checked} multisets");
+        }
+    }
 }
