@@ -513,7 +513,8 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 // L3: SIGINT or SIGTERM while a later case runs lost the finished cases
-// when stdout was a file or a pipe. No race with the clock: the slow case
+// when stdout was a file or a pipe (with two jobs, parts of at most 64
+// bytes and the threads started at once). No race with the clock: the slow case
 // has a node limit out of reach (hours of search), and the signal is sent
 // only once the finished cases are out (they are written at most 50 ms
 // after they finish while a later case runs), so that it always falls
@@ -532,7 +533,7 @@ fn l3_a_signal_leaves_every_finished_case_printed() {
                 let stdout =
                     if to_file { Stdio::from(std::fs::File::create(&out_path).unwrap()) } else { Stdio::piped() };
                 let mut child = bin()
-                    .args(["run", "--jobs", jobs, "--max-nodes", "100000000000"])
+                    .args(["run", "--jobs", jobs, "--part-bytes", "64", "--max-nodes", "100000000000"])
                     .args([&rules, &input])
                     .stdout(stdout)
                     .stderr(Stdio::piped())

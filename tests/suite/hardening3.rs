@@ -399,7 +399,11 @@ fn tw3_test_reports_a_limit_as_a_limit() {
 fn cn2_a_case_over_the_move_limit_is_a_limit() {
     let over = arbiter::engines::connection::MAX_CASE_MOVES + 1;
     let input = format!("3\n3 2\n1 1\n2 2\n5 {over}\n1 1\n2 2\n");
-    for args in [&["run", "havannah"][..], &["run", "--jobs", "2", "havannah"], &["run", "--explain", "havannah"]] {
+    for args in [
+        &["run", "havannah"][..],
+        &["run", "--jobs", "2", "--part-bytes", "64", "havannah"],
+        &["run", "--explain", "havannah"],
+    ] {
         let o = run(args, input.as_bytes(), secs(20));
         assert_eq!(o.status.code(), Some(8), "{args:?}: {}", stderr(&o));
         assert!(stdout(&o).contains("Case #1: none"), "{args:?}: {}", stdout(&o));

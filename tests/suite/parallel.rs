@@ -221,14 +221,16 @@ fn an_error_at_case_k_prints_every_case_before_it_and_none_after() {
     }
 }
 
-/// The same promise through the binary: `--jobs 2` on stdin.
+/// The same promise through the binary: `--jobs 2` on stdin (parts of at
+/// most 4 KiB, the threads started at once: the input is too small to
+/// start them otherwise).
 #[test]
 fn the_binary_keeps_every_case_before_an_error_with_two_jobs() {
     use std::io::Write;
     let k = 6000;
     let input = format!("{}2H TC 5D 3S ZZ\n{}#\n", "2H TC 5D 3S 6C\n".repeat(k - 1), "TH JH QH KH AH\n".repeat(3000));
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["run", "--jobs", "2", "rules/get_straight.rules"])
+        .args(["run", "--jobs", "2", "--part-bytes", "4096", "rules/get_straight.rules"])
         .current_dir(root())
         .env("NO_COLOR", "1")
         .stdin(std::process::Stdio::piped())
@@ -309,7 +311,8 @@ fn an_error_at_any_case_of_any_part_is_the_error_one_thread_finds() {
 }
 
 /// DRV-2 (issue 27): Ctrl-C with `--jobs 2` while the 16th case searches
-/// wrote none of the 15 finished cases. No race with the clock: the 16th
+/// wrote none of the 15 finished cases (parts of at most 64 bytes, the
+/// threads started at once). No race with the clock: the 16th
 /// case has a node limit out of reach (hours of search), and the signal is
 /// sent once the 15 finished cases are out (at most 50 ms after they
 /// finish, while a later case runs); then nothing may be lost or written
@@ -347,7 +350,16 @@ fn drv2_a_signal_with_two_jobs_leaves_every_finished_case_printed() {
     let path = dir.join("sig15.in");
     std::fs::File::create(&path).unwrap().write_all(input.as_bytes()).unwrap();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["run", "--jobs", "2", "--max-nodes", "100000000000", "tests/fixtures/tower6big.rules"])
+        .args([
+            "run",
+            "--jobs",
+            "2",
+            "--part-bytes",
+            "64",
+            "--max-nodes",
+            "100000000000",
+            "tests/fixtures/tower6big.rules",
+        ])
         .arg(&path)
         .current_dir(root())
         .stdout(std::process::Stdio::piped())
