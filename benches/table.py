@@ -3,6 +3,7 @@
 
     benches/table.py [RUNS] [GAME ...]
     benches/table.py startup [RUNS] [RULES ...]
+    benches/table.py small [RUNS]
 
 Builds the release binary, generates each game's large input
 deterministically (the generators in benches/, fixed seeds) into
@@ -25,6 +26,14 @@ time of the minimal parser and of `--jobs 1`, and their ratio. The references ar
 
 `--bin PATH` times another build (no build is made: compare a commit
 before and after); `--no-ref` prints the scaling table alone.
+
+`small` times the small inputs instead (the small sets of the games'
+own scripts in benches/, and a thousand deals, decks or frames of each
+game with a generator): wall and CPU time with `--jobs` 1 and 2 and by
+default, RUNS times each (default 21), interleaved, and the ratios to
+`--jobs 1`; issue 30's goal: `--jobs N` never slower than `--jobs 1` in
+wall time on any bundled benchmark input (threads start only once an
+input promises enough work to repay them).
 
 `startup` times start-up instead, for every bundled rule file (or the
 ones given): `arbiter check FILE` and `arbiter run FILE` on an empty input
@@ -92,6 +101,58 @@ def peak(cmd, stdin_path):
 def output(cmd, stdin_path):
     with open(stdin_path, "rb") as inp:
         return subprocess.run(cmd, stdin=inp, capture_output=True, check=False).stdout
+
+
+# The small inputs: (rule file, input file, generator command, description).
+SMALL = [
+    ("get_straight", "gs-1000.txt", ["gen_get_straight.py", "1000", "2026"], "1,000 deals"),
+    ("video_poker", "vp-1000.txt", ["gen_video_poker.py", "1000", "2026"], "1,000 deals"),
+    ("shuffling_patience", "sp-1000.txt", ["gen_shuffling_patience.py", "1000", "2026"], "1,000 decks"),
+    ("snooker_referee", "sr-1000.txt", ["snooker_referee_gen.py", "1000", "3719"], "1,000 frames"),
+    ("havannah", "havannah-small.txt", ["gen_havannah.py", "small", "2012"], "small set"),
+    ("hex", "hex-small.txt", ["gen_hex.py", "small", "2024"], "small set"),
+    ("y", "y-small.txt", ["gen_y.py", "small", "2024"], "small set"),
+    ("house_of_cards", "hoc-100-m5-7.txt", ["gen_house_of_cards.py", "100", "5", "7", "2029"], "100 cases, M = 5 to 7"),
+    ("house_of_cards", "hoc-200-m5-13.txt", ["gen_house_of_cards.py", "200", "5", "13", "2027"],
+     "200 cases, M = 5 to 13"),
+]
+
+
+def small(args):
+    runs = int(args.pop(0)) if args and args[0].isdigit() else 21
+    subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
+    os.makedirs(BENCH, exist_ok=True)
+    cases = []
+    for game, name, gen, what in SMALL:
+        path = os.path.join(BENCH, name)
+        if not os.path.exists(path):
+            with open(path + ".tmp", "wb") as f:
+                subprocess.run([sys.executable, os.path.join(ROOT, "benches", gen[0])] + gen[1:], stdout=f, check=True)
+            os.replace(path + ".tmp", path)
+        cases.append((game, what, os.path.join(ROOT, "rules", f"{game}.rules"), path))
+    with open("/proc/loadavg") as f:
+        load = " ".join(f.read().split()[:3])
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = os.path.join(tmp, "arbiter")
+        shutil.copy2(BIN, binary)
+        flags = {"-j 1": ["--jobs", "1"], "-j 2": ["--jobs", "2"], "default": []}
+        times = {(c[3], f): [] for c in cases for f in flags}
+        for _ in range(runs):
+            for _, _, rules, path in cases:
+                for f, extra in flags.items():
+                    times[(path, f)].append(run([binary, "run", rules] + extra, path))
+    print(f"{runs} interleaved runs per figure, medians; {len(os.sched_getaffinity(0))} processors "
+          f"(load before: {load}); CPU is user + system of all threads")
+    print()
+    print("| game | input | -j 1 wall / CPU ms | -j 2 wall / CPU ms | default wall / CPU ms "
+          "| -j 2 / -j 1 wall | default / -j 1 wall |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    for game, what, _, path in cases:
+        med = {f: [1000 * statistics.median(t[i] for t in times[(path, f)]) for i in (1, 0)] for f in flags}
+        cell = lambda f: f"{med[f][0]:.2f} / {med[f][1]:.2f}"
+        one = med["-j 1"][0]
+        print(f"| {game} | {what} | {cell('-j 1')} | {cell('-j 2')} | {cell('default')} "
+              f"| {med['-j 2'][0] / one:.2f} | {med['default'][0] / one:.2f} |", flush=True)
 
 
 def startup(args):
@@ -178,6 +239,8 @@ def main():
     args = sys.argv[1:]
     if args and args[0] == "startup":
         return startup(args[1:])
+    if args and args[0] == "small":
+        return small(args[1:])
     opts = options(args)
     binary = opts["bin"] or BIN
     if not opts["bin"]:

@@ -38,9 +38,13 @@
 //!
 //! By default (`RunOptions::adaptive`), cases are run on this thread first,
 //! and threads are started only once the input proves large enough to repay
-//! them: its size (when known) and the processor time per byte so far
-//! promise at least [`WORTH`] more work, or (a stream of unknown size) it has
-//! taken [`WARM_UP`] already.
+//! them: its size (when known) and the processor time per byte of the last
+//! step of cases promise at least [`WORTH`] more work, or (a stream of
+//! unknown size) it has taken [`WARM_UP`] already. The first step (the
+//! first case) never sets the rate: it pays for what an engine builds once,
+//! when the first case needs it (Get Straight's rank tables, about 0.8 ms
+//! against a microsecond or two a deal: counted as a rate, they sent a
+//! thousand deals to threads, 1.13 times the wall time of one thread).
 //!
 //! [`Mark::Stop`]: super::Mark::Stop
 
@@ -77,7 +81,8 @@ const IN_FLIGHT: usize = 2;
 const MAX_STEP: u64 = 1 << 12;
 /// The default starts threads when this much work is left...
 const WORTH: Duration = Duration::from_millis(4);
-/// ...as estimated from at least this much work done,
+/// ...as estimated from at least this much work done (and the rate of the
+/// last step of cases, not the first),
 const SAMPLE: Duration = Duration::from_micros(500);
 /// ...or, when the input's size is not known, once it has taken this long.
 const WARM_UP: Duration = Duration::from_millis(10);
@@ -191,7 +196,10 @@ struct Driver<'a, S: Split> {
 
 impl<S: Split> Driver<'_, S> {
     fn run(&mut self, input: &mut Input, out: &mut Output) -> Result<(), RunError> {
-        let (t0, offset0) = (thread_time(), input.offset());
+        let t0 = thread_time();
+        // The processor time and bytes of the last step of cases, from the
+        // second step on (see the module's page).
+        let (mut rate, mut steps) = (None, 0);
         let mut may_split = true;
         // A giant case read here: the offset the splitter had scanned to.
         let mut giant = None;
@@ -201,9 +209,8 @@ impl<S: Split> Driver<'_, S> {
                 self.game.run_part(input, &mut self.reader, &mut self.scratch, None, out, self.opts)?;
                 return Ok(());
             }
-            let pays = self.started
-                || !self.opts.adaptive
-                || threads_pay(thread_time().saturating_sub(t0), input.offset() - offset0, input);
+            let pays =
+                self.started || !self.opts.adaptive || threads_pay(thread_time().saturating_sub(t0), rate, input);
             if pays && (input.has_buffered_line() || input.ready()) {
                 match self.parallel(input, out)? {
                     Leave::Done => may_split = false,
@@ -221,9 +228,14 @@ impl<S: Split> Driver<'_, S> {
                     continue;
                 }
             }
+            let (started, from) = (thread_time(), input.offset());
             let n = self.game.run_part(input, &mut self.reader, &mut self.scratch, Some(step), out, self.opts)?;
             if n < step {
                 return Ok(());
+            }
+            steps += 1;
+            if steps > 1 {
+                rate = Some((thread_time().saturating_sub(started), input.offset() - from));
             }
             if let Some(scanned) = giant.take() {
                 // The case ended before the point the splitter reached
@@ -438,15 +450,16 @@ fn part_bytes(most: usize, left: Option<usize>, jobs: usize) -> usize {
 }
 
 /// Whether threads repay their cost, after `work` of processor time on
-/// `consumed` bytes of `input`.
-fn threads_pay(work: Duration, consumed: usize, input: &Input) -> bool {
-    match input.size() {
-        Some(size) if consumed > 0 && work >= SAMPLE => {
-            let left = size.saturating_sub(input.offset()) as f64 / consumed as f64;
-            work.mul_f64(left.min(1e6)) >= WORTH
+/// `input`, the last step of cases (`rate`: none before the second) taking
+/// that time on that many bytes.
+fn threads_pay(work: Duration, rate: Option<(Duration, usize)>, input: &Input) -> bool {
+    match (input.size(), rate) {
+        (Some(size), Some((took, bytes))) if bytes > 0 && work >= SAMPLE => {
+            let left = size.saturating_sub(input.offset()) as f64 / bytes as f64;
+            took.mul_f64(left.min(1e6)) >= WORTH
         }
-        Some(_) => false,
-        None => work >= WARM_UP,
+        (Some(_), _) => false,
+        (None, _) => work >= WARM_UP,
     }
 }
 
@@ -599,6 +612,32 @@ mod tests {
         // need to pay.
         let text = "0\n".repeat(500);
         assert_eq!(first_on_another_thread(&mut Input::from_text(&text), 500, default_opts()), None);
+    }
+
+    /// The rate of work is the last step's, never the first's: a first
+    /// case of 3 ms (an engine's tables built for it) on 6 bytes of 1,006
+    /// would promise 500 ms; the next two cases, of 2 µs each on 4 bytes,
+    /// promise 1 ms. A large input at that rate pays.
+    #[test]
+    fn threads_pay_by_the_rate_of_the_last_step() {
+        let (small, large) = ("x\n".repeat(503), "x\n".repeat(50_000));
+        let at = |text: &'static str, offset: usize| {
+            let mut input = Input::from_text(text);
+            while input.offset() < offset {
+                input.next_line().unwrap();
+            }
+            input
+        };
+        let (small, large): (&'static str, &'static str) = (small.leak(), large.leak());
+        let ms = Duration::from_millis;
+        assert!(!threads_pay(ms(3), None, &at(small, 6)));
+        assert!(!threads_pay(ms(3), Some((Duration::from_micros(4), 4)), &at(small, 10)));
+        assert!(threads_pay(ms(3), Some((Duration::from_micros(4), 4)), &at(large, 10)));
+        // At least SAMPLE of work before any estimate; a stream: WARM_UP.
+        assert!(!threads_pay(SAMPLE / 2, Some((Duration::from_micros(4), 4)), &at(large, 10)));
+        let stream = Input::new(&b"x\n"[..]);
+        assert!(!threads_pay(WARM_UP / 2, None, &stream));
+        assert!(threads_pay(WARM_UP, None, &stream));
     }
 
     #[test]
