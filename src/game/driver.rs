@@ -38,13 +38,16 @@
 //!
 //! By default (`RunOptions::adaptive`), cases are run on this thread first,
 //! and threads are started only once the input proves large enough to repay
-//! them: its size (when known) and the processor time per byte of the last
-//! step of cases promise at least [`WORTH`] more work, or (a stream of
-//! unknown size) it has taken [`WARM_UP`] already. The first step (the
-//! first case) never sets the rate: it pays for what an engine builds once,
-//! when the first case needs it (Get Straight's rank tables, about 0.8 ms
-//! against a microsecond or two a deal: counted as a rate, they sent a
-//! thousand deals to threads, 1.13 times the wall time of one thread).
+//! them: its size (when known) and the processor time per byte of the cases
+//! after the first promise at least [`WORTH`] more work, or (a stream of
+//! unknown size) it has taken [`WARM_UP`] already. The first case never
+//! counts in the rate: it pays for what an engine builds once, when the
+//! first case needs it (Get Straight's rank tables, about 0.8 ms against a
+//! microsecond or two a deal: counted, they sent a thousand deals to
+//! threads, 1.13 times the wall time of one thread). The rate is of every
+//! case since, not of the last few: cases of one input may differ much in
+//! work (House of Cards from M = 5 to M = 7), and one dear case after the
+//! first sent a hundred small ones to threads.
 //!
 //! [`Mark::Stop`]: super::Mark::Stop
 
@@ -197,9 +200,9 @@ struct Driver<'a, S: Split> {
 impl<S: Split> Driver<'_, S> {
     fn run(&mut self, input: &mut Input, out: &mut Output) -> Result<(), RunError> {
         let t0 = thread_time();
-        // The processor time and bytes of the last step of cases, from the
-        // second step on (see the module's page).
-        let (mut rate, mut steps) = (None, 0);
+        // Where the cases after the first started (processor time, offset),
+        // and their processor time and bytes so far (see the module's page).
+        let (mut after_first, mut rate, mut steps) = (None, None, 0);
         let mut may_split = true;
         // A giant case read here: the offset the splitter had scanned to.
         let mut giant = None;
@@ -228,22 +231,23 @@ impl<S: Split> Driver<'_, S> {
                     continue;
                 }
             }
-            let (started, from) = (thread_time(), input.offset());
             let n = self.game.run_part(input, &mut self.reader, &mut self.scratch, Some(step), out, self.opts)?;
             if n < step {
                 return Ok(());
             }
             steps += 1;
-            if steps > 1 {
-                rate = Some((thread_time().saturating_sub(started), input.offset() - from));
+            let now = (thread_time(), input.offset());
+            match after_first {
+                None => after_first = Some(now),
+                Some((t1, offset1)) => rate = Some((now.0.saturating_sub(t1), now.1 - offset1)),
             }
             if let Some(scanned) = giant.take() {
                 // The case ended before the point the splitter reached
                 // without finding a boundary: its boundaries are not found.
                 may_split = input.offset() >= scanned;
             }
-            // The second step is one case too: the first rate comes soon
-            // (a case of Havannah's large input is 0.4 ms of work).
+            // The second step is one case too: the rate comes soon after
+            // the first case (one of Havannah's large input is 0.4 ms).
             step = if steps == 1 { 1 } else { (step * 2).min(MAX_STEP) };
         }
     }
@@ -452,8 +456,8 @@ fn part_bytes(most: usize, left: Option<usize>, jobs: usize) -> usize {
 }
 
 /// Whether threads repay their cost, after `work` of processor time on
-/// `input`, the last step of cases (`rate`: none before the second) taking
-/// that time on that many bytes.
+/// `input`, the cases after the first (`rate`: none before the second)
+/// taking that time on that many bytes.
 fn threads_pay(work: Duration, rate: Option<(Duration, usize)>, input: &Input) -> bool {
     match (input.size(), rate) {
         (Some(size), Some((took, bytes))) if bytes > 0 && work >= SAMPLE => {
@@ -616,12 +620,12 @@ mod tests {
         assert_eq!(first_on_another_thread(&mut Input::from_text(&text), 500, default_opts()), None);
     }
 
-    /// The rate of work is the last step's, never the first's: a first
-    /// case of 3 ms (an engine's tables built for it) on 6 bytes of 1,006
-    /// would promise 500 ms; the next two cases, of 2 µs each on 4 bytes,
-    /// promise 1 ms. A large input at that rate pays.
+    /// The rate of work is of the cases after the first: a first case of
+    /// 3 ms (an engine's tables built for it) on 6 bytes of 1,006 would
+    /// promise 500 ms; the next two cases, of 2 µs each on 4 bytes, promise
+    /// 1 ms. A large input at that rate pays.
     #[test]
-    fn threads_pay_by_the_rate_of_the_last_step() {
+    fn threads_pay_by_the_rate_of_the_cases_after_the_first() {
         let (small, large) = ("x\n".repeat(503), "x\n".repeat(50_000));
         let at = |text: &'static str, offset: usize| {
             let mut input = Input::from_text(text);
