@@ -39,7 +39,8 @@
 //! By default (`RunOptions::adaptive`), cases are run on this thread first,
 //! and threads are started only once the input proves large enough to repay
 //! them: its size (when known) and the processor time per byte of the cases
-//! after the first promise at least [`WORTH`] more work, or (a stream of
+//! after the first (over [`SAMPLE`] of work at least) promise at least
+//! [`WORTH`] more work, or (a stream of
 //! unknown size) it has taken [`WARM_UP`] already. The first case never
 //! counts in the rate: it pays for what an engine builds once, when the
 //! first case needs it (Get Straight's rank tables, about 0.8 ms against a
@@ -84,8 +85,8 @@ const IN_FLIGHT: usize = 2;
 const MAX_STEP: u64 = 1 << 12;
 /// The default starts threads when this much work is left...
 const WORTH: Duration = Duration::from_millis(4);
-/// ...as estimated from at least this much work done (and the rate of the
-/// last step of cases, not the first),
+/// ...as estimated from at least this much work done on the cases after
+/// the first,
 const SAMPLE: Duration = Duration::from_micros(500);
 /// ...or, when the input's size is not known, once it has taken this long.
 const WARM_UP: Duration = Duration::from_millis(10);
@@ -456,11 +457,11 @@ fn part_bytes(most: usize, left: Option<usize>, jobs: usize) -> usize {
 }
 
 /// Whether threads repay their cost, after `work` of processor time on
-/// `input`, the cases after the first (`rate`: none before the second)
-/// taking that time on that many bytes.
+/// `input` (a stream's warm-up), the cases after the first (`rate`: none
+/// before the second) taking that time on that many bytes.
 fn threads_pay(work: Duration, rate: Option<(Duration, usize)>, input: &Input) -> bool {
     match (input.size(), rate) {
-        (Some(size), Some((took, bytes))) if bytes > 0 && work >= SAMPLE => {
+        (Some(size), Some((took, bytes))) if bytes > 0 && took >= SAMPLE => {
             let left = size.saturating_sub(input.offset()) as f64 / bytes as f64;
             took.mul_f64(left.min(1e6)) >= WORTH
         }
@@ -620,13 +621,15 @@ mod tests {
         assert_eq!(first_on_another_thread(&mut Input::from_text(&text), 500, default_opts()), None);
     }
 
-    /// The rate of work is of the cases after the first: a first case of
-    /// 3 ms (an engine's tables built for it) on 6 bytes of 1,006 would
-    /// promise 500 ms; the next two cases, of 2 µs each on 4 bytes, promise
-    /// 1 ms. A large input at that rate pays.
+    /// The rate of work is of the cases after the first, over SAMPLE of
+    /// work at least: a first case of 3 ms (an engine's tables built for
+    /// it) on 6 bytes of 1,006 would promise 500 ms; the cases after it,
+    /// 0.5 ms on 200 bytes, promise 2 ms. A large input at that rate pays;
+    /// a rate from less work than SAMPLE is no estimate yet.
     #[test]
     fn threads_pay_by_the_rate_of_the_cases_after_the_first() {
         let (small, large) = ("x\n".repeat(503), "x\n".repeat(50_000));
+        let (small, large): (&'static str, &'static str) = (small.leak(), large.leak());
         let at = |text: &'static str, offset: usize| {
             let mut input = Input::from_text(text);
             while input.offset() < offset {
@@ -634,13 +637,12 @@ mod tests {
             }
             input
         };
-        let (small, large): (&'static str, &'static str) = (small.leak(), large.leak());
         let ms = Duration::from_millis;
         assert!(!threads_pay(ms(3), None, &at(small, 6)));
-        assert!(!threads_pay(ms(3), Some((Duration::from_micros(4), 4)), &at(small, 10)));
-        assert!(threads_pay(ms(3), Some((Duration::from_micros(4), 4)), &at(large, 10)));
-        // At least SAMPLE of work before any estimate; a stream: WARM_UP.
-        assert!(!threads_pay(SAMPLE / 2, Some((Duration::from_micros(4), 4)), &at(large, 10)));
+        assert!(!threads_pay(ms(4), Some((SAMPLE, 200)), &at(small, 206)));
+        assert!(threads_pay(ms(4), Some((SAMPLE, 200)), &at(large, 206)));
+        assert!(!threads_pay(ms(4), Some((SAMPLE / 2, 100)), &at(large, 106)));
+        // A stream: after WARM_UP of work, whatever its rate.
         let stream = Input::new(&b"x\n"[..]);
         assert!(!threads_pay(WARM_UP / 2, None, &stream));
         assert!(threads_pay(WARM_UP, None, &stream));
