@@ -86,8 +86,13 @@ const MAX_STEP: u64 = 1 << 12;
 /// The default starts threads when this much work is left...
 const WORTH: Duration = Duration::from_millis(4);
 /// ...as estimated from at least this much work done on the cases after
-/// the first,
+/// the first...
 const SAMPLE: Duration = Duration::from_micros(500);
+/// ...or from the first case too, when it holds this many bytes at least
+/// (the tables an engine builds once weigh little against a case that
+/// large; without it, Hex's and Y's large inputs, 600 KB a case, ran two
+/// cases of 0.6 ms on one thread before threads started),
+const BIG_CASE: usize = 64 << 10;
 /// ...or, when the input's size is not known, once it has taken this long.
 const WARM_UP: Duration = Duration::from_millis(10);
 /// Parts read again on one thread (their cases did not end where marked,
@@ -201,7 +206,8 @@ struct Driver<'a, S: Split> {
 impl<S: Split> Driver<'_, S> {
     fn run(&mut self, input: &mut Input, out: &mut Output) -> Result<(), RunError> {
         let t0 = thread_time();
-        // Where the cases after the first started (processor time, offset),
+        // Where the cases that set the rate started (processor time,
+        // offset): after the first, or at it when it has BIG_CASE bytes;
         // and their processor time and bytes so far (see the module's page).
         let (mut after_first, mut rate, mut steps) = (None, None, 0);
         let mut may_split = true;
@@ -232,15 +238,16 @@ impl<S: Split> Driver<'_, S> {
                     continue;
                 }
             }
+            let before = (thread_time(), input.offset());
             let n = self.game.run_part(input, &mut self.reader, &mut self.scratch, Some(step), out, self.opts)?;
             if n < step {
                 return Ok(());
             }
             steps += 1;
             let now = (thread_time(), input.offset());
-            match after_first {
-                None => after_first = Some(now),
-                Some((t1, offset1)) => rate = Some((now.0.saturating_sub(t1), now.1 - offset1)),
+            let since = *after_first.get_or_insert(if now.1 - before.1 >= BIG_CASE { before } else { now });
+            if now.1 > since.1 {
+                rate = Some((now.0.saturating_sub(since.0), now.1 - since.1));
             }
             if let Some(scanned) = giant.take() {
                 // The case ended before the point the splitter reached
