@@ -90,8 +90,8 @@ const WORTH: Duration = Duration::from_millis(4);
 const SAMPLE: Duration = Duration::from_micros(500);
 /// ...or from the first case too, when it holds this many bytes at least
 /// (the tables an engine builds once weigh little against a case that
-/// large; without it, Hex's and Y's large inputs, 600 KB a case, ran two
-/// cases of 0.6 ms on one thread before threads started),
+/// large; without it, Hex's large input, 88 KB a case, ran a case more on
+/// one thread before threads started),
 const BIG_CASE: usize = 64 << 10;
 /// ...or, when the input's size is not known, once it has taken this long.
 const WARM_UP: Duration = Duration::from_millis(10);
