@@ -40,15 +40,14 @@
 //! and threads are started only once the input proves large enough to repay
 //! them: its size (when known) and the processor time per byte of the cases
 //! after the first (over [`SAMPLE`] of work at least) promise at least
-//! [`WORTH`] more work, or (a stream of
-//! unknown size) it has taken [`WARM_UP`] already. The first case never
-//! counts in the rate: it pays for what an engine builds once, when the
-//! first case needs it (Get Straight's rank tables, about 0.8 ms against a
-//! microsecond or two a deal: counted, they sent a thousand deals to
-//! threads, 1.13 times the wall time of one thread). The rate is of every
-//! case since, not of the last few: cases of one input may differ much in
-//! work (House of Cards from M = 5 to M = 7), and one dear case after the
-//! first sent a hundred small ones to threads.
+//! [`WORTH`] more work, or (a stream of unknown size) it has taken
+//! [`WARM_UP`] already. The first case counts in the rate only when it
+//! holds [`BIG_CASE`] bytes at least: it pays for what an engine builds
+//! once, when the first case needs it (Get Straight's rank tables, about
+//! 0.8 ms against a microsecond or two a deal: counted, they sent a
+//! thousand deals to threads, 1.13 times the wall time of one thread). The
+//! rate is of every case since, not of the last few: cases of one input may
+//! differ much in work (House of Cards from M = 5 to M = 7).
 //!
 //! [`Mark::Stop`]: super::Mark::Stop
 
