@@ -122,14 +122,8 @@ def small(args):
     runs = int(args.pop(0)) if args and args[0].isdigit() else 21
     subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
     os.makedirs(BENCH, exist_ok=True)
-    cases = []
-    for game, name, gen, what in SMALL:
-        path = os.path.join(BENCH, name)
-        if not os.path.exists(path):
-            with open(path + ".tmp", "wb") as f:
-                subprocess.run([sys.executable, os.path.join(ROOT, "benches", gen[0])] + gen[1:], stdout=f, check=True)
-            os.replace(path + ".tmp", path)
-        cases.append((game, what, os.path.join(ROOT, "rules", f"{game}.rules"), path))
+    cases = [(game, what, os.path.join(ROOT, "rules", f"{game}.rules"), generated(name, gen))
+             for game, name, gen, what in SMALL]
     with open("/proc/loadavg") as f:
         load = " ".join(f.read().split()[:3])
     with tempfile.TemporaryDirectory() as tmp:
@@ -227,12 +221,18 @@ def bench_input(game):
     generator = os.path.join(ROOT, "benches", gen[0])
     if not os.path.exists(rules) or not os.path.exists(generator):
         return None
+    return rules, generated(name, gen)
+
+
+def generated(name, gen):
+    """target/bench/NAME, made once by the generator command `gen` (a
+    script in benches/ and its arguments)."""
     path = os.path.join(BENCH, name)
     if not os.path.exists(path):
         with open(path + ".tmp", "wb") as f:
-            subprocess.run([sys.executable, generator] + gen[1:], stdout=f, check=True)
+            subprocess.run([sys.executable, os.path.join(ROOT, "benches", gen[0])] + gen[1:], stdout=f, check=True)
         os.replace(path + ".tmp", path)
-    return rules, path
+    return path
 
 
 def main():

@@ -204,11 +204,11 @@ struct Driver<'a, S: Split> {
 
 impl<S: Split> Driver<'_, S> {
     fn run(&mut self, input: &mut Input, out: &mut Output) -> Result<(), RunError> {
-        let t0 = thread_time();
+        let start = (thread_time(), input.offset());
         // Where the cases that set the rate started (processor time,
         // offset): after the first, or at it when it has BIG_CASE bytes;
         // and their processor time and bytes so far (see the module's page).
-        let (mut after_first, mut rate, mut steps) = (None, None, 0);
+        let (mut after_first, mut rate) = (None, None);
         let mut may_split = true;
         // A giant case read here: the offset the splitter had scanned to.
         let mut giant = None;
@@ -219,7 +219,7 @@ impl<S: Split> Driver<'_, S> {
                 return Ok(());
             }
             let pays =
-                self.started || !self.opts.adaptive || threads_pay(thread_time().saturating_sub(t0), rate, input);
+                self.started || !self.opts.adaptive || threads_pay(thread_time().saturating_sub(start.0), rate, input);
             if pays && (input.has_buffered_line() || input.ready()) {
                 match self.parallel(input, out)? {
                     Leave::Done => may_split = false,
@@ -237,14 +237,13 @@ impl<S: Split> Driver<'_, S> {
                     continue;
                 }
             }
-            let before = (thread_time(), input.offset());
             let n = self.game.run_part(input, &mut self.reader, &mut self.scratch, Some(step), out, self.opts)?;
             if n < step {
                 return Ok(());
             }
-            steps += 1;
+            let first = after_first.is_none();
             let now = (thread_time(), input.offset());
-            let since = *after_first.get_or_insert(if now.1 - before.1 >= BIG_CASE { before } else { now });
+            let since = *after_first.get_or_insert(if now.1 - start.1 >= BIG_CASE { start } else { now });
             if now.1 > since.1 {
                 rate = Some((now.0.saturating_sub(since.0), now.1 - since.1));
             }
@@ -255,7 +254,7 @@ impl<S: Split> Driver<'_, S> {
             }
             // The second step is one case too: the rate comes soon after
             // the first case (one of Havannah's large input is 0.4 ms).
-            step = if steps == 1 { 1 } else { (step * 2).min(MAX_STEP) };
+            step = if first { 1 } else { (step * 2).min(MAX_STEP) };
         }
     }
 
