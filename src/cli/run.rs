@@ -86,7 +86,17 @@ pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<Expl
             }
             Err(e) => return term.fail(codes::IO, format!("cannot read input `{}`: {e}", p.display())),
         },
-        _ => ("<stdin>".into(), Box::new(io::stdin().lock()), Probe::of(&io::stdin())),
+        _ => {
+            let probe = Probe::of(&io::stdin());
+            // A regular file is read through a handle of its own: the
+            // parallel driver may move its position (see `Input::jump`),
+            // which stdin's buffer would not follow.
+            let source: Box<dyn io::Read> = match probe.reader() {
+                Some(file) => Box::new(file),
+                None => Box::new(io::stdin().lock()),
+            };
+            ("<stdin>".into(), source, probe)
+        }
     };
     // Finished cases wait in `shared` until written: before each read of
     // the input (which may block on a pipe), every 50 ms while later cases
@@ -261,6 +271,9 @@ struct Probe {
     #[cfg(unix)]
     fd: Option<std::os::fd::RawFd>,
     size: Option<usize>,
+    /// Another handle of a regular file (the same open file): the input's
+    /// threads read their parts of it themselves (see `Input::positional`).
+    file: Option<std::fs::File>,
 }
 
 impl Probe {
@@ -268,19 +281,30 @@ impl Probe {
     fn of(f: &impl std::os::fd::AsFd) -> Probe {
         use std::os::fd::AsRawFd;
         let fd = f.as_fd();
-        let meta = fd.try_clone_to_owned().ok().and_then(|owned| std::fs::File::from(owned).metadata().ok());
+        let file = fd.try_clone_to_owned().ok().map(std::fs::File::from);
+        let meta = file.as_ref().and_then(|f| f.metadata().ok());
         let size = meta.filter(std::fs::Metadata::is_file).and_then(|m| usize::try_from(m.len()).ok());
-        Probe { fd: Some(fd.as_raw_fd()), size }
+        let file = file.filter(|_| size.is_some());
+        Probe { fd: Some(fd.as_raw_fd()), size, file }
     }
 
     #[cfg(not(unix))]
     fn of<T>(_: &T) -> Probe {
-        Probe { size: None }
+        Probe { size: None, file: None }
+    }
+
+    /// Another handle of the regular file, to read the input through.
+    fn reader(&self) -> Option<std::fs::File> {
+        self.file.as_ref().and_then(|f| f.try_clone().ok())
     }
 
     fn apply<'r>(self, input: Input<'r>) -> Input<'r> {
         let input = match self.size {
             Some(size) => input.size_hint(size),
+            None => input,
+        };
+        let input = match self.file {
+            Some(file) => input.positional(file),
             None => input,
         };
         #[cfg(unix)]

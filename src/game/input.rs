@@ -13,6 +13,7 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, Read};
+use std::sync::Arc;
 
 /// Longest input line accepted, in bytes.
 pub const MAX_LINE: usize = 1 << 20;
@@ -542,6 +543,57 @@ pub struct Input<'r> {
     ready: Option<Box<dyn Fn() -> bool + 'r>>,
     /// The size of the whole input, when known (a regular file).
     len_hint: Option<usize>,
+    /// The input's file, for reads at any offset (a regular file).
+    positional: Option<Arc<Positional>>,
+}
+
+/// An input that is a regular file, read at any offset without moving the
+/// position the input reads from (see [`Input::positional`]): the parallel
+/// driver's threads read their parts of it themselves.
+#[derive(Debug)]
+pub struct Positional {
+    file: std::fs::File,
+    /// The file's position at the input's first byte.
+    origin: u64,
+    /// The input's size when it was opened.
+    len: usize,
+}
+
+impl Positional {
+    /// The input's size (from the first byte the input read).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Reads the input's bytes from `offset` on into `into`, all of them
+    /// unless the file ends first: the number read.
+    pub fn read_at(&self, offset: usize, into: &mut [u8]) -> io::Result<usize> {
+        let mut n = 0;
+        while n < into.len() {
+            let at = self.origin + (offset + n) as u64;
+            match read_at(&self.file, &mut into[n..], at) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(n)
+    }
+}
+
+#[cfg(unix)]
+fn read_at(file: &std::fs::File, into: &mut [u8], at: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, into, at)
+}
+
+#[cfg(not(unix))]
+fn read_at(_: &std::fs::File, _: &mut [u8], _: u64) -> io::Result<usize> {
+    Err(io::ErrorKind::Unsupported.into())
 }
 
 impl<'r> Input<'r> {
@@ -562,6 +614,7 @@ impl<'r> Input<'r> {
             last: None,
             ready: None,
             len_hint: None,
+            positional: None,
         }
     }
 
@@ -598,6 +651,53 @@ impl<'r> Input<'r> {
     pub fn size_hint(mut self, len: usize) -> Self {
         self.len_hint = Some(len);
         self
+    }
+
+    /// `file` is the input's source, a regular file (or another handle of
+    /// it: the same open file, whose position the source reads from): the
+    /// parallel driver may then have its threads read their parts of the
+    /// input themselves ([`Positional`]), where the calling thread would
+    /// otherwise read and copy every byte for them. Nothing changes when
+    /// `file` is not a regular file (or not on Unix, where it cannot be
+    /// read at an offset without moving its position).
+    pub fn positional(mut self, mut file: std::fs::File) -> Self {
+        use std::io::Seek;
+        if cfg!(not(unix)) {
+            return self;
+        }
+        let meta = file.metadata();
+        let origin = file.stream_position();
+        if let (Ok(meta), Ok(origin)) = (meta, origin) {
+            if let (true, Ok(len)) = (meta.is_file(), usize::try_from(meta.len().saturating_sub(origin))) {
+                self.positional = Some(Arc::new(Positional { file, origin, len }));
+            }
+        }
+        self
+    }
+
+    /// The input's file, when it can be read at any offset (see
+    /// [`Input::positional`]).
+    pub fn positional_source(&self) -> Option<&Arc<Positional>> {
+        self.positional.as_ref()
+    }
+
+    /// Goes on reading at byte `offset` of the input, after `lines` lines,
+    /// from the source itself (its file moved there; see
+    /// [`Input::positional`]): what was read ahead is dropped.
+    pub fn jump(&mut self, offset: usize, lines: usize) -> Result<(), InputError> {
+        use std::io::Seek;
+        let Some(p) = &self.positional else {
+            return Err(InputError::at(offset, lines + 1, 1, "cannot read the input again: it is not a file"));
+        };
+        if let Err(e) = (&p.file).seek(io::SeekFrom::Start(p.origin + offset as u64)) {
+            return Err(InputError::at(offset, lines + 1, 1, format!("cannot read the input: {e}"))
+                .kind(InputErrorKind::Unreadable(e.kind())));
+        }
+        self.buf.to_mut().clear();
+        self.end = 0;
+        self.eof = false;
+        self.position(offset, lines);
+        Ok(())
     }
 
     /// The size of the whole input, when known.

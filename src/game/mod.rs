@@ -106,7 +106,10 @@ pub enum Ahead {
     /// (At a case's start.) Every line that is not blank is a whole case
     /// and changes nothing, but a line starting with `stop` (the first
     /// byte of the terminator line; 0xFF, which no text holds, for none),
-    /// which goes through the boundary.
+    /// which goes through the boundary. Nothing of a case's output may
+    /// depend on the cases before it: from a file, the driver's threads
+    /// run parts whose lines before them are not known yet (see
+    /// `driver`'s page).
     EachLine { stop: u8 },
 }
 

@@ -15,10 +15,11 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use super::input::Positional;
 use super::log::Log;
 use super::output::Pending;
 use super::split::Part;
-use super::{Input, Output, RunError, RunOptions, Split};
+use super::{Input, Mark, Output, RunError, RunOptions, Split};
 
 /// How a part's run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +58,8 @@ pub(super) struct Outcome {
     error: Mutex<Option<RunError>>,
     /// Processor time the run took, in nanoseconds.
     cpu: AtomicU64,
+    /// The lines a part read from the file held (see [`Part::file`]).
+    lines: AtomicU64,
 }
 
 impl Outcome {
@@ -72,6 +75,11 @@ impl Outcome {
     /// Processor time the part took.
     pub(super) fn cpu(&self) -> Duration {
         Duration::from_nanos(self.cpu.load(Ordering::Relaxed))
+    }
+
+    /// The lines of a part read from the file, once it is done.
+    pub(super) fn lines(&self) -> usize {
+        usize::try_from(self.lines.load(Ordering::Relaxed)).unwrap_or(usize::MAX)
     }
 
     /// Empties an outcome for another part.
@@ -181,8 +189,9 @@ impl<R> Pool<R> {
 pub(super) fn work<S: Split>(game: &S, pool: &Pool<S::Reader>, opts: &RunOptions) {
     let mut scratch = S::Scratch::default();
     let mut reader = S::Reader::default();
+    let mut bytes = Vec::new();
     while let Some(job) = pool.next_job() {
-        run(game, job, &mut reader, &mut scratch, opts);
+        run(game, job, &mut reader, &mut scratch, &mut bytes, opts);
         pool.finished();
     }
 }
@@ -194,16 +203,89 @@ pub(super) fn work<S: Split>(game: &S, pool: &Pool<S::Reader>, opts: &RunOptions
 /// the chunk the allocator had just freed, in some runs one beside a
 /// rule's table that every thread reads: each case then cost the other
 /// thread a cache miss.)
+///
+/// A part read from the file ([`Part::file`]) is read into `bytes`, the
+/// thread's own buffer: its bytes come to this core's caches straight from
+/// the system's, not through another core's. Its cases are not marked: it
+/// is done when its cases end at its end and its last line is not the
+/// game's last (a [`Mark::Stop`]); an error, or anything else, has the
+/// driver read it again on one thread, where line numbers are known.
 pub(super) fn run<S: Split>(
     game: &S,
     job: Job<S::Reader>,
     reader: &mut S::Reader,
     scratch: &mut S::Scratch,
+    bytes: &mut Vec<u8>,
     opts: &RunOptions,
 ) {
     let Job { part, outcome } = job;
     let started = thread_time();
-    let status = {
+    let status = match &part.file {
+        Some(file) => run_read(game, &part, file, &outcome, reader, scratch, bytes, opts),
+        None => run_marked(game, &part, &outcome, reader, scratch, opts),
+    };
+    let cpu = thread_time().saturating_sub(started);
+    outcome.cpu.store(u64::try_from(cpu.as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
+    // The driver takes the part's bytes back once the outcome is known.
+    drop(part);
+    let code = match status {
+        Status::Running => 0,
+        Status::Done => 1,
+        Status::Failed => 2,
+        Status::Reread => 3,
+    };
+    outcome.status.store(code, Ordering::Release);
+}
+
+/// Runs a part read from the file (see [`run`]).
+#[allow(clippy::too_many_arguments)]
+fn run_read<S: Split>(
+    game: &S,
+    part: &Part<S::Reader>,
+    file: &Positional,
+    outcome: &Outcome,
+    reader: &mut S::Reader,
+    scratch: &mut S::Scratch,
+    bytes: &mut Vec<u8>,
+    opts: &RunOptions,
+) -> Status {
+    if bytes.len() < part.len {
+        bytes.resize(part.len, 0);
+    }
+    if !matches!(file.read_at(part.offset, &mut bytes[..part.len]), Ok(n) if n == part.len) {
+        return Status::Reread;
+    }
+    let bytes = &bytes[..part.len];
+    let mut input = Input::part(bytes, part.offset, 0);
+    reader.clone_from(&part.reader);
+    let mut out = Output::to_log(&outcome.log);
+    // With no count of cases to stop at, the game reads on to the part's
+    // end, and asks for a case more there: an error at the end is the
+    // part's end (any other, or a case cut short, is found again on one
+    // thread).
+    let end = part.offset + part.len;
+    let done = match game.run_part(&mut input, reader, scratch, None, &mut out, opts) {
+        Ok(_) => matches!(input.next_nonblank(), Ok(None)),
+        Err(RunError::Input(e)) => e.offset >= end,
+        Err(_) => false,
+    };
+    if done && !ends_the_cases(game, &part.reader, bytes) {
+        outcome.lines.store(input.line_number() as u64, Ordering::Relaxed);
+        return Status::Done;
+    }
+    Status::Reread
+}
+
+/// Runs a part whose cases the splitter marked (see [`run`]).
+fn run_marked<S: Split>(
+    game: &S,
+    part: &Part<S::Reader>,
+    outcome: &Outcome,
+    reader: &mut S::Reader,
+    scratch: &mut S::Scratch,
+    opts: &RunOptions,
+) -> Status {
+    {
         let mut input = Input::part(&part.bytes[..part.len], part.offset, part.lines);
         reader.clone_from(&part.reader);
         let mut out = Output::to_log(&outcome.log);
@@ -224,18 +306,18 @@ pub(super) fn run<S: Split>(
                 Status::Failed
             }
         }
-    };
-    let cpu = thread_time().saturating_sub(started);
-    outcome.cpu.store(u64::try_from(cpu.as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
-    // The driver takes the part's bytes back once the outcome is known.
-    drop(part);
-    let code = match status {
-        Status::Running => 0,
-        Status::Done => 1,
-        Status::Failed => 2,
-        Status::Reread => 3,
-    };
-    outcome.status.store(code, Ordering::Release);
+    }
+}
+
+/// Whether the last line of `bytes` that is not blank ends the game's
+/// cases (a [`Mark::Stop`]: a terminator line), from reader state `start`.
+fn ends_the_cases<S: Split>(game: &S, start: &S::Reader, bytes: &[u8]) -> bool {
+    let blank = |b: &u8| b.is_ascii_whitespace();
+    let Some(last) = bytes.iter().rposition(|b| !blank(b)) else { return false };
+    let from = memchr::memrchr2(b'\n', b'\r', &bytes[..last]).map_or(0, |i| i + 1);
+    let to = memchr::memchr2(b'\n', b'\r', &bytes[last..]).map_or(bytes.len(), |i| last + i);
+    let mut within = 0;
+    game.boundary(&mut start.clone(), &mut within, &bytes[from..to]) == Mark::Stop
 }
 
 /// The outcomes of the parts in flight, in input order: whoever writes the

@@ -6,8 +6,10 @@
 //! counted, so that each part knows the offset and number of its first
 //! line. A part always ends with a line terminator.
 
+use std::sync::Arc;
+
 use super::breaks::Breaks;
-use super::input::MAX_LINE;
+use super::input::{Positional, MAX_LINE};
 use super::{Ahead, Input, InputError, Mark, Split};
 
 /// Bytes read from the source at a time, at least (more when a part is
@@ -34,6 +36,11 @@ pub(super) struct Part<R> {
     pub reader: R,
     /// The cases marked in the part.
     pub cases: u64,
+    /// A part the thread that runs it reads from the input's file itself:
+    /// `len` bytes at `offset`, every line a case (see `Ahead::EachLine`),
+    /// neither its lines before nor its cases known (`lines` and `cases`
+    /// are 0; `bytes` is not used).
+    pub file: Option<Arc<Positional>>,
 }
 
 /// What [`Splitter::scan`] stopped at.
@@ -245,7 +252,15 @@ impl<R: Clone> Splitter<R> {
         // The reader changes only at a case's last line (and at a count
         // line, before the first case): its state now is that at `end`.
         let reader = std::mem::replace(&mut self.start, self.reader.clone());
-        let part = Part { bytes, len: self.end, offset: self.offset, lines: self.lines, reader, cases: self.cases };
+        let part = Part {
+            bytes,
+            len: self.end,
+            offset: self.offset,
+            lines: self.lines,
+            reader,
+            cases: self.cases,
+            file: None,
+        };
         self.cut_bytes += self.end;
         self.cut_cases += self.cases;
         self.from += self.end;

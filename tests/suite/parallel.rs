@@ -28,12 +28,39 @@ fn run_with(game: &dyn Game, input: &str, opts: RunOptions) -> (String, Option<S
 }
 
 /// What a run prints, and its error in full (message, place, excerpt,
-/// help).
+/// help). On several threads the input is also read from a file, where
+/// the threads of a game whose every line is a case read their parts
+/// themselves: the run must print the same.
 fn run_bytes(game: &dyn Game, input: &[u8], opts: RunOptions) -> (String, Option<String>) {
+    let printed = printed_by(game, &mut Input::new(input).ready_when(|| true), &opts);
+    if opts.jobs > 1 {
+        let from_file = run_file(game, input, &opts);
+        assert!(printed == from_file, "read from a file, the run prints differently: {printed:?}\n{from_file:?}");
+    }
+    printed
+}
+
+/// [`run_bytes`] with the input in a file of its own (removed after).
+fn run_file(game: &dyn Game, input: &[u8], opts: &RunOptions) -> (String, Option<String>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static FILES: AtomicUsize = AtomicUsize::new(0);
+    let n = FILES.fetch_add(1, Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("arbiter-parallel-{}-{n}.in", std::process::id()));
+    std::fs::write(&path, input).unwrap();
+    let file = std::fs::File::open(&path).unwrap();
+    let again = file.try_clone().unwrap();
+    let mut input = Input::new(file).ready_when(|| true).size_hint(input.len()).positional(again);
+    let printed = printed_by(game, &mut input, opts);
+    drop(input);
+    let _ = std::fs::remove_file(&path);
+    printed
+}
+
+fn printed_by(game: &dyn Game, input: &mut Input, opts: &RunOptions) -> (String, Option<String>) {
     let mut printed = Vec::new();
     let result = {
         let mut out = Output::new(&mut printed);
-        let r = game.run(&mut Input::new(input).ready_when(|| true), &mut out, &opts);
+        let r = game.run(input, &mut out, opts);
         out.flush().unwrap();
         r
     };
@@ -247,6 +274,60 @@ fn the_binary_keeps_every_case_before_an_error_with_two_jobs() {
     assert_eq!(printed.lines().count(), k - 1);
     assert!(printed.lines().all(|l| l == "Exchange TC"));
     assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("line {k}, column 13")));
+}
+
+/// Through the binary, an input that is a regular file (its path, or stdin
+/// redirected from it, also partway through it) is read by the threads
+/// themselves (a deal per line): what two threads print, the error and the
+/// exit code are one thread's, whatever follows the terminator line and
+/// wherever the error falls.
+#[test]
+fn the_binary_reads_a_file_on_two_threads_as_one_thread_does() {
+    use std::io::Read;
+    let deals = |n: usize| "2H TC 5D 3S 6C\nTH JH QH KH AH\n".repeat(n);
+    let inputs = [
+        format!("{}#\n", deals(3000)),
+        format!("{}2H TC 5D 3S ZZ\n{}#\n", deals(2000), deals(1000)),
+        format!("{}#\n{}", deals(2000), deals(1000)),
+        format!("{}#", deals(3000)),
+        deals(3000),
+        format!("{}\n\n  \n#\n", deals(3000)),
+    ];
+    let dir = std::env::temp_dir().join(format!("arbiter-parallel-binary-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let arbiter = |args: &[&str], stdin: std::process::Stdio| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["run", "rules/get_straight.rules"])
+            .args(args)
+            .current_dir(root())
+            .env("NO_COLOR", "1")
+            .stdin(stdin)
+            .output()
+            .unwrap();
+        (out.status.code(), out.stdout, String::from_utf8_lossy(&out.stderr).replace(&*dir.to_string_lossy(), "DIR"))
+    };
+    let two = ["--jobs", "2", "--part-bytes", "64"];
+    for (i, input) in inputs.iter().enumerate() {
+        let path = dir.join(format!("{i}.in"));
+        std::fs::write(&path, input).unwrap();
+        let p = path.to_str().unwrap();
+        let one = arbiter(&["--jobs", "1", p], std::process::Stdio::null());
+        assert!(one.0 == Some(0) || one.0 == Some(4), "{i}: {one:?}");
+        assert!(one == arbiter(&[&two[..], &[p]].concat(), std::process::Stdio::null()), "input {i} by its path");
+        let from_stdin = |args: &[&str], skip: usize| {
+            let mut file = std::fs::File::open(&path).unwrap();
+            file.read_exact(&mut vec![0; skip]).unwrap();
+            arbiter(args, file.into())
+        };
+        let one = from_stdin(&["--jobs", "1"], 0);
+        assert!(one == from_stdin(&two, 0), "input {i} on stdin");
+        // Stdin partway through the file: offsets and lines from there.
+        let rest = dir.join(format!("{i}-rest.in"));
+        std::fs::write(&rest, &input[15..]).unwrap();
+        let one = arbiter(&["--jobs", "1"], std::fs::File::open(&rest).unwrap().into());
+        assert!(one == from_stdin(&two, 15), "input {i} on stdin from its second line");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The referee's frames end where blank lines stand only by the statement's
