@@ -36,18 +36,19 @@
 //! Where no boundary is found cheaply (a [`Mark::Stop`], a case longer than
 //! `split::GIANT`), the rest is read on this thread, as without threads.
 //!
-//! *Parts read from the file.* When every line is a case ([`Ahead::EachLine`])
-//! and the input is a regular file ([`Input::positional`]), the calling
-//! thread neither reads nor copies the parts ([`Driver::read_up`]): it reads
-//! a few bytes where a part should end, cuts it after the line end there,
-//! and the thread that runs the part reads it from the file itself, so that
-//! its bytes come to that core's caches from the system's rather than from
-//! the calling thread's (Get Straight's million deals on two threads: 0.63
-//! to 0.68 of one thread's wall time and 1.12 to 1.19 of its processor time
-//! before, 0.59 and 1.05 to 1.06 after). The lines before such a part and its cases are not known when
-//! it runs: a part whose cases do not end at its end, or that ends with the
-//! terminator line, is read again from its start on this thread, once every
-//! part before it is written and its lines before are known.
+//! *Parts read from the file.* When every line is a case
+//! ([`Ahead::EachLine`]) and the input is a regular file
+//! ([`Input::positional`]), the calling thread neither reads nor copies the
+//! parts ([`Driver::read_up`]): it reads a few bytes where a part should
+//! end, cuts it after the line end there, and the thread that runs the part
+//! reads it from the file itself, so that its bytes come to that core's
+//! caches from the system's rather than from the calling thread's (Get
+//! Straight's million deals on two threads: 0.63 to 0.68 of one thread's
+//! wall time and 1.12 to 1.19 of its processor time before, 0.59 and 1.05
+//! to 1.06 after). The lines before such a part and its cases are not known
+//! when it runs: a part whose cases do not end at its end, or that ends
+//! with the terminator line, is read again from its start on this thread,
+//! once every part before it is written and its lines before are known.
 //!
 //! By default (`RunOptions::adaptive`), cases are run on this thread first,
 //! and threads are started only once the input proves large enough to repay
