@@ -569,8 +569,9 @@ fn part_bytes(most: usize, left: Option<usize>, jobs: usize) -> usize {
 /// The end of the first line that ends at or after `offset + want` in the
 /// input's file (just past its `\n`), or of the last whole line before the
 /// file's end when that comes first; `None` when no line ends past
-/// `offset` (within [`MAX_LINE`] bytes). A few bytes are read, into
-/// `window`.
+/// `offset`, or none within [`MAX_LINE`] bytes or so of where the part
+/// should end (a line that long is read on one thread, which says it is too
+/// long). A few bytes are read, into `window`.
 fn line_end_after(file: &Positional, offset: usize, want: usize, window: &mut Vec<u8>) -> Option<usize> {
     const WINDOW: usize = 4 << 10;
     let end = file.len();
@@ -649,6 +650,66 @@ mod tests {
     /// left, to half of it per thread, never below the floor nor above the
     /// cap (a smaller cap given by `--part-bytes` holds); with the size
     /// unknown, the cap.
+    /// The input `text` as a file of its own, read from byte `skip` on
+    /// (the file removed once opened).
+    fn positional(text: &[u8], skip: usize) -> Arc<Positional> {
+        use std::io::Seek;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static FILES: AtomicUsize = AtomicUsize::new(0);
+        let n = FILES.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("arbiter-driver-{}-{n}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let mut file = std::fs::File::open(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        file.seek(std::io::SeekFrom::Start(skip as u64)).unwrap();
+        let input = Input::new(std::io::empty()).positional(file);
+        let file = input.positional_source().cloned().expect("a regular file");
+        assert_eq!(file.len(), text.len() - skip);
+        file
+    }
+
+    /// A part read from the file ends just past the first `\n` at or after
+    /// the byte it should end at; near the file's end, at its last `\n`;
+    /// never inside a line, and not at all past the last line end (nor
+    /// within a line longer than any the input takes).
+    #[test]
+    fn parts_read_from_the_file_end_at_line_ends() {
+        let mut window = Vec::new();
+        let text = b"ab\ncdef\ng\nhij";
+        let file = positional(text, 0);
+        assert_eq!(line_end_after(&file, 0, 1, &mut window), Some(3));
+        assert_eq!(line_end_after(&file, 0, 3, &mut window), Some(3));
+        assert_eq!(line_end_after(&file, 0, 4, &mut window), Some(8));
+        assert_eq!(line_end_after(&file, 3, 6, &mut window), Some(10));
+        // Past the last `\n`: the last line (no `\n`) is this thread's.
+        assert_eq!(line_end_after(&file, 8, 100, &mut window), Some(10));
+        assert_eq!(line_end_after(&file, 10, 1, &mut window), None);
+        assert_eq!(line_end_after(&file, 14, 1, &mut window), None);
+        // From byte 3 of the file on: offsets are the input's.
+        let file = positional(text, 3);
+        assert_eq!(line_end_after(&file, 0, 1, &mut window), Some(5));
+        assert_eq!(line_end_after(&file, 5, 1, &mut window), Some(7));
+        // Every cut of a long input is a line end, whatever the part size.
+        let lines: Vec<u8> = (0..2000).flat_map(|i| format!("{}\n", "x".repeat(i % 37)).into_bytes()).collect();
+        let file = positional(&lines, 0);
+        for want in [1, 7, 100, 5000] {
+            let mut at = 0;
+            while let Some(cut) = line_end_after(&file, at, want, &mut window) {
+                assert!(cut > at && lines[cut - 1] == b'\n' && (cut - at >= want || cut == lines.len()));
+                // The first line end from the byte the part should end at.
+                let from = (at + want - 1).min(cut - 1);
+                assert!(!lines[from..cut - 1].contains(&b'\n'), "parts of {want} bytes, cut at {cut}");
+                at = cut;
+            }
+            assert_eq!(at, lines.len(), "parts of {want} bytes");
+        }
+        // A line far longer than MAX_LINE has no end the parts may use.
+        let long: Vec<u8> = [b"a\n".as_slice(), &vec![b'x'; 2 * MAX_LINE], b"\nb\n"].concat();
+        let file = positional(&long, 0);
+        assert_eq!(line_end_after(&file, 0, 1, &mut window), Some(2));
+        assert_eq!(line_end_after(&file, 2, 1, &mut window), None);
+    }
+
     #[test]
     fn parts_shrink_near_the_end_of_the_input() {
         let most = PART_BYTES;

@@ -1077,6 +1077,43 @@ impl From<InputError> for io::Error {
 mod tests {
     use super::*;
 
+    /// An input read from a regular file goes on from any earlier offset
+    /// (`jump`): the same lines, numbered as they were, the bytes read
+    /// ahead dropped; and its bytes can be read at any offset without
+    /// moving where it reads (`Positional::read_at`).
+    #[test]
+    fn an_input_from_a_file_jumps_back_to_any_line() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static FILES: AtomicUsize = AtomicUsize::new(0);
+        let text: String = (1..=500).map(|i| format!("line {i}\n")).collect();
+        let n = FILES.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("arbiter-input-{}-{n}", std::process::id()));
+        std::fs::write(&path, &text).unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        let again = file.try_clone().unwrap();
+        let _ = std::fs::remove_file(&path);
+        let mut input = Input::new(file).positional(again);
+        let mut starts = vec![0];
+        while let Some(line) = input.next_line().unwrap() {
+            assert_eq!(line.text, format!("line {}", line.number));
+            starts.push(input.offset());
+        }
+        let p = input.positional_source().cloned().expect("a regular file");
+        let mut word = [0u8; 8];
+        assert_eq!(p.read_at(starts[99], &mut word).unwrap(), 8);
+        assert_eq!(&word, b"line 100");
+        for k in [250, 0, 499, 1] {
+            input.jump(starts[k], k).unwrap();
+            let line = input.next_line().unwrap().expect("a line");
+            assert_eq!((line.text, line.number), (format!("line {}", k + 1).as_str(), k + 1));
+            assert_eq!(input.offset(), starts[k + 1]);
+        }
+        input.jump(starts[500], 500).unwrap();
+        assert!(input.next_line().unwrap().is_none());
+        // An input that is no file cannot jump.
+        assert!(Input::from_text("a\n").jump(0, 0).is_err());
+    }
+
     #[test]
     fn line_breaks_are_found_in_any_short_run_of_bytes() {
         for len in 0..40 {

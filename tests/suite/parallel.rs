@@ -292,6 +292,8 @@ fn the_binary_reads_a_file_on_two_threads_as_one_thread_does() {
         format!("{}#", deals(3000)),
         deals(3000),
         format!("{}\n\n  \n#\n", deals(3000)),
+        // A line longer than any line the input takes (1 MiB).
+        format!("{}{}\n{}#\n", deals(1000), "2H ".repeat(400_000), deals(1000)),
     ];
     let dir = std::env::temp_dir().join(format!("arbiter-parallel-binary-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
