@@ -328,7 +328,7 @@ impl<S: Split> Driver<'_, S> {
         let mut window = Vec::new();
         loop {
             if self.collect(out, most - 1)? {
-                return self.reread_file(input);
+                return self.reread(&[], input);
             }
             let left = file.len().saturating_sub(next);
             let want = self.file_want.min(self.want_bytes(Some(left))).max(1);
@@ -346,7 +346,7 @@ impl<S: Split> Driver<'_, S> {
             next = cut;
         }
         if self.collect(out, 0)? {
-            return self.reread_file(input);
+            return self.reread(&[], input);
         }
         input.jump(next, self.file_lines)?;
         Ok(Leave::Done)
@@ -363,7 +363,7 @@ impl<S: Split> Driver<'_, S> {
         let most = IN_FLIGHT * self.opts.jobs + 1;
         loop {
             if self.collect(out, most - 1)? {
-                return self.reread(split, input);
+                return self.reread(split.held(), input);
             }
             let left = input.size().map(|size| size.saturating_sub(split.next_offset()));
             let found = split.scan(self.game, self.want_cases(), self.want_bytes(left), input.at_end());
@@ -385,7 +385,7 @@ impl<S: Split> Driver<'_, S> {
                 Found::Giant => Leave::Giant(split.scanned_offset()),
             };
             if self.finish(split, out)? {
-                return self.reread(split, input);
+                return self.reread(split.held(), input);
             }
             input.rewind(split.held(), split.offset, split.lines);
             self.reader = split.start.clone();
@@ -481,8 +481,11 @@ impl<S: Split> Driver<'_, S> {
             self.want = aim.clamp((self.want / 4).max(1), self.want.saturating_mul(4));
         }
         self.measured = true;
+        // A part read from the file has no buffer to keep.
         if let Ok(part) = Arc::try_unwrap(part) {
-            self.spare_bytes.push(part.bytes);
+            if part.bytes.capacity() > 0 {
+                self.spare_bytes.push(part.bytes);
+            }
         }
         let mut outcome = outcome;
         if let Some(o) = Arc::get_mut(&mut outcome) {
@@ -498,38 +501,30 @@ impl<S: Split> Driver<'_, S> {
         self.inflight.clear();
     }
 
-    /// The first part's cases did not end where marked: its cases read so
-    /// far are written; the input is rewound to its start and those cases
-    /// read again unwritten, so that this thread goes on from the first
-    /// case it did not read. Later parts are dropped.
-    fn reread(&mut self, split: &Splitter<S::Reader>, input: &mut Input) -> Result<Leave, RunError> {
+    /// The first part's cases did not end where marked (or, read from the
+    /// file, not at its end): its cases read so far are written; the input
+    /// is rewound to its start (with `held`, the splitter's bytes after the
+    /// parts; none for parts read from the file) and those cases read again
+    /// unwritten, so that this thread goes on from the first case it did not
+    /// read. Later parts are dropped.
+    fn reread(&mut self, held: &[u8], input: &mut Input) -> Result<Leave, RunError> {
         let Some(Job { part, outcome }) = self.inflight.pop_front() else { return Ok(Leave::Reread) };
         let written = outcome.log.cases() as u64;
         self.registry.clear();
         self.pool.cancel();
-        let mut bytes = part.bytes[..part.len].to_vec();
-        for job in self.inflight.drain(..) {
-            bytes.extend_from_slice(&job.part.bytes[..job.part.len]);
+        if part.file.is_some() {
+            // Read from the file: the input goes on from the part's start,
+            // whose lines before are known (every part before it is written).
+            self.inflight.clear();
+            input.jump(part.offset, self.file_lines)?;
+        } else {
+            let mut bytes = part.bytes[..part.len].to_vec();
+            for job in self.inflight.drain(..) {
+                bytes.extend_from_slice(&job.part.bytes[..job.part.len]);
+            }
+            bytes.extend_from_slice(held);
+            input.rewind(&bytes, part.offset, part.lines);
         }
-        bytes.extend_from_slice(split.held());
-        input.rewind(&bytes, part.offset, part.lines);
-        self.reader = part.reader.clone();
-        let mut sink = std::io::sink();
-        let mut quiet = Output::new(&mut sink);
-        self.game.run_part(input, &mut self.reader, &mut self.scratch, Some(written), &mut quiet, self.opts)?;
-        Ok(Leave::Reread)
-    }
-
-    /// [`Driver::reread`] for a part read from the file: the input goes on
-    /// from the part's start (its lines before are known: every part before
-    /// it is written), its cases written so far are read again unwritten.
-    fn reread_file(&mut self, input: &mut Input) -> Result<Leave, RunError> {
-        let Some(Job { part, outcome }) = self.inflight.pop_front() else { return Ok(Leave::Reread) };
-        let written = outcome.log.cases() as u64;
-        self.registry.clear();
-        self.pool.cancel();
-        self.inflight.clear();
-        input.jump(part.offset, self.file_lines)?;
         self.reader = part.reader.clone();
         let mut sink = std::io::sink();
         let mut quiet = Output::new(&mut sink);
@@ -650,17 +645,10 @@ mod tests {
     /// left, to half of it per thread, never below the floor nor above the
     /// cap (a smaller cap given by `--part-bytes` holds); with the size
     /// unknown, the cap.
-    /// The input `text` as a file of its own, read from byte `skip` on
-    /// (the file removed once opened).
+    /// The input `text` as a file of its own, read from byte `skip` on.
     fn positional(text: &[u8], skip: usize) -> Arc<Positional> {
         use std::io::Seek;
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static FILES: AtomicUsize = AtomicUsize::new(0);
-        let n = FILES.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("arbiter-driver-{}-{n}", std::process::id()));
-        std::fs::write(&path, text).unwrap();
-        let mut file = std::fs::File::open(&path).unwrap();
-        let _ = std::fs::remove_file(&path);
+        let mut file = crate::game::input::temp_file(text);
         file.seek(std::io::SeekFrom::Start(skip as u64)).unwrap();
         let input = Input::new(std::io::empty()).positional(file);
         let file = input.positional_source().cloned().expect("a regular file");

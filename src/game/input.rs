@@ -1073,6 +1073,20 @@ impl From<InputError> for io::Error {
     }
 }
 
+/// A file holding `bytes`, open for reading (its name removed at once),
+/// for tests of inputs read from files.
+#[cfg(test)]
+pub(crate) fn temp_file(bytes: &[u8]) -> std::fs::File {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static FILES: AtomicUsize = AtomicUsize::new(0);
+    let n = FILES.fetch_add(1, Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("arbiter-input-{}-{n}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    let file = std::fs::File::open(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    file
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1083,15 +1097,9 @@ mod tests {
     /// moving where it reads (`Positional::read_at`).
     #[test]
     fn an_input_from_a_file_jumps_back_to_any_line() {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static FILES: AtomicUsize = AtomicUsize::new(0);
         let text: String = (1..=500).map(|i| format!("line {i}\n")).collect();
-        let n = FILES.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("arbiter-input-{}-{n}", std::process::id()));
-        std::fs::write(&path, &text).unwrap();
-        let file = std::fs::File::open(&path).unwrap();
+        let file = temp_file(text.as_bytes());
         let again = file.try_clone().unwrap();
-        let _ = std::fs::remove_file(&path);
         let mut input = Input::new(file).positional(again);
         let mut starts = vec![0];
         while let Some(line) = input.next_line().unwrap() {
