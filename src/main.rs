@@ -114,7 +114,8 @@ impl Threads {
     }
 }
 
-/// The threads of a command: `--jobs N`, or every processor. With `--jobs`,
+/// The threads of a command: `--jobs N`, or every processor (which `run`
+/// counts only when its threads start: `RunOptions::EVERY`). With `--jobs`,
 /// every thread that works counts: rayon's pool (the engines' table
 /// builds) gets as many, so that `--jobs 1` is one thread throughout; and
 /// never more than the processors: the work is computation, which more
@@ -431,7 +432,9 @@ fn main() -> ExitCode {
             )
         }
         Command::Run { rules, input, explain, format, max_nodes, jobs, part_bytes } => {
-            let opts = run_options(max_nodes, threads(jobs), part_bytes);
+            // Every processor: counted only if threads start.
+            let jobs = if jobs.is_some() { threads(jobs) } else { arbiter::game::RunOptions::EVERY };
+            let opts = run_options(max_nodes, jobs, part_bytes);
             use cli::run::Explaining;
             let explain = explain.then_some(match format {
                 RunFormat::Text => Explaining::Text,

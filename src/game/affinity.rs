@@ -21,15 +21,14 @@ use std::cell::Cell;
 /// Where a run's threads go, decided when they start (a run that stays on
 /// one thread asks nothing of the system).
 pub(super) struct Placement {
-    jobs: usize,
     /// The calling thread's processors before it was held, once it is.
     saved: Cell<Option<Mask>>,
 }
 
 impl Placement {
-    /// The placement of `jobs` threads, the calling thread one of them.
-    pub(super) fn new(jobs: usize) -> Placement {
-        Placement { jobs, saved: Cell::new(None) }
+    /// The placement of a run's threads, the calling thread one of them.
+    pub(super) fn new() -> Placement {
+        Placement { saved: Cell::new(None) }
     }
 
     /// Holds the calling thread on its processor (until the placement is
@@ -39,8 +38,8 @@ impl Placement {
     /// processors of the thread that starts it: rayon's pool, on which an
     /// engine may build a table during the run, is started first, so that
     /// its threads are not all held on this one processor.
-    pub(super) fn hold_caller(&self) -> Option<Vec<usize>> {
-        let cpus = allowed().and_then(|(allowed, here)| order(&allowed, here, self.jobs))?;
+    pub(super) fn hold_caller(&self, jobs: usize) -> Option<Vec<usize>> {
+        let cpus = allowed().and_then(|(allowed, here)| order(&allowed, here, jobs))?;
         if self.saved.get().is_none() {
             rayon::current_num_threads();
             self.saved.set(mask());
@@ -161,8 +160,8 @@ mod tests {
     #[cfg(target_os = "linux")]
     fn the_calling_thread_gets_its_processors_back() {
         let before = allowed().expect("the processors can be read").0;
-        let placement = Placement::new(before.len());
-        let cpus = placement.hold_caller();
+        let placement = Placement::new();
+        let cpus = placement.hold_caller(before.len());
         if before.len() >= 2 {
             assert_eq!(allowed().expect("readable").0.len(), 1, "held on one processor");
             assert_eq!(cpus.and_then(|c| c.get(1).copied()).map(|c| before.contains(&c)), Some(true));

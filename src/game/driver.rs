@@ -130,16 +130,16 @@ pub fn run_parts<S: Split>(game: &S, input: &mut Input, out: &mut Output, opts: 
     }
     let pool = Pool::new();
     // Dropped after the workers end: the calling thread's processors back.
-    let placement = Placement::new(opts.jobs);
+    let placement = Placement::new();
     std::thread::scope(|scope| {
         // Workers end once the driver is done, however it ends.
         let _close = Close(&pool);
         // The calling thread runs parts too, when it has read far enough
         // ahead: one worker fewer keeps `jobs` threads busy, no more. Each
         // is held on a processor of its own when there is one for each.
-        let start = || {
-            let cpus = placement.hold_caller();
-            for i in 1..opts.jobs {
+        let start = |jobs: usize| {
+            let cpus = placement.hold_caller(jobs);
+            for i in 1..jobs {
                 let cpu = cpus.as_ref().and_then(|c| c.get(i)).copied();
                 let pool = &pool;
                 scope.spawn(move || {
@@ -156,6 +156,7 @@ pub fn run_parts<S: Split>(game: &S, input: &mut Input, out: &mut Output, opts: 
             pool: &pool,
             start: &start,
             started: false,
+            jobs: 0,
             inflight: VecDeque::new(),
             registry: Arc::new(InFlight::default()),
             spare_bytes: Vec::new(),
@@ -200,9 +201,12 @@ struct Driver<'a, S: Split> {
     game: &'a S,
     opts: &'a RunOptions,
     pool: &'a Pool<S::Reader>,
-    /// Starts the workers (once).
-    start: &'a dyn Fn(),
+    /// Starts the workers (once): `jobs - 1` of them.
+    start: &'a dyn Fn(usize),
     started: bool,
+    /// The run's threads, this one included ([`RunOptions::threads`]),
+    /// once they start.
+    jobs: usize,
     /// The parts in flight, in input order.
     inflight: VecDeque<Job<S::Reader>>,
     /// Their outcomes, for whoever writes the output.
@@ -292,7 +296,12 @@ impl<S: Split> Driver<'_, S> {
     /// leaves the input again for this thread.
     fn parallel(&mut self, input: &mut Input, out: &mut Output) -> Result<Leave, RunError> {
         if !self.started {
-            (self.start)();
+            self.jobs = self.opts.threads();
+            if self.jobs <= 1 {
+                // One processor: this thread reads on alone.
+                return Ok(Leave::Done);
+            }
+            (self.start)(self.jobs);
             self.started = true;
         }
         out.set_pending(Some(self.registry.clone() as Arc<dyn Pending>));
@@ -322,7 +331,7 @@ impl<S: Split> Driver<'_, S> {
     /// line end of the file as it was opened (or at a line longer than
     /// [`MAX_LINE`]), with every part written; this thread goes on there.
     fn read_up(&mut self, file: &Arc<Positional>, input: &mut Input, out: &mut Output) -> Result<Leave, RunError> {
-        let most = IN_FLIGHT * self.opts.jobs + 1;
+        let most = IN_FLIGHT * self.jobs + 1;
         let mut next = input.offset();
         self.file_lines = input.line_number();
         let mut window = Vec::new();
@@ -360,7 +369,7 @@ impl<S: Split> Driver<'_, S> {
         input: &mut Input,
         out: &mut Output,
     ) -> Result<Leave, RunError> {
-        let most = IN_FLIGHT * self.opts.jobs + 1;
+        let most = IN_FLIGHT * self.jobs + 1;
         loop {
             if self.collect(out, most - 1)? {
                 return self.reread(split.held(), input);
@@ -419,7 +428,7 @@ impl<S: Split> Driver<'_, S> {
         self.registry.push(outcome.clone());
         self.inflight.push_back(Job { part: part.clone(), outcome: outcome.clone() });
         let job = Job { part, outcome };
-        if self.pool.waiting() + 1 >= self.opts.jobs {
+        if self.pool.waiting() + 1 >= self.jobs {
             // The workers have parts enough: this thread runs the one it
             // has just cut, its bytes still in this core's cache.
             pool::run(self.game, job, &mut self.part_reader, &mut self.scratch, &mut self.bytes, self.opts);
@@ -544,7 +553,7 @@ impl<S: Split> Driver<'_, S> {
             0 => PART_BYTES,
             n => n,
         };
-        part_bytes(most, left, self.opts.jobs)
+        part_bytes(most, left, self.jobs)
     }
 }
 
@@ -875,6 +884,23 @@ mod tests {
         let text = "0\n".repeat(100_000);
         let opts = RunOptions { jobs: 2, ..Default::default() };
         assert!(first_on_another_thread(&mut Input::from_text(&text), 100_000, opts).is_some());
+    }
+
+    /// Every processor (the default of `run`): counted when threads would
+    /// start, and with one processor the calling thread reads on alone.
+    #[test]
+    fn every_processor_is_counted_when_threads_would_start() {
+        let every = RunOptions { jobs: RunOptions::EVERY, adaptive: true, ..Default::default() };
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(every.threads(), cores);
+        assert_eq!(RunOptions { jobs: 3, ..every }.threads(), 3);
+        // 400 cases of 100 µs: enough work for threads, when there are two processors.
+        let text = "100\n".repeat(400);
+        let first = first_on_another_thread(&mut Input::from_text(&text), 400, every);
+        assert_eq!(first.is_some(), cores > 1, "first case on another thread: {first:?}");
+        // A small input never asks.
+        let text = "0\n".repeat(500);
+        assert_eq!(first_on_another_thread(&mut Input::from_text(&text), 500, every), None);
     }
 
     #[test]

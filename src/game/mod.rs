@@ -61,7 +61,9 @@ impl From<io::Error> for RunError {
 pub struct RunOptions {
     /// Search nodes allowed per case (`--max-nodes`); `None`: no limit.
     pub max_nodes: Option<u64>,
-    /// Threads that solve cases (`--jobs`); 0 or 1: the calling thread only.
+    /// Threads that solve cases (`--jobs`); 0 or 1: the calling thread
+    /// only; [`RunOptions::EVERY`]: one per processor available, counted
+    /// only when threads start (see [`RunOptions::threads`]).
     pub jobs: usize,
     /// `jobs` is a most, not a must: cases are solved on the calling
     /// thread until the input proves large enough for threads to pay (the
@@ -71,6 +73,23 @@ pub struct RunOptions {
     /// own sizes. A test hook (`--part-bytes`): 1 makes every case a part
     /// of its own.
     pub part_bytes: usize,
+}
+
+impl RunOptions {
+    /// `jobs` for a thread per processor available, the default of `run`.
+    pub const EVERY: usize = usize::MAX;
+
+    /// The threads of a parallel run: `jobs`, or for [`RunOptions::EVERY`]
+    /// the processors this process may use. Asked of the system only here,
+    /// when threads are about to start: the count reads the cgroup's
+    /// limits from files, which took a run that stays on one thread
+    /// 0.03-0.1 ms longer than `--jobs 1` (on a run of 2 ms).
+    pub fn threads(&self) -> usize {
+        match self.jobs {
+            RunOptions::EVERY => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
 }
 
 /// What a line of the input is to the parallel driver, which cuts the
