@@ -101,8 +101,11 @@ pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<Expl
     // Finished cases wait in `shared` until written: before each read of
     // the input (which may block on a pipe), every 50 ms while later cases
     // run, and when SIGINT or SIGTERM ends the process, they are written out.
+    // The thread that does the last two starts only once cases would wait
+    // (see `Shared::start_writer_later`): until then each is written as it
+    // ends, and a signal finds nothing to write.
     let shared = Shared::new(io::stdout());
-    write_every(&shared, WRITE_EVERY);
+    shared.start_writer_later(|shared| write_every(shared, WRITE_EVERY));
     let mut input = probe.apply(Input::new(FlushBeforeRead::new(source, shared.clone())));
     let mut out = Output::shared(shared).eager(term.stdout_is_terminal);
     let result = match explainer {
@@ -186,8 +189,9 @@ const WRITE_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
 /// process; and on SIGINT or SIGTERM writes every finished case, then ends
 /// as the signal would have (exit status 130 or 143 in a shell). One
 /// thread does both: it waits for a signal at most `period` at a time
-/// (a thread costs about 0.05 ms to start, a tenth of a small run's
-/// start-up).
+/// (a thread costs 0.1-0.3 ms of processor time here, a tenth of a small
+/// run: it is started only once cases would wait, see
+/// `Shared::start_writer_later`).
 fn write_every(out: &Shared, period: std::time::Duration) {
     let out = out.clone();
     let signals = Signals::new(period);
