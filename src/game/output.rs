@@ -442,7 +442,7 @@ impl Shared {
     /// `start` starts the writer of this sink (the thread that writes the
     /// finished cases every so often, and when a signal ends the process),
     /// when the [`Output`] made after this call first lets cases wait: the
-    /// first case that came quickly, the case after [`YOUNG_CASES`], or
+    /// first case that came quickly, the case after the 32 first, or
     /// threads that run parts. Until then each case is written as it
     /// ends, so that none waits for a writer: a run of a few slow cases (a
     /// board game's, a search's) never starts the thread.
