@@ -124,7 +124,7 @@ impl Threads {
 /// `--jobs 1`, with `--jobs 2` 0.8).
 fn threads(jobs: Option<u64>) -> usize {
     // Asked only when it matters (it reads the cgroup's limits from files).
-    let cores = || std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = arbiter::game::processors;
     match jobs {
         Some(n) => {
             let n = if n > 1 { (n as usize).min(cores()) } else { 1 };

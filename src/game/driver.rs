@@ -891,7 +891,7 @@ mod tests {
     #[test]
     fn every_processor_is_counted_when_threads_would_start() {
         let every = RunOptions { jobs: RunOptions::EVERY, adaptive: true, ..Default::default() };
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = crate::game::processors();
         assert_eq!(every.threads(), cores);
         assert_eq!(RunOptions { jobs: 3, ..every }.threads(), 3);
         // 400 cases of 100 µs: enough work for threads, when there are two processors.

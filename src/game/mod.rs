@@ -75,6 +75,13 @@ pub struct RunOptions {
     pub part_bytes: usize,
 }
 
+/// The processors this process may use (its affinity and its cgroup's
+/// quota; 1 when they cannot be read). Reads files: ask only when threads
+/// are about to start.
+pub fn processors() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 impl RunOptions {
     /// `jobs` for a thread per processor available, the default of `run`.
     pub const EVERY: usize = usize::MAX;
@@ -86,7 +93,7 @@ impl RunOptions {
     /// 0.03-0.1 ms longer than `--jobs 1` (on a run of 2 ms).
     pub fn threads(&self) -> usize {
         match self.jobs {
-            RunOptions::EVERY => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            RunOptions::EVERY => processors(),
             n => n,
         }
     }

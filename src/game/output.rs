@@ -15,7 +15,9 @@ use super::log::Log;
 /// Written to a [`Shared`] sink, the lines of every finished case wait where
 /// other threads can write them out too: before the input blocks for more
 /// (so a program that feeds cases one by one through pipes gets each answer
-/// at once), and when a signal ends the process (SIGINT, SIGTERM).
+/// at once), and when a signal ends the process (SIGINT, SIGTERM); until
+/// the sink's writer starts (see [`Shared::start_writer_later`]), each
+/// finished case is written as it ends instead.
 pub struct Output<'w> {
     buf: Vec<u8>,
     sink: Sink<'w>,

@@ -47,7 +47,7 @@ pub fn sample_range(
     // No more threads than processors: sampling is all computation (so
     // `--jobs 1024` on two processors starts two); two at least, so that a
     // machine of one processor runs the same path as others.
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = super::processors();
     let threads = opts.jobs.min(chunks.len()).min(cores.max(2));
     if threads <= 1 {
         return s.sample(opts, range, progress);
