@@ -344,6 +344,21 @@ impl<'b> Scan<'b> {
         }
     }
 
+    /// Takes `count` whole lines, `len` bytes from the cursor (at the
+    /// start of a line), the last of them starting `last` bytes after the
+    /// first: lines a reader parsed from [`Scan::rest`] several at a time.
+    /// The reader has checked them: each is ASCII and ends with `\n`.
+    #[inline]
+    pub fn take_lines(&mut self, len: usize, count: usize, last: usize) {
+        debug_assert!(self.at == self.start && (count == 0 || self.bytes[self.start + len - 1] == b'\n'));
+        if count > 0 {
+            self.last = self.start + last;
+            self.at = self.start + len;
+            self.start = self.at;
+            self.lines += count;
+        }
+    }
+
     /// Input offset of the next line.
     #[inline]
     pub fn offset(&self) -> usize {

@@ -401,7 +401,8 @@ fn plain_pair(t: &[u8]) -> Option<(u32, u32)> {
 /// are left. Apart from the rest of the reader, so that the loop keeps
 /// its values in registers.
 #[inline(never)]
-fn scan_plain(s: &mut Scan, board: &Board, moves: &mut Vec<Stone>, mut left: u64) -> u64 {
+fn scan_plain(s: &mut Scan, board: &Board, moves: &mut Vec<Stone>, left: u64) -> u64 {
+    let mut left = scan_blocks(s, board, moves, left);
     while left > 0 {
         let Some(stone) = s.line(|l| {
             let (x, y, len) = plain_pair_in_words(l.rest().get(..16)?.try_into().ok()?)?;
@@ -415,6 +416,98 @@ fn scan_plain(s: &mut Scan, board: &Board, moves: &mut Vec<Stone>, mut left: u64
         left -= 1;
     }
     left
+}
+
+/// Bytes looked at together by [`scan_blocks`]: the bits of a word.
+const BLOCK: usize = 64;
+
+/// [`scan_plain`] a block of 64 bytes at a time, while one starts with a
+/// move: the block's bytes that are not digits and its spaces, as two
+/// words of bits ([`block_bits`]), give every line's end and its space
+/// at once, so that a line's start no longer waits for the digits of the
+/// line before it to be read (one line after another, each start had to
+/// wait for two loads and two digit counts). Takes the lines of the block
+/// that are `x y` written plainly (seven digits at most each) on the
+/// board; stops at the first other line, which the line-by-line reader
+/// takes up. Returns how many moves are left.
+#[inline(always)]
+fn scan_blocks(s: &mut Scan, board: &Board, moves: &mut Vec<Stone>, mut left: u64) -> u64 {
+    let bytes = s.rest();
+    // Bytes taken, lines taken and the start of the last one.
+    let (mut taken, mut lines, mut last) = (0usize, 0usize, 0usize);
+    // Eight bytes past the block: a number is read from the word at its
+    // start.
+    'blocks: while left > 0 {
+        let Some(window) = bytes.get(taken..taken + BLOCK + 8) else {
+            break;
+        };
+        let (other, spaces) = block_bits(window[..BLOCK].try_into().unwrap_or([0; BLOCK]));
+        let word = |at: usize| u64::from_le_bytes(window[at..at + 8].try_into().unwrap_or([0; 8]));
+        let mut ends = other & !spaces;
+        let mut start = 0usize;
+        while ends != 0 && left > 0 {
+            let end = ends.trailing_zeros() as usize;
+            ends &= ends - 1;
+            // The bits of the line's bytes before its end.
+            let line = (1u64 << end).wrapping_sub(1) & !(1u64 << start).wrapping_sub(1);
+            let space = spaces & line;
+            let at = space.trailing_zeros() as usize;
+            let (lx, ly) = (at.wrapping_sub(start), end.wrapping_sub(at + 1));
+            // One space and digits around it, no leading zero, ended by `\n`.
+            let plain = space != 0
+                && space & (space - 1) == 0
+                && other & line == space
+                && (1..=7).contains(&lx)
+                && (1..=7).contains(&ly)
+                && window[end] == b'\n'
+                && window[start] != b'0'
+                && window[at + 1] != b'0';
+            if !plain {
+                taken += start;
+                break 'blocks;
+            }
+            let (w, v) = (word(start), word(at + 1));
+            let (x, y) = if lx <= 4 && ly <= 4 { digits_of_two(w, lx, v, ly) } else { (digits(w, lx), digits(v, ly)) };
+            let Some(sides) = board.locate(x, y) else {
+                taken += start;
+                break 'blocks;
+            };
+            moves.push(Stone::new(x, y, sides));
+            left -= 1;
+            (lines, last) = (lines + 1, taken + start);
+            start = end + 1;
+        }
+        if start == 0 {
+            // No line ends in the block.
+            break;
+        }
+        taken += start;
+    }
+    s.take_lines(taken, lines, last);
+    left
+}
+
+/// The bits of the bytes of `block` that are not ASCII digits, and of
+/// its spaces (bit i: byte i).
+#[inline(always)]
+fn block_bits(block: [u8; BLOCK]) -> (u64, u64) {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = 0x80 * ONES;
+    // The top bits of the eight bytes of a word, gathered into a byte.
+    let gather = |flags: u64| (flags >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    // The top bit of each byte of `t` that is not zero (no carry crosses
+    // into the next byte).
+    let nonzero = |t: u64| (((t & !HIGH) + !HIGH) | t) & HIGH;
+    let (mut other, mut spaces) = (0u64, 0u64);
+    for (i, chunk) in block.chunks_exact(8).enumerate() {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        // `w ^ '0'` is below 10 exactly in the digits.
+        let t = w ^ (0x30 * ONES);
+        let not_digit = (((t & !HIGH) + (0x76 * ONES)) | t) & HIGH;
+        other |= gather(not_digit) << (8 * i);
+        spaces |= gather(nonzero(w ^ (0x20 * ONES)) ^ HIGH) << (8 * i);
+    }
+    (other, spaces)
 }
 
 /// `x y` written plainly (as [`plain_pair`] reads it) at the start of
@@ -662,6 +755,70 @@ mod tests {
             let mut t = [b'9'; 16];
             t[..line.len()].copy_from_slice(line.as_bytes());
             assert_eq!(plain_pair_in_words(&t), want, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn blocks_take_the_plain_lines_on_the_board_up_to_the_first_other() {
+        // Random lines, mostly plain moves of every length, some written
+        // otherwise (leading zeros, `\r\n`, blanks, eight digits, off the
+        // board), read by `scan_plain` (64-byte blocks first, then line by
+        // line), against the lines one at a time.
+        let board = Board::new(Shape::Hexagon, 3000);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for round in 0..3000 {
+            let mut text = String::from("0\n");
+            let lines = 1 + next(200);
+            for _ in 0..lines {
+                let mut coordinate = || match next(4) {
+                    0 => next(10),
+                    1 => next(100),
+                    2 => next(10_000),
+                    _ => next(6000),
+                };
+                let (x, y) = (coordinate(), coordinate());
+                // Rarely (more often in some rounds) a line not plain.
+                let odd = next(if round % 3 == 0 { 40 } else { 400 });
+                text += &match odd {
+                    0 => format!("0{x} {y}\n"),
+                    1 => format!("{x} {y}\r\n"),
+                    2 => format!("{x}  {y}\n"),
+                    3 => "\n".to_string(),
+                    4 => format!("{} {y}\n", 10_000_000 + x),
+                    5 => format!("{x} {y} \n"),
+                    _ => format!("{x} {y}\n"),
+                };
+            }
+            text += "end of the moves, and bytes enough after it\n";
+            let mut want = Vec::new();
+            let mut stop = "";
+            for line in text.split('\n').skip(1) {
+                // A `\r` stays in the line: not plain.
+                let taken = plain_pair(line.as_bytes())
+                    .filter(|&(x, y)| x < 10_000_000 && y < 10_000_000)
+                    .and_then(|(x, y)| board.locate(x, y).map(|sides| Stone::new(x, y, sides)));
+                match taken {
+                    Some(stone) => want.push(stone),
+                    None => {
+                        stop = line;
+                        break;
+                    }
+                }
+            }
+            let mut input = Input::from_text(&text);
+            input.next_line().unwrap();
+            let mut moves = Vec::new();
+            let left = input.scan(|s| scan_plain(s, &board, &mut moves, lines + 1));
+            assert_eq!(moves, want, "{text}");
+            assert_eq!(left, lines + 1 - want.len() as u64);
+            let line = input.next_line().unwrap().unwrap();
+            assert_eq!((line.text, line.number), (stop.trim_end_matches('\r'), want.len() + 2), "{text}");
         }
     }
 
