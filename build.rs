@@ -1,8 +1,10 @@
 //! Embeds every rule file under rules/ into the binary, so that an
 //! installed `arbiter` can run a bundled game by name from any directory
-//! (`arbiter run get_straight deals.txt`).
+//! (`arbiter run get_straight deals.txt`), and links the binary statically
+//! where the C library allows it ([`link_statically`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn collect(dir: &Path, root: &Path, out: &mut Vec<String>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
@@ -33,6 +35,86 @@ fn main() {
         code.push_str(&format!("    ({f:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/rules/{f}\"))),\n"));
     }
     code.push_str("];\n");
-    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("bundled.rs");
-    std::fs::write(out, code).expect("OUT_DIR is writable");
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    std::fs::write(out.join("bundled.rs"), code).expect("OUT_DIR is writable");
+    // The tests check the binary against what was decided here.
+    let linked = if link_statically(&out) { "static" } else { "dynamic" };
+    println!("cargo:rustc-env=ARBITER_LINKED={linked}");
+}
+
+/// Links the `arbiter` binary as a static position-independent executable
+/// on Linux with glibc, when the C compiler finds glibc's static archives
+/// and a probe program links that way and runs: no shared library is
+/// loaded at start-up (nor its symbols bound, nor libgcc_s's processor
+/// detection run), which makes every run about 0.4 ms shorter (a tenth of
+/// Havannah's large input). The addresses are still randomised. Anything
+/// else, a cross build, a linker configured for the target, or
+/// `ARBITER_LINK=dynamic`, keeps the usual dynamic binary.
+///
+/// Rust's own switch, `-C target-feature=+crt-static`, cannot be set for
+/// one binary: set for the target, it also applies to the procedural
+/// macros this crate builds (clap's, pest's), which rustc then refuses to
+/// build. So the binary's link gets `-static-pie`, and a directory searched
+/// before the system's in which `libc.so`, `libm.so`, `libgcc_s.so` and the
+/// rest are linker scripts naming the static archives: the libraries rustc
+/// asks for by name resolve to those.
+fn link_statically(out: &Path) -> bool {
+    println!("cargo:rerun-if-env-changed=ARBITER_LINK");
+    let var = |name: &str| std::env::var(name).unwrap_or_default();
+    if var("ARBITER_LINK") == "dynamic"
+        || var("CARGO_CFG_TARGET_OS") != "linux"
+        || var("CARGO_CFG_TARGET_ENV") != "gnu"
+        || var("HOST") != var("TARGET")
+        || std::env::var_os("RUSTC_LINKER").is_some()
+    {
+        return false;
+    }
+    // The archive the C compiler links for `name`, when it has one.
+    let archive = |name: &str| -> Option<PathBuf> {
+        let found = Command::new("cc").arg(format!("-print-file-name={name}")).output().ok()?;
+        let path = PathBuf::from(String::from_utf8(found.stdout).ok()?.trim());
+        (path.is_absolute() && path.is_file()).then_some(path)
+    };
+    let Some(support) = ["libgcc_eh.a", "libgcc.a"].map(archive).into_iter().collect::<Option<Vec<_>>>() else {
+        return false;
+    };
+    let dir = out.join("static-libs");
+    if std::fs::create_dir_all(&dir).is_err() {
+        return false;
+    }
+    // What rustc links by name on this target.
+    for lib in ["c", "m", "pthread", "dl", "rt", "util", "gcc_s"] {
+        let mut inputs = Vec::new();
+        if lib != "gcc_s" {
+            let Some(a) = archive(&format!("lib{lib}.a")) else { return false };
+            inputs.push(a);
+        }
+        if lib == "c" || lib == "gcc_s" {
+            inputs.extend(support.iter().cloned());
+        }
+        let names: Vec<String> = inputs.iter().map(|p| format!("\"{}\"", p.display())).collect();
+        if std::fs::write(dir.join(format!("lib{lib}.so")), format!("GROUP({})\n", names.join(" "))).is_err() {
+            return false;
+        }
+    }
+    // The probe: a C program linked as the binary will be, run once.
+    let (source, probe) = (out.join("probe.c"), out.join("probe"));
+    if std::fs::write(&source, "int main(void) { return 0; }\n").is_err() {
+        return false;
+    }
+    let linked = Command::new("cc")
+        .arg("-static-pie")
+        .arg(&source)
+        .arg("-o")
+        .arg(&probe)
+        .arg(format!("-L{}", dir.display()))
+        .args(["-Wl,-Bdynamic", "-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !linked || !Command::new(&probe).status().is_ok_and(|s| s.success()) {
+        return false;
+    }
+    println!("cargo:rustc-link-arg-bins=-static-pie");
+    println!("cargo:rustc-link-arg-bins=-L{}", dir.display());
+    true
 }

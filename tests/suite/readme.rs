@@ -154,3 +154,24 @@ fn a_transcript_shows_real_lines_in_order() {
     assert!(!shown_in_order(&["c", "a"], &["a", "b", "c"]));
     assert!(!shown_in_order(&["a", "x"], &["a", "b", "c"]));
 }
+
+/// The binary is linked as the README's "Set up and run" says and as
+/// `build.rs` decided (`ARBITER_LINKED`): statically, it asks for no
+/// program interpreter (no ELF segment of type `PT_INTERP`), so no shared
+/// library is loaded; dynamically, it does.
+#[test]
+fn the_binary_is_linked_as_the_build_decided() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(readme.contains("ARBITER_LINK=dynamic"), "the README says how to opt out of the static link");
+    let bytes = std::fs::read(env!("CARGO_BIN_EXE_arbiter")).unwrap();
+    if bytes.get(..4) != Some(b"\x7fELF".as_slice()) || bytes[4] != 2 || bytes[5] != 1 {
+        // Not a 64-bit little-endian ELF file: no such decision was made.
+        assert_eq!(env!("ARBITER_LINKED"), "dynamic");
+        return;
+    }
+    let word = |at: usize, n: usize| bytes[at..at + n].iter().rev().fold(0u64, |v, &b| v << 8 | b as u64) as usize;
+    let (table, size, count) = (word(0x20, 8), word(0x36, 2), word(0x38, 2));
+    const PT_INTERP: usize = 3;
+    let interpreted = (0..count).any(|i| word(table + i * size, 4) == PT_INTERP);
+    assert_eq!(interpreted, env!("ARBITER_LINKED") == "dynamic", "linked {}", env!("ARBITER_LINKED"));
+}
