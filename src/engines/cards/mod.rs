@@ -268,6 +268,16 @@ fn quick_cards(short: &[u16; 1 << 16], b: &[u8], n: usize, cards: &mut [Card; QU
     (!bad && high < 64 && twice == 0).then_some(bits)
 }
 
+/// The cards of a line of five two-byte card names (as
+/// [`Dealt::quick_bytes`] reads them), without recording them: a look at
+/// the next deal before it is read.
+#[inline(always)]
+pub fn peek_five(deck: &Deck, b: &[u8]) -> Option<[Card; 5]> {
+    let mut cards = [0 as Card; QUICK];
+    quick_cards(&deck.short, b.get(..14)?, 5, &mut cards)?;
+    Some([cards[0], cards[1], cards[2], cards[3], cards[4]])
+}
+
 /// The cards of one case seen so far, so that a card dealt twice is an
 /// input error (one check and one message for every engine that deals).
 #[derive(Debug, Default)]

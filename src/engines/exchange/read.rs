@@ -22,13 +22,17 @@ impl Exchange {
         let width = (3 * self.hand).saturating_sub(1);
         let quick = input.scan(|s| {
             let number = s.line_number();
-            s.line(|s| {
+            let read = s.line(|s| {
                 // `quick_bytes` checks every byte (no line break passes).
                 let bytes = s.take_any(width)?;
                 deal.cards.clear();
                 dealt.start(self.deck.size());
                 dealt.quick_bytes(&self.deck, bytes, number, self.hand, &mut deal.cards).then_some(())
-            })
+            });
+            if read.is_some() {
+                self.look_ahead(s.rest());
+            }
+            read
         });
         if quick.is_some() {
             deal.quick = true;
