@@ -758,7 +758,10 @@ impl ClassMemo {
         }
         // Suits by decreasing mask, equal masks by increasing suit: each
         // key is the mask and 3 - suit, sorted in decreasing order.
-        let mut suits: [u64; 4] = std::array::from_fn(|s| masks[s] << 2 | (3 - s) as u64);
+        let mut suits = [0u64; 4];
+        for (s, key) in suits.iter_mut().enumerate() {
+            *key = masks[s] << 2 | (3 - s) as u64;
+        }
         for (a, b) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
             let (hi, lo) = (suits[a].max(suits[b]), suits[a].min(suits[b]));
             (suits[a], suits[b]) = (hi, lo);
@@ -769,17 +772,19 @@ impl ClassMemo {
         }
         // The cards relabelled, each with its input position in its low
         // byte, sorted in increasing order.
+        // (A loop, not `array::from_fn`, whose closure was not inlined.)
         let mut next_joker = self.ranked as u32;
-        let mut sorted: [u32; 5] = std::array::from_fn(|i| {
-            let c = cards[i] as usize;
+        let mut sorted = [0u32; 5];
+        for (i, (slot, &c)) in sorted.iter_mut().zip(cards).enumerate() {
+            let c = c as usize;
             let canon = if c < self.ranked {
                 (c - self.suit_of[c & 63] as usize + relabel[self.suit_of[c & 63] as usize & 3] as usize) as u32
             } else {
                 next_joker += 1;
                 next_joker - 1
             };
-            canon << 8 | i as u32
-        });
+            *slot = canon << 8 | i as u32;
+        }
         for (a, b) in FIVE_SORTED {
             let (lo, hi) = (sorted[a].min(sorted[b]), sorted[a].max(sorted[b]));
             (sorted[a], sorted[b]) = (lo, hi);
