@@ -647,7 +647,7 @@ const FIVE_SORTED: [(usize, usize); 9] = [(0, 1), (3, 4), (2, 4), (2, 3), (0, 3)
 
 /// A deal relabelled by suit symmetry: its key, its cards sorted, and the
 /// input position of each.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct Canonical {
     pub key: u64,
     pub sorted: [u16; super::MAX_HAND],
@@ -804,12 +804,11 @@ impl ClassMemo {
         (x ^ (x >> 29)) as usize & (self.entries - 1)
     }
 
-    /// Asks the processor to fetch the entry where the deal `cards` would
-    /// be into its nearest cache (see [`super::Exchange::look_ahead`]).
+    /// Asks the processor to fetch the entry of `key` into its nearest
+    /// cache (see [`super::Exchange::look_ahead`]).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    pub(super) fn prefetch(&self, cards: &[u16]) {
-        let key = self.canonical(cards).key;
+    pub(super) fn prefetch(&self, key: u64) {
         let width = 1 + self.wide as usize;
         let at = self.slots[width * self.slot(key)].as_ptr();
         // SAFETY: a prefetch only hints the caches: it reads nothing the

@@ -241,6 +241,13 @@ pub struct Deal {
     /// [`Dealt::quick_line`]): each card is written as its name, and
     /// `line` and `tokens` are not kept.
     quick: bool,
+    /// The deal's class, when it was found as the deal before was read
+    /// (see [`Exchange::look_ahead`]).
+    class: Option<hands::Canonical>,
+    /// The next line's cards and their class, found as this deal was
+    /// read: the next deal read into this one takes the class when its
+    /// cards are these.
+    ahead: Option<([Card; 5], hands::Canonical)>,
 }
 
 impl Deal {
@@ -310,7 +317,7 @@ impl Cases for Exchange {
     }
 
     fn solve(&self, deal: &Deal, scratch: &mut Scratch, _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {
-        let mask = self.best_with(&deal.cards, scratch);
+        let mask = self.best_of_class(&deal.cards, deal.class.as_ref(), scratch);
         self.render(out, mask, deal);
         Ok(())
     }
@@ -790,19 +797,34 @@ impl Exchange {
     /// deals: 239 -> 216 ms of CPU with `--jobs 1`, a tenth). A deal not
     /// written as usual, or the end of the buffer, fetches nothing: it is
     /// only a hint, and the deal is read as before.
+    ///
+    /// The class found for the next line is kept in `deal` (`ahead`), and
+    /// the deal read next takes it (`class`) when its cards are the same,
+    /// so that its class is not found twice.
     #[inline(always)]
-    pub(super) fn look_ahead(&self, next: &[u8]) {
-        #[cfg(target_arch = "x86_64")]
+    pub(super) fn look_ahead(&self, next: &[u8], deal: &mut Deal) {
+        deal.class = match deal.ahead.take() {
+            Some((cards, class)) if deal.cards[..] == cards[..] => Some(class),
+            _ => None,
+        };
         if let (Path::Cards(_, Some(memo)), 5, false) = (&self.path, self.hand, self.special()) {
             if let Some(cards) = crate::engines::cards::peek_five(&self.deck, next) {
-                memo.prefetch(&cards);
+                let class = memo.canonical(&cards);
+                #[cfg(target_arch = "x86_64")]
+                memo.prefetch(class.key);
+                deal.ahead = Some((cards, class));
             }
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = next;
     }
 
     pub(crate) fn best_with(&self, cards: &[Card], scratch: &mut Scratch) -> u32 {
+        self.best_of_class(cards, None, scratch)
+    }
+
+    /// [`Exchange::best_with`], given the deal's class when it is known
+    /// (on the card path with a class memo).
+    #[inline(always)]
+    fn best_of_class(&self, cards: &[Card], class: Option<&hands::Canonical>, scratch: &mut Scratch) -> u32 {
         if self.special() {
             return self.special_best(cards, scratch);
         }
@@ -831,7 +853,7 @@ impl Exchange {
                 mask
             }
             Path::Cards(_, Some(memo)) => {
-                let canon = memo.canonical(cards);
+                let canon = class.cloned().unwrap_or_else(|| memo.canonical(cards));
                 let full = (1usize << h) - 1;
                 let optimal = match memo.get(canon.key) {
                     Some(o) => o,
@@ -1642,6 +1664,42 @@ mod tests {
     pub(super) fn compile(text: &str) -> Exchange {
         let loaded = crate::load::load_text("test", text, std::path::Path::new(".")).unwrap();
         lower::compile(&loaded).unwrap_or_else(|d| panic!("{:?}", d[0].message))
+    }
+
+    /// Deals read one after another into one `Deal`, as the driver reads
+    /// them: a deal's class found while the line before it was read is
+    /// its own class, whatever lines come between (a deal written with
+    /// extra blanks, one repeated, a blank line), and is only taken for
+    /// the deal whose cards it was found for.
+    #[test]
+    fn a_class_found_ahead_is_the_deal_s_own() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/video_poker.rules")).unwrap();
+        let ex = compile(&text);
+        let Path::Cards(_, Some(memo)) = &ex.path else { panic!("video poker keeps a class memo") };
+        let input = "AS KS QS JS 2D\nTS JS QS KS KH\nKD TS 9C QD KH\nKS  QS 9S 5S 2S\n3C 8D 9H 4S 7C\n\
+                     3C 8D 9H 4S 7C\n\nJH JD 5C 5S 9D\n2C 3C 4C 5C 6C\n7D QC 3H KD 2C\n#\n";
+        let mut input = crate::game::Input::from_text(input);
+        let (mut dealt, mut deal) = (Dealt::default(), Deal::default());
+        let mut taken = 0;
+        while ex.read_deal(&mut input, &mut dealt, &mut deal).unwrap() {
+            if let Some(class) = &deal.class {
+                let own = memo.canonical(&deal.cards);
+                assert_eq!((class.key, class.sorted, class.pos), (own.key, own.sorted, own.pos), "{:?}", deal.cards);
+                taken += 1;
+            }
+            let mut scratch = Scratch::default();
+            assert_eq!(
+                ex.best_of_class(&deal.cards, deal.class.as_ref(), &mut scratch),
+                ex.best_with(&deal.cards, &mut scratch)
+            );
+        }
+        // Found ahead by a deal read from the buffer, taken by the next
+        // one read from the buffer: the third deal (the first is read line
+        // by line, after the check for a byte order mark), the sixth (the
+        // fourth, with two blanks, is read line by line and finds nothing
+        // ahead) and the tenth (the blank line, then the eighth deal read
+        // line by line). The others find their class themselves.
+        assert_eq!(taken, 3, "classes taken from the line before");
     }
 
     /// A game on the rank path with hands of four (9^4 sequences).

@@ -30,7 +30,7 @@ impl Exchange {
                 dealt.quick_bytes(&self.deck, bytes, number, self.hand, &mut deal.cards).then_some(())
             });
             if read.is_some() {
-                self.look_ahead(s.rest());
+                self.look_ahead(s.rest(), deal);
             }
             read
         });
@@ -38,6 +38,7 @@ impl Exchange {
             deal.quick = true;
             return Ok(true);
         }
+        (deal.class, deal.ahead) = (None, None);
         let what = || format!("a deal of {} cards", self.hand);
         let Some(line) = records::until_terminator(input, &self.terminator, what)? else {
             return Ok(false);
