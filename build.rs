@@ -58,6 +58,18 @@ fn main() {
 /// before the system's in which `libc.so`, `libm.so`, `libgcc_s.so` and the
 /// rest are linker scripts naming the static archives: the libraries rustc
 /// asks for by name resolve to those.
+/// The libraries rustc links by name on this target, in its order, and
+/// the static archives that stand for each.
+const LINKED_BY_NAME: [(&str, &[&str]); 7] = [
+    ("gcc_s", &["libgcc_eh.a", "libgcc.a"]),
+    ("util", &["libutil.a"]),
+    ("rt", &["librt.a"]),
+    ("pthread", &["libpthread.a"]),
+    ("m", &["libm.a"]),
+    ("dl", &["libdl.a"]),
+    ("c", &["libc.a", "libgcc_eh.a", "libgcc.a"]),
+];
+
 fn link_statically(out: &Path) -> bool {
     println!("cargo:rerun-if-env-changed=ARBITER_LINK");
     let var = |name: &str| std::env::var(name).unwrap_or_default();
@@ -75,24 +87,15 @@ fn link_statically(out: &Path) -> bool {
         let path = PathBuf::from(String::from_utf8(found.stdout).ok()?.trim());
         (path.is_absolute() && path.is_file()).then_some(path)
     };
-    let Some(support) = ["libgcc_eh.a", "libgcc.a"].map(archive).into_iter().collect::<Option<Vec<_>>>() else {
-        return false;
-    };
     let dir = out.join("static-libs");
     if std::fs::create_dir_all(&dir).is_err() {
         return false;
     }
-    // What rustc links by name on this target.
-    for lib in ["c", "m", "pthread", "dl", "rt", "util", "gcc_s"] {
-        let mut inputs = Vec::new();
-        if lib != "gcc_s" {
-            let Some(a) = archive(&format!("lib{lib}.a")) else { return false };
-            inputs.push(a);
-        }
-        if lib == "c" || lib == "gcc_s" {
-            inputs.extend(support.iter().cloned());
-        }
-        let names: Vec<String> = inputs.iter().map(|p| format!("\"{}\"", p.display())).collect();
+    for (lib, archives) in LINKED_BY_NAME {
+        let Some(paths) = archives.iter().map(|a| archive(a)).collect::<Option<Vec<_>>>() else {
+            return false;
+        };
+        let names: Vec<String> = paths.iter().map(|p| format!("\"{}\"", p.display())).collect();
         if std::fs::write(dir.join(format!("lib{lib}.so")), format!("GROUP({})\n", names.join(" "))).is_err() {
             return false;
         }
@@ -108,7 +111,8 @@ fn link_statically(out: &Path) -> bool {
         .arg("-o")
         .arg(&probe)
         .arg(format!("-L{}", dir.display()))
-        .args(["-Wl,-Bdynamic", "-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"])
+        .arg("-Wl,-Bdynamic")
+        .args(LINKED_BY_NAME.map(|(lib, _)| format!("-l{lib}")))
         .output()
         .is_ok_and(|o| o.status.success());
     if !linked || !Command::new(&probe).status().is_ok_and(|s| s.success()) {
