@@ -536,7 +536,7 @@ impl<const W: usize, const H: usize, P: Point> Search<'_, W, H, P> {
                         } else {
                             // The same key allows the same moves: the hint is legal here.
                             let hint = e.best::<H>();
-                            self.expand(s, t, mover, alpha, beta, Some(hint), i)
+                            self.expand(s, t, mover, alpha.max(low), beta.min(high), Some(hint), i)
                         }
                     }
                     Err(i) => self.expand(s, t, mover, alpha, beta, None, i),
