@@ -43,6 +43,9 @@ pub struct Eval {
     /// Per rank key: bit i set when suited row i comes before `plain` and
     /// its pattern with suits ignored is formed.
     cands: Vec<u64>,
+    /// Per rank key: the fewest cards of one suit (wild cards included)
+    /// any row of `cands` needs; `u8::MAX` when there is none.
+    least_need: Vec<u8>,
     /// Per suited row: the size of its largest suited part (a hand needs
     /// that many cards of one suit, wild cards included).
     suit_need: Vec<u8>,
@@ -121,6 +124,7 @@ impl Eval {
             relaxed: relaxed_parts,
             plain: Vec::new(),
             cands: Vec::new(),
+            least_need: Vec::new(),
             suit_need,
             card_sym,
             card_suit,
@@ -137,6 +141,8 @@ impl Eval {
             let i = self.keys.rank(key);
             (plain[i], cands[i]) = self.key_rows(key, &mut counts);
         });
+        let least = |bits: u64| (0..64).filter(|j| bits >> j & 1 == 1).map(|j| self.suit_need[j]).min();
+        self.least_need = cands.iter().map(|&bits| least(bits).unwrap_or(u8::MAX)).collect();
         self.plain = plain;
         self.cands = cands;
     }
@@ -233,6 +239,17 @@ impl Eval {
     #[inline]
     pub fn needs_suits(&self, key: usize) -> bool {
         self.cands[key] != 0
+    }
+
+    /// False when no row that looks at suits can come first for a hand of
+    /// rank key `key` whose largest suit has `longest` cards, with `w` wild
+    /// cards, by one comparison: most hands of most games (in a game
+    /// with flushes, every hand of five ranks has a candidate row, but
+    /// few have five cards of a suit). True may still be false by
+    /// [`Eval::suits_can_matter`].
+    #[inline]
+    pub fn may_need_suits(&self, key: usize, longest: usize, w: usize) -> bool {
+        longest + w >= self.least_need[key] as usize
     }
 
     /// Whether some row that looks at suits can still come first for a

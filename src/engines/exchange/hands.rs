@@ -206,25 +206,26 @@ fn hand_rows(eval: &Eval, colex: &Colex, n: usize, hand: usize) -> Vec<u8> {
             } else {
                 (shifted + eval.keys.term(0, s0), w_rest)
             };
-            *slot = if !eval.needs_suits(key) {
+            // The most cards of one suit, before copying the masks: found
+            // for every hand, so that the one test that usually settles
+            // it (few hands have enough cards of one suit for a row that
+            // looks at suits) is predictable; testing first whether the
+            // key had such a row at all was not (in a game with flushes,
+            // about half the hands' keys have one).
+            let mut longest = longest_rest;
+            if s0 != wild {
+                let s = eval.suit_of(c0) as usize;
+                longest = longest.max(masks[s].count_ones() as usize + 1);
+            }
+            *slot = if !eval.may_need_suits(key, longest, w) || !eval.suits_can_matter(key, longest, w) {
                 eval.row_of_key(key)
             } else {
-                // The most cards of one suit, before copying the masks.
-                let mut longest = longest_rest;
+                let mut m = [0u64; 64];
+                m[..ns].copy_from_slice(&masks[..ns]);
                 if s0 != wild {
-                    let s = eval.suit_of(c0) as usize;
-                    longest = longest.max(masks[s].count_ones() as usize + 1);
+                    m[eval.suit_of(c0) as usize] |= 1 << s0;
                 }
-                if !eval.suits_can_matter(key, longest, w) {
-                    eval.row_of_key(key)
-                } else {
-                    let mut m = [0u64; 64];
-                    m[..ns].copy_from_slice(&masks[..ns]);
-                    if s0 != wild {
-                        m[eval.suit_of(c0) as usize] |= 1 << s0;
-                    }
-                    eval.row_with(key, &mut m[..ns], w)
-                }
+                eval.row_with(key, &mut m[..ns], w)
             };
             let limit = if hand > 1 { set[1] } else { n as u16 };
             if set[0] + 1 < limit {
