@@ -535,6 +535,10 @@ impl<const W: usize, const H: usize, P: Point> Search<'_, W, H, P> {
                             high
                         } else {
                             // The same key allows the same moves: the hint is legal here.
+                            // The window narrowed to the known bounds: a value
+                            // at or below a raised alpha (or at or above a
+                            // lowered beta) meets the bound there, so it is
+                            // exact, which the caller may take it for.
                             let hint = e.best::<H>();
                             self.expand(s, t, mover, alpha.max(low), beta.min(high), Some(hint), i)
                         }
