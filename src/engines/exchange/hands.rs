@@ -251,7 +251,8 @@ fn hand_rows(eval: &Eval, colex: &Colex, n: usize, hand: usize) -> Vec<u8> {
 /// card is `t` (numbered from `C(t, m - 1)`). So every addition reads and
 /// writes memory in order, where adding each card to each set (the
 /// definition) reads the level above at scattered places: on video
-/// poker's 2,598,960 hands, 33 ms of processor time before, 4 after.
+/// poker's 2,598,960 hands, the five levels took 33 ms of processor time
+/// that way, 13 ms this way (with the divisions and the new pages).
 fn add_down(colex: &Colex, a: &impl Fn(usize) -> i64, at: usize, m: usize, n: usize, b: &mut [i64]) {
     if m == 2 {
         // Pairs: the pairs with top card t are numbered from C(t, 2), by
