@@ -235,12 +235,6 @@ impl Eval {
         self.row_with(key, masks, w)
     }
 
-    /// Whether rank key `key` leaves a row that looks at suits to try.
-    #[inline]
-    pub fn needs_suits(&self, key: usize) -> bool {
-        self.cands[key] != 0
-    }
-
     /// False when no row that looks at suits can come first for a hand of
     /// rank key `key` whose largest suit has `longest` cards, with `w` wild
     /// cards, by one comparison: most hands of most games (in a game

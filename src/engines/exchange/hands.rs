@@ -240,8 +240,9 @@ fn hand_rows(eval: &Eval, colex: &Colex, n: usize, hand: usize) -> Vec<u8> {
 }
 
 /// `b[U] += a(U + c)` summed over every card `c` below `n` not in `U`, for
-/// every `(m - 1)`-set `U` of cards below `n`; sets are numbered in colex
-/// order within their size, and `a(i)` is the `m`-set numbered `i - at`.
+/// every `(m - 1)`-set `U` of cards below `n` (`m` at least 1); sets are
+/// numbered in colex order within their size, and `a(i)` is the `m`-set
+/// numbered `i - at`.
 ///
 /// The `m`-sets whose top card is `t` are numbered `C(t, m)` on, in the
 /// order of the `(m - 1)`-sets below `t` they add `t` to. Without `t`, each
@@ -259,7 +260,7 @@ fn add_down(colex: &Colex, a: &impl Fn(usize) -> i64, at: usize, m: usize, n: us
         // their lower card; with t the set is {t} (numbered t), without it
         // the lower card's. One read of each pair for both.
         for t in 1..n {
-            let (from, mut with) = (at + t * (t - 1) / 2, 0);
+            let (from, mut with) = (at + colex.c(t, 2), 0);
             for (j, x) in b[..t].iter_mut().enumerate() {
                 let v = a(from + j);
                 *x += v;
@@ -269,7 +270,7 @@ fn add_down(colex: &Colex, a: &impl Fn(usize) -> i64, at: usize, m: usize, n: us
         }
         return;
     }
-    for t in m.saturating_sub(1)..n {
+    for t in m - 1..n {
         let (from, below) = (at + colex.c(t, m), colex.c(t, m - 1));
         for (j, x) in b[..below].iter_mut().enumerate() {
             *x += a(from + j);
@@ -284,7 +285,7 @@ fn add_down(colex: &Colex, a: &impl Fn(usize) -> i64, at: usize, m: usize, n: us
 /// their top card in chunks of `b`, then those with it, top card by top
 /// card (each writes only its own part of `b`).
 fn add_down_par(colex: &Colex, a: &(impl Fn(usize) -> i64 + Sync), m: usize, n: usize, b: &mut [i64]) {
-    let tops = m.saturating_sub(1)..n;
+    let tops = m - 1..n;
     b.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, chunk)| {
         let lo = ci * CHUNK;
         for t in tops.clone() {
