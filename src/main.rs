@@ -182,8 +182,9 @@ enum Command {
         /// they read ahead, read and solve the cases and build an engine's
         /// tables (`--jobs 1` is one thread throughout). The cases run on
         /// one thread until the input proves large enough to repay threads
-        /// (a few milliseconds of work left), then on N. The output is the
-        /// same, in input order, whatever the number.
+        /// (a few milliseconds of work left), then on as many as that work
+        /// repays (one per 4 ms of it), N at most. The output is the same,
+        /// in input order, whatever the number.
         #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
         jobs: Option<u64>,
         /// Test hook: most bytes of input in one part of a parallel run

@@ -1,5 +1,6 @@
-//! A parallel run's threads held on processors of their own, when they are
-//! exactly as many as the processors the process may use.
+//! A parallel run's threads held on processors of their own, when the run
+//! may have exactly as many as the processors the process may use (it
+//! starts as many of them as its work repays: each started is held).
 //!
 //! With every processor running one of the run's threads, the kernel may
 //! still put two of them on one processor for milliseconds: a thread woken

@@ -7,10 +7,14 @@
 //! input in blocks and cuts it into parts between cases, where the game's
 //! `boundary` says cases end (a line count, a count line, a terminator, a
 //! blank line between frames), without reading the cases; a pool of worker
-//! threads, started once for the run, reads and runs whole parts, each
-//! into its own log, while the calling thread reads on (and, once it has
-//! read far enough ahead, runs parts too: `jobs` threads in all); the logs
-//! are written in input order. Parts are sized by the processor time their
+//! threads, started for the run (never per part), reads and runs whole
+//! parts, each into its own log, while the calling thread reads on (and,
+//! once it has read far enough ahead, runs parts too); the logs are written
+//! in input order. The threads are as many as the work left promises to
+//! repay, `jobs` at most: one per [`PER_THREAD`] of it, from the rate of
+//! the cases run so far and the bytes left of an input of known size (all
+//! of them for a stream), more starting as the parts written show more
+//! work left ([`threads_for`]). Parts are sized by the processor time their
 //! cases took so far (about [`PART_TIME`] each, at most [`PART_BYTES`],
 //! smaller near the end of an input of known size: [`part_bytes`]), and
 //! at most [`IN_FLIGHT`] parts per worker are read ahead: memory holds a few
@@ -109,6 +113,13 @@ const SAMPLE: Duration = Duration::from_micros(500);
 const BIG_CASE: usize = 64 << 10;
 /// ...or, when the input's size is not known, once it has taken this long.
 const WARM_UP: Duration = Duration::from_millis(10);
+/// Threads start for the work an input of known size promises: one per
+/// this much of it (two at least, and no more than `--jobs`). Each costs
+/// its start, its first parts on cold caches and its share of the parts'
+/// handing over: on a 16-core machine Havannah's large input (about 17 ms
+/// of work) took 11.7 ms on four threads, 14.1 on eight and 23.7 on
+/// sixteen (one thread: 17.6).
+const PER_THREAD: Duration = Duration::from_millis(4);
 /// The bytes of the first part read from the file (see
 /// [`Driver::read_up`]), doubled for each part until one's processor time
 /// is known.
@@ -134,29 +145,29 @@ pub fn run_parts<S: Split>(game: &S, input: &mut Input, out: &mut Output, opts: 
     std::thread::scope(|scope| {
         // Workers end once the driver is done, however it ends.
         let _close = Close(&pool);
-        // The calling thread runs parts too, when it has read far enough
-        // ahead: one worker fewer keeps `jobs` threads busy, no more. Each
-        // is held on a processor of its own when there is one for each.
-        let start = |jobs: usize| {
-            let cpus = placement.hold_caller(jobs);
-            for i in 1..jobs {
-                let cpu = cpus.as_ref().and_then(|c| c.get(i)).copied();
-                let pool = &pool;
-                scope.spawn(move || {
-                    if let Some(cpu) = cpu {
-                        affinity::hold(cpu);
-                    }
-                    pool::work(game, pool, opts)
-                });
-            }
+        // A worker, held on processor `cpu` when there is one for each
+        // thread the run may have.
+        let spawn = |cpu: Option<usize>| {
+            let pool = &pool;
+            scope.spawn(move || {
+                if let Some(cpu) = cpu {
+                    affinity::hold(cpu);
+                }
+                pool::work(game, pool, opts)
+            });
         };
         let mut driver = Driver {
             game,
             opts,
             pool: &pool,
-            start: &start,
+            placement: &placement,
+            spawn: &spawn,
             started: false,
+            most: 0,
             jobs: 0,
+            cpus: None,
+            done_cpu: Duration::ZERO,
+            done_bytes: 0,
             inflight: VecDeque::new(),
             registry: Arc::new(InFlight::default()),
             spare_bytes: Vec::new(),
@@ -201,12 +212,23 @@ struct Driver<'a, S: Split> {
     game: &'a S,
     opts: &'a RunOptions,
     pool: &'a Pool<S::Reader>,
-    /// Starts the workers (once): `jobs - 1` of them.
-    start: &'a dyn Fn(usize),
+    placement: &'a Placement,
+    /// Starts a worker, held on the processor given.
+    spawn: &'a dyn Fn(Option<usize>),
     started: bool,
-    /// The run's threads, this one included ([`RunOptions::threads`]),
-    /// once they start.
+    /// The most threads of the run, this one included
+    /// ([`RunOptions::threads`]), once they start...
+    most: usize,
+    /// ...and those started so far, as many as the work left promises to
+    /// repay (see [`threads_for`]).
     jobs: usize,
+    /// The processors of the run's threads, when each is held on one (see
+    /// [`Placement::hold_caller`]).
+    cpus: Option<Vec<usize>>,
+    /// Processor time and input bytes of the parts written so far: the rate
+    /// by which more threads start.
+    done_cpu: Duration,
+    done_bytes: usize,
     /// The parts in flight, in input order.
     inflight: VecDeque<Job<S::Reader>>,
     /// Their outcomes, for whoever writes the output.
@@ -255,7 +277,7 @@ impl<S: Split> Driver<'_, S> {
             let pays =
                 self.started || !self.opts.adaptive || threads_pay(thread_time().saturating_sub(start.0), rate, input);
             if pays && (input.has_buffered_line() || input.ready()) {
-                match self.parallel(input, out)? {
+                match self.parallel(input, out, rate)? {
                     Leave::Done => may_split = false,
                     Leave::Blocked => {}
                     Leave::Giant(scanned) => giant = Some(scanned),
@@ -294,15 +316,23 @@ impl<S: Split> Driver<'_, S> {
 
     /// A phase on several threads, from the input's position to where it
     /// leaves the input again for this thread.
-    fn parallel(&mut self, input: &mut Input, out: &mut Output) -> Result<Leave, RunError> {
+    fn parallel(
+        &mut self,
+        input: &mut Input,
+        out: &mut Output,
+        rate: Option<(Duration, usize)>,
+    ) -> Result<Leave, RunError> {
         if !self.started {
-            self.jobs = self.opts.threads();
-            if self.jobs <= 1 {
+            self.most = self.opts.threads();
+            if self.most <= 1 {
                 // One processor: this thread reads on alone.
                 return Ok(Leave::Done);
             }
-            (self.start)(self.jobs);
             self.started = true;
+            self.cpus = self.placement.hold_caller(self.most);
+            self.jobs = 1;
+            let first = if self.opts.adaptive { threads_for(promised(rate, input), self.most) } else { self.most };
+            self.grow_to(first);
         }
         out.set_pending(Some(self.registry.clone() as Arc<dyn Pending>));
         let file = input.positional_source().cloned();
@@ -331,15 +361,15 @@ impl<S: Split> Driver<'_, S> {
     /// line end of the file as it was opened (or at a line longer than
     /// [`MAX_LINE`]), with every part written; this thread goes on there.
     fn read_up(&mut self, file: &Arc<Positional>, input: &mut Input, out: &mut Output) -> Result<Leave, RunError> {
-        let most = IN_FLIGHT * self.jobs + 1;
         let mut next = input.offset();
         self.file_lines = input.line_number();
         let mut window = Vec::new();
         loop {
-            if self.collect(out, most - 1)? {
+            if self.collect(out, IN_FLIGHT * self.jobs)? {
                 return self.reread(&[], input);
             }
             let left = file.len().saturating_sub(next);
+            self.grow(Some(left));
             let want = self.file_want.min(self.want_bytes(Some(left))).max(1);
             let Some(cut) = line_end_after(file, next, want, &mut window) else { break };
             let part = Part {
@@ -369,12 +399,12 @@ impl<S: Split> Driver<'_, S> {
         input: &mut Input,
         out: &mut Output,
     ) -> Result<Leave, RunError> {
-        let most = IN_FLIGHT * self.jobs + 1;
         loop {
-            if self.collect(out, most - 1)? {
+            if self.collect(out, IN_FLIGHT * self.jobs)? {
                 return self.reread(split.held(), input);
             }
             let left = input.size().map(|size| size.saturating_sub(split.next_offset()));
+            self.grow(left);
             let found = split.scan(self.game, self.want_cases(), self.want_bytes(left), input.at_end());
             let leave = match found {
                 Found::Part => {
@@ -480,6 +510,8 @@ impl<S: Split> Driver<'_, S> {
     fn retire(&mut self) {
         let Some(Job { part, outcome }) = self.inflight.pop_front() else { return };
         self.registry.pop();
+        self.done_cpu += outcome.cpu();
+        self.done_bytes += part.len;
         let cpu = outcome.cpu().as_secs_f64().max(1e-7);
         if part.file.is_some() {
             self.file_lines += outcome.lines();
@@ -539,6 +571,29 @@ impl<S: Split> Driver<'_, S> {
         let mut quiet = Output::new(&mut sink);
         self.game.run_part(input, &mut self.reader, &mut self.scratch, Some(written), &mut quiet, self.opts)?;
         Ok(Leave::Reread)
+    }
+
+    /// Starts workers until the run has `n` threads (this one included).
+    fn grow_to(&mut self, n: usize) {
+        while self.jobs < n {
+            (self.spawn)(self.cpus.as_ref().and_then(|c| c.get(self.jobs)).copied());
+            self.jobs += 1;
+        }
+    }
+
+    /// Starts more workers when the input `left` to cut into parts (`None`:
+    /// not known), at the processor time per byte of the parts written so
+    /// far, promises work for more threads than run (see [`threads_for`]).
+    fn grow(&mut self, left: Option<usize>) {
+        if self.jobs >= self.most || !self.opts.adaptive {
+            return;
+        }
+        let work = match left {
+            Some(_) if self.done_bytes == 0 => return,
+            Some(left) => Some(self.done_cpu.mul_f64((left as f64 / self.done_bytes as f64).min(1e6))),
+            None => None,
+        };
+        self.grow_to(threads_for(work, self.most));
     }
 
     /// Cases the next part should hold.
@@ -619,12 +674,30 @@ fn line_end_after(file: &Positional, offset: usize, want: usize, window: &mut Ve
 /// before the second) taking that time on that many bytes.
 fn threads_pay(work: Duration, rate: Option<(Duration, usize)>, input: &Input) -> bool {
     match (input.size(), rate) {
-        (Some(size), Some((took, bytes))) if bytes > 0 && took >= SAMPLE => {
-            let left = size.saturating_sub(input.offset()) as f64 / bytes as f64;
-            took.mul_f64(left.min(1e6)) >= WORTH
-        }
+        (Some(_), Some((took, _))) if took >= SAMPLE => promised(rate, input).is_some_and(|left| left >= WORTH),
         (Some(_), _) => false,
         (None, _) => work >= WARM_UP,
+    }
+}
+
+/// The processor time the rest of `input` promises, at `rate` (processor
+/// time on that many bytes); `None` when its size or the rate is not known.
+fn promised(rate: Option<(Duration, usize)>, input: &Input) -> Option<Duration> {
+    let (took, bytes) = rate?;
+    let left = input.size()?.saturating_sub(input.offset());
+    (bytes > 0).then(|| took.mul_f64((left as f64 / bytes as f64).min(1e6)))
+}
+
+/// The threads a run of at most `most` starts for `work` of processor
+/// time left (`None`: not known, as for a stream): one per [`PER_THREAD`]
+/// of it, two at least.
+fn threads_for(work: Option<Duration>, most: usize) -> usize {
+    match work {
+        Some(work) => {
+            let n = 1 + work.as_nanos() / PER_THREAD.as_nanos();
+            usize::try_from(n).unwrap_or(usize::MAX).clamp(2.min(most), most)
+        }
+        None => most,
     }
 }
 
@@ -730,6 +803,8 @@ mod tests {
         gate: Mutex<bool>,
         opened: Condvar,
         started: Mutex<Option<std::sync::mpsc::Sender<()>>>,
+        /// The threads that ran a case.
+        ran_on: Mutex<std::collections::HashSet<std::thread::ThreadId>>,
     }
 
     impl Spin {
@@ -739,6 +814,7 @@ mod tests {
                 gate: Mutex::new(false),
                 opened: Condvar::new(),
                 started: Mutex::new(None),
+                ran_on: Mutex::default(),
             }
         }
     }
@@ -786,6 +862,7 @@ mod tests {
                     }
                 }
             }
+            self.ran_on.lock().unwrap().insert(std::thread::current().id());
             let on = if std::thread::current().id() == self.main { "main" } else { "other" };
             out.extend_from_slice(format!("{} {on}\n", case.0).as_bytes());
             Ok(())
@@ -901,6 +978,33 @@ mod tests {
         // A small input never asks.
         let text = "0\n".repeat(500);
         assert_eq!(first_on_another_thread(&mut Input::from_text(&text), 500, every), None);
+    }
+
+    /// Threads start one per PER_THREAD of the work left (two at least, at
+    /// most as many as allowed); all of them for a stream.
+    #[test]
+    fn threads_start_as_the_work_left_promises() {
+        let ms = Duration::from_millis;
+        assert_eq!(threads_for(None, 16), 16);
+        assert_eq!(threads_for(Some(ms(0)), 16), 2);
+        assert_eq!(threads_for(Some(PER_THREAD - ms(1)), 16), 2);
+        assert_eq!(threads_for(Some(PER_THREAD * 2), 16), 3);
+        assert_eq!(threads_for(Some(PER_THREAD * 100), 16), 16);
+        assert_eq!(threads_for(Some(PER_THREAD * 100), 2), 2);
+        assert_eq!(threads_for(Some(Duration::MAX), 1024), 1024);
+        // 200 cases of 100 µs with sixteen threads allowed: about 20 ms of
+        // work, which starts five or six threads, not sixteen.
+        let text = "100\n".repeat(200);
+        let game = Spin::new();
+        let mut printed = Vec::new();
+        let mut out = Output::new(&mut printed);
+        let opts = RunOptions { jobs: 16, adaptive: true, ..Default::default() };
+        run_parts(&game, &mut Input::from_text(&text), &mut out, &opts).unwrap();
+        out.flush().unwrap();
+        drop(out);
+        assert_eq!(String::from_utf8(printed).unwrap().lines().count(), 200);
+        let threads = game.ran_on.lock().unwrap().len();
+        assert!(threads <= 8, "cases ran on {threads} threads");
     }
 
     #[test]
