@@ -513,7 +513,7 @@ impl<S: Split> Driver<'_, S> {
         self.done_cpu += outcome.cpu();
         self.done_bytes += part.len;
         let cpu = outcome.cpu().as_secs_f64().max(1e-7);
-        if part.file.is_some() {
+        if part.unmarked() {
             self.file_lines += outcome.lines();
             let aim = (part.len as f64 * PART_TIME.as_secs_f64() / cpu) as usize;
             self.file_want = aim.clamp((self.file_want / 4).max(1), self.file_want.saturating_mul(4));
@@ -555,9 +555,11 @@ impl<S: Split> Driver<'_, S> {
         self.pool.cancel();
         if part.file.is_some() {
             // Read from the file: the input goes on from the part's start,
-            // whose lines before are known (every part before it is written).
+            // whose lines before are known (marked, or every part before it
+            // is written).
             self.inflight.clear();
-            input.jump(part.offset, self.file_lines)?;
+            let lines = if part.unmarked() { self.file_lines } else { part.lines };
+            input.jump(part.offset, lines)?;
         } else {
             let mut bytes = part.bytes[..part.len].to_vec();
             for job in self.inflight.drain(..) {

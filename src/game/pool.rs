@@ -206,10 +206,12 @@ pub(super) fn work<S: Split>(game: &S, pool: &Pool<S::Reader>, opts: &RunOptions
 ///
 /// A part read from the file ([`Part::file`]) is read into `bytes`, the
 /// thread's own buffer: its bytes come to this core's caches straight from
-/// the system's, not through another core's. Its cases are not marked: it
-/// is done when its cases end at its end and its last line is not the
-/// game's last (a [`Mark::Stop`]); an error, or anything else, has the
-/// driver read it again on one thread, where line numbers are known.
+/// the system's, not through another core's. Cut by the splitter, it runs
+/// as a part copied would. Cut where a line ends ([`Part::unmarked`]), its
+/// cases are not marked: it is done when its cases end at its end and its
+/// last line is not the game's last (a [`Mark::Stop`]); an error, or
+/// anything else, has the driver read it again on one thread, where line
+/// numbers are known.
 pub(super) fn run<S: Split>(
     game: &S,
     job: Job<S::Reader>,
@@ -221,8 +223,12 @@ pub(super) fn run<S: Split>(
     let Job { part, outcome } = job;
     let started = thread_time();
     let status = match &part.file {
-        Some(file) => run_read(game, &part, file, &outcome, reader, scratch, bytes, opts),
-        None => run_marked(game, &part, &outcome, reader, scratch, opts),
+        Some(file) if part.unmarked() => run_read(game, &part, file, &outcome, reader, scratch, bytes, opts),
+        Some(file) => match read_part(&part, file, bytes) {
+            Some(bytes) => run_marked(game, &part, bytes, &outcome, reader, scratch, opts),
+            None => Status::Reread,
+        },
+        None => run_marked(game, &part, &part.bytes[..part.len], &outcome, reader, scratch, opts),
     };
     let cpu = thread_time().saturating_sub(started);
     outcome.cpu.store(u64::try_from(cpu.as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
@@ -249,13 +255,7 @@ fn run_read<S: Split>(
     bytes: &mut Vec<u8>,
     opts: &RunOptions,
 ) -> Status {
-    if bytes.len() < part.len {
-        bytes.resize(part.len, 0);
-    }
-    if !matches!(file.read_at(part.offset, &mut bytes[..part.len]), Ok(n) if n == part.len) {
-        return Status::Reread;
-    }
-    let bytes = &bytes[..part.len];
+    let Some(bytes) = read_part(part, file, bytes) else { return Status::Reread };
     let mut input = Input::part(bytes, part.offset, 0);
     reader.clone_from(&part.reader);
     let mut out = Output::to_log(&outcome.log);
@@ -276,17 +276,28 @@ fn run_read<S: Split>(
     Status::Reread
 }
 
-/// Runs a part whose cases the splitter marked (see [`run`]).
+/// The bytes of a part read from the file, read into `bytes` (the thread's
+/// own buffer); `None` when the file no longer holds them all.
+fn read_part<'b, R>(part: &Part<R>, file: &Positional, bytes: &'b mut Vec<u8>) -> Option<&'b [u8]> {
+    if bytes.len() < part.len {
+        bytes.resize(part.len, 0);
+    }
+    let bytes = &mut bytes[..part.len];
+    matches!(file.read_at(part.offset, bytes), Ok(n) if n == part.len).then_some(bytes)
+}
+
+/// Runs a part whose cases the splitter marked, its `bytes` (see [`run`]).
 fn run_marked<S: Split>(
     game: &S,
     part: &Part<S::Reader>,
+    bytes: &[u8],
     outcome: &Outcome,
     reader: &mut S::Reader,
     scratch: &mut S::Scratch,
     opts: &RunOptions,
 ) -> Status {
     {
-        let mut input = Input::part(&part.bytes[..part.len], part.offset, part.lines);
+        let mut input = Input::part(bytes, part.offset, part.lines);
         reader.clone_from(&part.reader);
         let mut out = Output::to_log(&outcome.log);
         let end = part.offset + part.len;

@@ -37,10 +37,19 @@ pub(super) struct Part<R> {
     /// The cases marked in the part.
     pub cases: u64,
     /// A part the thread that runs it reads from the input's file itself:
-    /// `len` bytes at `offset`, every line a case (see `Ahead::EachLine`),
-    /// neither its lines before nor its cases known (`lines` and `cases`
-    /// are 0; `bytes` is not used).
+    /// `len` bytes at `offset` (`bytes` is not used). Either cut by the
+    /// splitter, its lines before and its cases known, or, with `cases` 0,
+    /// cut where a line ends with every line a case (see
+    /// `Ahead::EachLine`), neither known ([`Part::unmarked`]).
     pub file: Option<Arc<Positional>>,
+}
+
+impl<R> Part<R> {
+    /// A part read from the file whose lines before and cases are not
+    /// known (every line a case).
+    pub(super) fn unmarked(&self) -> bool {
+        self.file.is_some() && self.cases == 0
+    }
 }
 
 /// What [`Splitter::scan`] stopped at.
@@ -82,6 +91,9 @@ pub(super) struct Splitter<R> {
     pub cases: u64,
     /// A [`Mark::Stop`] was met: no more boundaries.
     stopped: bool,
+    /// The input's file, when it is one: the parts cut are read from it
+    /// by the threads that run them, not copied here.
+    file: Option<Arc<Positional>>,
     /// Bytes and cases cut into parts so far (the size of reads).
     cut_bytes: usize,
     cut_cases: u64,
@@ -112,6 +124,7 @@ impl<R: Clone> Splitter<R> {
             end_lines: 0,
             cases: 0,
             stopped: false,
+            file: input.positional_source().cloned(),
             cut_bytes: 0,
             cut_cases: 0,
         }
@@ -242,13 +255,18 @@ impl<R: Clone> Splitter<R> {
     }
 
     /// Cuts the cases found into a part, copied into `bytes` (whatever it
-    /// holds). Only when cases were found.
+    /// holds), or read from the input's file by the thread that runs it
+    /// when the input is a file (`bytes` then comes back unused: reading
+    /// it there brings its bytes to that core's caches from the system's,
+    /// not through this one's). Only when cases were found.
     pub(super) fn cut(&mut self, mut bytes: Vec<u8>) -> Part<R> {
         debug_assert!(self.cases > 0);
-        if bytes.len() < self.end {
-            bytes.resize(self.end, 0);
+        if self.file.is_none() {
+            if bytes.len() < self.end {
+                bytes.resize(self.end, 0);
+            }
+            bytes[..self.end].copy_from_slice(&self.buf[self.from..self.from + self.end]);
         }
-        bytes[..self.end].copy_from_slice(&self.buf[self.from..self.from + self.end]);
         // The reader changes only at a case's last line (and at a count
         // line, before the first case): its state now is that at `end`.
         let reader = std::mem::replace(&mut self.start, self.reader.clone());
@@ -259,7 +277,7 @@ impl<R: Clone> Splitter<R> {
             lines: self.lines,
             reader,
             cases: self.cases,
-            file: None,
+            file: self.file.clone(),
         };
         self.cut_bytes += self.end;
         self.cut_cases += self.cases;
