@@ -174,6 +174,7 @@ pub fn run_parts<S: Split>(game: &S, input: &mut Input, out: &mut Output, opts: 
             spare_outcomes: Vec::new(),
             want: 1,
             measured: false,
+            first_rate: None,
             file_want: FIRST_FILE_PART,
             file_lines: 0,
             bytes: Vec::new(),
@@ -241,6 +242,9 @@ struct Driver<'a, S: Split> {
     /// costs of a tiny part do not swing it).
     want: u64,
     measured: bool,
+    /// The rate of the cases run on this thread before threads started
+    /// (processor time on that many bytes), when known.
+    first_rate: Option<(Duration, usize)>,
     /// Bytes the next part read from the file should hold (see
     /// [`Driver::read_up`]): doubling from [`FIRST_FILE_PART`] until a
     /// part's processor time is known, then as `want`.
@@ -329,6 +333,7 @@ impl<S: Split> Driver<'_, S> {
                 return Ok(Leave::Done);
             }
             self.started = true;
+            self.first_rate = rate;
             self.cpus = self.placement.hold_caller(self.most);
             self.jobs = 1;
             let first = if self.opts.adaptive { threads_for(promised(rate, input), self.most) } else { self.most };
@@ -450,7 +455,12 @@ impl<S: Split> Driver<'_, S> {
     /// Hands `part` to the workers, or runs it on this thread.
     fn dispatch_part(&mut self, part: Part<S::Reader>) {
         let part = Arc::new(part);
-        if !self.measured {
+        // Until a part's processor time is known, parts double, but not
+        // past what the rate of the cases run on this thread says takes
+        // PART_TIME: on sixteen threads, 33 parts are cut before the first
+        // is done, and doubling alone cut House of Cards' thousand cases
+        // into 13 parts (a few threads ran them all).
+        if !self.measured && shorter_than_part_time(self.first_rate, part.len) {
             self.want = self.want.saturating_mul(2);
             self.file_want = self.file_want.saturating_mul(2);
         }
@@ -624,6 +634,15 @@ fn part_bytes(most: usize, left: Option<usize>, jobs: usize) -> usize {
     match left {
         Some(left) => most.min((left / (TAIL_SHARES * jobs.max(1))).max(MIN_PART_BYTES)),
         None => most,
+    }
+}
+
+/// Whether `bytes` of input take less than [`PART_TIME`] at `rate`
+/// (processor time on that many bytes; true when not known).
+fn shorter_than_part_time(rate: Option<(Duration, usize)>, bytes: usize) -> bool {
+    match rate {
+        Some((took, per)) if per > 0 => took.mul_f64(bytes as f64 / per as f64) < PART_TIME,
+        _ => true,
     }
 }
 
@@ -980,6 +999,20 @@ mod tests {
         // A small input never asks.
         let text = "0\n".repeat(500);
         assert_eq!(first_on_another_thread(&mut Input::from_text(&text), 500, every), None);
+    }
+
+    /// Before any part's time is known, parts double only while the rate
+    /// of the cases run on the calling thread says they take less than
+    /// PART_TIME.
+    #[test]
+    fn parts_double_only_up_to_the_part_time_the_first_rate_gives() {
+        // 300 µs on 30 bytes: 10 µs a byte, PART_TIME in 100 bytes.
+        let rate = Some((Duration::from_micros(300), 30));
+        assert!(shorter_than_part_time(rate, 99));
+        assert!(!shorter_than_part_time(rate, 100));
+        assert!(!shorter_than_part_time(rate, 4000));
+        assert!(shorter_than_part_time(None, usize::MAX));
+        assert!(shorter_than_part_time(Some((Duration::from_secs(1), 0)), 10));
     }
 
     /// Threads start one per PER_THREAD of the work left (two at least, at
