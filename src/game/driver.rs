@@ -334,7 +334,7 @@ impl<S: Split> Driver<'_, S> {
             }
             self.started = true;
             self.first_rate = rate;
-            self.cpus = self.placement.hold_caller(self.most);
+            self.cpus = self.placement.hold_caller(self.most, self.game.uses_pool());
             self.jobs = 1;
             let first = if self.opts.adaptive { threads_for(promised(rate, input), self.most) } else { self.most };
             self.grow_to(first);

@@ -206,6 +206,17 @@ pub trait Cases: Sync {
         Ahead::Unknown
     }
 
+    /// Whether solving a case may run work on rayon's pool (a table built
+    /// the first time a case needs it): the parallel driver then starts the
+    /// pool before it holds its threads on processors, so that the pool's
+    /// threads, which start with the processors of the thread that starts
+    /// them, are not all held on one. Starting it costs a thread per
+    /// processor, which a game that never uses it does not pay. The default
+    /// says no.
+    fn uses_pool(&self) -> bool {
+        false
+    }
+
     /// Told once, before the first case is read, how many bytes of input
     /// the run has (a regular file's size; `None` when it cannot be known,
     /// as from a pipe) and how many threads work: an engine whose tables
@@ -271,6 +282,11 @@ pub trait Split: Sync {
         Ahead::Unknown
     }
 
+    /// As [`Cases::uses_pool`].
+    fn uses_pool(&self) -> bool {
+        false
+    }
+
     /// The input's size, before the first case (see [`Cases::expect`]).
     fn expect(&self, bytes: Option<usize>, jobs: usize) {
         let _ = (bytes, jobs);
@@ -317,6 +333,10 @@ impl<C: Cases> Split for C {
     #[inline]
     fn ahead(&self, within: u64) -> Ahead {
         Cases::ahead(self, within)
+    }
+
+    fn uses_pool(&self) -> bool {
+        C::uses_pool(self)
     }
 
     fn expect(&self, bytes: Option<usize>, jobs: usize) {

@@ -312,6 +312,12 @@ impl Cases for Exchange {
         Ahead::EachLine { stop: self.terminator.as_bytes().first().copied().unwrap_or(0xFF) }
     }
 
+    /// The card path's tables, built the first time a case needs them
+    /// when `expect` did not, are built on rayon's pool.
+    fn uses_pool(&self) -> bool {
+        true
+    }
+
     fn expect(&self, bytes: Option<usize>, jobs: usize) {
         self.expect_deals(bytes, jobs);
     }
