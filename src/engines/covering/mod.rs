@@ -35,7 +35,7 @@ mod sum;
 mod table;
 
 use crate::engines::cards::{Card, Deck};
-use crate::game::{Cases, Explanation, Input, InputError, Mark, RunError, RunOptions};
+use crate::game::{Ahead, Cases, Explanation, Input, InputError, Mark, RunError, RunOptions};
 use crate::source::Span;
 use crate::template::OutputLine;
 pub use read::DeckReader;
@@ -213,6 +213,15 @@ impl Cases for Covering {
 
     fn boundary(&self, reader: &mut DeckReader, within: &mut u64, line: &[u8]) -> Mark {
         self.deck_boundary(reader, within, line)
+    }
+
+    /// `within` lines of the deck are left, and only the last ends it.
+    fn ahead(&self, within: u64) -> Ahead {
+        if within >= 2 {
+            Ahead::NonBlank(within - 1)
+        } else {
+            Ahead::Unknown
+        }
     }
 
     fn solve(&self, deck: &DeckCase, table: &mut Table, _: &RunOptions, out: &mut Vec<u8>) -> Result<(), RunError> {

@@ -29,18 +29,21 @@ impl Clone for DeckReader {
 impl Covering {
     /// Where decks end, without reading them (see `Cases::boundary`):
     /// after `lines_per_deck` lines that are not blank, the first of which
-    /// is not the terminator (`within` counts the lines of the deck).
+    /// is not the terminator (`within` counts the deck's lines left after
+    /// the one just marked, so that the driver passes over all but the last
+    /// of them: see `Cases::ahead`).
     #[inline]
     pub(super) fn deck_boundary(&self, reader: &mut DeckReader, within: &mut u64, line: &[u8]) -> Mark {
         if *within == 0 {
             if let Some(mark) = records::before_case(line, &self.terminator) {
                 return mark;
             }
+            *within = (self.lines_per_deck as u64).max(1);
         } else if records::is_blank(line) {
             return Mark::Inside;
         }
-        *within += 1;
-        if *within < self.lines_per_deck as u64 {
+        *within -= 1;
+        if *within > 0 {
             return Mark::Inside;
         }
         reader.decks += 1;
