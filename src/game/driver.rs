@@ -641,7 +641,7 @@ fn part_bytes(most: usize, left: Option<usize>, jobs: usize) -> usize {
 /// (processor time on that many bytes; true when not known).
 fn shorter_than_part_time(rate: Option<(Duration, usize)>, bytes: usize) -> bool {
     match rate {
-        Some((took, per)) if per > 0 => took.mul_f64(bytes as f64 / per as f64) < PART_TIME,
+        Some((took, per)) if per > 0 => took.mul_f64((bytes as f64 / per as f64).min(1e6)) < PART_TIME,
         _ => true,
     }
 }
