@@ -120,3 +120,49 @@ pub fn compile(loaded: &Loaded) -> (Option<Compiled>, Vec<Diag>) {
     };
     (compiled, diags)
 }
+
+/// For the engines' tests: every bundled rule file of a game and the
+/// inputs of its cases under tests/cases.
+#[cfg(test)]
+pub(crate) mod bundled_cases {
+    use std::path::{Path, PathBuf};
+
+    use crate::check::{Block, Cx};
+    use crate::source::Span;
+
+    fn texts(dir: &Path) -> Vec<String> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|d| d.map(|e| e.expect("a readable folder").path()).collect())
+            .unwrap_or_default();
+        files.retain(|f| f.extension().is_some_and(|e| e == "in"));
+        files.sort();
+        files.iter().map(|f| std::fs::read_to_string(f).expect("a case file")).collect()
+    }
+
+    /// Calls `each` with the rule file's top block, a context to lower it
+    /// in, and its cases' inputs: rules/GAME.rules with tests/cases/GAME,
+    /// then each rules/GAME/VARIANT.rules with its variant's cases. Panics
+    /// when there are none.
+    pub(crate) fn each(game: &str, mut each: impl FnMut(&Block, &mut Cx, &[String])) {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let cases = root.join("tests/cases").join(game);
+        let mut files = vec![(root.join("rules").join(format!("{game}.rules")), cases.clone())];
+        if let Ok(dir) = std::fs::read_dir(root.join("rules").join(game)) {
+            let mut variants: Vec<PathBuf> = dir.map(|e| e.expect("a readable folder").path()).collect();
+            variants.sort();
+            for v in variants {
+                let name = v.file_stem().expect("a file name").to_string_lossy().into_owned();
+                files.push((v, cases.join("variants").join(name)));
+            }
+        }
+        let mut inputs = 0;
+        for (rules, dir) in files {
+            let loaded = crate::load::load_path(&rules).unwrap_or_else(|_| panic!("{} loads", rules.display()));
+            let top = Block::new(&loaded.items, "the rule file", Span::new(0, 0, 0));
+            let texts = texts(&dir);
+            inputs += texts.len();
+            each(&top, &mut Cx::new(), &texts);
+        }
+        assert!(inputs > 0, "no case inputs for {game}");
+    }
+}

@@ -18,6 +18,8 @@ mod pool;
 pub mod records;
 pub mod sampling;
 mod split;
+#[cfg(test)]
+pub(crate) use split::assert_hints_agree;
 pub mod strategy;
 
 use std::io;

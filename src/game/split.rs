@@ -291,6 +291,47 @@ impl<R: Clone> Splitter<R> {
     }
 }
 
+/// For the engines' tests: the splitter, passing over lines as the game's
+/// `ahead` says, finds the case ends that `boundary` marks when it is
+/// given every line of `text` (up to a [`Mark::Stop`]). A hint that
+/// disagreed would only cost time (parts read again on one thread), which
+/// no output shows: this is where it shows.
+#[cfg(test)]
+pub(crate) fn assert_hints_agree<S: Split>(game: &S, text: &str) {
+    let bytes = text.as_bytes();
+    let (mut reader, mut within, mut at) = (S::Reader::default(), 0, 0);
+    let mut want = Vec::new();
+    let mut breaks = Breaks::new(bytes, 0xFF);
+    while let Some((len, step)) = breaks.line_end(at, true) {
+        let line = &bytes[at..at + len];
+        at += step;
+        match game.boundary(&mut reader, &mut within, line) {
+            Mark::Inside => {}
+            Mark::Last => {
+                within = 0;
+                want.push(at);
+            }
+            Mark::Stop => break,
+        }
+    }
+    let mut input = Input::from_text(text);
+    let mut split = Splitter::new(&mut input, S::Reader::default(), Vec::new());
+    let mut found = Vec::new();
+    loop {
+        match split.scan(game, 1, usize::MAX, input.at_end()) {
+            Found::Part => {
+                let part = split.cut(Vec::new());
+                found.push(part.offset + part.len);
+            }
+            Found::More => {
+                split.read_more(&mut input, 1).expect("read from memory");
+            }
+            Found::Done | Found::Giant => break,
+        }
+    }
+    assert_eq!(found, want, "case ends with the hints, and line by line, of {text:?}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

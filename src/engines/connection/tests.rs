@@ -750,3 +750,21 @@ fn a_rhombus_of_two_sizes_reads_height_width_and_moves() {
     assert!(outcomes(&c, "1\n5 9 0\n").unwrap_err().message.contains("heights 2 to 4"));
     assert!(outcomes(&c, "1\n2 2 0\n").unwrap_err().message.contains("widths 3 to 9"));
 }
+
+/// The driver's hints (`ahead`: the move lines after a case's first) and
+/// `boundary` find the same case ends, on every bundled rule file's cases
+/// of the three connection games, and on cases with blank lines among
+/// their moves.
+#[test]
+fn the_driver_s_hints_find_the_case_ends_the_boundary_finds() {
+    for game in ["hex", "havannah", "y"] {
+        crate::engines::bundled_cases::each(game, |top, cx, inputs| {
+            let game = lower::lower(top, cx).expect("the bundled file compiles");
+            inputs.iter().for_each(|text| crate::game::assert_hints_agree(&game, text));
+        });
+    }
+    crate::engines::bundled_cases::each("havannah", |top, cx, _| {
+        let game = lower::lower(top, cx).expect("the bundled file compiles");
+        crate::game::assert_hints_agree(&game, "3\n3 2\n1 1\n\n1 2\n3 3\n  \n1 1\n1 2\n\r\n2 2\n3 1\n\n1 1\n");
+    });
+}

@@ -762,6 +762,21 @@ mod tests {
         s.split(' ').map(|t| c.deck.parse_card(t).unwrap()).collect()
     }
 
+    /// The driver's hints (`ahead`) and `boundary` find the same deck ends:
+    /// on every bundled rule file's cases, and on decks with blank lines
+    /// between and inside them, lines of one card and the terminator.
+    #[test]
+    fn the_driver_s_hints_find_the_deck_ends_the_boundary_finds() {
+        crate::engines::bundled_cases::each("shuffling_patience", |top, cx, inputs| {
+            let game = lower::lower(top, cx).expect("the bundled file compiles");
+            inputs.iter().for_each(|text| crate::game::assert_hints_agree(&game, text));
+        });
+        let c = base();
+        let deck = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS\n";
+        let text = format!("{deck}{deck}\n{deck}  \n{deck}\n\n{deck}{deck}\r\n{deck}{deck}\n#\n{deck}");
+        crate::game::assert_hints_agree(&c, &text);
+    }
+
     #[test]
     fn the_statements_opening() {
         // TS QC 8S 8D QH 2D 3H, then KH 9H cover 8S and 3H.

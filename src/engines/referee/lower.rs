@@ -843,6 +843,17 @@ output { frame: "F{frame}" turn: "{player}" in-hand: "{player}*" foul: "!" score
          respot: "R {balls:|,}" tie: "=" wins: "W {player}" }
 "#;
 
+    /// The driver's hints (`ahead`: a frame's lines up to a blank one) and
+    /// `boundary` find the same frame ends on every bundled rule file's
+    /// cases.
+    #[test]
+    fn the_driver_s_hints_find_the_frame_ends_the_boundary_finds() {
+        crate::engines::bundled_cases::each("snooker_referee", |top, cx, inputs| {
+            let game = super::lower(top, cx).expect("the bundled file compiles");
+            inputs.iter().for_each(|text| crate::game::assert_hints_agree(&game, text));
+        });
+    }
+
     fn run(rules: &str, input: &str) -> String {
         let (printed, result) = try_run(rules, input);
         result.unwrap();
