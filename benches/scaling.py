@@ -2,7 +2,8 @@
 """Scaling over every core: wall time with `--jobs` 1, 2, 4, 8 and every
 core, and by default, on each game's large input and on inputs eight
 times larger (8,000,000 Get Straight and video poker deals, 800,000
-patience decks, 8,000 House of Cards cases).
+patience decks, 8,000 House of Cards cases; 400,000 Snooker frames, four
+times).
 
     benches/scaling.py [--bin PATH] [RUNS] [GAME ...]
 
@@ -30,6 +31,8 @@ LARGER = [
     ("video_poker", "vp-8M.txt", ["gen_video_poker.py", "8000000", "2026"], "8,000,000 deals"),
     ("shuffling_patience", "sp-800k.txt", ["gen_shuffling_patience.py", "800000", "2026"], "800,000 decks"),
     ("house_of_cards", "hoc-8000.txt", ["gen_house_of_cards.py", "8000", "13", "13", "2028"], "8,000 cases, M = 13"),
+    # Four times: the generator takes a minute for these 157 MB.
+    ("snooker_referee", "sr-400k.txt", ["snooker_referee_gen.py", "400000", "3719"], "400,000 frames"),
 ]
 
 
