@@ -601,8 +601,10 @@ impl<S: Split> Driver<'_, S> {
             return;
         }
         let work = match left {
-            Some(_) if self.done_bytes == 0 => return,
-            Some(left) => Some(self.done_cpu.mul_f64((left as f64 / self.done_bytes as f64).min(1e6))),
+            Some(left) => match at_rate(Some((self.done_cpu, self.done_bytes)), left) {
+                Some(work) => Some(work),
+                None => return,
+            },
             None => None,
         };
         self.grow_to(threads_for(work, self.most));
@@ -640,10 +642,15 @@ fn part_bytes(most: usize, left: Option<usize>, jobs: usize) -> usize {
 /// Whether `bytes` of input take less than [`PART_TIME`] at `rate`
 /// (processor time on that many bytes; true when not known).
 fn shorter_than_part_time(rate: Option<(Duration, usize)>, bytes: usize) -> bool {
-    match rate {
-        Some((took, per)) if per > 0 => took.mul_f64((bytes as f64 / per as f64).min(1e6)) < PART_TIME,
-        _ => true,
-    }
+    at_rate(rate, bytes).is_none_or(|took| took < PART_TIME)
+}
+
+/// The processor time `bytes` of input take at `rate` (processor time on
+/// that many bytes; `None` when not known, or measured on no bytes), for
+/// at most a million times the bytes measured.
+fn at_rate(rate: Option<(Duration, usize)>, bytes: usize) -> Option<Duration> {
+    let (took, per) = rate?;
+    (per > 0).then(|| took.mul_f64((bytes as f64 / per as f64).min(1e6)))
 }
 
 /// The end of the first line that ends at or after `offset + want` in the
@@ -704,9 +711,7 @@ fn threads_pay(work: Duration, rate: Option<(Duration, usize)>, input: &Input) -
 /// The processor time the rest of `input` promises, at `rate` (processor
 /// time on that many bytes); `None` when its size or the rate is not known.
 fn promised(rate: Option<(Duration, usize)>, input: &Input) -> Option<Duration> {
-    let (took, bytes) = rate?;
-    let left = input.size()?.saturating_sub(input.offset());
-    (bytes > 0).then(|| took.mul_f64((left as f64 / bytes as f64).min(1e6)))
+    at_rate(rate, input.size()?.saturating_sub(input.offset()))
 }
 
 /// The threads a run of at most `most` starts for `work` of processor
