@@ -21,6 +21,10 @@ pub const MAX_LINE: usize = 1 << 20;
 /// Bytes read from the source at a time.
 const BLOCK: usize = 1 << 16;
 
+/// The UTF-8 byte order mark: skipped where the input starts (and only
+/// there), by every reader of it.
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Widest excerpt of a line kept for a diagnostic, in characters.
 const EXCERPT: usize = 120;
 
@@ -947,7 +951,7 @@ impl<'r> Input<'r> {
     fn skip_bom(&mut self) -> Result<(), InputError> {
         self.started = true;
         while self.end < 3 && self.fill()? {}
-        if self.buf[..self.end].starts_with(&[0xEF, 0xBB, 0xBF]) {
+        if self.buf[..self.end].starts_with(BOM) {
             self.pos = 3;
         }
         Ok(())

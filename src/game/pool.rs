@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use super::input::Positional;
+use super::input::{Positional, BOM};
 use super::log::Log;
 use super::output::Pending;
 use super::split::Part;
@@ -269,7 +269,7 @@ fn run_read<S: Split>(
         Err(RunError::Input(e)) => e.offset >= end,
         Err(_) => false,
     };
-    if done && !ends_the_cases(game, &part.reader, bytes) {
+    if done && !ends_the_cases(game, &part.reader, bytes, part.offset == 0) {
         outcome.lines.store(input.line_number() as u64, Ordering::Relaxed);
         return Status::Done;
     }
@@ -322,13 +322,19 @@ fn run_marked<S: Split>(
 
 /// Whether the last line of `bytes` that is not blank ends the game's
 /// cases (a [`Mark::Stop`]: a terminator line), from reader state `start`.
-fn ends_the_cases<S: Split>(game: &S, start: &S::Reader, bytes: &[u8]) -> bool {
+/// `first`: the bytes are the input's first, whose byte order mark (if
+/// any) every reader skips.
+fn ends_the_cases<S: Split>(game: &S, start: &S::Reader, bytes: &[u8], first: bool) -> bool {
     let blank = |b: &u8| b.is_ascii_whitespace();
     let Some(last) = bytes.iter().rposition(|b| !blank(b)) else { return false };
     let from = memchr::memrchr2(b'\n', b'\r', &bytes[..last]).map_or(0, |i| i + 1);
     let to = memchr::memchr2(b'\n', b'\r', &bytes[last..]).map_or(bytes.len(), |i| last + i);
+    let mut line = &bytes[from..to];
+    if first && from == 0 {
+        line = line.strip_prefix(BOM).unwrap_or(line);
+    }
     let mut within = 0;
-    game.boundary(&mut start.clone(), &mut within, &bytes[from..to]) == Mark::Stop
+    game.boundary(&mut start.clone(), &mut within, line) == Mark::Stop
 }
 
 /// The outcomes of the parts in flight, in input order: whoever writes the

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use super::breaks::Breaks;
-use super::input::{Positional, MAX_LINE};
+use super::input::{Positional, BOM, MAX_LINE};
 use super::{Ahead, Input, InputError, Mark, Split};
 
 /// Bytes read from the source at a time, at least (more when a part is
@@ -218,7 +218,7 @@ impl<R: Clone> Splitter<R> {
             let Some((len, step)) = breaks.line_end(at, eof) else { break };
             let mut text = &buf[at..at + len];
             if bom {
-                text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+                text = text.strip_prefix(BOM).unwrap_or(text);
                 bom = false;
             }
             let mark = game.boundary(reader, &mut within, text);

@@ -146,6 +146,44 @@ fn every_case_file_cut_into_parts_of_one_case_prints_what_one_thread_prints() {
     assert!(checked >= 190, "only {checked} inputs checked");
 }
 
+/// A byte order mark at the very start is skipped by every reader: the
+/// first part, read by a thread from the file, ends the cases where one
+/// thread does when its only line is a terminator after the mark (before,
+/// the part was taken to run on, and the deals after the terminator were
+/// answered). Every case file with the mark before it, in parts of one
+/// case, and the terminator first with deals after it.
+#[test]
+fn a_byte_order_mark_first_reads_as_on_one_thread() {
+    let mut checked = 0;
+    for (rules, ins) in suites("tests/cases") {
+        let g = game(&rules);
+        for input in ins {
+            let bytes = [b"\xEF\xBB\xBF".as_slice(), &std::fs::read(&input).unwrap()].concat();
+            let one = run_bytes(g.as_ref(), &bytes, RunOptions::default());
+            for part_bytes in [1, 64] {
+                let many = run_bytes(g.as_ref(), &bytes, parts(3, part_bytes));
+                assert!(one == many, "{} after a BOM, parts of {part_bytes} bytes: {one:?}\n{many:?}", input.display());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 100, "only {checked} inputs checked");
+    for name in ["get_straight", "video_poker"] {
+        let g = game(&root().join(format!("rules/{name}.rules")));
+        for text in ["\u{FEFF}#\n", "\u{FEFF}#\nTH JH QH KH AH\n2H TC 5D 3S 6C\n#\n", "\u{FEFF}#\r\n2H TC 5D 3S 6C\n"] {
+            let one = run(g.as_ref(), text, 1);
+            assert_eq!(one, (String::new(), None), "{name}: {text:?}");
+            for part_bytes in [1, 4, 64] {
+                assert_eq!(
+                    run_with(g.as_ref(), text, parts(2, part_bytes)),
+                    one,
+                    "{name}: {text:?} in parts of {part_bytes}"
+                );
+            }
+        }
+    }
+}
+
 /// The lines the splitter passes over 64 bytes at a time (a deal per line,
 /// a case's move lines, a frame's strokes) made to stop its passes
 /// everywhere: every case file, made long, with `\r\n` line ends, with
