@@ -660,13 +660,9 @@ fn tokens<'a, const N: usize>(line: &Line<'a>, what: &str) -> Result<[Token<'a>;
         match it.next() {
             Some(t) => *slot = t,
             None => {
-                // A word that is not a number says more than how many
-                // there are.
-                let number = |t: &str| {
-                    let digits = t.strip_prefix('-').unwrap_or(t);
-                    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-                };
-                if let Some(word) = out[..i].iter().find(|t| !number(t.text)) {
+                // A word that is not a number (as `coordinate` reads one)
+                // says more than how many there are.
+                if let Some(word) = out[..i].iter().find(|t| coordinate(t).is_err()) {
                     return Err(word.error(format!("expected {what}, found {}", word.quoted())));
                 }
                 return Err(line.error_at_end(format!(
