@@ -567,9 +567,9 @@ fn an_input_long_enough_for_the_whole_table_prints_what_a_pipe_prints() {
     same_sized_and_piped("four-of-nine.rules", 8_000);
 }
 
-/// The card path: a file of at least 80,000 deals (four light paths'
-/// worth, see `Exchange::expect_deals`) builds the table of every hand
-/// before the first; a pipe values them without it (the light path).
+/// The card path: a file of at least 80,000 deals (see
+/// `Exchange::expect_deals`) builds its tables (here the light path's)
+/// before the first deal; a pipe builds them at its first deal.
 #[test]
 fn an_input_long_enough_for_the_hand_table_prints_what_a_pipe_prints() {
     same_sized_and_piped("four-suited.rules", 80_000);

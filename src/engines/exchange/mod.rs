@@ -278,18 +278,11 @@ pub struct Scratch {
     sums: Vec<i64>,
     idx: Vec<u32>,
     orders: ranks::Orders,
-    /// The rank sums of the light path (see `light.rs`).
-    light: Vec<i64>,
 }
 
 impl Default for Scratch {
     fn default() -> Scratch {
-        Scratch {
-            sums: vec![0; 1 << MAX_CARD_HAND],
-            idx: vec![0; 1 << MAX_CARD_HAND],
-            orders: Default::default(),
-            light: Vec::new(),
-        }
+        Scratch { sums: vec![0; 1 << MAX_CARD_HAND], idx: vec![0; 1 << MAX_CARD_HAND], orders: Default::default() }
     }
 }
 
@@ -687,6 +680,7 @@ impl Exchange {
     }
 
     /// Whether the card path's hand table is built.
+    #[cfg(test)]
     fn card_path_built(&self) -> bool {
         matches!(&self.path, Path::Cards(cell, _) if cell.get().is_some())
     }
@@ -960,11 +954,12 @@ impl Exchange {
     /// the table is then built a little early), and only where
     /// [`Exchange::best_with`] would use it.
     ///
-    /// On the card path, the table of every hand is built at once when the
-    /// deals will be at least [`WHOLE_HAND_TABLE`]: the light path (see
-    /// `light.rs`) is for runs that end before the table repays its cost,
-    /// and a run this long builds it anyway, after [`light::LIGHT_DEALS`]
-    /// classes of deals valued the slower way.
+    /// On the card path, when the deals will be at least
+    /// [`WHOLE_HAND_TABLE`], the light path's tables (see `light.rs`) or,
+    /// where it does not apply, the table of every hand are built at once
+    /// (on every core for the latter), rather than by the first deal: the
+    /// first deals then take the time of the rest, as the driver's measure
+    /// of the rate expects.
     fn expect_deals(&self, bytes: Option<usize>, jobs: usize) {
         if self.special() {
             return;
@@ -975,7 +970,7 @@ impl Exchange {
         let lazy = match &self.path {
             Path::Ranks(lazy) => lazy,
             Path::Cards(..) => {
-                if deals >= WHOLE_HAND_TABLE {
+                if deals >= WHOLE_HAND_TABLE && self.light().is_none() {
                     self.card_path();
                 }
                 return;
@@ -1394,10 +1389,9 @@ fn to_input(mut m: usize, pos: &[u8]) -> u32 {
     out
 }
 
-/// Deals a run must be expected to hold for the table of every hand to be
-/// built before the first (see [`Exchange::expect_deals`]): four times the
-/// classes the light path values before the table is built anyway.
-const WHOLE_HAND_TABLE: usize = 4 * light::LIGHT_DEALS;
+/// Deals a run must be expected to hold for the card path's tables to be
+/// built before the first (see [`Exchange::expect_deals`]).
+const WHOLE_HAND_TABLE: usize = 80_000;
 
 /// A permutation of five input positions, as the position of each sorted
 /// rank (see [`Exchange::fill_five`]).
@@ -1772,24 +1766,33 @@ mod tests {
     }
 
     /// On the card path, a run expected to hold [`WHOLE_HAND_TABLE`] deals
-    /// builds the table of every hand before the first; one deal fewer,
-    /// an input of unknown size, or a game whose choice is special builds
-    /// nothing.
+    /// builds its tables before the first: the light path's where it
+    /// applies (and then not the table of every hand), else the table of
+    /// every hand; one deal fewer, an input of unknown size, or a game
+    /// whose choice is special builds nothing.
     #[test]
-    fn a_long_run_on_the_card_path_builds_the_hand_table_first() {
+    fn a_long_run_on_the_card_path_builds_its_tables_first() {
         const SUITED: &str = include_str!("../../../tests/fixtures/exchange/four-suited.rules");
-        let ex = compile(SUITED);
-        assert!(ex.by_cards(), "on the card path");
-        let bytes = 3 * ex.hand * WHOLE_HAND_TABLE;
-        ex.expect_deals(Some(bytes - 1), 1);
-        ex.expect_deals(None, 1);
-        assert!(!ex.card_path_built(), "built for fewer deals");
-        ex.expect_deals(Some(bytes), 1);
-        assert!(ex.card_path_built(), "not built for enough deals");
+        let bytes = 3 * 4 * WHOLE_HAND_TABLE;
+        let light = compile(SUITED);
+        assert!(light.by_cards(), "on the card path");
+        light.expect_deals(Some(bytes - 1), 1);
+        light.expect_deals(None, 1);
+        assert!(light.light.get().is_none(), "built for fewer deals");
+        light.expect_deals(Some(bytes), 1);
+        assert!(light.light.get().is_some_and(|l| l.is_some()), "the light path not built for enough deals");
+        assert!(!light.card_path_built(), "the table of every hand built where the light path applies");
+        // A row of three cards of one suit in a hand of four: no light path.
+        let partial = compile(&SUITED.replace("suited(4) ", "suited(3) "));
+        assert!(partial.light().is_none());
+        partial.expect_deals(Some(bytes - 1), 1);
+        assert!(!partial.card_path_built(), "built for fewer deals");
+        partial.expect_deals(Some(bytes), 1);
+        assert!(partial.card_path_built(), "the table of every hand not built for enough deals");
         let stay = compile(&SUITED.replace("exchange: 0..3", "exchange: 0"));
         assert!(stay.special());
         stay.expect_deals(Some(bytes), 1);
-        assert!(!stay.card_path_built(), "built for a game that never draws");
+        assert!(stay.light.get().is_none() && !stay.card_path_built(), "built for a game that never draws");
     }
 
     #[test]
