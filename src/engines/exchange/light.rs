@@ -321,6 +321,46 @@ mod tests {
         );
     }
 
+    /// Other shapes of game: hands of six with sixteen ranks, one suit
+    /// (every set of cards is of one suit), hands of two, and at least one
+    /// card kept.
+    #[test]
+    fn light_sums_are_the_full_tables_for_other_shapes() {
+        let games = [
+            r#"
+            engine: exchange
+            deck { ranks: 1 2 3 4 5 6 7 8 9 A B C D E F G  suits: x y z }
+            play { hand: 6  exchange: 0..6  prefer: fewer-cards leftmost }
+            combination "six suited" { pattern: suited(6)         pays: 50 }
+            combination "six run"    { pattern: run(6)            pays: 20 }
+            combination "triple"     { pattern: kind(3)           pays: 5 }
+            combination "two pairs"  { pattern: kind(2) + kind(2) pays: 3 }
+            combination "pair"       { pattern: kind(2)           pays: 1 }
+            output { stay: "Stay" exchange: "Exchange {cards}" }
+            "#,
+            r#"
+            engine: exchange
+            deck { ranks: A 2 3 4 5 6 7  suits: x }
+            play { hand: 3  entry: 1  exchange: 1..2  cost: 1  prefer: more-cards rightmost }
+            combination "run flush" { pattern: suited(run(3)) pays: 9 }
+            combination "flush"     { pattern: suited(3)      pays: 2 }
+            output { stay: "Stay" exchange: "Exchange {cards}" }
+            "#,
+            r#"
+            engine: exchange
+            deck { ranks: 2 3 4 5 6 7 8 9 T J Q K A  suits: C D H S }
+            play { hand: 2  exchange: 0..2  prefer: fewer-cards leftmost }
+            combination "suited AK"    { pattern: suited(ranks(A K)) pays: 40 }
+            combination "suited"      { pattern: suited(2)          pays: 3 }
+            combination "pair"        { pattern: kind(2)            pays: 5 }
+            output { stay: "Stay" exchange: "Exchange {cards}" }
+            "#,
+        ];
+        for text in games {
+            same_sums(&compile(text), 3_000);
+        }
+    }
+
     #[test]
     fn a_row_of_part_of_the_hand_in_one_suit_needs_the_full_table() {
         let ex = compile(
