@@ -24,7 +24,8 @@
 //! multiset of the rank masks of the suits (sorted), and every deal of a
 //! class has the same values (`for_each_class`).
 
-use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering as AtomicOrdering};
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
@@ -663,6 +664,42 @@ mod tests {
         assert_eq!(memo.get(cb.key), Some(5));
     }
 
+    /// A run that expects few deals gets a small table (twice its deals, at
+    /// least 1,024 entries); one of unknown length every class's (2^18
+    /// entries for five of 52). Filled past its size, a small table keeps
+    /// what it holds and answers none for the rest, never another entry's
+    /// value: a key and its set go in one word (two for hands of six).
+    #[test]
+    fn a_short_run_gets_a_small_memo_that_only_forgets() {
+        for (hand, width) in [(5, 1), (6, 2)] {
+            let d = deck("A 2 3 4 5 6 7 8 9 T J Q K", "S H D C");
+            let full = ClassMemo::new(&d, hand).unwrap();
+            assert_eq!(full.table().len(), full.most * width);
+            let memo = ClassMemo::new(&d, hand).unwrap();
+            memo.expect(1_500);
+            assert_eq!(memo.table().len(), 4096 * width);
+            memo.expect(1);
+            assert_eq!(memo.table().len(), 4096 * width, "sized once, on first use");
+            let small = ClassMemo::new(&d, hand).unwrap();
+            small.expect(1);
+            assert_eq!(small.table().len(), 1024 * width);
+            // 20,000 distinct keys (more than the entries): each answers
+            // its own set or nothing.
+            let set = |k: u64| k.wrapping_mul(0x9e37_79b9) & 0xffff | 1;
+            for key in 1..=20_000u64 {
+                small.put(key, set(key));
+            }
+            let mut kept = 0;
+            for key in 1..=20_000u64 {
+                if let Some(v) = small.get(key) {
+                    assert_eq!(v, set(key), "key {key}");
+                    kept += 1;
+                }
+            }
+            assert!((1..=1024).contains(&kept), "{kept} kept");
+        }
+    }
+
     #[test]
     fn the_sample_passes_each_class_once_in_rounds() {
         let d = deck("A 2 3 4 5 6 7 8 9", "S H D").with_jokers(vec!["JK".into()]);
@@ -717,15 +754,19 @@ mod tests {
 /// half, claimed from 0 at once: the table stays small (2 MiB for 52
 /// cards), which keeps the look-up of a deal seen before cheap. Hands of 6
 /// cards take two words (key, then value; 0 means "not yet"). A full table
-/// just stops remembering.
+/// just stops remembering. A run whose input's size promises few deals
+/// gets a table for those (see [`ClassMemo::expect`]).
 #[derive(Debug)]
 pub(super) struct ClassMemo {
-    /// Allocated on first use (`check` never uses it).
-    slots: super::Lazy<Vec<AtomicU64>>,
+    /// Allocated on first use (`check` never uses it), with
+    /// [`ClassMemo::entries`] entries.
+    slots: OnceLock<Box<[AtomicU64]>>,
     /// Entries of two words (hands of 6 cards).
     wide: bool,
-    /// Entries in the table (a power of two).
-    entries: usize,
+    /// The most entries (a power of two), and the deals a run expects (0:
+    /// not known), which size the table when they are fewer.
+    most: usize,
+    expected: AtomicUsize,
     suits: usize,
     ranked: usize,
     /// The rank and suit of each card with both (at most 64).
@@ -763,11 +804,10 @@ impl ClassMemo {
             suit_of[c] = (c % suits) as u8;
         }
         (hand <= 6 && deck.size() <= 64 && suits * ranks + 4 <= 64 && deck.jokers.len() < 16).then(|| ClassMemo {
-            slots: std::sync::LazyLock::new(Box::new(move || {
-                (0..entries * (1 + wide as usize)).map(|_| AtomicU64::new(0)).collect()
-            })),
+            slots: OnceLock::new(),
             wide,
-            entries,
+            most: entries,
+            expected: AtomicUsize::new(0),
             suits,
             ranked: ranks * suits,
             rank_of,
@@ -890,10 +930,35 @@ impl ClassMemo {
         out
     }
 
+    /// Before the first deal: a run expects at most `deals` deals (by its
+    /// input's size), so that a short run's table has about twice as many
+    /// entries as its deals (at least 1,024) rather than every class's:
+    /// allocating and zeroing 2 MiB was about a quarter of the time of a
+    /// run of one deal. A full table just stops remembering, so an
+    /// estimate too low costs time, never a choice.
+    pub(super) fn expect(&self, deals: usize) {
+        self.expected.store(deals.max(1), AtomicOrdering::Relaxed);
+    }
+
+    /// The number of entries: set when the table is allocated.
+    fn entries(&self) -> usize {
+        match self.expected.load(AtomicOrdering::Relaxed) {
+            0 => self.most,
+            d => d.saturating_mul(2).next_power_of_two().clamp(1 << 10, self.most),
+        }
+    }
+
+    /// The table, allocated on first use.
     #[inline]
-    fn slot(&self, key: u64) -> usize {
+    fn table(&self) -> &[AtomicU64] {
+        self.slots.get_or_init(|| (0..self.entries() * (1 + self.wide as usize)).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    /// The first slot of `key` in `table`.
+    #[inline]
+    fn slot(&self, table: &[AtomicU64], key: u64) -> usize {
         let x = (key ^ (key >> 31)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (x ^ (x >> 29)) as usize & (self.entries - 1)
+        (x ^ (x >> 29)) as usize & (table.len() / (1 + self.wide as usize) - 1)
     }
 
     /// Asks the processor to fetch the entry of `key` into its nearest
@@ -902,7 +967,8 @@ impl ClassMemo {
     #[inline(always)]
     pub(super) fn prefetch(&self, key: u64) {
         let width = 1 + self.wide as usize;
-        let at = self.slots[width * self.slot(key)].as_ptr();
+        let table = self.table();
+        let at = table[width * self.slot(table, key)].as_ptr();
         // SAFETY: a prefetch only hints the caches: it reads nothing the
         // program sees and never faults (and `at` is an entry of the table).
         unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(at as *const i8) };
@@ -911,20 +977,21 @@ impl ClassMemo {
     /// The optimal set remembered for a key.
     #[inline]
     pub(super) fn get(&self, key: u64) -> Option<u64> {
-        let mask = self.entries - 1;
-        let mut i = self.slot(key);
+        let slots = self.table();
+        let mask = slots.len() / (1 + self.wide as usize) - 1;
+        let mut i = self.slot(slots, key);
         for _ in 0..16 {
             if self.wide {
-                let k = self.slots[2 * i].load(AtomicOrdering::Acquire);
+                let k = slots[2 * i].load(AtomicOrdering::Acquire);
                 if k == key {
-                    let v = self.slots[2 * i + 1].load(AtomicOrdering::Acquire);
+                    let v = slots[2 * i + 1].load(AtomicOrdering::Acquire);
                     return (v != 0).then_some(v);
                 }
                 if k == 0 {
                     return None;
                 }
             } else {
-                let w = self.slots[i].load(AtomicOrdering::Relaxed);
+                let w = slots[i].load(AtomicOrdering::Relaxed);
                 if w >> 32 == key {
                     return Some(w & 0xffff_ffff);
                 }
@@ -939,11 +1006,12 @@ impl ClassMemo {
 
     /// Remembers the optimal set of a key (never 0).
     pub(super) fn put(&self, key: u64, optimal: u64) {
-        let mask = self.entries - 1;
-        let mut i = self.slot(key);
+        let slots = self.table();
+        let mask = slots.len() / (1 + self.wide as usize) - 1;
+        let mut i = self.slot(slots, key);
         for _ in 0..16 {
             if self.wide {
-                let (k, v) = (&self.slots[2 * i], &self.slots[2 * i + 1]);
+                let (k, v) = (&slots[2 * i], &slots[2 * i + 1]);
                 match k.compare_exchange(0, key, AtomicOrdering::AcqRel, AtomicOrdering::Acquire) {
                     Ok(_) => {
                         v.store(optimal, AtomicOrdering::Release);
@@ -954,7 +1022,7 @@ impl ClassMemo {
                 }
             } else {
                 let w = key << 32 | optimal;
-                match self.slots[i].compare_exchange(0, w, AtomicOrdering::Relaxed, AtomicOrdering::Relaxed) {
+                match slots[i].compare_exchange(0, w, AtomicOrdering::Relaxed, AtomicOrdering::Relaxed) {
                     Ok(_) => return,
                     Err(old) if old >> 32 == key => return,
                     Err(_) => {}

@@ -954,7 +954,8 @@ impl Exchange {
     /// the table is then built a little early), and only where
     /// [`Exchange::best_with`] would use it.
     ///
-    /// On the card path, when the deals will be at least
+    /// On the card path, the class memo is sized for the deals the input's
+    /// size promises (see [`hands::ClassMemo::expect`]); when they will be at least
     /// [`WHOLE_HAND_TABLE`], the light path's tables (see `light.rs`) or,
     /// where it does not apply, the table of every hand are built at once
     /// (on every core for the latter), rather than by the first deal: the
@@ -969,7 +970,10 @@ impl Exchange {
         let deals = bytes.unwrap_or(0) / (3 * self.hand).max(1);
         let lazy = match &self.path {
             Path::Ranks(lazy) => lazy,
-            Path::Cards(..) => {
+            Path::Cards(_, memo) => {
+                if let (Some(memo), Some(_)) = (memo, bytes) {
+                    memo.expect(deals);
+                }
                 if deals >= WHOLE_HAND_TABLE && self.light().is_none() {
                     self.card_path();
                 }
