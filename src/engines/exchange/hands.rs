@@ -954,11 +954,17 @@ impl ClassMemo {
         self.slots.get_or_init(|| (0..self.entries() * (1 + self.wide as usize)).map(|_| AtomicU64::new(0)).collect())
     }
 
+    /// The entries of `table` less one (their count is a power of two).
+    #[inline]
+    fn mask(&self, table: &[AtomicU64]) -> usize {
+        table.len() / (1 + self.wide as usize) - 1
+    }
+
     /// The first slot of `key` in `table`.
     #[inline]
     fn slot(&self, table: &[AtomicU64], key: u64) -> usize {
         let x = (key ^ (key >> 31)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (x ^ (x >> 29)) as usize & (table.len() / (1 + self.wide as usize) - 1)
+        (x ^ (x >> 29)) as usize & self.mask(table)
     }
 
     /// Asks the processor to fetch the entry of `key` into its nearest
@@ -978,7 +984,7 @@ impl ClassMemo {
     #[inline]
     pub(super) fn get(&self, key: u64) -> Option<u64> {
         let slots = self.table();
-        let mask = slots.len() / (1 + self.wide as usize) - 1;
+        let mask = self.mask(slots);
         let mut i = self.slot(slots, key);
         for _ in 0..16 {
             if self.wide {
@@ -1007,7 +1013,7 @@ impl ClassMemo {
     /// Remembers the optimal set of a key (never 0).
     pub(super) fn put(&self, key: u64, optimal: u64) {
         let slots = self.table();
-        let mask = slots.len() / (1 + self.wide as usize) - 1;
+        let mask = self.mask(slots);
         let mut i = self.slot(slots, key);
         for _ in 0..16 {
             if self.wide {

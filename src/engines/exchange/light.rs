@@ -25,11 +25,12 @@
 //! gives the sum of keeping each subset. Both parts are exact integers, so
 //! the sums are the full table's to the unit, and the choices the same;
 //! the tables take well under a millisecond to build and stay in the
-//! nearest caches, so a deal costs about 70 ns, less than its scattered
-//! reads in the full table. Runs use this path whenever it applies;
-//! `analyze`, `strategy` and `check`'s statistics use the full table.
+//! nearest caches, so a class's sums cost about 160 ns, less than its
+//! scattered reads in the full table. Runs use this path whenever it
+//! applies; `analyze` and `strategy` use the full table.
 
-use super::eval::Eval;
+use super::eval::{Eval, KeyMemo, NONE};
+use super::hands::subtract_supersets;
 use super::pattern::is_suited;
 use super::ranks::{row_of_ranks, RankPath};
 use super::{Exchange, Row, Scratch};
@@ -122,7 +123,7 @@ impl Light {
         // rank-key tables are not needed: 1,287 keys of 6,188 for five
         // cards of thirteen ranks).
         let full = Eval::rows_only(deck, h, &ex.rows);
-        let mut memo = super::eval::KeyMemo::new(&full);
+        let mut memo = KeyMemo::new(&full);
         let mut ranks = Vec::with_capacity(h);
         let mut cards = Vec::with_capacity(h);
         for (set, slot) in sup.iter_mut().enumerate() {
@@ -135,7 +136,7 @@ impl Light {
             cards.extend(ranks.iter().map(|&r| r as u16 * ns as u16));
             let by_cards = ex.pays[memo.row_of_cards(&full, &cards) as usize];
             let by_ranks = row_of_ranks(&eval, &ranks);
-            *slot = by_cards - if by_ranks == super::eval::NONE { 0 } else { pays[by_ranks as usize] };
+            *slot = by_cards - if by_ranks == NONE { 0 } else { pays[by_ranks as usize] };
         }
         for b in 0..nr {
             for set in 0..sup.len() {
@@ -207,15 +208,7 @@ impl Light {
             let one_suit = (suits[m] & (suits[m] - 1) == 0) as u32;
             f[m] = self.flat[at[m] as usize] + self.sup[((ranks[m] + 1) * one_suit) as usize];
         }
-        // Inclusion and exclusion: each f[K] less its supersets, one card
-        // at a time.
-        for b in 0..H {
-            for m in 0..1 << H {
-                if m >> b & 1 == 0 {
-                    f[m] -= f[m | 1 << b];
-                }
-            }
-        }
+        subtract_supersets(f, H);
     }
 }
 
