@@ -17,7 +17,7 @@ use crate::template::OutputLine;
 
 mod endings;
 mod explore;
-use endings::{comes_back, counts_balls, lower_endings, reads_frame, reads_stroke};
+use endings::{comes_back, counts_balls, key_reads, lower_endings, reads_frame, reads_stroke};
 
 /// Most balls of one kind.
 pub const MAX_COUNT: i64 = 1000;
@@ -153,6 +153,7 @@ pub fn lower_with(top: &Block, cx: &mut Cx, explore: bool) -> Option<Referee> {
         tie: tie_rule,
         endings,
         reads_frame: stroke_reads,
+        key_reads: key_reads(stroke_rules()),
         tracks,
         counts_balls,
         on_rule: play.on.map(|(on, _)| on),
@@ -851,6 +852,65 @@ output { frame: "F{frame}" turn: "{player}" in-hand: "{player}*" foul: "!" score
         crate::engines::bundled_cases::each("snooker_referee", |top, cx, inputs| {
             let game = super::lower(top, cx).expect("the bundled file compiles");
             inputs.iter().for_each(|text| crate::game::assert_hints_agree(&game, text));
+        });
+    }
+
+    /// A remembered verdict's key holds what the stroke rules read: the
+    /// table when one reads it, `left` as the side of each number it is
+    /// compared with, or whole when it is read otherwise.
+    #[test]
+    fn a_verdict_s_key_holds_what_the_stroke_rules_read() {
+        use crate::engines::referee::KeyReads;
+        let reads = |rules: &str| {
+            let loaded = load_text("t.rules", rules, std::path::Path::new(".")).unwrap();
+            let top = crate::check::Block::new(&loaded.items, "the rule file", crate::source::Span::new(0, 0, 0));
+            super::lower(&top, &mut crate::check::Cx::new()).expect("compiles").key_reads
+        };
+        let cuts = |table, cuts: Option<Vec<i64>>| KeyReads { table, left_cuts: cuts };
+        assert_eq!(reads(RULES), cuts(false, Some(vec![1])));
+        let end = "end { when: left == 1 and (foul or potted - Q != []) }";
+        // (never true: `left` is not negative)
+        let two =
+            RULES.replace(end, "end { when: left == 1 and (foul or potted - Q != []) or 3 >= left and left < 0 }");
+        assert_eq!(reads(&two), cuts(false, Some(vec![0, 1, 3])));
+        let whole = RULES.replace(end, "end { when: left - 1 == 0 and (foul or potted - Q != []) }");
+        assert_eq!(reads(&whole), cuts(false, None));
+        // Past eight numbers, `left` is held whole.
+        let many = (0..9).map(|n| format!(" or left == {} and left < 0", n + 10)).collect::<String>();
+        let many = RULES.replace(end, &format!("end {{ when: left == 1 and (foul or potted - Q != []){many} }}"));
+        assert_eq!(reads(&many), cuts(false, None));
+        let table = RULES.replace("highest(on + first + potted)", "highest(on + first + potted + (table - table))");
+        assert_eq!(reads(&table), cuts(true, Some(vec![1])));
+        // The same frames, the same lines, whatever the key holds.
+        let input = "2\nP1 P2\nA A\nY Y\nA A X\n-\nX X\nY Y\n\nP3 P4\nA\nX\n-\nagain\nA A X\nY\n";
+        let printed = |rules: &str| {
+            let (printed, result) = try_run(rules, input);
+            (printed, format!("{result:?}"))
+        };
+        let base = printed(RULES);
+        assert!(base.0.contains("W P1") && base.1.contains("frame 2 has not ended"), "{base:?}");
+        for other in [&two, &whole, &table, &many] {
+            assert_eq!(printed(other), base);
+        }
+    }
+
+    /// Every bundled rule file's cases print the same lines with its
+    /// verdicts' keys narrowed (as loaded) and whole.
+    #[test]
+    fn narrowed_keys_print_what_whole_keys_print() {
+        use crate::engines::referee::KeyReads;
+        crate::engines::bundled_cases::each("snooker_referee", |top, cx, inputs| {
+            let narrowed = super::lower(top, cx).expect("the bundled file compiles");
+            assert!(narrowed.key_reads.left_cuts.is_some(), "the bundled files compare `left` with numbers only");
+            let mut whole = super::lower(top, cx).expect("the bundled file compiles");
+            whole.key_reads = KeyReads { table: true, left_cuts: None };
+            for text in inputs {
+                let run = |game: &super::Referee| {
+                    let (printed, result) = crate::game::run_text(game, text, &Default::default());
+                    (printed, format!("{result:?}"))
+                };
+                assert_eq!(run(&narrowed), run(&whole));
+            }
         });
     }
 

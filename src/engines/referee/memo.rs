@@ -4,7 +4,8 @@
 //! `continue`, `in-hand`, `play-again-after`, `end`, the respot and tie
 //! sets) reads only the sets `first`, `potted`, `on`, `table` and the
 //! number `left`, and the respot set depends on the phase: together, a
-//! [`Key`]. Frames meet the same few keys again and again, so the
+//! [`Key`], narrowed to what the file's rules read ([`KeyReads`]).
+//! Frames meet the same few keys again and again, so the
 //! [`Verdict`] of a key is computed once and kept in a direct-mapped table,
 //! a new key replacing the one in its entry: memory is bounded, and an
 //! input of all-new strokes costs one hash and one comparison more per
@@ -53,6 +54,38 @@ impl Key {
         let [a, b, c, d] = self.0;
         let h = (a ^ b.rotate_left(16) ^ c.rotate_left(32) ^ d.rotate_left(48)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         (h >> (64 - bits)) as usize
+    }
+}
+
+/// What a key holds of the table and of `left`: only what the stroke
+/// rules read (found at load by `lower::endings::key_reads`), so that
+/// strokes whose verdicts cannot differ share one entry. Snooker's rules
+/// read `left` only in `left == 1` and never read `table`: its keys hold
+/// whether `left` is under, at or over 1 and no table, and the strokes of
+/// its frames meet fewer keys, more often.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KeyReads {
+    /// Some stroke rule reads `table` (else the key holds none).
+    pub table: bool,
+    /// The numbers `left` is compared with, sorted and distinct, when the
+    /// stroke rules read it only so (`left == 1`, `2 < left`): the key
+    /// holds on which side of each it lies. `None`: it holds `left`.
+    pub left_cuts: Option<Vec<i64>>,
+}
+
+impl KeyReads {
+    /// The key of a stroke (as [`Key::new`]), narrowed to what is read.
+    #[inline(always)]
+    pub fn key(&self, first: Option<usize>, sets: &[u64; 4], left: u32, first_phase: bool) -> Key {
+        let table = if self.table { sets[3] } else { 0 };
+        let left = match &self.left_cuts {
+            None => left,
+            Some(cuts) => {
+                let l = i64::from(left);
+                cuts.iter().map(|&c| 2 * u32::from(l > c) + u32::from(l == c)).sum()
+            }
+        };
+        Key::new(first, &[sets[0], sets[1], sets[2], table], left, first_phase)
     }
 }
 
@@ -139,6 +172,28 @@ mod tests {
         assert_ne!(k1, Key::new(Some(1), &[2, 2, 1, 6], 5, false));
         assert_ne!(k1, Key::new(Some(2), &[2, 2, 1, 6], 5, true));
         assert_ne!(k1, VACANT);
+    }
+
+    /// A narrowed key holds the side of each cut `left` lies on, and the
+    /// table only when it is read.
+    #[test]
+    fn a_narrowed_key_holds_only_what_the_rules_read() {
+        let sets = |table| [2, 2, 1, table];
+        let narrow = KeyReads { table: false, left_cuts: Some(vec![1, 5]) };
+        let key = |left, table| narrow.key(Some(1), &sets(table), left, true);
+        // Under 1, at 1, between, at 5, over 5: five keys, whatever the table.
+        let sides: [&[u32]; 5] = [&[0], &[1], &[2, 3, 4], &[5], &[6, 20]];
+        for (i, side) in sides.iter().enumerate() {
+            for &left in side.iter() {
+                assert_eq!(key(left, 6), key(side[0], 7), "left {left}");
+                for (j, other) in sides.iter().enumerate() {
+                    assert_eq!(key(left, 6) == key(other[0], 6), i == j, "left {left} against {}", other[0]);
+                }
+            }
+        }
+        let whole = KeyReads { table: true, left_cuts: None };
+        assert_eq!(whole.key(Some(1), &sets(6), 9, true), Key::new(Some(1), &sets(6), 9, true));
+        assert_ne!(whole.key(Some(1), &sets(6), 9, true), whole.key(Some(1), &sets(7), 9, true));
     }
 
     /// Keys that keep replacing each other grow the table, once; every

@@ -39,7 +39,8 @@ use crate::expr::{BoolExpr, Env, IntExpr, SetExpr};
 use crate::game::{Input, Output, RunError};
 use crate::source::Span;
 use crate::template::{NoFields, OutputLine};
-use memo::{Key, Memo, Verdict};
+pub(crate) use memo::KeyReads;
+use memo::{Memo, Verdict};
 use words::Words;
 
 /// Most balls a rule file may name (one bit each in a set).
@@ -273,6 +274,8 @@ pub struct Referee {
     /// table and `left` (scores, fouls in a row, ...): verdicts are not
     /// remembered, since their key does not hold that state.
     pub reads_frame: bool,
+    /// What a remembered verdict's key holds of the table and `left`.
+    pub key_reads: KeyReads,
     /// Some expression reads the frame's state, or the file has endings:
     /// fouls in a row, strokes and visits are kept (else they stay 0, and
     /// a stroke costs nothing more than before they existed).
@@ -412,20 +415,31 @@ impl Referee {
     }
 
     /// The balls on for a stroke whose first ball hit is `first`.
+    #[inline(always)]
     pub fn on(&self, st: &State, first: Option<usize>) -> u64 {
+        // Most strokes of the first phase: the alternate balls, or the
+        // sequence ball hit first after one (no call).
+        if self.on_rule.is_none() && !st.second_phase {
+            if !st.after_alternate {
+                return self.alternate;
+            }
+            if let Some(f) = first {
+                if self.sequence_mask >> f & 1 == 1 {
+                    return 1 << f;
+                }
+            }
+        }
+        self.on_else(st, first)
+    }
+
+    /// [`Referee::on`] by rule, in the second phase, or nominated.
+    #[inline(never)]
+    fn on_else(&self, st: &State, first: Option<usize>) -> u64 {
         if let Some(rule) = &self.on_rule {
             return self.on_by_rule(rule, st, first);
         }
         if st.second_phase {
             return self.sequence.iter().find(|&&b| st.counts[b] > 0).map_or(0, |&b| 1 << b);
-        }
-        if !st.after_alternate {
-            return self.alternate;
-        }
-        if let Some(f) = first {
-            if self.sequence_mask >> f & 1 == 1 {
-                return 1 << f;
-            }
         }
         let on_table = self.sequence.iter().copied().filter(|&b| st.counts[b] > 0);
         let pick = match self.nominate {
@@ -542,7 +556,7 @@ impl Referee {
         let verdict = if self.reads_frame {
             self.judge_stroke(st, s, &sets, first_phase)
         } else {
-            let key = Key::new(s.first, &sets, st.left, first_phase);
+            let key = self.key_reads.key(s.first, &sets, st.left, first_phase);
             memo.get(key, || self.judge_stroke(st, s, &sets, first_phase))
         };
         self.apply(st, s, &sets, &verdict)

@@ -9,9 +9,9 @@ use crate::check::{Block, Cx};
 use crate::diag::codes;
 use crate::diag::Diag;
 use crate::engines::referee::schema::STATE;
-use crate::engines::referee::{var, EndingRule};
+use crate::engines::referee::{var, EndingRule, KeyReads};
 use crate::expr::{compile_int, SetExpr};
-use crate::syntax::{Expr, ExprKind, Item, Label, Section};
+use crate::syntax::{BinOp, Expr, ExprKind, Item, Label, Section};
 
 /// The `ending` sections: a condition, a winner or a draw, an output line.
 pub(super) fn lower_endings(cx: &mut Cx, sections: &[(&Section, &Label)], x: &Exprs) -> Option<Vec<EndingRule>> {
@@ -82,6 +82,70 @@ pub(super) fn reads_frame(s: &Section) -> bool {
         ExprKind::Call(f, _) => f.name == "count",
         _ => false,
     })
+}
+
+/// The most numbers `left` is compared with for a key to hold its sides.
+const MOST_CUTS: usize = 8;
+
+/// What a remembered verdict's key must hold of the table and of `left`,
+/// read from the stroke rules `sections` (see [`KeyReads`]).
+pub(super) fn key_reads<'s>(sections: impl IntoIterator<Item = &'s Section>) -> KeyReads {
+    let (table, left) = (STATE[3].name, STATE[4 + var::LEFT].name);
+    let mut reads = KeyReads { table: false, left_cuts: Some(Vec::new()) };
+    let mut todo = Vec::new();
+    for s in sections {
+        each_expr(s, &mut |e| todo.push(e));
+    }
+    while let Some(e) = todo.pop() {
+        match &e.kind {
+            ExprKind::Word(w) if w == table => reads.table = true,
+            // `left` anywhere but beside a number in a comparison: the key
+            // holds it whole.
+            ExprKind::Word(w) if w == left => reads.left_cuts = None,
+            ExprKind::Word(_) | ExprKind::Int(_) | ExprKind::Str(_) => {}
+            ExprKind::Binary(op, a, b) => {
+                let compares = matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+                let cut = match (&a.kind, &b.kind) {
+                    (ExprKind::Word(w), ExprKind::Int(n)) | (ExprKind::Int(n), ExprKind::Word(w))
+                        if compares && w == left =>
+                    {
+                        Some(*n)
+                    }
+                    _ => None,
+                };
+                match cut {
+                    Some(n) => {
+                        if let Some(cuts) = &mut reads.left_cuts {
+                            cuts.push(n);
+                        }
+                    }
+                    None => todo.extend([&**a, &**b]),
+                }
+            }
+            ExprKind::Call(_, args) | ExprKind::List(args) => todo.extend(args),
+            ExprKind::Range(a, b) => todo.extend([&**a, &**b]),
+            ExprKind::Unary(_, a) | ExprKind::Field(a, _) => todo.push(a),
+        }
+    }
+    if let Some(cuts) = &mut reads.left_cuts {
+        cuts.sort_unstable();
+        cuts.dedup();
+    }
+    // Each stroke sides `left` with every cut: past a few, it is held whole.
+    if reads.left_cuts.as_ref().is_some_and(|c| c.len() > MOST_CUTS) {
+        reads.left_cuts = None;
+    }
+    reads
+}
+
+/// Calls `f` on every expression of `s` (and of the sections inside it).
+fn each_expr<'s>(s: &'s Section, f: &mut dyn FnMut(&'s Expr)) {
+    for i in &s.items {
+        match i {
+            Item::Property(p) => p.values.iter().for_each(&mut *f),
+            Item::Section(inner) => each_expr(inner, f),
+        }
+    }
 }
 
 /// Whether an expression of `s` counts balls (`count`).
