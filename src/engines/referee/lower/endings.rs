@@ -156,10 +156,9 @@ pub(super) fn counts_balls(s: &Section) -> bool {
 /// Whether `hit` holds for a node of an expression of `s` (or of a
 /// section inside it).
 fn any_expr(s: &Section, hit: &dyn Fn(&Expr) -> bool) -> bool {
-    s.items.iter().any(|i| match i {
-        Item::Property(p) => p.values.iter().any(|e| any_node(e, hit)),
-        Item::Section(inner) => any_expr(inner, hit),
-    })
+    let mut found = false;
+    each_expr(s, &mut |e| found = found || any_node(e, hit));
+    found
 }
 
 fn any_node(e: &Expr, hit: &dyn Fn(&Expr) -> bool) -> bool {
