@@ -618,6 +618,19 @@ fn put_wide_int(out: &mut Vec<u8>, n: i64) {
 
 #[inline]
 fn pad_int(out: &mut Vec<u8>, n: i64, fill: char, align: Align, width: usize) {
+    if (n as u64) < 100 && align == Align::Right && fill.is_ascii() && (2..=CHUNK).contains(&width) {
+        // A small number right-aligned (a column of counts): the fill in
+        // one fixed-size copy, the digits over its end, no branch on
+        // their number.
+        let (fill, [tens, ones]) = (fill as u8, SMALL[n as usize]);
+        let at = out.len();
+        out.extend_from_slice(&[fill; CHUNK]);
+        out.truncate(at + width);
+        let end = at + width;
+        out[end - 2] = if n >= 10 { tens } else { fill };
+        out[end - 1] = if n >= 10 { ones } else { tens };
+        return;
+    }
     // 19 digits and a sign at most.
     let mut buf = [0u8; 20];
     let i = decimal(n, &mut buf);
@@ -678,6 +691,13 @@ mod tests {
             assert_eq!(render("{n:>6}", &["n"], &[Val::Int(n)]), format!("{n:>6}"));
             assert_eq!(render("{n:*<6}", &["n"], &[Val::Int(n)]), format!("{n:*<6}"));
             assert_eq!(render("{n:^7}", &["n"], &[Val::Int(n)]), format!("{n:^7}"));
+            // Right-aligned at every width around the short path's (2 to 16).
+            assert_eq!(render("{n:>2}", &["n"], &[Val::Int(n)]), format!("{n:>2}"));
+            assert_eq!(render("{n:0>3}", &["n"], &[Val::Int(n)]), format!("{n:0>3}"));
+            assert_eq!(render("{n:*>16}|", &["n"], &[Val::Int(n)]), format!("{n:*>16}|"));
+            assert_eq!(render("{n:>17}", &["n"], &[Val::Int(n)]), format!("{n:>17}"));
+            assert_eq!(render("{n:·>4}", &["n"], &[Val::Int(n)]), format!("{n:·>4}"));
+            assert_eq!(render("{n:>1}", &["n"], &[Val::Int(n)]), format!("{n:>1}"));
         }
     }
 
