@@ -562,11 +562,17 @@ impl Covering {
         if ranks != 0 {
             let p = t.showing_any(ranks).trailing_zeros() as usize;
             let r = t.top[p & 63] as usize & 63;
-            let g = (0..self.fast.len()).find(|&g| {
+            // The first group that rank makes eligible (a loop: `find` was
+            // left a call of its own, 28 instructions a group covered).
+            let mut g = 0;
+            while g < self.fast.len() {
                 let e = if g < each.len() { each[g] } else { self.eligible_ranks(t, g) };
-                e >> r & 1 == 1
-            });
-            best = Some((p, g.unwrap_or(0)));
+                if e >> r & 1 == 1 {
+                    break;
+                }
+                g += 1;
+            }
+            best = Some((p, if g < self.fast.len() { g } else { 0 }));
         }
         if self.by_piles {
             self.find_by_piles(t, &mut best, chosen);
