@@ -616,7 +616,7 @@ fn put_wide_int(out: &mut Vec<u8>, n: i64) {
     out.extend_from_slice(&buf[i..]);
 }
 
-#[inline]
+#[inline(always)]
 fn pad_int(out: &mut Vec<u8>, n: i64, fill: char, align: Align, width: usize) {
     if (n as u64) < 100 && align == Align::Right && fill.is_ascii() && (2..=CHUNK).contains(&width) {
         // A small number right-aligned (a column of counts): the fill in
@@ -631,6 +631,13 @@ fn pad_int(out: &mut Vec<u8>, n: i64, fill: char, align: Align, width: usize) {
         out[end - 1] = if n >= 10 { ones } else { tens };
         return;
     }
+    pad_wide_int(out, n, fill, align, width);
+}
+
+/// [`pad_int`] of any other number, width or fill (out of line: the short
+/// path above is written in place).
+#[inline(never)]
+fn pad_wide_int(out: &mut Vec<u8>, n: i64, fill: char, align: Align, width: usize) {
     // 19 digits and a sign at most.
     let mut buf = [0u8; 20];
     let i = decimal(n, &mut buf);

@@ -661,6 +661,7 @@ impl Covering {
 
     /// Completes group `g` started at pile `p` with the lowest piles, in
     /// `chosen` (the group is known to lie there: see [`Covering::lowest`]).
+    #[inline(always)]
     fn start(&self, t: &Table, g: usize, p: usize, chosen: &mut Vec<usize>) {
         chosen.clear();
         chosen.push(p);
