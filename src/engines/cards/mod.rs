@@ -378,7 +378,7 @@ impl Dealt {
 
     /// [`Dealt::quick_line`] on the bytes of line `number` (taken straight
     /// from the input by [`crate::game::Scan`]).
-    #[inline]
+    #[inline(always)]
     pub fn quick_bytes(&mut self, deck: &Deck, b: &[u8], number: usize, n: usize, out: &mut Vec<Card>) -> bool {
         if self.copies > 1 {
             // Several packs: every card is counted one by one.

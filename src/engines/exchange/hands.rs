@@ -981,7 +981,7 @@ impl ClassMemo {
     }
 
     /// The optimal set remembered for a key.
-    #[inline]
+    #[inline(always)]
     pub(super) fn get(&self, key: u64) -> Option<u64> {
         let slots = self.table();
         let mask = self.mask(slots);
