@@ -741,22 +741,17 @@ impl Compiler<'_, '_> {
         let mut out = Vec::new();
         let mut todo = vec![e];
         while let Some(e) = todo.pop() {
-            match &e.kind {
-                ExprKind::Word(w) => {
-                    let sets = scope.vars.iter().filter(|(_, t)| *t == Ty::Set);
-                    if let Some(k) = sets.clone().position(|(n, _)| n == w) {
-                        if let Some(&Some((at, most))) = scope.counts.get(k) {
-                            if !out.contains(&(k, at, most)) {
-                                out.push((k, at, most));
-                            }
+            if let ExprKind::Word(w) = &e.kind {
+                let sets = scope.vars.iter().filter(|(_, t)| *t == Ty::Set);
+                if let Some(k) = sets.clone().position(|(n, _)| n == w) {
+                    if let Some(&Some((at, most))) = scope.counts.get(k) {
+                        if !out.contains(&(k, at, most)) {
+                            out.push((k, at, most));
                         }
                     }
                 }
-                ExprKind::Call(_, args) | ExprKind::List(args) => todo.extend(args),
-                ExprKind::Range(a, b) | ExprKind::Binary(_, a, b) => todo.extend([&**a, &**b]),
-                ExprKind::Unary(_, a) | ExprKind::Field(a, _) => todo.push(a),
-                ExprKind::Int(_) | ExprKind::Str(_) => {}
             }
+            e.push_children(&mut todo);
         }
         out
     }

@@ -183,6 +183,17 @@ impl Expr {
         }
     }
 
+    /// Pushes the expressions directly inside this one onto `todo` (for
+    /// walks with an explicit stack: expressions may be deep).
+    pub fn push_children<'e>(&'e self, todo: &mut Vec<&'e Expr>) {
+        match &self.kind {
+            ExprKind::Call(_, args) | ExprKind::List(args) => todo.extend(args),
+            ExprKind::Range(a, b) | ExprKind::Binary(_, a, b) => todo.extend([&**a, &**b]),
+            ExprKind::Unary(_, a) | ExprKind::Field(a, _) => todo.push(a),
+            ExprKind::Word(_) | ExprKind::Int(_) | ExprKind::Str(_) => {}
+        }
+    }
+
     /// How the expression is described in "found ..." messages.
     pub fn describe(&self) -> String {
         match &self.kind {

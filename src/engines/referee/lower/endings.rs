@@ -102,7 +102,6 @@ pub(super) fn key_reads<'s>(sections: impl IntoIterator<Item = &'s Section>) -> 
             // `left` anywhere but beside a number in a comparison: the key
             // holds it whole.
             ExprKind::Word(w) if w == left => reads.left_cuts = None,
-            ExprKind::Word(_) | ExprKind::Int(_) | ExprKind::Str(_) => {}
             ExprKind::Binary(op, a, b) => {
                 let compares = matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
                 let cut = match (&a.kind, &b.kind) {
@@ -119,12 +118,10 @@ pub(super) fn key_reads<'s>(sections: impl IntoIterator<Item = &'s Section>) -> 
                             cuts.push(n);
                         }
                     }
-                    None => todo.extend([&**a, &**b]),
+                    None => e.push_children(&mut todo),
                 }
             }
-            ExprKind::Call(_, args) | ExprKind::List(args) => todo.extend(args),
-            ExprKind::Range(a, b) => todo.extend([&**a, &**b]),
-            ExprKind::Unary(_, a) | ExprKind::Field(a, _) => todo.push(a),
+            _ => e.push_children(&mut todo),
         }
     }
     if let Some(cuts) = &mut reads.left_cuts {
@@ -168,13 +165,7 @@ fn any_node(e: &Expr, hit: &dyn Fn(&Expr) -> bool) -> bool {
         if hit(e) {
             return true;
         }
-        match &e.kind {
-            ExprKind::Word(_) => {}
-            ExprKind::Call(_, args) | ExprKind::List(args) => todo.extend(args),
-            ExprKind::Range(a, b) | ExprKind::Binary(_, a, b) => todo.extend([&**a, &**b]),
-            ExprKind::Unary(_, a) | ExprKind::Field(a, _) => todo.push(a),
-            ExprKind::Int(_) | ExprKind::Str(_) => {}
-        }
+        e.push_children(&mut todo);
     }
     false
 }
