@@ -137,6 +137,11 @@ impl Log {
         cap
     }
 
+    /// Bytes the log holds (its finished cases, written out or not).
+    pub(crate) fn held(&self) -> usize {
+        self.len.load(Ordering::Relaxed)
+    }
+
     /// Cases appended so far.
     pub(crate) fn cases(&self) -> usize {
         self.cases.load(Ordering::Relaxed)

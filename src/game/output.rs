@@ -54,6 +54,34 @@ pub(crate) trait Pending: Send + Sync {
 /// (between cases, and within a long case through [`Output::flush_if_full`]).
 const FLUSH_AT: usize = 1 << 16;
 
+/// Most bytes of output a part run on a worker holds (its log and the case
+/// being rendered): a part whose cases print more stops at the end of the
+/// case that passes it (or within a case, where the engine asks
+/// [`Output::flush_if_full`]), and the driver reads on from there on one
+/// thread, which writes as it goes. Parts are cut by input bytes and
+/// processor time, not by what their cases print: a rule file whose
+/// template prints megabytes a case made a part of a thousand deals hold
+/// gigabytes, and the run end for want of memory.
+pub(crate) const PART_OUTPUT: usize = 16 << 20;
+
+/// The error that stops a part whose output reached [`PART_OUTPUT`] (never
+/// reported: the driver reads the part again on one thread).
+#[derive(Debug)]
+struct PartFull;
+
+impl std::fmt::Display for PartFull {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a part's output reached {PART_OUTPUT} bytes")
+    }
+}
+
+impl std::error::Error for PartFull {}
+
+/// Whether `e` is the error of a part whose output is full.
+pub(crate) fn is_part_full(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<PartFull>())
+}
+
 /// The cases of a run before its writer starts (see [`Young`]).
 #[derive(Debug, Clone, Copy)]
 struct Young {
@@ -131,7 +159,15 @@ impl<'w> Output<'w> {
     /// threshold, so that memory stays bounded; true when it did (the buffer
     /// is then empty).
     pub fn flush_if_full(&mut self) -> io::Result<bool> {
-        if self.buf.len() < FLUSH_AT || matches!(self.sink, Sink::Log(_)) {
+        if let Sink::Log(log) = &self.sink {
+            // A part's lines are written once the parts before it are: a
+            // case that prints too much stops the part (see PART_OUTPUT).
+            if log.held() + self.buf.len() >= PART_OUTPUT {
+                return Err(io::Error::other(PartFull));
+            }
+            return Ok(false);
+        }
+        if self.buf.len() < FLUSH_AT {
             return Ok(false);
         }
         self.flush()?;
@@ -151,6 +187,9 @@ impl<'w> Output<'w> {
             Sink::Log(log) => {
                 log.push(&self.buf);
                 self.buf.clear();
+                if log.held() >= PART_OUTPUT {
+                    return Err(io::Error::other(PartFull));
+                }
                 return Ok(());
             }
             _ => {}
@@ -539,6 +578,29 @@ mod tests {
             assert_eq!(&dst[..n], &src[..n], "{n}");
             assert!(dst[n..].iter().all(|&b| b == 0), "{n}");
         }
+    }
+
+    /// A part's output stops the part once it holds PART_OUTPUT bytes: at
+    /// the end of the case that reaches it, or within a case that would
+    /// (where the engine asks `flush_if_full`); every case finished before
+    /// stays in the log.
+    #[test]
+    fn a_part_stops_once_its_output_is_full() {
+        let log = Log::default();
+        let mut out = Output::to_log(&log);
+        let case = vec![b'x'; PART_OUTPUT / 4 + 1];
+        for k in 1..=3 {
+            out.buffer().extend_from_slice(&case);
+            assert!(out.end_case().is_ok(), "case {k}");
+            assert!(matches!(out.flush_if_full(), Ok(false)), "case {k}");
+        }
+        out.buffer().extend_from_slice(&case);
+        let e = out.flush_if_full().expect_err("a case that fills the output stops within");
+        assert!(is_part_full(&e), "{e}");
+        let e = out.end_case().expect_err("and at its end");
+        assert!(is_part_full(&e), "{e}");
+        assert_eq!((log.cases(), log.held()), (4, 4 * case.len()));
+        assert!(!is_part_full(&io::Error::other("full disk")));
     }
 
     /// A sink other threads can look into.

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use super::input::{Positional, BOM};
 use super::log::Log;
-use super::output::Pending;
+use super::output::{is_part_full, Pending};
 use super::split::Part;
 use super::{Input, Mark, Output, RunError, RunOptions, Split};
 
@@ -306,6 +306,8 @@ fn run_marked<S: Split>(
             // An error at the part's end may be none in the whole input.
             Ok(_) => Status::Reread,
             Err(RunError::Input(e)) if e.offset >= end => Status::Reread,
+            // Its output is full: the rest is read on one thread.
+            Err(RunError::Io(e)) if is_part_full(&e) => Status::Reread,
             Err(e) => {
                 // The lines of the case an error stopped (a frame up to the
                 // bad stroke) come before the error, as on one thread.

@@ -286,6 +286,35 @@ fn an_error_at_case_k_prints_every_case_before_it_and_none_after() {
     }
 }
 
+/// A part whose cases print more than a part may hold (a rule file whose
+/// template prints megabytes a deal) stops there, and the driver reads
+/// on from it on one thread: the run prints what one thread prints, and an
+/// error after such parts is found after every case before it.
+#[test]
+fn parts_that_print_too_much_print_what_one_thread_prints() {
+    let dir = std::env::temp_dir().join(format!("arbiter-wide-output-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wide = "{cards:>1000}".repeat(6000);
+    let rules = dir.join("wide.rules");
+    let base = root().join("rules/get_straight.rules");
+    std::fs::write(&rules, format!("extends: {base:?}\noutput {{\n  stay: \"{wide}\"\n  exchange: \"{wide}\"\n}}\n"))
+        .unwrap();
+    let g = game(&rules);
+    let _ = std::fs::remove_dir_all(&dir);
+    let deals = ["2H TC 5D 3S 6C\n", "TH JH QH KH AH\n", "4D TD TC 9C 7D\n"];
+    let good: String = (0..12).map(|i| deals[i % 3]).collect();
+    for input in [format!("{good}#\n"), format!("{good}2H TC 5D 3S ZZ\n{good}#\n")] {
+        let (one, one_error) = run(g.as_ref(), &input, 1);
+        // Twice the 16 MiB a part may hold, and more.
+        assert!(one.len() > 32 << 20, "{} bytes", one.len());
+        for opts in [parts(2, 0), parts(3, 1 << 12)] {
+            let (many, many_error) = run_with(g.as_ref(), &input, opts);
+            assert!(one == many, "{opts:?}: {} bytes against {}", many.len(), one.len());
+            assert_eq!(one_error, many_error, "{opts:?}");
+        }
+    }
+}
+
 /// The same promise through the binary: `--jobs 2` on stdin (parts of at
 /// most 4 KiB, the threads started at once: the input is too small to
 /// start them otherwise).
