@@ -35,7 +35,8 @@ pub fn help(e: &clap::Error) -> u8 {
         let _ = io::stderr().write_all(text.as_bytes());
         exit::USAGE
     } else {
-        match io::stdout().lock().write_all(text.as_bytes()).and_then(|()| io::stdout().flush()) {
+        let mut out = term::Stdout::new();
+        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
             Ok(()) => exit::OK,
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::OK,
             Err(_) => exit::IO,
@@ -66,8 +67,7 @@ pub fn help_of(term: &Term, mut cmd: clap::Command, path: &[String]) -> u8 {
 
 /// Writes `bytes` to stdout: exit 0, or the code of the write error.
 pub fn print(term: &Term, bytes: &[u8]) -> u8 {
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = term::Stdout::new();
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Ok(()) => exit::OK,
         Err(e) => term::write_failed(term, &e),

@@ -86,6 +86,9 @@ pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<Expl
             }
             Err(e) => return term.fail(codes::IO, format!("cannot read input `{}`: {e}", p.display())),
         },
+        _ if super::term::closed_at_start(0) => {
+            return term.fail(codes::IO, "cannot read the input: standard input is closed");
+        }
         _ => {
             let probe = Probe::of(&io::stdin());
             // A regular file is read through a handle of its own: the
@@ -104,7 +107,7 @@ pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<Expl
     // The thread that does the last two starts only once cases would wait
     // (see `Shared::start_writer_later`): until then each is written as it
     // ends, and a signal finds nothing to write.
-    let shared = Shared::new(io::stdout());
+    let shared = Shared::new(super::term::Stdout::new());
     shared.start_writer_later(|shared| write_every(shared, WRITE_EVERY));
     let mut input = probe.apply(Input::new(FlushBeforeRead::new(source, shared.clone())));
     let mut out = Output::shared(shared).eager(term.stdout_is_terminal);
@@ -126,6 +129,9 @@ pub fn run(term: &Term, rules: &Path, input: Option<&Path>, explain: Option<Expl
     drop(out);
     match (result, flushed) {
         (Ok(()), Ok(())) => exit::OK,
+        // The input could not be read (a directory given as stdin): its
+        // message says so, the exit code is the output's (5).
+        (Err(RunError::Io(e)), _) if arbiter::game::is_read_error(&e) => term.fail(codes::IO, e.to_string()),
         (Err(RunError::Io(e)), _) | (Ok(()), Err(e)) => super::term::write_failed(term, &e),
         (Err(_), Err(e)) if e.kind() != io::ErrorKind::BrokenPipe => super::term::write_failed(term, &e),
         (Err(_), Err(_)) => exit::OK,

@@ -287,6 +287,85 @@ pub fn write_failed(term: &Term, e: &io::Error) -> u8 {
     }
 }
 
+/// Standard output, for a command's results. A descriptor 1 closed when
+/// the process started (`arbiter run ... >&-`) is reopened on `/dev/null`
+/// by Rust's runtime before `main`, so that writes to it vanish; here they
+/// fail ("Bad file descriptor"), so that output that goes nowhere ends with
+/// exit 5, as on a full disk, rather than 0 (see [`closed_at_start`]).
+pub struct Stdout {
+    closed: bool,
+}
+
+impl Stdout {
+    pub fn new() -> Stdout {
+        Stdout { closed: closed_at_start(1) }
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Err(bad_descriptor());
+        }
+        io::stdout().lock().write(bytes)
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if self.closed {
+            return Err(bad_descriptor());
+        }
+        io::stdout().lock().write_all(bytes)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.closed {
+            return Err(bad_descriptor());
+        }
+        io::stdout().flush()
+    }
+}
+
+/// The error of a write to a closed descriptor.
+fn bad_descriptor() -> io::Error {
+    #[cfg(unix)]
+    return io::Error::from_raw_os_error(libc::EBADF);
+    #[cfg(not(unix))]
+    io::Error::other("standard output is closed")
+}
+
+/// Whether standard descriptor `fd` (0 or 1) was closed when the process
+/// started: Rust's runtime opens `/dev/null` for reading and writing in its
+/// place, where a shell's `> /dev/null` or `< /dev/null` opens it for one
+/// of them (`1<> /dev/null`, which nobody writes, reads as closed too).
+/// Never on systems other than Unix.
+pub fn closed_at_start(fd: i32) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let mut stat = std::mem::MaybeUninit::<libc::stat>::zeroed();
+        // SAFETY: `fstat` writes at most a `stat` into the zeroed one given
+        // and `fcntl(F_GETFL)` reads a descriptor's flags; a closed number
+        // is an error (EBADF), never undefined behaviour.
+        let (got, flags) = unsafe { (libc::fstat(fd, stat.as_mut_ptr()), libc::fcntl(fd, libc::F_GETFL)) };
+        if got != 0 || flags == -1 {
+            // Still closed (a runtime that reopens nothing).
+            return true;
+        }
+        // SAFETY: `fstat` succeeded: the struct is filled in.
+        let stat = unsafe { stat.assume_init() };
+        let Ok(null) = std::fs::metadata("/dev/null") else { return false };
+        // `dev_t` is 32 bits on some systems.
+        #[allow(clippy::useless_conversion)]
+        let device = u64::from(stat.st_rdev);
+        stat.st_mode & libc::S_IFMT == libc::S_IFCHR && device == null.rdev() && flags & libc::O_ACCMODE == libc::O_RDWR
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = fd;
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{cut, exit, fit};

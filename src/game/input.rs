@@ -1086,10 +1086,29 @@ impl<'r> Input<'r> {
 impl From<InputError> for io::Error {
     fn from(e: InputError) -> io::Error {
         match e.kind {
-            InputErrorKind::Unreadable(kind) => io::Error::new(kind, e.0.message),
+            InputErrorKind::Unreadable(kind) => io::Error::new(kind, ReadFailed(e.0.message)),
             _ => io::Error::new(io::ErrorKind::InvalidData, e.0.message),
         }
     }
+}
+
+/// The input could not be read (its message says why): an I/O error of
+/// the input's, not of the output's (see [`is_read_error`]).
+#[derive(Debug)]
+struct ReadFailed(String);
+
+impl fmt::Display for ReadFailed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ReadFailed {}
+
+/// Whether `e` is the input's read error (a directory or a device given as
+/// the input, a disk failing under it), not the output's write error.
+pub fn is_read_error(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<ReadFailed>())
 }
 
 /// A file holding `bytes`, open for reading (its name removed at once),

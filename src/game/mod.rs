@@ -27,7 +27,7 @@ use std::io;
 pub use driver::{explain_cases, run_parts};
 pub use explain::{Explain, Explanation};
 pub use figures::Report;
-pub use input::{Input, InputError, Line, Scan, Token};
+pub use input::{is_read_error, Input, InputError, Line, Scan, Token};
 pub use output::{FlushBeforeRead, Output, Shared};
 
 /// How a run can fail after it started.

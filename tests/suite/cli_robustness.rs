@@ -89,6 +89,58 @@ fn an_output_that_cannot_be_written_is_exit_5() {
     assert!(err.contains("arbiter::io"), "{err}");
 }
 
+/// A shell command line run with `$A` set to the binary: exit code and
+/// stderr.
+#[cfg(unix)]
+fn shell(line: &str) -> (Option<i32>, String) {
+    let out = Command::new("sh")
+        .args(["-c", line])
+        .env("A", assert_cmd::cargo::cargo_bin("arbiter"))
+        .env("NO_COLOR", "1")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// A standard descriptor closed by the caller (`>&-`, `<&-`) is a failure
+/// to write or read (exit 5, "Bad file descriptor"), not an output thrown
+/// away with exit 0, nor an empty input; `> /dev/null` and `< /dev/null`
+/// are what they were.
+#[cfg(unix)]
+#[test]
+fn closed_standard_descriptors_are_exit_5() {
+    let deals = "tests/cases/get_straight/00-sample.in";
+    for line in [
+        format!("\"$A\" run rules/get_straight.rules {deals} >&-"),
+        "\"$A\" check rules/get_straight.rules >&-".to_string(),
+        "\"$A\" list >&-".to_string(),
+    ] {
+        let (code, err) = shell(&line);
+        assert_eq!(code, Some(5), "{line}: {err}");
+        assert!(err.contains("cannot write the output") && err.contains("os error 9"), "{line}: {err}");
+    }
+    // `--help` (clap's text) fails with the code alone, as on a full disk.
+    assert_eq!(shell("\"$A\" --help >&-").0, Some(5));
+    let (code, err) = shell("\"$A\" run rules/get_straight.rules <&-");
+    assert_eq!(code, Some(5), "{err}");
+    assert!(err.contains("cannot read the input: standard input is closed"), "{err}");
+    let (code, err) = shell(&format!("\"$A\" run rules/get_straight.rules {deals} > /dev/null"));
+    assert_eq!(code, Some(0), "{err}");
+    let (code, err) = shell("\"$A\" run rules/get_straight.rules < /dev/null");
+    assert_eq!(code, Some(4), "{err}");
+}
+
+/// A directory as the input is the input's failure: its message says it
+/// could not be read, not that the output could not be written.
+#[cfg(unix)]
+#[test]
+fn a_directory_as_stdin_cannot_be_read() {
+    let (code, err) = shell("\"$A\" run rules/get_straight.rules < tests");
+    assert_eq!(code, Some(5), "{err}");
+    assert!(err.contains("cannot read the input") && !err.contains("cannot write"), "{err}");
+}
+
 #[test]
 fn an_engine_without_an_analysis_is_a_usage_error() {
     let out = bin().args(["analyze", "rules/snooker_referee.rules"]).output().unwrap();
