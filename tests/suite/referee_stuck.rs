@@ -222,3 +222,40 @@ fn exploring_many_kinds_of_ball_takes_little_memory() {
     assert_eq!(out.status.code(), Some(0), "within 256 MiB of address space: {err}");
     assert!(err.contains("stuck-undecided"), "{err}");
 }
+
+/// Snooker with its Reds as two kinds of a thousand balls each: one state's
+/// strokes (any number of each kind potted) reach a million states, and
+/// each state kept the list of balls its first stroke potted. The search
+/// now stops at its limit of states within the stroke that passes it, and
+/// keeps a count per kind: `check` warns (`stuck-undecided`) within
+/// 256 MiB of address space, where it took 3.8 GB and failed.
+#[cfg(target_os = "linux")]
+#[test]
+fn thousands_of_balls_of_two_kinds_stop_at_the_limit_of_states() {
+    let snooker =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/snooker_referee.rules")).unwrap();
+    let base = snooker.split("# Worked examples").next().unwrap();
+    let edits = [
+        (
+            "ball \"Red\" { value: 1  count: 15 }",
+            "ball \"R0\" { value: 1  count: 1000 }\nball \"R1\" { value: 1  count: 1000 }",
+        ),
+        ("alternate: Red", "alternate: R0 R1"),
+        ("potted - Red", "potted - [R0 R1]"),
+    ];
+    let mut text = base.to_string();
+    for (from, to) in edits {
+        assert!(text.contains(from), "the snooker file no longer holds `{from}`");
+        text = text.replace(from, to);
+    }
+    let dir = std::env::temp_dir().join(format!("arbiter-stuck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("two-kinds-of-red.rules");
+    std::fs::write(&file, text).unwrap();
+    let mut check = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    let out = crate::usage::within_memory(check.arg("check").arg(&file), 256 << 20);
+    let _ = std::fs::remove_dir_all(&dir);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "within 256 MiB of address space: {err}");
+    assert!(err.contains("stuck-undecided"), "{err}");
+}

@@ -100,6 +100,10 @@ fn copy_state(into: &mut State, st: &State) {
     *into = State { counts, ..*st };
 }
 
+/// How a state was first reached: the state before, the ball hit first
+/// and the number of balls of each kind potted.
+type Parent = (usize, Option<usize>, Box<[u32]>);
+
 /// `stroke` potting `m[b]` balls of each kind `b`.
 fn with_balls(stroke: &Stroke, m: &[u32]) -> Stroke {
     let mut one = stroke.clone();
@@ -150,8 +154,10 @@ pub(super) struct Explorer<'r> {
     r: &'r Referee,
     pub states: Vec<State>,
     index: HashMap<Vec<u32>, usize, FixedState>,
-    /// How each state was first reached: the state before and the stroke.
-    pub parent: Vec<Option<(usize, Stroke)>>,
+    /// How each state was first reached: the state before and the stroke
+    /// (the ball hit first, and the balls potted of each kind: as a list,
+    /// thousands of balls of a kind made each state hold kilobytes).
+    pub parent: Vec<Option<Parent>>,
     next: Vec<Vec<usize>>,
     can_end: Vec<bool>,
     /// The respot rules (by index) some stroke from the state used.
@@ -192,7 +198,7 @@ impl<'r> Explorer<'r> {
 
     /// The index of state `st`, added when new (`parent`: how it was
     /// reached, asked only then).
-    fn add(&mut self, st: &State, parent: impl FnOnce() -> Option<(usize, Stroke)>) -> usize {
+    fn add(&mut self, st: &State, parent: impl FnOnce() -> Option<Parent>) -> usize {
         key_into(st, &mut self.key);
         if let Some(&i) = self.index.get(self.key.as_slice()) {
             return i;
@@ -372,6 +378,12 @@ impl<'r> Explorer<'r> {
     ) -> Option<Found> {
         let mut counts = Counts::new(self.r, sets[1]);
         while let Some(m) = counts.next(st, &mut self.strokes) {
+            if self.states.len() > MAX_STATES {
+                // One state's strokes reach more states than the limit
+                // (balls of two kinds by the thousand: a million numbers
+                // potted): `run` stops at its next look.
+                return None;
+            }
             let mut all = *base;
             for (k, &c) in m.iter().enumerate() {
                 all[var::POTTED_COUNTS + k] = i64::from(c);
@@ -398,6 +410,10 @@ impl<'r> Explorer<'r> {
     ) -> Option<Found> {
         let mut counts = Counts::new(self.r, sets[1]);
         while let Some(m) = counts.next(st, &mut self.strokes) {
+            if self.states.len() > MAX_STATES {
+                // As in `counted`.
+                return None;
+            }
             let found = self.follow_one(i, st, (s, sets), v, first, m, todo);
             if found.is_some() {
                 return found;
@@ -490,7 +506,7 @@ impl<'r> Explorer<'r> {
     /// potting `m`, queued when new.
     fn follow(&mut self, i: usize, after: &State, (first, m): (Option<usize>, &[u32]), todo: &mut VecDeque<usize>) {
         let before = self.states.len();
-        let j = self.add(after, || Some((i, with_balls(&Stroke { first, potted: Vec::new() }, m))));
+        let j = self.add(after, || Some((i, first, m.into())));
         if j == before {
             todo.push_back(j);
         }
@@ -539,8 +555,8 @@ impl<'r> Explorer<'r> {
     /// The strokes from the start of a frame to state `i`, as input lines.
     pub(super) fn path(&self, mut i: usize) -> Vec<String> {
         let mut lines = Vec::new();
-        while let Some((p, s)) = &self.parent[i] {
-            lines.push(self.line(s));
+        while let Some((p, first, m)) = &self.parent[i] {
+            lines.push(self.line(&with_balls(&Stroke { first: *first, potted: Vec::new() }, m)));
             i = *p;
         }
         lines.reverse();
