@@ -561,6 +561,9 @@ impl<S: Split> Driver<'_, S> {
     fn reread(&mut self, held: &[u8], input: &mut Input) -> Result<Leave, RunError> {
         let Some(Job { part, outcome }) = self.inflight.pop_front() else { return Ok(Leave::Reread) };
         let written = outcome.log.cases() as u64;
+        // A part stopped by its output (see `output::PART_OUTPUT`): the
+        // cases print too much for parts, the rest is read on this thread.
+        let full = outcome.log.held() >= super::output::PART_OUTPUT;
         self.registry.clear();
         self.pool.cancel();
         if part.file.is_some() {
@@ -582,7 +585,7 @@ impl<S: Split> Driver<'_, S> {
         let mut sink = std::io::sink();
         let mut quiet = Output::new(&mut sink);
         self.game.run_part(input, &mut self.reader, &mut self.scratch, Some(written), &mut quiet, self.opts)?;
-        Ok(Leave::Reread)
+        Ok(if full { Leave::Done } else { Leave::Reread })
     }
 
     /// Starts workers until the run has `n` threads (this one included).

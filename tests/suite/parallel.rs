@@ -305,7 +305,7 @@ fn parts_that_print_too_much_print_what_one_thread_prints() {
     let good: String = (0..12).map(|i| deals[i % 3]).collect();
     for input in [format!("{good}#\n"), format!("{good}2H TC 5D 3S ZZ\n{good}#\n")] {
         let (one, one_error) = run(g.as_ref(), &input, 1);
-        // Twice the 16 MiB a part may hold, and more.
+        // Many times the 4 MiB of output a part may hold.
         assert!(one.len() > 32 << 20, "{} bytes", one.len());
         for opts in [parts(2, 0), parts(3, 1 << 12)] {
             let (many, many_error) = run_with(g.as_ref(), &input, opts);
