@@ -291,7 +291,8 @@ pub fn write_failed(term: &Term, e: &io::Error) -> u8 {
 /// the process started (`arbiter run ... >&-`) is reopened on `/dev/null`
 /// by Rust's runtime before `main`, so that writes to it vanish; here they
 /// fail ("Bad file descriptor"), so that output that goes nowhere ends with
-/// exit 5, as on a full disk, rather than 0 (see [`closed_at_start`]).
+/// exit 5, as on a full disk, rather than 0 (see [`closed_at_start`]; on
+/// Linux).
 pub struct Stdout {
     closed: bool,
 }
@@ -334,36 +335,45 @@ fn bad_descriptor() -> io::Error {
 }
 
 /// Whether standard descriptor `fd` (0 or 1) was closed when the process
-/// started: Rust's runtime opens `/dev/null` for reading and writing in its
-/// place, where a shell's `> /dev/null` or `< /dev/null` opens it for one
-/// of them (`1<> /dev/null`, which nobody writes, reads as closed too).
-/// Never on systems other than Unix.
+/// started. Rust's runtime opens `/dev/null` in the place of a closed one
+/// before `main`, where it can no longer be told from a caller's own
+/// `/dev/null` (Python's `subprocess.DEVNULL` opens it for reading and
+/// writing, as the runtime does): the descriptors are looked at before the
+/// runtime starts, by a function the system's loader runs first (Linux:
+/// `.init_array`). Never on other systems.
 pub fn closed_at_start(fd: i32) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let mut stat = std::mem::MaybeUninit::<libc::stat>::zeroed();
-        // SAFETY: `fstat` writes at most a `stat` into the zeroed one given
-        // and `fcntl(F_GETFL)` reads a descriptor's flags; a closed number
-        // is an error (EBADF), never undefined behaviour.
-        let (got, flags) = unsafe { (libc::fstat(fd, stat.as_mut_ptr()), libc::fcntl(fd, libc::F_GETFL)) };
-        if got != 0 || flags == -1 {
-            // Still closed (a runtime that reopens nothing).
-            return true;
-        }
-        // SAFETY: `fstat` succeeded: the struct is filled in.
-        let stat = unsafe { stat.assume_init() };
-        let Ok(null) = std::fs::metadata("/dev/null") else { return false };
-        // `dev_t` is 32 bits on some systems.
-        #[allow(clippy::useless_conversion)]
-        let device = u64::from(stat.st_rdev);
-        stat.st_mode & libc::S_IFMT == libc::S_IFCHR && device == null.rdev() && flags & libc::O_ACCMODE == libc::O_RDWR
-    }
-    #[cfg(not(unix))]
+    #[cfg(target_os = "linux")]
+    return (0..2).contains(&fd) && early::CLOSED.load(std::sync::atomic::Ordering::Relaxed) >> fd & 1 == 1;
+    #[cfg(not(target_os = "linux"))]
     {
         let _ = fd;
         false
     }
+}
+
+/// The look at descriptors 0 and 1 before Rust's runtime starts.
+#[cfg(target_os = "linux")]
+mod early {
+    use std::sync::atomic::{AtomicU8, Ordering};
+
+    /// Bit `fd` set: descriptor `fd` was closed.
+    pub static CLOSED: AtomicU8 = AtomicU8::new(0);
+
+    extern "C" fn probe() {
+        for fd in 0..2 {
+            // SAFETY: F_GETFD reads the flags of a descriptor number and
+            // touches no memory; a closed number is an error (EBADF). Only
+            // the C library is used here, before Rust's runtime starts.
+            if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
+                CLOSED.fetch_or(1 << fd, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Run by the loader before `main`, as every `.init_array` entry is.
+    #[used]
+    #[link_section = ".init_array"]
+    static PROBE: extern "C" fn() = probe;
 }
 
 #[cfg(test)]
