@@ -868,7 +868,7 @@ impl Exchange {
                 while bits != 0 {
                     let kept = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let m = to_input_of(full ^ kept, &canon.pos, h);
+                    let m = to_input(full ^ kept, &canon.pos);
                     if choice.is_none_or(|c| self.preference.cmp(m, c) == Ordering::Less) {
                         choice = Some(m);
                     }
@@ -1406,15 +1406,6 @@ fn to_input(mut m: usize, pos: &[u8]) -> u32 {
     out
 }
 
-/// [`to_input`] of a hand of `h` cards by a loop of `h` steps, the same
-/// for every deal: the loop over the bits set ends after as many steps as
-/// cards are kept, which random deals make unpredictable (video poker's
-/// deals: about one mispredicted branch each).
-#[inline(always)]
-fn to_input_of(m: usize, pos: &[u8], h: usize) -> u32 {
-    pos[..h].iter().enumerate().fold(0, |out, (j, &p)| out | ((m >> j) as u32 & 1) << p)
-}
-
 /// Deals a run must be expected to hold for the card path's tables to be
 /// built before the first (see [`Exchange::expect_deals`]).
 const WHOLE_HAND_TABLE: usize = 80_000;
@@ -1690,25 +1681,6 @@ mod tests {
     pub(super) fn compile(text: &str) -> Exchange {
         let loaded = crate::load::load_text("test", text, std::path::Path::new(".")).unwrap();
         lower::compile(&loaded).unwrap_or_else(|d| panic!("{:?}", d[0].message))
-    }
-
-    /// The fixed-step mapping of kept cards to input positions is the loop
-    /// over the bits set, for every set of every hand size's positions
-    /// (each rotation of them, and the order reversed).
-    #[test]
-    fn kept_cards_map_to_input_positions_either_way() {
-        for h in 1..=MAX_CARD_HAND {
-            let order: Vec<u8> = (0..h as u8).collect();
-            let mut orders: Vec<Vec<u8>> = (0..h).map(|r| [&order[r..], &order[..r]].concat()).collect();
-            orders.push(order.iter().rev().copied().collect());
-            for o in &orders {
-                let mut pos = [0u8; MAX_HAND];
-                pos[..h].copy_from_slice(o);
-                for m in 0..1usize << h {
-                    assert_eq!(to_input_of(m, &pos, h), to_input(m, &pos), "h {h}, positions {o:?}, set {m:b}");
-                }
-            }
-        }
     }
 
     /// Deals read one after another into one `Deal`, as the driver reads
