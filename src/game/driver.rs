@@ -563,7 +563,7 @@ impl<S: Split> Driver<'_, S> {
         let written = outcome.log.cases() as u64;
         // A part stopped by its output (see `output::PART_OUTPUT`): the
         // cases print too much for parts, the rest is read on this thread.
-        let full = outcome.log.held() >= super::output::PART_OUTPUT;
+        let full = outcome.full();
         self.registry.clear();
         self.pool.cancel();
         if part.file.is_some() {

@@ -60,6 +60,9 @@ pub(super) struct Outcome {
     cpu: AtomicU64,
     /// The lines a part read from the file held (see [`Part::file`]).
     lines: AtomicU64,
+    /// The part stopped because its output reached
+    /// [`super::output::PART_OUTPUT`].
+    full: std::sync::atomic::AtomicBool,
 }
 
 impl Outcome {
@@ -82,9 +85,15 @@ impl Outcome {
         usize::try_from(self.lines.load(Ordering::Relaxed)).unwrap_or(usize::MAX)
     }
 
+    /// Whether the part stopped because its output was full.
+    pub(super) fn full(&self) -> bool {
+        self.full.load(Ordering::Relaxed)
+    }
+
     /// Empties an outcome for another part.
     pub(super) fn clear(&mut self) {
         self.log.clear();
+        *self.full.get_mut() = false;
         *self.status.get_mut() = 0;
         *self.error.get_mut().unwrap_or_else(PoisonError::into_inner) = None;
     }
@@ -267,6 +276,10 @@ fn run_read<S: Split>(
     let done = match game.run_part(&mut input, reader, scratch, None, &mut out, opts) {
         Ok(_) => matches!(input.next_nonblank(), Ok(None)),
         Err(RunError::Input(e)) => e.offset >= end,
+        Err(RunError::Io(e)) if is_part_full(&e) => {
+            outcome.full.store(true, Ordering::Relaxed);
+            false
+        }
         Err(_) => false,
     };
     if done && !ends_the_cases(game, &part.reader, bytes, part.offset == 0) {
@@ -307,7 +320,10 @@ fn run_marked<S: Split>(
             Ok(_) => Status::Reread,
             Err(RunError::Input(e)) if e.offset >= end => Status::Reread,
             // Its output is full: the rest is read on one thread.
-            Err(RunError::Io(e)) if is_part_full(&e) => Status::Reread,
+            Err(RunError::Io(e)) if is_part_full(&e) => {
+                outcome.full.store(true, Ordering::Relaxed);
+                Status::Reread
+            }
             Err(e) => {
                 // The lines of the case an error stopped (a frame up to the
                 // bad stroke) come before the error, as on one thread.
