@@ -104,7 +104,7 @@ pub fn run_with(game: &dyn Game, ex: &Example, opts: &RunOptions) -> Verdict {
 const DIFF_LINES: usize = 2000;
 
 /// A unified line diff, `-` expected and `+` got. Where both differ over
-/// more than [`DIFF_LINES`] lines past their common first and last lines,
+/// more than 2,000 lines (`DIFF_LINES`) past their common first and last lines,
 /// the diff shows the first of them and says how many more it leaves out.
 pub fn diff(expected: &str, got: &str) -> String {
     let unified =
