@@ -1,6 +1,6 @@
 //! `arbiter fmt`: print, check or rewrite rule files in canonical layout.
 
-use std::io::{self, Read};
+use std::io;
 use std::path::PathBuf;
 
 use arbiter::diag::codes;
@@ -74,7 +74,5 @@ pub fn fmt(term: &Term, paths: &[PathBuf], write: bool, check: bool) -> u8 {
 }
 
 fn read_stdin() -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    io::stdin().lock().take(MAX_FILE_SIZE as u64 + 1).read_to_end(&mut bytes)?;
-    Ok(bytes)
+    super::term::read_stdin(MAX_FILE_SIZE as u64 + 1)
 }

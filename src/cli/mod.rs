@@ -118,12 +118,7 @@ pub fn load_rules(term: &Term, path: &Path) -> Result<Loaded, LoadError> {
     if path.as_os_str() != "-" {
         return load_with(path, &term.load);
     }
-    let limit = arbiter::syntax::parse::MAX_FILE_SIZE as u64 + 1;
-    let read = (|| -> io::Result<Vec<u8>> {
-        let mut bytes = Vec::new();
-        io::Read::read_to_end(&mut io::Read::take(io::stdin().lock(), limit), &mut bytes)?;
-        Ok(bytes)
-    })();
+    let read = term::read_stdin(arbiter::syntax::parse::MAX_FILE_SIZE as u64 + 1);
     load_bytes(Path::new(term.stdin_name.unwrap_or("<stdin>")), read, &term.load)
 }
 

@@ -326,6 +326,18 @@ impl Write for Stdout {
     }
 }
 
+/// Reads standard input, at most `limit` bytes (a rule file given as `-`);
+/// an error when it was closed by the caller (see [`closed_at_start`]),
+/// which Rust's runtime would have read as an empty file.
+pub fn read_stdin(limit: u64) -> io::Result<Vec<u8>> {
+    if closed_at_start(0) {
+        return Err(io::Error::other("standard input is closed"));
+    }
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(&mut io::Read::take(io::stdin().lock(), limit), &mut bytes)?;
+    Ok(bytes)
+}
+
 /// The error of a write to a closed descriptor.
 fn bad_descriptor() -> io::Error {
     #[cfg(unix)]

@@ -125,6 +125,12 @@ fn closed_standard_descriptors_are_exit_5() {
     let (code, err) = shell("\"$A\" run rules/get_straight.rules <&-");
     assert_eq!(code, Some(5), "{err}");
     assert!(err.contains("cannot read the input: standard input is closed"), "{err}");
+    // A rule file read from a closed stdin is no empty rule file.
+    for command in ["check", "fmt", "test"] {
+        let (code, err) = shell(&format!("\"$A\" {command} - <&-"));
+        assert_eq!(code, Some(5), "{command}: {err}");
+        assert!(err.contains("standard input is closed"), "{command}: {err}");
+    }
     let (code, err) = shell(&format!("\"$A\" run rules/get_straight.rules {deals} > /dev/null"));
     assert_eq!(code, Some(0), "{err}");
     let (code, err) = shell("\"$A\" run rules/get_straight.rules < /dev/null");
