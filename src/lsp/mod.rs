@@ -101,12 +101,8 @@ struct Server<W: Write> {
 /// How long typing must pause before figures are computed.
 const PAUSE: Duration = Duration::from_millis(700);
 
-/// Serves the protocol on stdin and stdout until the client exits.
-pub fn serve(opts: LoadOptions) -> Ended {
-    serve_on(std::io::BufReader::with_capacity(1 << 16, std::io::stdin()), std::io::stdout().lock(), opts)
-}
-
-/// Serves the protocol over any stream.
+/// Serves the protocol over any stream until the client exits (`arbiter
+/// lsp`: stdin and stdout).
 pub fn serve_on<R: BufRead + Send + 'static, W: Write>(input: R, out: W, opts: LoadOptions) -> Ended {
     let (tx, rx) = channel();
     spawn_reader(input, tx.clone());
