@@ -740,7 +740,7 @@ fn merge_in(base: &mut Vec<Item>, over: Vec<Item>, what: &str, diags: &mut Vec<D
     // of sections took seconds, quadratic and cubic in their number).
     let mut merging = Merging {
         own: BaseSections::of(base, &Default::default()),
-        present: base.iter().filter_map(section_key).collect(),
+        present: base.iter().filter_map(item_key).collect(),
         added: Default::default(),
     };
     for item in without_repeats(over, what, diags) {
@@ -759,9 +759,14 @@ fn merge_in(base: &mut Vec<Item>, over: Vec<Item>, what: &str, diags: &mut Vec<D
 /// A section's kind and labels: what makes two sections the same one.
 type SectionKey = (String, Vec<String>);
 
-fn section_key(item: &Item) -> Option<SectionKey> {
+fn section_key(s: &Section) -> SectionKey {
+    (s.kind.name.clone(), s.labels.iter().map(|l| l.value.clone()).collect())
+}
+
+/// The key of an item that is a section.
+fn item_key(item: &Item) -> Option<SectionKey> {
     match item {
-        Item::Section(s) => Some((s.kind.name.clone(), s.labels.iter().map(|l| l.value.clone()).collect())),
+        Item::Section(s) => Some(section_key(s)),
         Item::Property(_) => None,
     }
 }
@@ -810,7 +815,7 @@ fn without_repeats(over: Vec<Item>, what: &str, diags: &mut Vec<Diag>) -> Vec<It
         let key = match &item {
             Item::Property(p) if p.key.name == "remove" => None,
             Item::Property(p) => Some((false, (p.key.name.clone(), Vec::new()))),
-            Item::Section(_) => section_key(&item).map(|k| (true, k)),
+            Item::Section(s) => Some((true, section_key(s))),
         };
         let first = key.as_ref().and_then(|k| first_of.get(k)).map(|&i| &kept[i]);
         match (first, &item) {
@@ -858,7 +863,7 @@ fn override_property(base: &mut Vec<Item>, p: Property) {
 /// where its `before:`/`after:` says.
 fn merge_section(base: &mut Vec<Item>, mut s: Section, merging: &mut Merging, diags: &mut Vec<Diag>) {
     let placement = take_placement(&mut s, diags);
-    let key = (s.kind.name.clone(), s.labels.iter().map(|l| l.value.clone()).collect());
+    let key = section_key(&s);
     let found = if merging.present.contains(&key) {
         base.iter().position(|b| matches!(b, Item::Section(t) if same_section(t, &s)))
     } else {

@@ -301,28 +301,27 @@ impl Stdout {
     pub fn new() -> Stdout {
         Stdout { closed: closed_at_start(1) }
     }
+
+    /// The process's standard output, or the error of a closed one.
+    fn open(&self) -> io::Result<io::StdoutLock<'static>> {
+        if self.closed {
+            return Err(bad_descriptor());
+        }
+        Ok(io::stdout().lock())
+    }
 }
 
 impl Write for Stdout {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        if self.closed {
-            return Err(bad_descriptor());
-        }
-        io::stdout().lock().write(bytes)
+        self.open()?.write(bytes)
     }
 
     fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
-        if self.closed {
-            return Err(bad_descriptor());
-        }
-        io::stdout().lock().write_all(bytes)
+        self.open()?.write_all(bytes)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        if self.closed {
-            return Err(bad_descriptor());
-        }
-        io::stdout().flush()
+        self.open()?.flush()
     }
 }
 
